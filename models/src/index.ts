@@ -1,0 +1,6 @@
+/**
+ * LSM Navigator models: every cost model and optimizer from the five seed papers, as pure
+ * functions of plain objects. One file per paper; shared Bloom-filter math in `bloom.ts`.
+ */
+export * from './validate';
+export * from './bloom';

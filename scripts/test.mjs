@@ -1,0 +1,135 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: set up, then run every suite — Rust (cargo test, clippy, rustfmt), TypeScript
+ * type checks, Vitest for models and web, Playwright end-to-end in Debian's Chromium — and end
+ * with one line `N passed, N failed` over all of them. Every suite runs even if an earlier one
+ * failed; the exit code is non-zero if anything failed.
+ *
+ * Run one suite alone: `node scripts/test.mjs rust|lint|models|web|e2e` (several may be given).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { env, root, setup } from './setup.mjs';
+
+export const CHROMIUM = '/usr/bin/chromium';
+const resultsDir = path.join(root, '.cache', 'results');
+
+function exec(cmd, args, options = {}) {
+  console.log(`\n$ ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', ...options });
+  if (r.stdout) process.stdout.write(r.stdout);
+  if (r.error) console.error(`${cmd} could not be started: ${r.error.message}`);
+  return { status: r.status ?? 1, stdout: r.stdout ?? '' };
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+function rust() {
+  const r = exec('cargo', ['test', '--manifest-path', 'wasm-engine/Cargo.toml', '--', '--color', 'never'], {
+    maxBuffer: 64 << 20,
+  });
+  let passed = 0;
+  let failed = 0;
+  for (const m of r.stdout.matchAll(/test result: \w+\. (\d+) passed; (\d+) failed/g)) {
+    passed += Number(m[1]);
+    failed += Number(m[2]);
+  }
+  if (r.status !== 0 && failed === 0) failed = 1; // did not compile, or a test binary crashed
+  return { passed, failed };
+}
+
+/** Lints count as one test each: clean or not. */
+function lint() {
+  const checks = [
+    ['cargo', ['clippy', '--manifest-path', 'wasm-engine/Cargo.toml', '--all-targets', '--', '-D', 'warnings']],
+    ['cargo', ['clippy', '--manifest-path', 'wasm-engine/Cargo.toml', '--lib', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings']],
+    ['cargo', ['fmt', '--manifest-path', 'wasm-engine/Cargo.toml', '--check']],
+    ['npx', ['tsc', '-p', 'models/tsconfig.json', '--noEmit']],
+    ['npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']],
+  ];
+  let passed = 0;
+  let failed = 0;
+  for (const [cmd, args] of checks) {
+    if (exec(cmd, args, { stdio: 'inherit' }).status === 0) passed += 1;
+    else failed += 1;
+  }
+  return { passed, failed };
+}
+
+function vitest(workspace) {
+  const out = path.join(resultsDir, `vitest-${workspace}.json`);
+  fs.rmSync(out, { force: true });
+  const r = exec(
+    'npx',
+    ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${out}`],
+    { cwd: path.join(root, workspace), stdio: 'inherit' },
+  );
+  const json = readJson(out);
+  if (!json) return { passed: 0, failed: 1 };
+  const brokenFiles = (json.testResults ?? []).filter(
+    (f) => f.status === 'failed' && (f.assertionResults ?? []).length === 0,
+  ).length;
+  const failed = json.numFailedTests + brokenFiles;
+  return { passed: json.numPassedTests, failed: failed === 0 && r.status !== 0 ? 1 : failed };
+}
+
+function e2e() {
+  const out = path.join(resultsDir, 'playwright.json');
+  fs.rmSync(out, { force: true });
+  const build = exec('npm', ['run', 'build', '-w', 'web'], { stdio: 'inherit' });
+  if (build.status !== 0) return { passed: 0, failed: 1 };
+  const r = exec('npx', ['playwright', 'test', '--reporter=list,json'], {
+    stdio: 'inherit',
+    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+  });
+  const json = readJson(out);
+  if (!json) return { passed: 0, failed: 1 };
+  const s = json.stats ?? {};
+  const failed = (s.unexpected ?? 0) + (json.errors?.length ?? 0);
+  return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: failed === 0 && r.status !== 0 ? 1 : failed };
+}
+
+const SUITES = { rust, lint, models: () => vitest('models'), web: () => vitest('web'), e2e };
+
+function main() {
+  const wanted = process.argv.slice(2);
+  for (const w of wanted) {
+    if (!(w in SUITES)) {
+      console.error(`unknown suite "${w}"; choose from ${Object.keys(SUITES).join(', ')}`);
+      process.exit(2);
+    }
+  }
+  const names = wanted.length ? wanted : Object.keys(SUITES);
+  if (names.includes('e2e') && !fs.existsSync(CHROMIUM)) {
+    console.error(`Chromium is missing at ${CHROMIUM}. Install it with:\n  sudo apt-get install -y chromium`);
+    process.exit(1);
+  }
+  try {
+    setup();
+  } catch (err) {
+    console.error(`[setup] ${err instanceof Error ? err.message : String(err)}`);
+    console.log('\n0 passed, 1 failed');
+    process.exit(1);
+  }
+  fs.mkdirSync(resultsDir, { recursive: true });
+  const rows = [];
+  for (const name of names) {
+    console.log(`\n===== ${name} =====`);
+    rows.push([name, SUITES[name]()]);
+  }
+  console.log('\n===== summary =====');
+  for (const [name, r] of rows) console.log(`${name.padEnd(8)} ${r.passed} passed, ${r.failed} failed`);
+  const passed = rows.reduce((n, [, r]) => n + r.passed, 0);
+  const failed = rows.reduce((n, [, r]) => n + r.failed, 0);
+  console.log(`\n${passed} passed, ${failed} failed`);
+  process.exit(failed === 0 ? 0 : 1);
+}
+
+main();

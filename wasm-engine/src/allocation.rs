@@ -1,0 +1,100 @@
+//! Filter memory allocation across runs: the one small, pure allocator the engine calls when it
+//! builds a filter. Same math as `models/src/monkey.ts` (`exactAllocation`), checked on the same
+//! vectors.
+
+/// ln(2)², the constant in FPR = exp(−bits/entry · ln²2).
+pub const LN2_SQ: f64 = std::f64::consts::LN_2 * std::f64::consts::LN_2;
+
+/// A run as the allocator sees it: its entries and how often a lookup probes it (1 for every
+/// run under zero-result lookups).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RunWeight {
+    pub entries: f64,
+    pub weight: f64,
+}
+
+/// Minimise Σ w_j·p_j subject to Σ n_j·ln(1/p_j)/ln²2 = `filter_bits`, 0 < p_j ≤ 1 (Monkey §3.4
+/// of the reference: KKT water-filling, p_j = min(1, λ·n_j/w_j)). Returns the FPR of each run in
+/// input order; runs with no entries get FPR 0 (they are never probed).
+pub fn optimal_fprs(runs: &[RunWeight], filter_bits: f64) -> Vec<f64> {
+    let mut fprs = vec![1.0; runs.len()];
+    let mut order: Vec<usize> = (0..runs.len()).filter(|&j| runs[j].entries > 0.0 && runs[j].weight > 0.0).collect();
+    for (j, r) in runs.iter().enumerate() {
+        if r.entries <= 0.0 {
+            fprs[j] = 0.0;
+        }
+    }
+    if filter_bits <= 0.0 || order.is_empty() {
+        return fprs;
+    }
+    let ratio = |j: usize| runs[j].entries / runs[j].weight;
+    order.sort_by(|&a, &b| ratio(a).total_cmp(&ratio(b)));
+    // Prefix sums let every candidate k be evaluated in O(1).
+    let mut sum_n = 0.0;
+    let mut sum_nlog = 0.0;
+    let prefix: Vec<(f64, f64)> = order
+        .iter()
+        .map(|&j| {
+            sum_n += runs[j].entries;
+            sum_nlog += runs[j].entries * ratio(j).ln();
+            (sum_n, sum_nlog)
+        })
+        .collect();
+    for k in (1..=order.len()).rev() {
+        let (n, nlog) = prefix[k - 1];
+        let ln_lambda = -(filter_bits * LN2_SQ + nlog) / n;
+        if ln_lambda + ratio(order[k - 1]).ln() <= 1e-12 {
+            for &j in &order[..k] {
+                fprs[j] = (ln_lambda + ratio(j).ln()).exp().min(1.0);
+            }
+            return fprs;
+        }
+    }
+    fprs
+}
+
+/// Bits per entry that give false-positive rate `fpr` (ideal hash count).
+pub fn bits_per_key_for_fpr(fpr: f64) -> f64 {
+    if fpr >= 1.0 { 0.0 } else { -fpr.max(f64::MIN_POSITIVE).ln() / LN2_SQ }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn zero_result(entries: &[f64]) -> Vec<RunWeight> {
+        entries.iter().map(|&e| RunWeight { entries: e, weight: 1.0 }).collect()
+    }
+
+    #[test]
+    fn spends_exactly_the_budget_and_is_proportional_to_run_size() {
+        let runs = zero_result(&[1e3, 1e4, 1e5, 1e6]);
+        let budget = 10.0 * 1_111_000.0;
+        let p = optimal_fprs(&runs, budget);
+        let spent: f64 = runs.iter().zip(&p).map(|(r, &p)| r.entries * bits_per_key_for_fpr(p)).sum();
+        assert!((spent - budget).abs() / budget < 1e-9, "spent {spent}");
+        for w in p.windows(2) {
+            assert!((w[1] / w[0] - 10.0).abs() < 1e-9);
+        }
+    }
+
+    #[test]
+    fn small_budget_leaves_largest_runs_unfiltered() {
+        let runs = zero_result(&[1e3, 1e4, 1e5, 1e6]);
+        let p = optimal_fprs(&runs, 20_000.0);
+        assert_eq!(p[3], 1.0);
+        assert!(p[0] < p[1] && p[1] <= 1.0);
+        assert_eq!(optimal_fprs(&runs, 0.0), vec![1.0; 4]);
+    }
+
+    #[test]
+    fn lookup_cost_equals_lambda_times_entries() {
+        // With every run filtered, R = Σ p_j = λ·N (Moose §2.6, Monkey §3.4).
+        let runs = zero_result(&[1e3, 1e4, 1e5, 1e6]);
+        let n: f64 = 1_111_000.0;
+        let m = 5.0 * n;
+        let r: f64 = optimal_fprs(&runs, m).iter().sum();
+        let ln_lambda = -(m * LN2_SQ + runs.iter().map(|r| r.entries * r.entries.ln()).sum::<f64>()) / n;
+        assert!((r - ln_lambda.exp() * n).abs() < 1e-12);
+    }
+}

@@ -1,0 +1,25 @@
+//! LSM Navigator's engine: a real LSM-tree (write buffer, sorted runs of fixed-size pages with
+//! fence pointers and Bloom filters, leveling/tiering/per-level merge policies) that counts every
+//! page it reads and writes. The same code runs natively (the `lsm` CLI) and as WebAssembly in a
+//! Web Worker (`wasm` module).
+
+pub mod allocation;
+pub mod batch;
+pub mod bloom;
+pub mod compaction;
+pub mod config;
+pub mod engine;
+pub mod error;
+pub mod hash;
+pub mod memtable;
+pub mod merge;
+pub mod run;
+pub mod stats;
+pub mod storage;
+
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use config::EngineConfig;
+pub use engine::Engine;
+pub use error::{Error, Result};

@@ -1,0 +1,177 @@
+//! I/O accounting. Every page the engine touches is counted here, per operation class and per
+//! level; the counters are the "measured" side of every measured-vs-predicted chart.
+
+use serde::{Deserialize, Serialize};
+
+/// Operation classes. Lookups are classed by outcome, which is what the models distinguish:
+/// a zero-result lookup finds nothing, a non-zero-result lookup finds a value, and a lookup that
+/// meets a tombstone stops there like a non-zero-result one but returns nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OpClass {
+    Put,
+    Delete,
+    GetZeroResult,
+    GetNonZeroResult,
+    GetTombstone,
+    Scan,
+}
+
+impl OpClass {
+    pub const ALL: [OpClass; 6] = [
+        OpClass::Put,
+        OpClass::Delete,
+        OpClass::GetZeroResult,
+        OpClass::GetNonZeroResult,
+        OpClass::GetTombstone,
+        OpClass::Scan,
+    ];
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            OpClass::Put => "put",
+            OpClass::Delete => "delete",
+            OpClass::GetZeroResult => "get_zero_result",
+            OpClass::GetNonZeroResult => "get_non_zero_result",
+            OpClass::GetTombstone => "get_tombstone",
+            OpClass::Scan => "scan",
+        }
+    }
+}
+
+pub const OP_CLASSES: usize = OpClass::ALL.len();
+
+/// What reads cost at one level (or in total). Filter counter names follow RocksDB's
+/// `bloom.filter.useful` (negatives), `bloom.filter.full.positive` and `.full.true.positive`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReadCounters {
+    pub filter_probes: u64,
+    /// Filter said "absent": a page read avoided (`bloom.filter.useful`).
+    pub filter_negatives: u64,
+    /// Filter said "maybe" (`bloom.filter.full.positive`).
+    pub filter_positives: u64,
+    /// Filter said "maybe" and the key was there (`bloom.filter.full.true.positive`).
+    pub filter_true_positives: u64,
+    /// Runs whose key range excluded the key, so neither filter nor page was touched.
+    pub runs_skipped_by_range: u64,
+    /// Runs probed without a filter (none built for their level).
+    pub runs_without_filter: u64,
+    pub data_pages_read: u64,
+    pub index_pages_read: u64,
+    pub filter_pages_read: u64,
+    /// Range scans: one seek per run that overlaps the range.
+    pub seeks: u64,
+}
+
+impl ReadCounters {
+    pub fn add(&mut self, o: &ReadCounters) {
+        self.filter_probes += o.filter_probes;
+        self.filter_negatives += o.filter_negatives;
+        self.filter_positives += o.filter_positives;
+        self.filter_true_positives += o.filter_true_positives;
+        self.runs_skipped_by_range += o.runs_skipped_by_range;
+        self.runs_without_filter += o.runs_without_filter;
+        self.data_pages_read += o.data_pages_read;
+        self.index_pages_read += o.index_pages_read;
+        self.filter_pages_read += o.filter_pages_read;
+        self.seeks += o.seeks;
+    }
+
+    /// Page I/Os these reads cost.
+    pub fn page_ios(&self) -> u64 {
+        self.data_pages_read + self.index_pages_read + self.filter_pages_read
+    }
+
+    /// False positives: positives that found nothing.
+    pub fn filter_false_positives(&self) -> u64 {
+        self.filter_positives - self.filter_true_positives
+    }
+}
+
+/// What flushes and compactions cost at one destination level.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WriteCounters {
+    pub flushes: u64,
+    pub compactions: u64,
+    /// Data pages written (flush and compaction output), the unit of the update-cost models.
+    pub data_pages_written: u64,
+    /// Filter, index and footer pages written alongside the data.
+    pub meta_pages_written: u64,
+    pub bytes_written: u64,
+    pub entries_written: u64,
+    /// Pages read as compaction input.
+    pub pages_read: u64,
+    pub entries_read: u64,
+    /// Versions dropped by merges (superseded values and tombstones that reached the bottom).
+    pub entries_dropped: u64,
+}
+
+impl WriteCounters {
+    pub fn add(&mut self, o: &WriteCounters) {
+        self.flushes += o.flushes;
+        self.compactions += o.compactions;
+        self.data_pages_written += o.data_pages_written;
+        self.meta_pages_written += o.meta_pages_written;
+        self.bytes_written += o.bytes_written;
+        self.entries_written += o.entries_written;
+        self.pages_read += o.pages_read;
+        self.entries_read += o.entries_read;
+        self.entries_dropped += o.entries_dropped;
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct LevelStats {
+    /// Reads at this level, per operation class (indexed by `OpClass::index`).
+    pub reads: [ReadCounters; OP_CLASSES],
+    pub writes: WriteCounters,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Stats {
+    /// Operations executed, per class.
+    pub ops: [u64; OP_CLASSES],
+    /// Index 0 is level 1.
+    pub levels: Vec<LevelStats>,
+    /// Bytes appended to the write-ahead log.
+    pub wal_bytes_written: u64,
+    pub wal_syncs: u64,
+    /// Index pages read when runs are opened (fence pointers are then kept in memory).
+    pub open_index_pages_read: u64,
+    pub open_filter_pages_read: u64,
+}
+
+impl Stats {
+    pub fn level(&mut self, level: usize) -> &mut LevelStats {
+        debug_assert!(level >= 1);
+        if self.levels.len() < level {
+            self.levels.resize_with(level, LevelStats::default);
+        }
+        &mut self.levels[level - 1]
+    }
+
+    pub fn reads(&mut self, level: usize, class: OpClass) -> &mut ReadCounters {
+        &mut self.level(level).reads[class.index()]
+    }
+
+    /// Reads of one class summed over levels.
+    pub fn total_reads(&self, class: OpClass) -> ReadCounters {
+        let mut t = ReadCounters::default();
+        for l in &self.levels {
+            t.add(&l.reads[class.index()]);
+        }
+        t
+    }
+
+    pub fn total_writes(&self) -> WriteCounters {
+        let mut t = WriteCounters::default();
+        for l in &self.levels {
+            t.add(&l.writes);
+        }
+        t
+    }
+}
