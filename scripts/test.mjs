@@ -96,6 +96,13 @@ function e2e() {
   return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: failed === 0 && r.status !== 0 ? 1 : failed };
 }
 
+/** The native `lsm` CLI, which the parity and export tests compare the browser against. */
+function buildNativeCli() {
+  return exec('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', 'wasm-engine/Cargo.toml'], {
+    stdio: 'inherit',
+  }).status === 0;
+}
+
 const SUITES = { rust, lint, models: () => vitest('models'), web: () => vitest('web'), e2e };
 
 function main() {
@@ -120,6 +127,9 @@ function main() {
   }
   fs.mkdirSync(resultsDir, { recursive: true });
   const rows = [];
+  if ((names.includes('web') || names.includes('e2e')) && !buildNativeCli()) {
+    rows.push(['native', { passed: 0, failed: 1 }]);
+  }
   for (const name of names) {
     console.log(`\n===== ${name} =====`);
     rows.push([name, SUITES[name]()]);

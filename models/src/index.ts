@@ -4,3 +4,7 @@
  */
 export * from './validate';
 export * from './bloom';
+export * from './types';
+export * from './mnemosyne';
+export * from './shamba';
+export * from './msls';

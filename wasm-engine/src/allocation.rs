@@ -2,6 +2,8 @@
 //! builds a filter. Same math as `models/src/monkey.ts` (`exactAllocation`), checked on the same
 //! vectors.
 
+use crate::math::{exp, ln};
+
 /// ln(2)², the constant in FPR = exp(−bits/entry · ln²2).
 pub const LN2_SQ: f64 = std::f64::consts::LN_2 * std::f64::consts::LN_2;
 
@@ -36,16 +38,16 @@ pub fn optimal_fprs(runs: &[RunWeight], filter_bits: f64) -> Vec<f64> {
         .iter()
         .map(|&j| {
             sum_n += runs[j].entries;
-            sum_nlog += runs[j].entries * ratio(j).ln();
+            sum_nlog += runs[j].entries * ln(ratio(j));
             (sum_n, sum_nlog)
         })
         .collect();
     for k in (1..=order.len()).rev() {
         let (n, nlog) = prefix[k - 1];
         let ln_lambda = -(filter_bits * LN2_SQ + nlog) / n;
-        if ln_lambda + ratio(order[k - 1]).ln() <= 1e-12 {
+        if ln_lambda + ln(ratio(order[k - 1])) <= 1e-12 {
             for &j in &order[..k] {
-                fprs[j] = (ln_lambda + ratio(j).ln()).exp().min(1.0);
+                fprs[j] = exp(ln_lambda + ln(ratio(j))).min(1.0);
             }
             return fprs;
         }
@@ -55,7 +57,7 @@ pub fn optimal_fprs(runs: &[RunWeight], filter_bits: f64) -> Vec<f64> {
 
 /// Bits per entry that give false-positive rate `fpr` (ideal hash count).
 pub fn bits_per_key_for_fpr(fpr: f64) -> f64 {
-    if fpr >= 1.0 { 0.0 } else { -fpr.max(f64::MIN_POSITIVE).ln() / LN2_SQ }
+    if fpr >= 1.0 { 0.0 } else { -ln(fpr.max(f64::MIN_POSITIVE)) / LN2_SQ }
 }
 
 #[cfg(test)]

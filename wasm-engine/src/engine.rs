@@ -4,8 +4,6 @@
 
 use std::rc::Rc;
 
-use serde::Serialize;
-
 use crate::allocation::{RunWeight, bits_per_key_for_fpr, optimal_fprs};
 use crate::bloom::Probe;
 use crate::compaction::{self, FlushPlan, MergePlan, Shape};
@@ -16,6 +14,7 @@ use crate::merge::{Merge, Source};
 use crate::run::{FilterSpec, Found, Run, RunBuilder, max_entry_bytes};
 use crate::stats::{OpClass, ReadCounters, Stats};
 use crate::storage::Storage;
+use crate::tree::{LevelInfo, RunInfo, TreeShape};
 
 /// Output pages a `step()` may write before returning when the caller gives no budget.
 pub const DEFAULT_STEP_PAGES: u64 = 256;
@@ -40,55 +39,6 @@ pub struct Engine {
     scratch: Vec<ReadCounters>,
     /// Run merges to completion after every flush (the default). Off, merges wait for `step`.
     pub auto_compact: bool,
-}
-
-/// One run as the UI and reports see it.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct RunInfo {
-    pub id: u64,
-    pub entries: u64,
-    pub entry_bytes: u64,
-    pub file_bytes: u64,
-    pub data_pages: u64,
-    pub filter_bits: u64,
-    pub filter_hashes: u32,
-    pub bits_per_key: f64,
-    /// Theoretical FPR of the filter actually built (integer-k formula); 1 without a filter.
-    pub filter_fpr: f64,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct LevelInfo {
-    pub level: usize,
-    pub capacity_bytes: f64,
-    pub max_runs: u32,
-    pub runs: Vec<RunInfo>,
-}
-
-/// The tree as it stands: buffer fill, levels, runs and their filters.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TreeShape {
-    pub buffer_entries: u64,
-    pub buffer_bytes: u64,
-    pub buffer_capacity_bytes: u64,
-    pub levels: Vec<LevelInfo>,
-    /// A merge is under way (only when merges are stepped by the caller).
-    pub merging_level: Option<usize>,
-}
-
-impl TreeShape {
-    /// Expected I/O of a zero-result point lookup with this tree: the sum of its runs' FPRs.
-    pub fn zero_result_cost(&self) -> f64 {
-        self.levels.iter().flat_map(|l| &l.runs).map(|r| r.filter_fpr).sum()
-    }
-
-    pub fn run_count(&self) -> usize {
-        self.levels.iter().map(|l| l.runs.len()).sum()
-    }
-
-    pub fn entries(&self) -> u64 {
-        self.levels.iter().flat_map(|l| &l.runs).map(|r| r.entries).sum::<u64>() + self.buffer_entries
-    }
 }
 
 impl Engine {
@@ -454,7 +404,7 @@ impl Engine {
                     level: i + 1,
                     capacity_bytes: g.capacity,
                     max_runs: g.max_runs,
-                    runs: runs.iter().map(|r| run_info(r)).collect(),
+                    runs: runs.iter().map(|r| RunInfo::of(r)).collect(),
                 }
             })
             .collect();
@@ -465,19 +415,5 @@ impl Engine {
             levels,
             merging_level: self.job.as_ref().map(|j| j.plan.level),
         }
-    }
-}
-
-fn run_info(r: &Run) -> RunInfo {
-    RunInfo {
-        id: r.id,
-        entries: r.entries,
-        entry_bytes: r.entry_bytes,
-        file_bytes: r.file_bytes,
-        data_pages: r.data_pages(),
-        filter_bits: r.bloom.bits(),
-        filter_hashes: r.bloom.hashes(),
-        bits_per_key: if r.entries == 0 { 0.0 } else { r.bloom.bits() as f64 / r.entries as f64 },
-        filter_fpr: r.filter_fpr(),
     }
 }

@@ -10,12 +10,21 @@ pub mod compaction;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod generator;
 pub mod hash;
+pub mod keys;
+pub mod kvbench;
+pub mod math;
 pub mod memtable;
 pub mod merge;
+pub mod report;
+pub mod rng;
 pub mod run;
+pub mod runner;
 pub mod stats;
 pub mod storage;
+pub mod tree;
+pub mod workload;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
@@ -23,3 +32,6 @@ pub mod wasm;
 pub use config::EngineConfig;
 pub use engine::Engine;
 pub use error::{Error, Result};
+pub use report::Report;
+pub use runner::Runner;
+pub use workload::Workload;

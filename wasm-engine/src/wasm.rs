@@ -8,7 +8,10 @@ use crate::batch;
 use crate::config::EngineConfig;
 use crate::engine::Engine;
 use crate::error::Error;
+use crate::report::Timings;
+use crate::runner::Runner;
 use crate::storage::MemStorage;
+use crate::workload::Workload;
 
 fn js(e: Error) -> JsError {
     JsError::new(&e.to_string())
@@ -18,9 +21,27 @@ fn json<T: serde::Serialize>(v: &T) -> Result<String, JsError> {
     serde_json::to_string(v).map_err(|e| JsError::new(&e.to_string()))
 }
 
+/// Check an EngineConfig; throws an error naming the field and the allowed range.
+#[wasm_bindgen]
+pub fn validate_config(config_json: &str) -> Result<(), JsError> {
+    EngineConfig::from_json(config_json).map(|_| ()).map_err(js)
+}
+
+/// Check a Workload; throws an error naming the field and the allowed range.
+#[wasm_bindgen]
+pub fn validate_workload(workload_json: &str) -> Result<(), JsError> {
+    Workload::from_json(workload_json).map(|_| ()).map_err(js)
+}
+
+#[wasm_bindgen]
+pub fn engine_version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
 #[wasm_bindgen]
 pub struct WasmEngine {
     engine: Engine,
+    runner: Option<Runner>,
 }
 
 #[wasm_bindgen]
@@ -30,7 +51,38 @@ impl WasmEngine {
     pub fn new(config_json: &str) -> Result<WasmEngine, JsError> {
         let config = EngineConfig::from_json(config_json).map_err(js)?;
         let engine = Engine::create(config, Box::new(MemStorage::new())).map_err(js)?;
-        Ok(WasmEngine { engine })
+        Ok(WasmEngine { engine, runner: None })
+    }
+
+    /// Start running a Workload (JSON); advance it with `run_steps`.
+    pub fn start_workload(&mut self, workload_json: &str) -> Result<(), JsError> {
+        let w = Workload::from_json(workload_json).map_err(js)?;
+        self.runner = Some(Runner::for_workload(&w).map_err(js)?);
+        Ok(())
+    }
+
+    /// Start running a KVBench trace; integer keys are encoded at `key_bytes` bytes.
+    pub fn start_trace(&mut self, name: &str, text: String, key_bytes: u32) -> Result<(), JsError> {
+        if !(8..=1024).contains(&key_bytes) {
+            return Err(JsError::new(&format!("key_bytes: must be an integer in [8, 1024], got {key_bytes}")));
+        }
+        self.runner = Some(Runner::for_trace(name, text, key_bytes as usize));
+        Ok(())
+    }
+
+    /// Execute up to `max_ops` operations of the running workload; returns Progress as JSON.
+    pub fn run_steps(&mut self, max_ops: u32) -> Result<String, JsError> {
+        let runner = self.runner.as_mut().ok_or_else(|| JsError::new("no workload is running: start one first"))?;
+        let p = runner.step(&mut self.engine, u64::from(max_ops)).map_err(js)?;
+        json(&p)
+    }
+
+    /// The Report of the workload run so far (JSON), with the caller's wall-clock timings.
+    pub fn report_json(&self, preload_ms: f64, run_ms: f64) -> Result<String, JsError> {
+        let runner = self.runner.as_ref().ok_or_else(|| JsError::new("no workload has been started"))?;
+        let mut report = runner.report(&self.engine);
+        report.timings = Some(Timings { preload_ms, run_ms });
+        Ok(report.to_json())
     }
 
     /// Apply an encoded batch of operations; returns a BatchResult as JSON.

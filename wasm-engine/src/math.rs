@@ -1,0 +1,19 @@
+//! Transcendental functions with identical results on every target. The platform's libm (glibc
+//! natively, a different implementation in wasm) may differ in the last bit, which could change a
+//! Zipf sample or a filter's size and make a wasm run diverge from the same run natively; the
+//! pure-Rust `libm` crate computes the same bits everywhere.
+
+#[inline]
+pub fn exp(x: f64) -> f64 {
+    libm::exp(x)
+}
+
+#[inline]
+pub fn ln(x: f64) -> f64 {
+    libm::log(x)
+}
+
+#[inline]
+pub fn pow(x: f64, y: f64) -> f64 {
+    libm::pow(x, y)
+}

@@ -1,0 +1,148 @@
+//! Report: what a run measured — operation counts, I/O per operation class and per level, bytes
+//! written, the final tree, and the prediction from that tree. One definition, versioned; the
+//! native CLI and the wasm worker produce it byte for byte alike (timings aside).
+
+use serde::{Deserialize, Serialize};
+
+use crate::config::EngineConfig;
+use crate::stats::{OpClass, Stats, WriteCounters};
+use crate::tree::TreeShape;
+use crate::workload::Workload;
+
+pub const REPORT_KIND: &str = "lsm-navigator/report";
+pub const REPORT_VERSION: u32 = 1;
+
+/// Operations by what the workload meant (run phase).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Intents {
+    pub insert: u64,
+    pub update: u64,
+    pub delete: u64,
+    pub get_existing: u64,
+    pub get_missing: u64,
+    /// Trace lookups, which do not say whether their key exists.
+    pub get: u64,
+    pub range: u64,
+}
+
+/// What reads returned (run phase).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Results {
+    pub get_existing_found: u64,
+    /// Should be 0: a "missing" key that was found means a generator bug.
+    pub get_missing_found: u64,
+    pub get_found: u64,
+    pub range_entries: u64,
+}
+
+/// One operation class summed over levels, with the per-operation cost.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClassSummary {
+    pub class: String,
+    pub count: u64,
+    pub page_ios: u64,
+    pub io_per_op: f64,
+    pub data_pages_read: u64,
+    pub filter_probes: u64,
+    pub filter_negatives: u64,
+    pub filter_positives: u64,
+    pub filter_true_positives: u64,
+    pub filter_false_positives: u64,
+    pub seeks: u64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct WriteSummary {
+    pub totals: WriteCounters,
+    /// Bytes written by flushes and merges, per destination level (index 0 = level 1).
+    pub bytes_written_per_level: Vec<u64>,
+    /// Data pages written per update operation (insert, update or delete): the update cost.
+    pub pages_written_per_update: f64,
+}
+
+/// Predictions computed from the tree the run ended with.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Predicted {
+    /// Σ over runs of each filter's FPR: the expected I/O of a zero-result lookup.
+    pub zero_result_lookup_io: f64,
+    pub runs: usize,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Timings {
+    pub preload_ms: f64,
+    pub run_ms: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    pub kind: String,
+    pub version: u32,
+    pub engine: String,
+    pub config: EngineConfig,
+    /// The generating workload, or None for a trace.
+    pub workload: Option<Workload>,
+    pub source: String,
+    pub preload_operations: u64,
+    pub operations: Intents,
+    pub results: Results,
+    /// Counters of the preload phase.
+    pub preload: Stats,
+    /// Counters of the measured run.
+    pub run: Stats,
+    pub summary: Vec<ClassSummary>,
+    pub writes: WriteSummary,
+    pub tree: TreeShape,
+    pub predicted: Predicted,
+    /// Wall time, filled in by the caller; never part of a comparison.
+    pub timings: Option<Timings>,
+}
+
+pub fn summarize(stats: &Stats) -> Vec<ClassSummary> {
+    OpClass::ALL
+        .iter()
+        .map(|&c| {
+            let r = stats.total_reads(c);
+            let count = stats.ops[c.index()];
+            ClassSummary {
+                class: c.name().to_string(),
+                count,
+                page_ios: r.page_ios(),
+                io_per_op: if count == 0 { 0.0 } else { r.page_ios() as f64 / count as f64 },
+                data_pages_read: r.data_pages_read,
+                filter_probes: r.filter_probes,
+                filter_negatives: r.filter_negatives,
+                filter_positives: r.filter_positives,
+                filter_true_positives: r.filter_true_positives,
+                filter_false_positives: r.filter_false_positives(),
+                seeks: r.seeks,
+            }
+        })
+        .collect()
+}
+
+pub fn write_summary(stats: &Stats, intents: &Intents) -> WriteSummary {
+    let totals = stats.total_writes();
+    let updates = intents.insert + intents.update + intents.delete;
+    WriteSummary {
+        totals,
+        bytes_written_per_level: stats.levels.iter().map(|l| l.writes.bytes_written).collect(),
+        pages_written_per_update: if updates == 0 { 0.0 } else { totals.data_pages_written as f64 / updates as f64 },
+    }
+}
+
+impl Report {
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    pub fn from_json(text: &str) -> crate::error::Result<Report> {
+        serde_json::from_str(text)
+            .map_err(|e| crate::error::Error::Parse { document: "Report".into(), message: e.to_string() })
+    }
+
+    /// The report without wall-clock figures: what must match between native and wasm runs.
+    pub fn counters_only(&self) -> Report {
+        Report { timings: None, ..self.clone() }
+    }
+}

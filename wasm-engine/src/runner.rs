@@ -1,0 +1,181 @@
+//! Runs a workload (or a trace) against an engine in bounded steps, so a worker can report
+//! progress and honour a cancel between steps. The operation sequence does not depend on how
+//! the run is chopped into steps, so every run of the same workload gives the same counters.
+
+use serde::Serialize;
+
+use crate::engine::Engine;
+use crate::error::Result;
+use crate::generator::{Generator, Intent, Op, OpSource, Phase};
+use crate::kvbench::TraceReader;
+use crate::report::{Intents, Predicted, REPORT_KIND, REPORT_VERSION, Report, Results, summarize, write_summary};
+use crate::stats::Stats;
+use crate::workload::Workload;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Progress {
+    /// "preload", "run" or "done".
+    pub phase: &'static str,
+    pub preload_done: u64,
+    pub preload_total: u64,
+    pub run_done: u64,
+    /// None when the source does not know its length.
+    pub run_total: Option<u64>,
+}
+
+pub struct Runner {
+    source: Box<dyn OpSource>,
+    workload: Option<Workload>,
+    source_name: String,
+    preload_total: u64,
+    run_total: Option<u64>,
+    preload_done: u64,
+    run_done: u64,
+    intents: Intents,
+    results: Results,
+    preload_stats: Option<Stats>,
+    finished: bool,
+}
+
+impl Runner {
+    pub fn for_workload(workload: &Workload) -> Result<Runner> {
+        workload.validate()?;
+        Ok(Self::new(Box::new(Generator::new(workload)), Some(workload.clone()), "workload".into()))
+    }
+
+    /// A KVBench trace; integer keys are encoded at `key_bytes` bytes.
+    pub fn for_trace(name: &str, text: String, key_bytes: usize) -> Runner {
+        Self::new(Box::new(TraceReader::new(text, key_bytes)), None, format!("trace:{name}"))
+    }
+
+    fn new(source: Box<dyn OpSource>, workload: Option<Workload>, source_name: String) -> Runner {
+        let (preload_total, run_total) = source.totals();
+        Runner {
+            source,
+            workload,
+            source_name,
+            preload_total,
+            run_total,
+            preload_done: 0,
+            run_done: 0,
+            intents: Intents::default(),
+            results: Results::default(),
+            preload_stats: None,
+            finished: false,
+        }
+    }
+
+    pub fn progress(&self) -> Progress {
+        let phase = if self.finished {
+            "done"
+        } else if self.preload_stats.is_none() && self.preload_done < self.preload_total {
+            "preload"
+        } else {
+            "run"
+        };
+        Progress {
+            phase,
+            preload_done: self.preload_done,
+            preload_total: self.preload_total,
+            run_done: self.run_done,
+            run_total: self.run_total,
+        }
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    fn enter_run(&mut self, engine: &mut Engine) {
+        if self.preload_stats.is_none() {
+            self.preload_stats = Some(engine.stats().clone());
+            engine.reset_stats();
+        }
+    }
+
+    /// Execute up to `max_ops` operations.
+    pub fn step(&mut self, engine: &mut Engine, max_ops: u64) -> Result<Progress> {
+        for _ in 0..max_ops {
+            let Some((phase, op)) = self.source.next_op()? else {
+                self.enter_run(engine);
+                self.finished = true;
+                break;
+            };
+            if phase == Phase::Run && self.preload_stats.is_none() {
+                // First run operation: the preload's counters are set aside.
+                self.preload_stats = Some(engine.stats().clone());
+                engine.reset_stats();
+            }
+            let run = phase == Phase::Run;
+            if run {
+                self.run_done += 1;
+            } else {
+                self.preload_done += 1;
+            }
+            match op {
+                Op::Put { intent, key, value, .. } => {
+                    engine.put(key, value)?;
+                    if run {
+                        match intent {
+                            Intent::Update => self.intents.update += 1,
+                            _ => self.intents.insert += 1,
+                        }
+                    }
+                }
+                Op::Delete { key, .. } => {
+                    engine.delete(key)?;
+                    self.intents.delete += u64::from(run);
+                }
+                Op::Get { intent, key, .. } => {
+                    let found = u64::from(engine.get(key)?.is_some());
+                    match intent {
+                        Intent::GetExisting => {
+                            self.intents.get_existing += 1;
+                            self.results.get_existing_found += found;
+                        }
+                        Intent::GetMissing => {
+                            self.intents.get_missing += 1;
+                            self.results.get_missing_found += found;
+                        }
+                        _ => {
+                            self.intents.get += 1;
+                            self.results.get_found += found;
+                        }
+                    }
+                }
+                Op::Range { start, end, .. } => {
+                    self.intents.range += 1;
+                    self.results.range_entries += engine.scan_visit(start, end, |_, _| {})?;
+                }
+            }
+        }
+        Ok(self.progress())
+    }
+
+    /// The report of everything run so far.
+    pub fn report(&self, engine: &Engine) -> Report {
+        let (preload, run) = match &self.preload_stats {
+            Some(p) => (p.clone(), engine.stats().clone()),
+            None => (engine.stats().clone(), Stats::default()),
+        };
+        let tree = engine.tree();
+        Report {
+            kind: REPORT_KIND.into(),
+            version: REPORT_VERSION,
+            engine: format!("lsm-engine {}", env!("CARGO_PKG_VERSION")),
+            config: engine.config().clone(),
+            workload: self.workload.clone(),
+            source: self.source_name.clone(),
+            preload_operations: self.preload_done,
+            operations: self.intents.clone(),
+            results: self.results.clone(),
+            summary: summarize(&run),
+            writes: write_summary(&run, &self.intents),
+            predicted: Predicted { zero_result_lookup_io: tree.zero_result_cost(), runs: tree.run_count() },
+            preload,
+            run,
+            tree,
+            timings: None,
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! Shared helpers for the engine's integration tests.
+#![allow(dead_code)]
+
+use lsm_engine::config::{Allocation, EngineConfig, LevelConfig};
+
+pub fn config(name: &str, page: u32, buffer: u64, levels: &[(f64, u32, Option<f64>)], allocation: Allocation, bpk: f64) -> EngineConfig {
+    let mut c = EngineConfig::uniform_shape(10.0, 1, allocation, bpk);
+    c.name = name.to_string();
+    c.page_bytes = page;
+    c.buffer_bytes = buffer;
+    c.levels = levels.iter().map(|&(t, k, b)| LevelConfig { size_ratio: t, max_runs: k, bits_per_key: b }).collect();
+    c.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+    c
+}
+
+/// The configurations the oracle tests run: every merge policy family, filters on and off.
+pub fn oracle_configs() -> Vec<(EngineConfig, bool)> {
+    use Allocation::*;
+    let n = None;
+    vec![
+        (config("leveling T2 uniform 10", 512, 4096, &[(2.0, 1, n)], Uniform, 10.0), true),
+        (config("leveling T3 monkey 5", 512, 4096, &[(3.0, 1, n)], Monkey, 5.0), true),
+        (config("leveling T10 monkey 10", 1024, 8192, &[(10.0, 1, n)], Monkey, 10.0), true),
+        (config("tiering T2 K1", 512, 4096, &[(2.0, 1, n)], Uniform, 6.0), true),
+        (config("tiering T3 K2 uniform 8", 512, 4096, &[(3.0, 2, n)], Uniform, 8.0), true),
+        (config("tiering T4 K3 monkey 4", 512, 4096, &[(4.0, 3, n)], Monkey, 4.0), true),
+        (config("tiering T10 K9", 1024, 4096, &[(10.0, 9, n)], Uniform, 10.0), true),
+        (config("tiering T4 K4", 512, 4096, &[(4.0, 4, n)], Monkey, 7.0), true),
+        (config("lazy leveling T4", 512, 4096, &[(4.0, 3, n), (4.0, 3, n), (4.0, 1, n)], Monkey, 6.0), true),
+        (config("moose fig1", 512, 4096, &[(4.0, 4, n), (6.0, 3, n), (3.0, 2, n)], Monkey, 5.0), true),
+        (config("moose fractional", 512, 4096, &[(2.5, 1, n), (7.3, 3, n), (5.0, 2, n)], Uniform, 5.0), true),
+        (config("explicit 10/5/0", 512, 4096, &[(3.0, 1, Some(10.0)), (3.0, 1, Some(5.0)), (3.0, 1, Some(0.0))], Explicit, 0.0), true),
+        (config("filters off", 512, 4096, &[(4.0, 1, n)], Uniform, 0.0), true),
+        (config("explicit all zero tiered", 512, 4096, &[(3.0, 2, Some(0.0))], Explicit, 0.0), true),
+        (config("tiny pages", 256, 1024, &[(5.0, 1, n)], Uniform, 3.0), true),
+        (config("big pages", 4096, 65536, &[(5.0, 4, n)], Uniform, 10.0), true),
+        (config("stepped leveling T4", 512, 4096, &[(4.0, 1, n)], Monkey, 5.0), false),
+        (config("stepped tiering T3", 512, 4096, &[(3.0, 2, n)], Uniform, 5.0), false),
+        (config("stepped moose", 512, 4096, &[(4.0, 4, n), (6.0, 3, n), (3.0, 2, n)], Monkey, 5.0), false),
+        (config("monkey 1 bit", 512, 4096, &[(3.0, 1, n)], Monkey, 1.0), true),
+        (config("leveling T100", 512, 2048, &[(100.0, 1, n)], Uniform, 10.0), true),
+        (config("mixed ratios", 512, 4096, &[(2.0, 1, n), (10.0, 9, n)], Monkey, 8.0), true),
+    ]
+}

@@ -1,0 +1,66 @@
+/**
+ * The same config, workload and seed give identical counters natively and in wasm: the native
+ * `lsm` CLI's report equals the wasm engine's, field for field (timings aside).
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { initSync, WasmEngine } from '../src/wasm/pkg/lsm_engine.js';
+
+const root = path.resolve(__dirname, '../..');
+const cli = path.join(root, 'wasm-engine/target/release/lsm');
+const examples = path.join(root, 'public/examples');
+
+beforeAll(() => {
+  initSync({ module: fs.readFileSync(path.join(root, 'web/src/wasm/pkg/lsm_engine_bg.wasm')) });
+  if (!fs.existsSync(cli)) {
+    throw new Error(`native CLI missing at ${cli}: run \`npm test\` (it builds it) or \`cargo build --release --bin lsm\``);
+  }
+});
+
+type Json = { [k: string]: unknown };
+
+function wasmReport(config: string, workload: string, stepSizes: number[]): Json {
+  const engine = new WasmEngine(config);
+  engine.start_workload(workload);
+  let i = 0;
+  for (;;) {
+    const p = JSON.parse(engine.run_steps(stepSizes[i++ % stepSizes.length]));
+    if (p.phase === 'done') break;
+  }
+  const report = JSON.parse(engine.report_json(0, 0));
+  engine.free();
+  return report;
+}
+
+function nativeReport(configPath: string, workloadPath: string): Json {
+  const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-parity-')), 'report.json');
+  execFileSync(cli, ['run', '--config', configPath, '--workload', workloadPath, '--report', out], { stdio: 'pipe' });
+  return JSON.parse(fs.readFileSync(out, 'utf8'));
+}
+
+function withoutTimings(r: Json): Json {
+  return { ...r, timings: null };
+}
+
+describe('native and wasm engines', () => {
+  for (const [configFile, workloadFile] of [
+    ['leveling-monkey.json', 'mixed.json'],
+    ['bench-config.json', 'zero-result-lookups.json'],
+  ]) {
+    it(`report identical counters for ${configFile} + ${workloadFile}`, () => {
+      const configPath = path.join(examples, configFile);
+      const workloadPath = path.join(examples, workloadFile);
+      const config = fs.readFileSync(configPath, 'utf8');
+      const workload = fs.readFileSync(workloadPath, 'utf8');
+      const native = nativeReport(configPath, workloadPath);
+      // Uneven step sizes: how a run is chopped must not change what it does.
+      const wasm = wasmReport(config, workload, [9_999, 123, 50_000, 7]);
+      expect(withoutTimings(wasm)).toEqual(withoutTimings(native));
+      const run = native.run as { ops: number[] };
+      expect(run.ops.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+    });
+  }
+});
