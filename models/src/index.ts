@@ -8,3 +8,6 @@ export * from './types';
 export * from './mnemosyne';
 export * from './shamba';
 export * from './msls';
+export * from './monkey';
+export * from './monkey-closed-form';
+export * from './monkey-holistic';
