@@ -1,10 +1,24 @@
+import { lazy, Suspense, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
 import { ROUTES, useRoute } from './routes';
-import { LabPage } from './pages/LabPage';
+
+// One lazy component per route, created once, so revisiting a page does not reload its chunk.
+const PAGES = new Map<string, LazyExoticComponent<ComponentType>>(
+  ROUTES.map((r) => [r.path, lazy(() => r.load().then((c) => ({ default: c })))]),
+);
 
 export function App() {
   const route = useRoute();
+  const Current = useMemo(() => PAGES.get(route), [route]);
+  const meta = ROUTES.find((r) => r.path === route);
   return (
     <div className="app">
+      <a className="skip-link" href="#main" onClick={(e) => {
+        // The hash is the router's; move focus without touching it.
+        e.preventDefault();
+        document.getElementById('main')?.focus();
+      }}>
+        Skip to content
+      </a>
       <header className="app-header">
         <a className="brand" href="#/">
           <img src="/favicon.svg" alt="" width={28} height={28} />
@@ -18,7 +32,20 @@ export function App() {
           ))}
         </nav>
       </header>
-      <main className="app-main">{route === 'lab' && <LabPage />}</main>
+      <main className="app-main" id="main" tabIndex={-1}>
+        <Suspense fallback={<p className="loading">Loading {meta?.title ?? 'page'}…</p>}>
+          {Current && <Current key={route} />}
+        </Suspense>
+      </main>
+      <footer className="app-footer">
+        <p>
+          LSM Navigator — cost models from Monkey, Mnemosyne, SHaMBa, Moose and MSLS; a real LSM engine in
+          WebAssembly. Everything runs in your browser; nothing is sent anywhere.
+        </p>
+        <p className="fine">
+          Costs are in page I/Os, as in the papers. Links keep every setting; figures export as SVG, PNG and CSV.
+        </p>
+      </footer>
     </div>
   );
 }

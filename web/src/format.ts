@@ -21,3 +21,47 @@ export function formatBytes(n: number): string {
   }
   return `${u === 0 ? v.toFixed(0) : v.toFixed(v < 10 ? 2 : 1)} ${units[u]}`;
 }
+
+const SUPERSCRIPT: Record<string, string> = {
+  '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹', '-': '⁻',
+};
+
+/** 10 raised to an integer, typeset: `10⁻³`. */
+export function powerOfTen(exponent: number): string {
+  return `10${String(exponent).replace(/[-0-9]/g, (c) => SUPERSCRIPT[c])}`;
+}
+
+/**
+ * A measured or modelled quantity with `digits` significant digits: plain notation between 0.001
+ * and 1e6 (`0.008193`, `12,345`), scientific outside it (`1.046 × 10⁻⁴`). Never "NaN".
+ */
+export function formatSig(n: number, digits = 4): string {
+  if (!Number.isFinite(n)) return '—';
+  if (n === 0) return '0';
+  const abs = Math.abs(n);
+  if (abs >= 1e-3 && abs < 1e6) {
+    const decimals = Math.max(0, digits - 1 - Math.floor(Math.log10(abs)));
+    return n.toLocaleString('en-US', { maximumFractionDigits: Math.min(decimals, 20), minimumFractionDigits: 0 });
+  }
+  const [mantissa, exp] = n.toExponential(digits - 1).split('e');
+  const m = mantissa.includes('.') ? mantissa.replace(/\.?0+$/, '') : mantissa;
+  return `${m} × ${powerOfTen(Number(exp))}`;
+}
+
+/** A probability as a percentage with `digits` significant digits: 0.008193 → "0.8193%". */
+export function formatPercent(p: number, digits = 3): string {
+  if (!Number.isFinite(p)) return '—';
+  return `${formatSig(p * 100, digits)}%`;
+}
+
+/** Large counts compactly: 52,428,800 → "52.4 M", 1,200 → "1,200". */
+export function formatCount(n: number): string {
+  if (!Number.isFinite(n)) return '—';
+  const abs = Math.abs(n);
+  if (abs < 1e4) return formatInt(n);
+  const units: [number, string][] = [[1e12, 'T'], [1e9, 'G'], [1e6, 'M'], [1e3, 'k']];
+  for (const [scale, suffix] of units) {
+    if (abs >= scale) return `${formatSig(n / scale, 3)} ${suffix}`;
+  }
+  return formatInt(n);
+}

@@ -1,34 +1,81 @@
 /**
- * The pages of the app and the hash route each lives at (`#/lab`, ...). One table, so the nav,
- * the router and the tests agree.
+ * The pages of the app and the hash route each lives at (`#/learn?v=1&b=10`). One table, so the
+ * nav, the router and the tests agree. The part after `?` belongs to the page (its URL state,
+ * see state/useUrlState.ts); the router only looks at the path.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 
 export interface Route {
   path: string;
   title: string;
   /** One line under the title in the nav. */
   blurb: string;
+  /** Loads the page's component on first visit, so each page is its own chunk. */
+  load: () => Promise<ComponentType>;
 }
 
 export const ROUTES: Route[] = [
-  { path: 'lab', title: 'Workload lab', blurb: 'Run real workloads on the engine' },
+  {
+    path: 'learn',
+    title: 'Learn',
+    blurb: 'LSM-trees from first principles, with live models',
+    load: () => import('./pages/learn/LearnPage').then((m) => m.LearnPage),
+  },
+  {
+    path: 'lab',
+    title: 'Workload lab',
+    blurb: 'Run real workloads on the engine',
+    load: () => import('./pages/LabPage').then((m) => m.LabPage),
+  },
 ];
 
-export const DEFAULT_ROUTE = 'lab';
+export const DEFAULT_ROUTE = 'learn';
 
-function parseHash(): string {
-  const path = window.location.hash.replace(/^#\/?/, '').split('?')[0];
-  return ROUTES.some((r) => r.path === path) ? path : DEFAULT_ROUTE;
+export interface HashLocation {
+  /** A known route path (unknown paths fall back to DEFAULT_ROUTE). */
+  path: string;
+  /** Everything after `?`, without the `?`; '' when absent. */
+  query: string;
 }
 
-/** The current route, following hash changes. */
-export function useRoute(): string {
-  const [route, setRoute] = useState(parseHash);
+/** Split `#/learn?v=1&b=10` into path and query. Pure, for tests. */
+export function parseHash(hash: string, routes: readonly { path: string }[] = ROUTES): HashLocation {
+  const body = hash.replace(/^#\/?/, '');
+  const q = body.indexOf('?');
+  const path = (q < 0 ? body : body.slice(0, q)).replace(/\/+$/, '');
+  const query = q < 0 ? '' : body.slice(q + 1);
+  return routes.some((r) => r.path === path) ? { path, query } : { path: DEFAULT_ROUTE, query: '' };
+}
+
+export function hashFor(path: string, query = ''): string {
+  return `#/${path}${query ? `?${query}` : ''}`;
+}
+
+export function currentLocation(): HashLocation {
+  return parseHash(window.location.hash);
+}
+
+/**
+ * Rewrite the page's query without adding a history entry or firing `hashchange`: moving a slider
+ * should not fill the back button with hundreds of steps.
+ */
+export function replaceQuery(path: string, query: string): void {
+  const url = `${window.location.pathname}${window.location.search}${hashFor(path, query)}`;
+  window.history.replaceState(window.history.state, '', url);
+}
+
+/** The current location, following hash changes (typed links, back/forward, pasted URLs). */
+export function useLocation(): HashLocation {
+  const [loc, setLoc] = useState(currentLocation);
   useEffect(() => {
-    const onChange = () => setRoute(parseHash());
+    const onChange = () => setLoc(currentLocation());
     window.addEventListener('hashchange', onChange);
     return () => window.removeEventListener('hashchange', onChange);
   }, []);
-  return route;
+  return loc;
+}
+
+/** The current route path. */
+export function useRoute(): string {
+  return useLocation().path;
 }

@@ -1,0 +1,3 @@
+export { useSweep, type SweepOptions, type SweepState } from './useSweep';
+export { useModel } from './useModel';
+export { runSweep, SWEEPS, type SweepArgs, type SweepName, type SweepResult } from './sweeps';
