@@ -69,7 +69,8 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// Apply every operation of an encoded batch in order.
+/// Apply every operation of an encoded batch in order, then sync: when it returns, the batch's
+/// writes are durable (acknowledged).
 pub fn apply(engine: &mut Engine, bytes: &[u8]) -> Result<BatchResult> {
     let mut r = Reader { bytes, pos: 0 };
     let mut result = BatchResult::default();
@@ -109,5 +110,6 @@ pub fn apply(engine: &mut Engine, bytes: &[u8]) -> Result<BatchResult> {
             }
         }
     }
+    engine.sync()?;
     Ok(result)
 }

@@ -13,12 +13,21 @@
 //! The quarter-unit tolerance absorbs the few bytes a flush falls short of the buffer size, so
 //! a leveled level really merges after T arrivals and not T+1.
 
-use crate::config::EngineConfig;
+use crate::config::{EngineConfig, Granularity};
 
 /// Sizes, in entry bytes, of the runs of each level (index 0 = level 1), newest run first.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shape {
     pub levels: Vec<Vec<u64>>,
+}
+
+/// One table as the file-granular policy sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TableShape {
+    pub id: u64,
+    pub bytes: u64,
+    pub min_key: Vec<u8>,
+    pub max_key: Vec<u8>,
 }
 
 /// Where a flushed buffer goes.
@@ -39,10 +48,21 @@ pub struct MergePlan {
     pub into_newest_run: bool,
 }
 
+/// A merge by file: `tables` of `level` with the `overlapping` tables of `level + 1`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilePlan {
+    pub level: usize,
+    pub tables: Vec<u64>,
+    pub overlapping: Vec<u64>,
+    /// The new round-robin cursor of `level` (the largest key merged), if it moves.
+    pub cursor: Option<Vec<u8>>,
+}
+
 /// Geometry of one level derived from the config.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LevelGeometry {
-    /// Bytes the level holds when full.
+    /// Bytes the level holds when full (infinite for level 1 with merges by file: it is bounded
+    /// by its run count, like LevelDB's level 0).
     pub capacity: f64,
     /// Bytes of one arrival (the capacity of the level above, or the buffer).
     pub unit: f64,
@@ -51,11 +71,25 @@ pub struct LevelGeometry {
 }
 
 pub fn geometry(config: &EngineConfig, level: usize) -> LevelGeometry {
+    let lc = config.level(level);
+    if config.compaction.granularity == Granularity::File {
+        // Level 1 holds flushed files; its size ratio sets level 2's capacity (LevelDB's L1).
+        let mut capacity = config.buffer_bytes as f64;
+        for i in 1..level {
+            capacity *= config.level(i).size_ratio;
+        }
+        let capacity = if level == 1 { f64::INFINITY } else { capacity };
+        return LevelGeometry {
+            capacity,
+            unit: config.buffer_bytes as f64,
+            max_runs: lc.max_runs,
+            run_capacity: capacity,
+        };
+    }
     let mut unit = config.buffer_bytes as f64;
     for i in 1..level {
         unit *= config.level(i).size_ratio;
     }
-    let lc = config.level(level);
     let capacity = unit * lc.size_ratio;
     LevelGeometry { capacity, unit, max_runs: lc.max_runs, run_capacity: capacity / f64::from(lc.max_runs) }
 }
@@ -69,13 +103,16 @@ fn can_absorb(g: &LevelGeometry, newest_run: Option<u64>, arrival: u64) -> bool 
 
 /// Where to put a buffer of `buffer_bytes` that must be flushed.
 pub fn choose_flush(shape: &Shape, config: &EngineConfig, buffer_bytes: u64) -> FlushPlan {
+    if config.compaction.granularity == Granularity::File {
+        return FlushPlan::NewRun;
+    }
     let g = geometry(config, 1);
     let newest = shape.levels.first().and_then(|l| l.first().copied());
     if can_absorb(&g, newest, buffer_bytes) { FlushPlan::IntoNewestRun } else { FlushPlan::NewRun }
 }
 
-/// The next merge the shape needs, smallest level first; `None` when every level is within
-/// its limits.
+/// The next whole-level merge the shape needs, smallest level first; `None` when every level is
+/// within its limits.
 pub fn choose(shape: &Shape, config: &EngineConfig) -> Option<MergePlan> {
     for (idx, runs) in shape.levels.iter().enumerate() {
         let level = idx + 1;
@@ -91,6 +128,49 @@ pub fn choose(shape: &Shape, config: &EngineConfig) -> Option<MergePlan> {
             let newest_below = shape.levels.get(level).and_then(|l| l.first().copied());
             return Some(MergePlan { level, into_newest_run: can_absorb(&next, newest_below, total) });
         }
+    }
+    None
+}
+
+fn overlapping(tables: &[TableShape], lo: &[u8], hi: &[u8]) -> Vec<u64> {
+    tables.iter().filter(|t| t.max_key.as_slice() >= lo && t.min_key.as_slice() <= hi).map(|t| t.id).collect()
+}
+
+/// The next merge by file (LevelDB-style), smallest level first. `levels[i]` lists the tables of
+/// level i+1: for level 1 every flushed file, for deeper levels the tables of their single run
+/// in key order. `cursors[i]` is level i+1's round-robin position.
+pub fn choose_file(
+    levels: &[Vec<TableShape>],
+    runs_in_level_1: usize,
+    cursors: &[Option<Vec<u8>>],
+    config: &EngineConfig,
+) -> Option<FilePlan> {
+    let below = |level: usize| levels.get(level).map_or(&[][..], Vec::as_slice);
+    if let Some(l0) = levels.first().filter(|l| !l.is_empty() && runs_in_level_1 > config.level(1).max_runs as usize) {
+        let lo = l0.iter().map(|t| t.min_key.as_slice()).min().unwrap_or(&[]);
+        let hi = l0.iter().map(|t| t.max_key.as_slice()).max().unwrap_or(&[]);
+        return Some(FilePlan {
+            level: 1,
+            tables: l0.iter().map(|t| t.id).collect(),
+            overlapping: overlapping(below(1), lo, hi),
+            cursor: None,
+        });
+    }
+    for (idx, tables) in levels.iter().enumerate().skip(1) {
+        let level = idx + 1;
+        let total: u64 = tables.iter().map(|t| t.bytes).sum();
+        if tables.is_empty() || (total as f64) <= geometry(config, level).capacity {
+            continue;
+        }
+        // Round robin: the first table past the cursor, wrapping around (as LevelDB does).
+        let cursor = cursors.get(idx).and_then(|c| c.as_deref());
+        let pick = cursor.and_then(|c| tables.iter().find(|t| t.min_key.as_slice() > c)).unwrap_or(&tables[0]);
+        return Some(FilePlan {
+            level,
+            tables: vec![pick.id],
+            overlapping: overlapping(below(level), &pick.min_key, &pick.max_key),
+            cursor: Some(pick.max_key.clone()),
+        });
     }
     None
 }
@@ -176,5 +256,55 @@ mod tests {
         let s = Shape { levels: vec![vec![300]] };
         assert_eq!(choose_flush(&s, &c, 100), FlushPlan::NewRun);
         assert_eq!(choose(&s, &c), Some(MergePlan { level: 1, into_newest_run: false }));
+    }
+}
+
+#[cfg(test)]
+mod file_tests {
+    use super::*;
+    use crate::config::{Allocation, CompactionConfig, LevelConfig};
+
+    fn t(id: u64, bytes: u64, lo: u8, hi: u8) -> TableShape {
+        TableShape { id, bytes, min_key: vec![lo], max_key: vec![hi] }
+    }
+
+    fn leveldb() -> EngineConfig {
+        let mut c = EngineConfig::uniform_shape(10.0, 1, Allocation::Uniform, 10.0);
+        c.buffer_bytes = 100;
+        c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 100 };
+        c.levels = vec![
+            LevelConfig { size_ratio: 2.5, max_runs: 3, bits_per_key: None },
+            LevelConfig { size_ratio: 10.0, max_runs: 1, bits_per_key: None },
+        ];
+        c
+    }
+
+    #[test]
+    fn level_1_merges_all_its_files_into_the_overlap_below_once_it_has_too_many() {
+        let c = leveldb();
+        assert_eq!(geometry(&c, 2).capacity, 250.0);
+        assert_eq!(geometry(&c, 3).capacity, 2500.0);
+        let l0 = vec![t(1, 100, 10, 50), t(2, 100, 20, 60), t(3, 100, 30, 40)];
+        let l1 = vec![t(4, 50, 0, 9), t(5, 50, 10, 30), t(6, 50, 31, 70), t(7, 50, 71, 99)];
+        assert_eq!(choose_file(&[l0.clone(), l1.clone()], 3, &[], &c), None);
+        let mut more = l0;
+        more.push(t(8, 100, 55, 65));
+        let plan = choose_file(&[more, l1], 4, &[], &c).unwrap();
+        assert_eq!((plan.level, plan.tables, plan.overlapping), (1, vec![1, 2, 3, 8], vec![5, 6]));
+    }
+
+    #[test]
+    fn deeper_levels_pick_one_file_round_robin() {
+        let c = leveldb();
+        let l1 = vec![t(4, 100, 0, 9), t(5, 100, 10, 30), t(6, 100, 31, 70)];
+        let l2 = vec![t(9, 100, 0, 20), t(10, 100, 21, 50), t(11, 100, 51, 99)];
+        let plan = choose_file(&[vec![], l1.clone(), l2.clone()], 0, &[], &c).unwrap();
+        assert_eq!((plan.level, plan.tables.clone(), plan.overlapping.clone()), (2, vec![4], vec![9]));
+        let cursors = vec![None, plan.cursor.clone()];
+        let plan = choose_file(&[vec![], l1.clone(), l2.clone()], 0, &cursors, &c).unwrap();
+        assert_eq!((plan.tables, plan.overlapping), (vec![5], vec![9, 10]));
+        // Past the last file the cursor wraps to the first.
+        let cursors = vec![None, Some(vec![70])];
+        assert_eq!(choose_file(&[vec![], l1, l2], 0, &cursors, &c).unwrap().tables, vec![4]);
     }
 }

@@ -1,62 +1,162 @@
-//! The LSM-tree: write buffer, levels of sorted runs, lookups, scans, flushes and merges.
-//! Single-threaded and step-driven: merges advance when the caller asks (or eagerly after each
-//! flush when `auto_compact` is on), so the same code runs natively and in a Web Worker.
+//! The LSM-tree: write buffer, levels of sorted runs, lookups and scans. Single-threaded and
+//! step-driven: flushes and merges (in `maintenance`) advance when the caller asks, or eagerly
+//! after each flush when `auto_compact` is on, so the same code runs natively and in a Worker.
+//! Durable: writes go to the write-ahead log first, the manifest records every change of the
+//! tree, and `open` recovers exactly what was synced.
 
 use std::rc::Rc;
 
-use crate::allocation::{RunWeight, bits_per_key_for_fpr, optimal_fprs};
-use crate::bloom::Probe;
-use crate::compaction::{self, FlushPlan, MergePlan, Shape};
+use crate::bloom::FILTER_SEED;
+use crate::cache::BlockCache;
 use crate::config::{Allocation, EngineConfig};
+use crate::cursor::RunCursor;
 use crate::error::{Error, Result};
+use crate::hash::hash64;
+use crate::lookup::{FilterPolicy, probe_table};
+use crate::maintenance::Job;
+use crate::manifest::{Manifest, State};
 use crate::memtable::Memtable;
-use crate::merge::{Merge, Source};
-use crate::run::{FilterSpec, Found, Run, RunBuilder, max_entry_bytes};
+use crate::page::{Found, max_entry_bytes};
+use crate::run::Run;
 use crate::stats::{OpClass, ReadCounters, Stats};
 use crate::storage::Storage;
-use crate::tree::{LevelInfo, RunInfo, TreeShape};
-
-/// Output pages a `step()` may write before returning when the caller gives no budget.
-pub const DEFAULT_STEP_PAGES: u64 = 256;
-
-struct Job {
-    plan: MergePlan,
-    inputs: Vec<Rc<Run>>,
-    merge: Merge,
-    id: u64,
-}
+use crate::table::{ReadCtx, Table};
+use crate::tree::{TreeShape, level_info};
+use crate::wal::{self, Wal};
 
 pub struct Engine {
-    config: EngineConfig,
-    storage: Box<dyn Storage>,
-    memtable: Memtable,
-    /// Index 0 is level 1; each level's runs newest first.
-    levels: Vec<Vec<Rc<Run>>>,
-    stats: Stats,
-    next_id: u64,
-    job: Option<Job>,
-    page: Vec<u8>,
+    pub(crate) config: EngineConfig,
+    pub(crate) storage: Box<dyn Storage>,
+    pub(crate) memtable: Memtable,
+    /// Index 0 is level 1; each level's runs newest first (highest id first).
+    pub(crate) levels: Vec<Vec<Run>>,
+    /// Round-robin positions of merges by file, per level (index 0 = level 1).
+    pub(crate) cursors: Vec<Option<Vec<u8>>>,
+    pub(crate) cache: BlockCache,
+    pub(crate) stats: Stats,
+    pub(crate) state: State,
+    pub(crate) manifest: Manifest,
+    pub(crate) wal: Wal,
+    pub(crate) job: Option<Job>,
+    /// Point lookups so far (Merlin's D_global).
+    pub(crate) lookups: u64,
+    /// Mnemosyne's latest C, for the query-time skip rule.
+    pub(crate) mnemosyne_log_c: Option<f64>,
     scratch: Vec<ReadCounters>,
     /// Run merges to completion after every flush (the default). Off, merges wait for `step`.
     pub auto_compact: bool,
 }
 
 impl Engine {
-    /// A new, empty database on `storage`.
+    /// A new, empty database on `storage` (which must hold none).
     pub fn create(config: EngineConfig, storage: Box<dyn Storage>) -> Result<Engine> {
-        config.validate()?;
-        Ok(Engine {
+        Self::open(storage, Some(config))
+    }
+
+    /// Open the database on `storage`, recovering it if one exists (its stored design is used),
+    /// else creating one with `config`.
+    pub fn open(mut storage: Box<dyn Storage>, config: Option<EngineConfig>) -> Result<Engine> {
+        let loaded = Manifest::load(storage.as_mut())?;
+        let recovering = loaded.is_some();
+        let (manifest, state) = match loaded {
+            Some(found) => found,
+            None => {
+                let config =
+                    config.ok_or_else(|| Error::State("no database here, and no config to create one".into()))?;
+                config.validate()?;
+                if storage.list()?.iter().any(|f| f.ends_with(".sst") || f.ends_with(".wal")) {
+                    return Err(Error::State(
+                        "storage holds tables or logs but no manifest: refusing to overwrite it".into(),
+                    ));
+                }
+                // Ids: 1 is the first log; tables and runs take later ids.
+                let state = State::new(config, 2, 1);
+                (Manifest::create(storage.as_mut(), 1, &state)?, state)
+            }
+        };
+        let config = state.config.clone();
+        let pin = !config.block_cache.cache_index_and_filter_blocks;
+        let mut stats = Stats::default();
+        let mut levels: Vec<Vec<Run>> = Vec::new();
+        let mut by_run: std::collections::BTreeMap<(usize, u64), Vec<Rc<Table>>> = Default::default();
+        for e in state.tables.values() {
+            let table = Table::open(e.table, storage.as_mut(), pin, &mut stats.open)?;
+            by_run.entry((e.level, e.run)).or_default().push(Rc::new(table));
+        }
+        for ((level, run), tables) in by_run {
+            while levels.len() < level {
+                levels.push(Vec::new());
+            }
+            levels[level - 1].push(Run::new(run, tables));
+        }
+        for l in &mut levels {
+            l.sort_by_key(|r| std::cmp::Reverse(r.id));
+        }
+        let cursors = (0..levels.len()).map(|i| state.cursors.get(&(i + 1).to_string()).and_then(|h| decode_hex(h))).collect();
+        let mut engine = Engine {
+            cache: BlockCache::new(config.block_cache.bytes, config.block_cache.high_priority_ratio),
+            wal: Wal::new(0),
             config,
             storage,
             memtable: Memtable::new(),
-            levels: Vec::new(),
-            stats: Stats::default(),
-            next_id: 1,
+            levels,
+            cursors,
+            stats,
+            state,
+            manifest,
             job: None,
-            page: Vec::new(),
+            lookups: 0,
+            mnemosyne_log_c: None,
             scratch: Vec::new(),
             auto_compact: true,
-        })
+        };
+        if recovering {
+            engine.recover_logs()?;
+        }
+        engine.wal = Wal::new(engine.allocate_id());
+        engine.wal.create(engine.storage.as_mut())?;
+        engine.remove_orphans()?;
+        Ok(engine)
+    }
+
+    /// Replay every live log into the buffer (oldest first).
+    fn recover_logs(&mut self) -> Result<()> {
+        let mut logs: Vec<u64> = self
+            .storage
+            .list()?
+            .iter()
+            .filter_map(|f| f.strip_suffix(".wal").and_then(|n| n.parse().ok()))
+            .filter(|&n| n >= self.state.wal)
+            .collect();
+        logs.sort_unstable();
+        for n in logs {
+            self.stats.wal_records_replayed += wal::replay(n, self.storage.as_mut(), &mut self.memtable)?;
+            self.state.next_id = self.state.next_id.max(n + 1);
+        }
+        Ok(())
+    }
+
+    /// Delete files no manifest entry or live log refers to (a crash's leftovers).
+    fn remove_orphans(&mut self) -> Result<()> {
+        for f in self.storage.list()? {
+            let orphan = if let Some(id) = f.strip_suffix(".sst").and_then(|n| n.parse::<u64>().ok()) {
+                !self.state.tables.contains_key(&id)
+            } else if let Some(n) = f.strip_suffix(".wal").and_then(|n| n.parse::<u64>().ok()) {
+                n < self.state.wal
+            } else {
+                false
+            };
+            if orphan {
+                self.storage.delete(&f)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn allocate_id(&mut self) -> u64 {
+        let id = self.state.next_id;
+        self.state.next_id += 1;
+        id
     }
 
     pub fn config(&self) -> &EngineConfig {
@@ -69,6 +169,11 @@ impl Engine {
 
     pub fn reset_stats(&mut self) {
         self.stats = Stats::default();
+    }
+
+    /// Give the storage back without closing (what a crash leaves behind).
+    pub fn into_storage(self) -> Box<dyn Storage> {
+        self.storage
     }
 
     fn check_entry(&self, key: &[u8], value: Option<&[u8]>) -> Result<()> {
@@ -105,13 +210,23 @@ impl Engine {
         if !self.memtable.is_empty() && self.memtable.bytes_after(key, value) > self.config.buffer_bytes {
             self.flush()?;
         }
+        self.wal.append(key, value);
         self.memtable.put(key, value);
         self.stats.ops[class.index()] += 1;
         Ok(())
     }
 
+    /// Make every write so far durable: after this returns they survive a crash.
+    pub fn sync(&mut self) -> Result<()> {
+        let n = self.wal.sync(self.storage.as_mut())?;
+        self.stats.wal_bytes_written += n;
+        self.stats.wal_syncs += 1;
+        Ok(())
+    }
+
     /// Point lookup: buffer, then levels top-down, runs newest first; stops at the first version.
     pub fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.lookups += 1;
         if let Some(slot) = self.memtable.get(key) {
             let (class, result) = match slot {
                 Some(v) => (OpClass::GetNonZeroResult, Some(v.to_vec())),
@@ -120,13 +235,30 @@ impl Engine {
             self.stats.ops[class.index()] += 1;
             return Ok(result);
         }
-        let probe = Probe::new(key);
+        let key_hash = hash64(key, FILTER_SEED);
+        let policy = FilterPolicy {
+            skip: self.config.filter.skip,
+            mnemosyne_log_c: if self.config.filter.allocation == Allocation::Mnemosyne {
+                self.mnemosyne_log_c
+            } else {
+                None
+            },
+            now: self.lookups,
+            window: self.config.statistics_window as usize,
+        };
         self.scratch.clear();
         self.scratch.resize(self.levels.len(), ReadCounters::default());
         let mut outcome = (OpClass::GetZeroResult, None);
+        let storage = self.storage.as_mut();
         'levels: for (li, level) in self.levels.iter().enumerate() {
             for run in level {
-                match run.get(key, probe, self.storage.as_mut(), &mut self.page, &mut self.scratch[li])? {
+                let Some(table) = run.table_for(key) else {
+                    self.scratch[li].runs_skipped_by_range += 1;
+                    continue;
+                };
+                let mut ctx =
+                    ReadCtx { storage: &mut *storage, cache: &mut self.cache, counters: &mut self.scratch[li] };
+                match probe_table(table, key, key_hash, &mut ctx, &policy)? {
                     Found::Absent => {}
                     Found::Tombstone => {
                         outcome = (OpClass::GetTombstone, None);
@@ -161,27 +293,28 @@ impl Engine {
         if start > end {
             return Ok(0);
         }
-        // Sources newest first: buffer, then runs top-down.
-        let mut cursors = Vec::new();
-        let mut pages = Vec::new();
+        let mut cursors: Vec<(usize, RunCursor)> = Vec::new();
         for (li, level) in self.levels.iter().enumerate() {
             for run in level {
-                if run.max_key() < start || run.min_key() > end {
-                    continue;
+                let tables: Vec<Rc<Table>> = run.overlapping(start, end);
+                if !tables.is_empty() {
+                    cursors.push((li, RunCursor::new(tables, Some(start))));
                 }
-                cursors.push((li, run.cursor(Some(start))));
-                pages.push(0u64);
             }
         }
+        let mut counters = vec![ReadCounters::default(); self.levels.len()];
         let storage = self.storage.as_mut();
-        for (i, (_, c)) in cursors.iter_mut().enumerate() {
-            c.advance(storage, &mut pages[i])?;
+        for (li, c) in cursors.iter_mut() {
+            let mut ctx = ReadCtx { storage: &mut *storage, cache: &mut self.cache, counters: &mut counters[*li] };
+            ctx.counters.seeks += 1;
+            c.advance(&mut ctx)?;
         }
         let mut buffered = self.memtable.range(start, end).peekable();
         let mut visited = 0;
         let mut key = Vec::new();
         loop {
-            // Smallest key among the buffer and the cursors; the buffer wins ties (newest).
+            // Smallest key among the buffer and the cursors; the buffer wins ties (newest), then
+            // cursors in order (newer runs first).
             let mut best: Option<usize> = None;
             for (i, (_, c)) in cursors.iter().enumerate() {
                 if c.valid() && c.key() <= end && best.is_none_or(|b| c.key() < cursors[b].1.key()) {
@@ -196,11 +329,12 @@ impl Engine {
             };
             key.clear();
             if from_buffer {
-                let (k, v) = buffered.next().unwrap_or((&[], None));
-                key.extend_from_slice(k);
-                if let Some(v) = v {
-                    visit(k, v);
-                    visited += 1;
+                if let Some((k, v)) = buffered.next() {
+                    key.extend_from_slice(k);
+                    if let Some(v) = v {
+                        visit(k, v);
+                        visited += 1;
+                    }
                 }
             } else if let Some(b) = best {
                 key.extend_from_slice(cursors[b].1.key());
@@ -209,211 +343,41 @@ impl Engine {
                     visited += 1;
                 }
             }
-            for (i, (_, c)) in cursors.iter_mut().enumerate() {
+            for (li, c) in cursors.iter_mut() {
+                let mut ctx = ReadCtx { storage: &mut *storage, cache: &mut self.cache, counters: &mut counters[*li] };
                 while c.valid() && c.key() <= &key[..] {
-                    c.advance(storage, &mut pages[i])?;
+                    c.advance(&mut ctx)?;
                 }
             }
         }
-        for (i, (li, _)) in cursors.iter().enumerate() {
-            let c = self.stats.reads(li + 1, OpClass::Scan);
-            c.seeks += 1;
-            c.data_pages_read += pages[i];
+        for (li, c) in counters.iter().enumerate() {
+            self.stats.reads(li + 1, OpClass::Scan).add(c);
         }
         Ok(visited)
     }
 
-    fn shape(&self) -> Shape {
-        Shape { levels: self.levels.iter().map(|l| l.iter().map(|r| r.entry_bytes).collect()).collect() }
-    }
-
-    /// Write the buffer out (merging it into level 1's newest run if that has room).
-    pub fn flush(&mut self) -> Result<()> {
-        if self.memtable.is_empty() {
-            return Ok(());
-        }
-        self.finish_job()?;
-        let plan = compaction::choose_flush(&self.shape(), &self.config, self.memtable.bytes());
-        if self.levels.is_empty() {
-            self.levels.push(Vec::new());
-        }
-        let absorbed: Vec<Rc<Run>> = match plan {
-            FlushPlan::IntoNewestRun => self.levels[0].first().cloned().into_iter().collect(),
-            FlushPlan::NewRun => Vec::new(),
-        };
-        let older_runs_exist = self.levels[0].len() > absorbed.len() || self.levels[1..].iter().any(|l| !l.is_empty());
-        let mut sources = vec![Source::buffer(self.memtable.drain_sorted())];
-        sources.extend(absorbed.iter().map(|r| Source::Run(r.cursor(None))));
-        let id = self.allocate_id();
-        let mut merge = Merge::new(sources, RunBuilder::new(id, self.config.page_bytes), !older_runs_exist);
-        merge.step(self.storage.as_mut(), u64::MAX)?;
-        let filter = self.filter_for(1, merge.output_entries(), &absorbed);
-        let (run, counters) = merge.finish(id, filter, self.storage.as_mut())?;
-        let w = &mut self.stats.level(1).writes;
-        w.flushes += 1;
-        w.add(&counters);
-        self.install(0, &absorbed, run)?;
-        if self.auto_compact {
-            self.maintain()?;
-        }
-        Ok(())
-    }
-
-    fn allocate_id(&mut self) -> u64 {
-        let id = self.next_id;
-        self.next_id += 1;
-        id
-    }
-
-    /// Replace `inputs` (wherever they are) by `output` at the top of level `dest_idx + 1`.
-    fn install(&mut self, dest_idx: usize, inputs: &[Rc<Run>], output: Option<Run>) -> Result<()> {
-        for level in &mut self.levels {
-            level.retain(|r| !inputs.iter().any(|i| i.id == r.id));
-        }
-        if let Some(run) = output {
-            while self.levels.len() <= dest_idx {
-                self.levels.push(Vec::new());
-            }
-            self.levels[dest_idx].insert(0, Rc::new(run));
-        }
-        while self.levels.last().is_some_and(Vec::is_empty) {
-            self.levels.pop();
-        }
-        for r in inputs {
-            self.storage.delete(&r.file)?;
-        }
-        Ok(())
-    }
-
-    /// Bits per key for a new run of `entries` at `level` that replaces `inputs`.
-    fn filter_for(&self, level: usize, entries: u64, inputs: &[Rc<Run>]) -> FilterSpec {
-        let bits_per_key = match self.config.filter.allocation {
-            Allocation::Explicit => self.config.level(level).bits_per_key.unwrap_or(0.0),
-            Allocation::Uniform => self.config.filter.bits_per_key,
-            Allocation::Monkey => {
-                // Optimal split of the whole budget over the runs the tree will have.
-                let mut runs: Vec<RunWeight> = self
-                    .levels
-                    .iter()
-                    .flatten()
-                    .filter(|r| !inputs.iter().any(|i| i.id == r.id))
-                    .map(|r| RunWeight { entries: r.entries as f64, weight: 1.0 })
-                    .collect();
-                runs.push(RunWeight { entries: entries as f64, weight: 1.0 });
-                let total: f64 = runs.iter().map(|r| r.entries).sum();
-                let fprs = optimal_fprs(&runs, self.config.filter.bits_per_key * total);
-                fprs.last().map_or(0.0, |&p| bits_per_key_for_fpr(p))
-            }
-        };
-        FilterSpec { bits_per_key: bits_per_key.min(crate::config::BITS_PER_KEY_RANGE.1) }
-    }
-
-    /// Start the merge the policy asks for, if any.
-    fn start_job(&mut self) -> Result<bool> {
-        let Some(plan) = compaction::choose(&self.shape(), &self.config) else { return Ok(false) };
-        let src = plan.level - 1;
-        let mut inputs: Vec<Rc<Run>> = self.levels[src].clone();
-        let dest_runs = self.levels.get(src + 1).map_or(0, Vec::len);
-        if let Some(r) = self.levels.get(src + 1).and_then(|l| l.first()).filter(|_| plan.into_newest_run) {
-            inputs.push(r.clone());
-        }
-        let absorbed = usize::from(plan.into_newest_run && dest_runs > 0);
-        let older_runs_exist = dest_runs > absorbed || self.levels.iter().skip(src + 2).any(|l| !l.is_empty());
-        let sources = inputs.iter().map(|r| Source::Run(r.cursor(None))).collect();
-        let id = self.allocate_id();
-        let merge = Merge::new(sources, RunBuilder::new(id, self.config.page_bytes), !older_runs_exist);
-        self.job = Some(Job { plan, inputs, merge, id });
-        Ok(true)
-    }
-
-    /// Advance merges by about `max_pages` output pages. Returns true while work remains.
-    pub fn step(&mut self, max_pages: u64) -> Result<bool> {
-        if self.job.is_none() && !self.start_job()? {
-            return Ok(false);
-        }
-        let done = match self.job.as_mut() {
-            Some(job) => job.merge.step(self.storage.as_mut(), max_pages.max(1))?,
-            None => true,
-        };
-        if done {
-            self.complete_job()?;
-            return Ok(compaction::choose(&self.shape(), &self.config).is_some());
-        }
-        Ok(true)
-    }
-
-    fn complete_job(&mut self) -> Result<()> {
-        let Some(job) = self.job.take() else { return Ok(()) };
-        let dest = job.plan.level + 1;
-        let filter = self.filter_for(dest, job.merge.output_entries(), &job.inputs);
-        let (run, counters) = job.merge.finish(job.id, filter, self.storage.as_mut())?;
-        let w = &mut self.stats.level(dest).writes;
-        w.compactions += 1;
-        w.add(&counters);
-        self.install(dest - 1, &job.inputs, run)
-    }
-
-    fn finish_job(&mut self) -> Result<()> {
-        if let Some(job) = self.job.as_mut() {
-            job.merge.step(self.storage.as_mut(), u64::MAX)?;
-            self.complete_job()?;
-        }
-        Ok(())
-    }
-
-    /// Run merges until every level is within its limits.
-    pub fn maintain(&mut self) -> Result<()> {
-        while self.step(u64::MAX)? {}
-        Ok(())
-    }
-
-    /// Flush the buffer and merge the whole tree into a single run on the deepest level.
-    pub fn compact_all(&mut self) -> Result<()> {
-        let auto = std::mem::replace(&mut self.auto_compact, false);
-        let result = self.flush().and_then(|()| self.finish_job()).and_then(|()| self.merge_everything());
-        self.auto_compact = auto;
-        result
-    }
-
-    fn merge_everything(&mut self) -> Result<()> {
-        let inputs: Vec<Rc<Run>> = self.levels.iter().flatten().cloned().collect();
-        if inputs.len() <= 1 {
-            return Ok(());
-        }
-        let dest = self.levels.len();
-        let sources = inputs.iter().map(|r| Source::Run(r.cursor(None))).collect();
-        let id = self.allocate_id();
-        let mut merge = Merge::new(sources, RunBuilder::new(id, self.config.page_bytes), true);
-        merge.step(self.storage.as_mut(), u64::MAX)?;
-        let filter = self.filter_for(dest, merge.output_entries(), &inputs);
-        let (run, counters) = merge.finish(id, filter, self.storage.as_mut())?;
-        let w = &mut self.stats.level(dest).writes;
-        w.compactions += 1;
-        w.add(&counters);
-        self.install(dest - 1, &inputs, run)
-    }
-
     pub fn tree(&self) -> TreeShape {
-        let levels = self
-            .levels
-            .iter()
-            .enumerate()
-            .map(|(i, runs)| {
-                let g = compaction::geometry(&self.config, i + 1);
-                LevelInfo {
-                    level: i + 1,
-                    capacity_bytes: g.capacity,
-                    max_runs: g.max_runs,
-                    runs: runs.iter().map(|r| RunInfo::of(r)).collect(),
-                }
-            })
-            .collect();
         TreeShape {
             buffer_entries: self.memtable.len() as u64,
             buffer_bytes: self.memtable.bytes(),
             buffer_capacity_bytes: self.config.buffer_bytes,
-            levels,
-            merging_level: self.job.as_ref().map(|j| j.plan.level),
+            levels: self
+                .levels
+                .iter()
+                .enumerate()
+                .map(|(i, runs)| level_info(&self.config, i + 1, runs, self.lookups))
+                .collect(),
+            merging_level: self.job.as_ref().map(|j| j.source_level),
+            cache_bytes: self.cache.resident_bytes(),
+            mnemosyne_log_c: self.mnemosyne_log_c,
         }
     }
+}
+
+pub(crate) fn encode_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn decode_hex(s: &str) -> Option<Vec<u8>> {
+    (0..s.len()).step_by(2).map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok())).collect()
 }

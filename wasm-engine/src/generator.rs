@@ -51,6 +51,8 @@ pub struct Generator {
     deleted: Vec<u64>,
     zipf: Option<Zipf>,
     latest: bool,
+    /// Hotspot: (ids in the hot range, probability of picking it).
+    hotspot: Option<(u64, f64)>,
     /// Cumulative mix: insert, update, delete, get_existing, get_missing, range.
     cumulative: [f64; 6],
     range_span: u64,
@@ -64,6 +66,8 @@ pub struct Generator {
 }
 
 const DELETED_RETRIES: u32 = 16;
+/// Draws a hotspot pick may take to land on a key of the wanted kind before falling back.
+const HOTSPOT_TRIES: u32 = 64;
 
 impl Generator {
     pub fn new(w: &Workload) -> Self {
@@ -75,9 +79,15 @@ impl Generator {
             cumulative[i] = acc;
         }
         let (zipf, latest) = match w.distribution {
-            Distribution::Uniform => (None, false),
             Distribution::Zipf { theta } => (Some(Zipf::new(theta, 1)), false),
             Distribution::Latest { theta } => (Some(Zipf::new(theta, 1)), true),
+            Distribution::Uniform | Distribution::Hotspot { .. } => (None, false),
+        };
+        let hotspot = match w.distribution {
+            Distribution::Hotspot { hot_fraction, hot_probability } => {
+                Some((((hot_fraction * key_space as f64) as u64).clamp(1, key_space - 1), hot_probability))
+            }
+            _ => None,
         };
         let range_span = ((w.range_selectivity * key_space as f64).round() as u64).clamp(1, key_space);
         Generator {
@@ -90,6 +100,7 @@ impl Generator {
             deleted: Vec::new(),
             zipf,
             latest,
+            hotspot,
             cumulative,
             range_span,
             preload_left: w.preload.entries,
@@ -118,12 +129,34 @@ impl Generator {
         }
     }
 
+    /// An id drawn from the hotspot distribution over the whole key space.
+    fn hotspot_id(&mut self, hot: u64, p: f64) -> u64 {
+        if self.rng.next_f64() < p { self.rng.below(hot) } else { hot + self.rng.below(self.key_space - hot) }
+    }
+
+    /// Hotspot picks by key id, then keeps the id only if it is (or is not) inserted.
+    fn pick_hotspot(&mut self, existing: bool) -> Option<u64> {
+        let (hot, p) = self.hotspot?;
+        for _ in 0..HOTSPOT_TRIES {
+            let id = self.hotspot_id(hot, p);
+            let index = self.perm.invert(id);
+            let inserted = index < self.inserted;
+            if inserted == existing && !(existing && self.is_deleted(index)) {
+                return Some(index);
+            }
+        }
+        None
+    }
+
     /// An insert index that names a live key, by the configured distribution. A deleted pick is
     /// retried a few times, then kept (the lookup will meet its tombstone).
     fn pick_existing(&mut self) -> Option<u64> {
         let n = self.inserted;
         if n == 0 {
             return None;
+        }
+        if let Some(index) = self.pick_hotspot(true) {
+            return Some(index);
         }
         let mut index = 0;
         for _ in 0..DELETED_RETRIES {
@@ -194,7 +227,10 @@ impl Generator {
                     self.codec.encode(id, &mut self.key);
                     return Op::Get { intent: Intent::GetExisting, id, key: &self.key };
                 }
-                let index = self.inserted + self.rng.below(self.key_space - self.inserted);
+                let index = match self.pick_hotspot(false) {
+                    Some(i) => i,
+                    None => self.inserted + self.rng.below(self.key_space - self.inserted),
+                };
                 let id = self.perm.apply(index);
                 self.codec.encode(id, &mut self.key);
                 Op::Get { intent: Intent::GetMissing, id, key: &self.key }

@@ -35,6 +35,28 @@ impl Permutation {
         (left << self.half_bits) | right
     }
 
+    fn feistel_inverse(&self, x: u64) -> u64 {
+        let mask = (1u64 << self.half_bits) - 1;
+        let (mut left, mut right) = (x >> self.half_bits, x & mask);
+        for round in (0..4u64).rev() {
+            let f = hash64(&left.to_le_bytes(), self.seed ^ round.wrapping_mul(0x9E37_79B9)) & mask;
+            (left, right) = (right ^ f, left);
+        }
+        (left << self.half_bits) | right
+    }
+
+    /// The index i with `apply(i) == id` (cycle walking backwards).
+    pub fn invert(&self, id: u64) -> u64 {
+        debug_assert!(id < self.size);
+        let mut x = id;
+        loop {
+            x = self.feistel_inverse(x);
+            if x < self.size {
+                return x;
+            }
+        }
+    }
+
     pub fn apply(&self, i: u64) -> u64 {
         debug_assert!(i < self.size);
         let mut x = i;
@@ -112,6 +134,7 @@ mod tests {
                 let x = p.apply(i) as usize;
                 assert!(!seen[x], "size {size}: {x} twice");
                 seen[x] = true;
+                assert_eq!(p.invert(x as u64), i);
             }
         }
     }

@@ -1,132 +1,178 @@
-//! K-way merge of sorted sources (the buffer and runs) into one new run, resumable in bounded
+//! K-way merge of sorted sources (the buffer and runs) into new tables, resumable in bounded
 //! steps. Sources are ordered newest first: on equal keys the newest version wins and the rest
 //! are dropped; tombstones are dropped too when the output will be the oldest data in the tree.
+//! With a target table size the output is split into several tables (merges by file).
 
-use std::collections::btree_map;
+use std::rc::Rc;
 
+use crate::cursor::RunCursor;
 use crate::error::Result;
 use crate::memtable::Slot;
-use crate::run::{FilterSpec, Run, RunBuilder, RunCursor};
 use crate::stats::WriteCounters;
-use crate::storage::Storage;
+use crate::table::{ReadCtx, TableBuilder};
+
+/// The buffer's entries in key order, shared so a failed flush can put them back.
+pub type BufferEntries = Rc<Vec<(Box<[u8]>, Slot)>>;
 
 pub enum Source {
-    Buffer { iter: btree_map::IntoIter<Box<[u8]>, Slot>, current: Option<(Box<[u8]>, Slot)> },
+    /// `pos` is one past the current entry (0 before the first advance).
+    Buffer {
+        entries: BufferEntries,
+        pos: usize,
+    },
     Run(RunCursor),
 }
 
 impl Source {
-    pub fn buffer(iter: btree_map::IntoIter<Box<[u8]>, Slot>) -> Self {
-        Source::Buffer { iter, current: None }
+    pub fn buffer(entries: BufferEntries) -> Self {
+        Source::Buffer { entries, pos: 0 }
     }
 
     fn valid(&self) -> bool {
         match self {
-            Source::Buffer { current, .. } => current.is_some(),
+            Source::Buffer { entries, pos } => *pos >= 1 && *pos <= entries.len(),
             Source::Run(c) => c.valid(),
         }
     }
 
     fn key(&self) -> &[u8] {
         match self {
-            Source::Buffer { current, .. } => current.as_ref().map_or(&[], |(k, _)| &k[..]),
+            Source::Buffer { entries, pos } => entries.get(pos.wrapping_sub(1)).map_or(&[], |(k, _)| &k[..]),
             Source::Run(c) => c.key(),
         }
     }
 
     fn value(&self) -> Option<&[u8]> {
         match self {
-            Source::Buffer { current, .. } => current.as_ref().and_then(|(_, v)| v.as_deref()),
+            Source::Buffer { entries, pos } => entries.get(pos.wrapping_sub(1)).and_then(|(_, v)| v.as_deref()),
             Source::Run(c) => c.value(),
         }
     }
 
-    fn advance(&mut self, storage: &mut dyn Storage, pages_read: &mut u64) -> Result<()> {
+    /// The table the current entry comes from (none for the buffer).
+    fn table_id(&self) -> Option<u64> {
         match self {
-            Source::Buffer { iter, current } => *current = iter.next(),
+            Source::Buffer { .. } => None,
+            Source::Run(c) => c.table().map(|t| t.id),
+        }
+    }
+
+    fn advance(&mut self, ctx: &mut ReadCtx<'_>) -> Result<()> {
+        match self {
+            Source::Buffer { entries, pos } => *pos = (*pos + 1).min(entries.len() + 1),
             Source::Run(c) => {
-                c.advance(storage, pages_read)?;
+                c.advance(ctx)?;
             }
         }
         Ok(())
     }
 }
 
-/// A merge in progress.
+/// What a call to `step` ended with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Progress {
+    /// The page budget ran out; call again.
+    Working,
+    /// The current output reached the target size; seal it (`take_output`) and continue.
+    OutputFull,
+    /// Every source is exhausted; seal the last output.
+    Done,
+}
+
+/// An output table being written, and which input tables fed it (for statistics inheritance).
+pub struct Output {
+    pub builder: TableBuilder,
+    /// (input table id, entries it contributed), in first-seen order.
+    pub contributions: Vec<(u64, u64)>,
+}
+
 pub struct Merge {
     sources: Vec<Source>,
-    builder: RunBuilder,
     drop_tombstones: bool,
+    target_bytes: u64,
     started: bool,
     scratch: Vec<u8>,
-    /// Input pages read and entries seen/dropped so far.
+    output: Option<Output>,
+    /// Input pages read and entries seen.
     pub counters: WriteCounters,
 }
 
 impl Merge {
-    pub fn new(sources: Vec<Source>, builder: RunBuilder, drop_tombstones: bool) -> Self {
+    /// `target_bytes`: split the output into tables of about this many entry bytes (u64::MAX: one).
+    pub fn new(sources: Vec<Source>, drop_tombstones: bool, target_bytes: u64) -> Self {
         Merge {
             sources,
-            builder,
             drop_tombstones,
+            target_bytes,
             started: false,
             scratch: Vec::new(),
+            output: None,
             counters: WriteCounters::default(),
         }
     }
 
-    /// Entries written to the output so far.
-    pub fn output_entries(&self) -> u64 {
-        self.builder.entries()
+    pub fn has_output(&self) -> bool {
+        self.output.is_some()
     }
 
-    /// Advance until about `max_pages` output pages have been produced (`u64::MAX`: to the end).
-    /// Returns true when every source is exhausted.
-    pub fn step(&mut self, storage: &mut dyn Storage, max_pages: u64) -> Result<bool> {
+    pub fn start_output(&mut self, builder: TableBuilder) {
+        self.output = Some(Output { builder, contributions: Vec::new() });
+    }
+
+    pub fn take_output(&mut self) -> Option<Output> {
+        self.output.take()
+    }
+
+    /// Advance until about `max_pages` output pages have been produced, the output is full, or
+    /// the sources run dry. An output must have been started.
+    pub fn step(&mut self, ctx: &mut ReadCtx<'_>, max_pages: u64) -> Result<Progress> {
+        let before = ctx.counters.data_pages_read;
+        let result = self.step_inner(ctx, max_pages);
+        self.counters.pages_read += ctx.counters.data_pages_read - before;
+        result
+    }
+
+    fn step_inner(&mut self, ctx: &mut ReadCtx<'_>, max_pages: u64) -> Result<Progress> {
         if !self.started {
             for s in &mut self.sources {
-                s.advance(storage, &mut self.counters.pages_read)?;
+                s.advance(ctx)?;
             }
             self.started = true;
         }
-        let start_pages = self.builder.data_pages();
+        let Some(out) = self.output.as_mut() else { return Ok(Progress::OutputFull) };
+        let start_pages = out.builder.data_pages();
         loop {
+            if out.builder.entry_bytes() >= self.target_bytes {
+                return Ok(Progress::OutputFull);
+            }
             let mut best: Option<usize> = None;
             for (i, s) in self.sources.iter().enumerate() {
                 if s.valid() && best.is_none_or(|b| s.key() < self.sources[b].key()) {
                     best = Some(i);
                 }
             }
-            let Some(b) = best else { return Ok(true) };
+            let Some(b) = best else { return Ok(Progress::Done) };
             self.scratch.clear();
             self.scratch.extend_from_slice(self.sources[b].key());
             let value = self.sources[b].value();
             if value.is_some() || !self.drop_tombstones {
-                self.builder.add(&self.scratch, value, storage)?;
+                out.builder.add(&self.scratch, value, ctx.storage)?;
+                if let Some(id) = self.sources[b].table_id() {
+                    match out.contributions.iter_mut().find(|(t, _)| *t == id) {
+                        Some((_, n)) => *n += 1,
+                        None => out.contributions.push((id, 1)),
+                    }
+                }
             }
             for s in &mut self.sources {
                 if s.valid() && s.key() == &self.scratch[..] {
                     self.counters.entries_read += 1;
-                    s.advance(storage, &mut self.counters.pages_read)?;
+                    s.advance(ctx)?;
                 }
             }
-            if self.builder.data_pages() - start_pages >= max_pages {
-                return Ok(false);
+            if out.builder.data_pages() - start_pages >= max_pages {
+                return Ok(Progress::Working);
             }
         }
-    }
-
-    /// Seal the output run (filter sized by `filter`) and return it with the merge counters.
-    pub fn finish(
-        self,
-        id: u64,
-        filter: FilterSpec,
-        storage: &mut dyn Storage,
-    ) -> Result<(Option<Run>, WriteCounters)> {
-        let mut counters = self.counters;
-        // Superseded versions and dropped tombstones: everything read but not written.
-        counters.entries_dropped = counters.entries_read - self.builder.entries();
-        let run = self.builder.finish(id, filter, storage, &mut counters)?;
-        Ok((run, counters))
     }
 }

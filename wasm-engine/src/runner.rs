@@ -93,8 +93,14 @@ impl Runner {
         }
     }
 
-    /// Execute up to `max_ops` operations.
+    /// Execute up to `max_ops` operations, then sync: when a step returns, its writes are durable.
     pub fn step(&mut self, engine: &mut Engine, max_ops: u64) -> Result<Progress> {
+        self.run_ops(engine, max_ops)?;
+        engine.sync()?;
+        Ok(self.progress())
+    }
+
+    fn run_ops(&mut self, engine: &mut Engine, max_ops: u64) -> Result<()> {
         for _ in 0..max_ops {
             let Some((phase, op)) = self.source.next_op()? else {
                 self.enter_run(engine);
@@ -149,7 +155,7 @@ impl Runner {
                 }
             }
         }
-        Ok(self.progress())
+        Ok(())
     }
 
     /// The report of everything run so far.

@@ -63,6 +63,15 @@ pub struct ReadCounters {
     pub data_pages_read: u64,
     pub index_pages_read: u64,
     pub filter_pages_read: u64,
+    /// Block-cache hits: accesses that cost no I/O.
+    pub data_cache_hits: u64,
+    pub index_cache_hits: u64,
+    pub filter_cache_hits: u64,
+    /// Modular filters: modules probed, and modules skipped by SHaMBa's utility rule.
+    pub filter_modules_probed: u64,
+    pub filter_modules_skipped: u64,
+    /// Whole filters skipped by Mnemosyne's query-time rule or SHaMBa's full skipping.
+    pub filters_skipped: u64,
     /// Range scans: one seek per run that overlaps the range.
     pub seeks: u64,
 }
@@ -78,12 +87,23 @@ impl ReadCounters {
         self.data_pages_read += o.data_pages_read;
         self.index_pages_read += o.index_pages_read;
         self.filter_pages_read += o.filter_pages_read;
+        self.data_cache_hits += o.data_cache_hits;
+        self.index_cache_hits += o.index_cache_hits;
+        self.filter_cache_hits += o.filter_cache_hits;
+        self.filter_modules_probed += o.filter_modules_probed;
+        self.filter_modules_skipped += o.filter_modules_skipped;
+        self.filters_skipped += o.filters_skipped;
         self.seeks += o.seeks;
     }
 
     /// Page I/Os these reads cost.
     pub fn page_ios(&self) -> u64 {
         self.data_pages_read + self.index_pages_read + self.filter_pages_read
+    }
+
+    /// Block accesses answered by the cache.
+    pub fn cache_hits(&self) -> u64 {
+        self.data_cache_hits + self.index_cache_hits + self.filter_cache_hits
     }
 
     /// False positives: positives that found nothing.
@@ -140,9 +160,10 @@ pub struct Stats {
     /// Bytes appended to the write-ahead log.
     pub wal_bytes_written: u64,
     pub wal_syncs: u64,
-    /// Index pages read when runs are opened (fence pointers are then kept in memory).
-    pub open_index_pages_read: u64,
-    pub open_filter_pages_read: u64,
+    /// Pages read when tables are opened (footers, and pinned filters and fence pointers).
+    pub open: ReadCounters,
+    /// Records replayed from the write-ahead log when the database was opened.
+    pub wal_records_replayed: u64,
 }
 
 impl Stats {

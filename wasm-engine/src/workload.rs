@@ -86,6 +86,13 @@ pub enum Distribution {
     Latest {
         theta: f64,
     },
+    /// A contiguous range of `hot_fraction` of the key space receives `hot_probability` of the
+    /// accesses, for existing and missing keys alike (YCSB's hotspot): skew by key range, which
+    /// is what makes some files hotter than others.
+    Hotspot {
+        hot_fraction: f64,
+        hot_probability: f64,
+    },
 }
 
 pub const KEY_BYTES_RANGE: (u32, u32) = (8, 1024);
@@ -174,6 +181,15 @@ impl Workload {
             Distribution::Zipf { theta } | Distribution::Latest { theta } => {
                 let (lo, hi) = THETA_RANGE;
                 check_range("distribution.theta", theta, lo, hi)?;
+            }
+            Distribution::Hotspot { hot_fraction, hot_probability } => {
+                if !(hot_fraction > 0.0 && hot_fraction < 1.0) {
+                    return Err(Error::invalid(
+                        "distribution.hot_fraction",
+                        format!("must be a number in (0, 1), got {hot_fraction}"),
+                    ));
+                }
+                check_range("distribution.hot_probability", hot_probability, 0.0, 1.0)?;
             }
         }
         check_range("range_selectivity", self.range_selectivity, 0.0, 1.0)?;

@@ -1,7 +1,7 @@
 //! In-memory storage. It also models what a crash does to unsynced data, so crash-safety tests
 //! can cut the engine off at any point and reopen what a real disk would still hold.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -20,6 +20,9 @@ struct MemFile {
 #[derive(Clone, Debug, Default)]
 pub struct MemStorage {
     files: Rc<RefCell<BTreeMap<String, MemFile>>>,
+    /// Crash tests: writes (appends, syncs, truncates, deletes) left before every further write
+    /// fails, as if the process died there.
+    writes_left: Rc<Cell<Option<u64>>>,
 }
 
 impl MemStorage {
@@ -46,6 +49,22 @@ impl MemStorage {
         }
     }
 
+    /// Make every write after the next `n` fail (None: never).
+    pub fn fail_after_writes(&self, n: Option<u64>) {
+        self.writes_left.set(n);
+    }
+
+    fn write_allowed(&self, file: &str) -> Result<()> {
+        match self.writes_left.get() {
+            Some(0) => Err(Error::storage(file, "injected failure: the process died here")),
+            Some(n) => {
+                self.writes_left.set(Some(n - 1));
+                Ok(())
+            }
+            None => Ok(()),
+        }
+    }
+
     pub fn total_bytes(&self) -> u64 {
         self.files.borrow().values().map(|f| f.data.len() as u64).sum()
     }
@@ -64,6 +83,7 @@ impl MemStorage {
 
 impl Storage for MemStorage {
     fn append(&mut self, file: &str, bytes: &[u8]) -> Result<()> {
+        self.write_allowed(file)?;
         self.files.borrow_mut().entry(file.to_string()).or_default().data.extend_from_slice(bytes);
         Ok(())
     }
@@ -83,12 +103,29 @@ impl Storage for MemStorage {
         Ok(())
     }
 
+    fn read_with(
+        &mut self,
+        file: &str,
+        offset: u64,
+        len: usize,
+        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        let files = self.files.borrow();
+        let f = files.get(file).ok_or_else(|| Error::storage(file, "no such file"))?;
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        let bytes = start.checked_add(len).and_then(|end| f.data.get(start..end)).ok_or_else(|| {
+            Error::corruption(file, offset, format!("read of {len} bytes past end of file ({} bytes)", f.data.len()))
+        })?;
+        visit(bytes)
+    }
+
     fn len(&mut self, file: &str) -> Result<u64> {
         let files = self.files.borrow();
         files.get(file).map(|f| f.data.len() as u64).ok_or_else(|| Error::storage(file, "no such file"))
     }
 
     fn sync(&mut self, file: &str) -> Result<()> {
+        self.write_allowed(file)?;
         if let Some(f) = self.files.borrow_mut().get_mut(file) {
             f.synced = f.data.len();
         }
@@ -96,6 +133,7 @@ impl Storage for MemStorage {
     }
 
     fn truncate(&mut self, file: &str, len: u64) -> Result<()> {
+        self.write_allowed(file)?;
         let mut files = self.files.borrow_mut();
         let f = files.get_mut(file).ok_or_else(|| Error::storage(file, "no such file"))?;
         f.data.truncate(len as usize);
@@ -104,6 +142,7 @@ impl Storage for MemStorage {
     }
 
     fn delete(&mut self, file: &str) -> Result<()> {
+        self.write_allowed(file)?;
         self.files.borrow_mut().remove(file);
         Ok(())
     }

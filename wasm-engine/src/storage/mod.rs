@@ -33,6 +33,19 @@ pub trait Storage {
         self.read_into(file, offset, &mut buf)?;
         Ok(buf)
     }
+
+    /// Call `visit` with `len` bytes at `offset`. Backends that hold the bytes in memory pass
+    /// them without copying (the hot path of a point lookup's page read).
+    fn read_with(
+        &mut self,
+        file: &str,
+        offset: u64,
+        len: usize,
+        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        let buf = self.read(file, offset, len)?;
+        visit(&buf)
+    }
 }
 
 impl<S: Storage + ?Sized> Storage for Box<S> {
@@ -41,6 +54,15 @@ impl<S: Storage + ?Sized> Storage for Box<S> {
     }
     fn read_into(&mut self, file: &str, offset: u64, buf: &mut [u8]) -> Result<()> {
         (**self).read_into(file, offset, buf)
+    }
+    fn read_with(
+        &mut self,
+        file: &str,
+        offset: u64,
+        len: usize,
+        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        (**self).read_with(file, offset, len, visit)
     }
     fn len(&mut self, file: &str) -> Result<u64> {
         (**self).len(file)
