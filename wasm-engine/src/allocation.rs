@@ -80,6 +80,34 @@ mod tests {
         }
     }
 
+    /// The same vectors the TypeScript model (`exactAllocation`) is tested on.
+    #[test]
+    fn matches_the_models_vectors() {
+        #[derive(serde::Deserialize)]
+        struct Case {
+            name: String,
+            runs: Vec<Run>,
+            #[serde(rename = "filterBits")]
+            filter_bits: f64,
+            fprs: Vec<f64>,
+        }
+        #[derive(serde::Deserialize)]
+        struct Run {
+            entries: f64,
+            weight: f64,
+        }
+        let cases: Vec<Case> =
+            serde_json::from_str(include_str!("../../models/test/vectors/monkey-allocation.json")).unwrap();
+        assert!(cases.len() >= 10);
+        for c in cases {
+            let runs: Vec<RunWeight> = c.runs.iter().map(|r| RunWeight { entries: r.entries, weight: r.weight }).collect();
+            let got = optimal_fprs(&runs, c.filter_bits);
+            for (g, want) in got.iter().zip(&c.fprs) {
+                assert!((g - want).abs() <= 1e-12 + 1e-9 * want.abs(), "{}: {got:?} vs {:?}", c.name, c.fprs);
+            }
+        }
+    }
+
     #[test]
     fn small_budget_leaves_largest_runs_unfiltered() {
         let runs = zero_result(&[1e3, 1e4, 1e5, 1e6]);

@@ -22,6 +22,17 @@ pub struct EngineConfig {
     /// Shape of levels 1, 2, ...; the last entry also describes every deeper level.
     pub levels: Vec<LevelConfig>,
     pub filter: FilterConfig,
+    #[serde(default)]
+    pub compaction: CompactionConfig,
+    #[serde(default)]
+    pub block_cache: BlockCacheConfig,
+    /// Point lookups per file remembered by the access statistics (Merlin's window).
+    #[serde(default = "default_statistics_window")]
+    pub statistics_window: u32,
+}
+
+fn default_statistics_window() -> u32 {
+    64
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -45,18 +56,101 @@ pub enum Allocation {
     Uniform,
     /// Monkey: the total budget `bits_per_key × entries` split optimally over the actual runs.
     Monkey,
+    /// Mnemosyne: the budget split over files by their measured empty-lookup rates.
+    Mnemosyne,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FilterKind {
+    /// One Bloom filter per run (or file).
+    #[default]
+    Bloom,
+    /// SHaMBa's modular Bloom filter: `modules` smaller filters probed in order, each its own block.
+    Modular,
+}
+
+/// SHaMBa's filter-skipping strategies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FilterSkip {
+    /// Always probe every module.
+    #[default]
+    None,
+    /// Skip trailing modules whose utility is below the threshold.
+    Partial,
+    /// Skip any module whose utility is below the threshold.
+    Full,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FilterConfig {
     pub allocation: Allocation,
-    /// Average bits per entry for `uniform` and `monkey` (ignored by `explicit`).
+    /// Average bits per entry for `uniform`, `monkey` and `mnemosyne` (ignored by `explicit`).
     pub bits_per_key: f64,
+    #[serde(default)]
+    pub kind: FilterKind,
+    /// Modules per filter (`modular` only).
+    #[serde(default = "one")]
+    pub modules: u32,
+    #[serde(default)]
+    pub skip: FilterSkip,
+}
+
+fn one() -> u32 {
+    1
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Granularity {
+    /// A merge takes whole levels (Monkey, Moose).
+    #[default]
+    Level,
+    /// Runs are split into files; a merge takes one file and the overlapping files below
+    /// (LevelDB/RocksDB, the design MSLS models).
+    File,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CompactionConfig {
+    pub granularity: Granularity,
+    /// Target size of one file with `file` granularity, in entry bytes.
+    #[serde(default = "default_target_file_bytes")]
+    pub target_file_bytes: u64,
+}
+
+fn default_target_file_bytes() -> u64 {
+    2 << 20
+}
+
+impl Default for CompactionConfig {
+    fn default() -> Self {
+        CompactionConfig { granularity: Granularity::Level, target_file_bytes: default_target_file_bytes() }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlockCacheConfig {
+    /// Cache capacity in bytes; 0 makes every data page access an I/O.
+    pub bytes: u64,
+    /// Filter and fence-pointer blocks live in the cache too (and cost I/O on a miss); when
+    /// false they are pinned in memory, as Monkey's model assumes.
+    #[serde(default)]
+    pub cache_index_and_filter_blocks: bool,
+    /// Share of the capacity reserved for high-priority blocks (filters' first modules, fence
+    /// pointers); 0 gives a single LRU.
+    #[serde(default)]
+    pub high_priority_ratio: f64,
 }
 
 pub const PAGE_BYTES_RANGE: (u32, u32) = (256, 65_536);
-pub const SIZE_RATIO_RANGE: (f64, f64) = (2.0, 1_000.0);
+pub const SIZE_RATIO_RANGE: (f64, f64) = (1.0, 1_000.0);
+pub const MODULES_RANGE: (u32, u32) = (1, 16);
+pub const STATISTICS_WINDOW_RANGE: (u32, u32) = (1, 64);
 pub const MAX_RUNS_RANGE: (u32, u32) = (1, 1_000);
 pub const BITS_PER_KEY_RANGE: (f64, f64) = (0.0, 64.0);
 pub const MAX_LEVELS: usize = 64;
@@ -71,7 +165,16 @@ impl EngineConfig {
             page_bytes: 4096,
             buffer_bytes: 1 << 20,
             levels: vec![LevelConfig { size_ratio, max_runs, bits_per_key: None }],
-            filter: FilterConfig { allocation, bits_per_key },
+            filter: FilterConfig {
+                allocation,
+                bits_per_key,
+                kind: FilterKind::Bloom,
+                modules: 1,
+                skip: FilterSkip::None,
+            },
+            compaction: CompactionConfig::default(),
+            block_cache: BlockCacheConfig::default(),
+            statistics_window: default_statistics_window(),
         }
     }
 
@@ -146,6 +249,48 @@ impl EngineConfig {
         }
         let (blo, bhi) = BITS_PER_KEY_RANGE;
         check_range("filter.bits_per_key", self.filter.bits_per_key, blo, bhi)?;
+        let (mlo, mhi) = MODULES_RANGE;
+        if !(mlo..=mhi).contains(&self.filter.modules) {
+            return Err(Error::invalid(
+                "filter.modules",
+                format!("must be an integer in [{mlo}, {mhi}], got {}", self.filter.modules),
+            ));
+        }
+        if self.filter.kind == FilterKind::Bloom && self.filter.modules != 1 {
+            return Err(Error::invalid("filter.modules", "must be 1 unless filter.kind is \"modular\""));
+        }
+        if self.filter.skip != FilterSkip::None && self.filter.kind != FilterKind::Modular {
+            return Err(Error::invalid("filter.skip", "module skipping needs filter.kind \"modular\""));
+        }
+        if self.compaction.granularity == Granularity::File {
+            let t = self.compaction.target_file_bytes;
+            if t < u64::from(self.page_bytes) || t > 1 << 32 {
+                return Err(Error::invalid(
+                    "compaction.target_file_bytes",
+                    format!("must be in [{} (one page), {}], got {t}", self.page_bytes, 1u64 << 32),
+                ));
+            }
+            if let Some(i) = self.levels.iter().skip(1).position(|l| l.max_runs != 1) {
+                return Err(Error::invalid(
+                    format!("levels[{}].max_runs", i + 1),
+                    "must be 1 with file granularity (only level 1 may hold several runs, like LevelDB's level 0)",
+                ));
+            }
+        }
+        if self.block_cache.bytes > 1 << 40 {
+            return Err(Error::invalid(
+                "block_cache.bytes",
+                format!("must be in [0, {}], got {}", 1u64 << 40, self.block_cache.bytes),
+            ));
+        }
+        check_range("block_cache.high_priority_ratio", self.block_cache.high_priority_ratio, 0.0, 1.0)?;
+        let (wlo, whi) = STATISTICS_WINDOW_RANGE;
+        if !(wlo..=whi).contains(&self.statistics_window) {
+            return Err(Error::invalid(
+                "statistics_window",
+                format!("must be an integer in [{wlo}, {whi}], got {}", self.statistics_window),
+            ));
+        }
         Ok(())
     }
 }
@@ -174,9 +319,9 @@ mod tests {
     #[test]
     fn errors_name_the_field_and_range() {
         let mut c = sample();
-        c.levels[0].size_ratio = 1.5;
+        c.levels[0].size_ratio = 0.5;
         let e = c.validate().unwrap_err().to_string();
-        assert_eq!(e, "levels[0].size_ratio: must be a number in [2, 1000], got 1.5");
+        assert_eq!(e, "levels[0].size_ratio: must be a number in [1, 1000], got 0.5");
 
         let mut c = sample();
         c.page_bytes = 3000;

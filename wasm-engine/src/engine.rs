@@ -290,7 +290,7 @@ impl Engine {
         let bits_per_key = match self.config.filter.allocation {
             Allocation::Explicit => self.config.level(level).bits_per_key.unwrap_or(0.0),
             Allocation::Uniform => self.config.filter.bits_per_key,
-            Allocation::Monkey => {
+            Allocation::Monkey | Allocation::Mnemosyne => {
                 // Optimal split of the whole budget over the runs the tree will have.
                 let mut runs: Vec<RunWeight> = self
                     .levels

@@ -1,9 +1,17 @@
 //! Shared helpers for the engine's integration tests.
+#![allow(clippy::unwrap_used)]
 #![allow(dead_code)]
 
 use lsm_engine::config::{Allocation, EngineConfig, LevelConfig};
 
-pub fn config(name: &str, page: u32, buffer: u64, levels: &[(f64, u32, Option<f64>)], allocation: Allocation, bpk: f64) -> EngineConfig {
+pub fn config(
+    name: &str,
+    page: u32,
+    buffer: u64,
+    levels: &[(f64, u32, Option<f64>)],
+    allocation: Allocation,
+    bpk: f64,
+) -> EngineConfig {
     let mut c = EngineConfig::uniform_shape(10.0, 1, allocation, bpk);
     c.name = name.to_string();
     c.page_bytes = page;
@@ -29,7 +37,17 @@ pub fn oracle_configs() -> Vec<(EngineConfig, bool)> {
         (config("lazy leveling T4", 512, 4096, &[(4.0, 3, n), (4.0, 3, n), (4.0, 1, n)], Monkey, 6.0), true),
         (config("moose fig1", 512, 4096, &[(4.0, 4, n), (6.0, 3, n), (3.0, 2, n)], Monkey, 5.0), true),
         (config("moose fractional", 512, 4096, &[(2.5, 1, n), (7.3, 3, n), (5.0, 2, n)], Uniform, 5.0), true),
-        (config("explicit 10/5/0", 512, 4096, &[(3.0, 1, Some(10.0)), (3.0, 1, Some(5.0)), (3.0, 1, Some(0.0))], Explicit, 0.0), true),
+        (
+            config(
+                "explicit 10/5/0",
+                512,
+                4096,
+                &[(3.0, 1, Some(10.0)), (3.0, 1, Some(5.0)), (3.0, 1, Some(0.0))],
+                Explicit,
+                0.0,
+            ),
+            true,
+        ),
         (config("filters off", 512, 4096, &[(4.0, 1, n)], Uniform, 0.0), true),
         (config("explicit all zero tiered", 512, 4096, &[(3.0, 2, Some(0.0))], Explicit, 0.0), true),
         (config("tiny pages", 256, 1024, &[(5.0, 1, n)], Uniform, 3.0), true),

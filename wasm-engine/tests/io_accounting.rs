@@ -1,4 +1,5 @@
 //! Measured I/O against the models' basic predictions: filter FPR against the integer-k formula,
+#![allow(clippy::unwrap_used)]
 //! and zero-result lookup cost against the sum of the FPRs of the runs the tree really has.
 
 mod common;
@@ -50,7 +51,10 @@ fn filter_fpr_matches_integer_k_formula_at_2_5_10_bits_per_key() {
         let reads = engine.stats().total_reads(OpClass::GetZeroResult);
         let measured = reads.filter_positives as f64 / reads.filter_probes as f64;
         let rel = (measured - predicted).abs() / predicted;
-        println!("{bpk} bits/key: measured FPR {measured:.5} over {} probes, formula {predicted:.5}, rel {rel:.4}", reads.filter_probes);
+        println!(
+            "{bpk} bits/key: measured FPR {measured:.5} over {} probes, formula {predicted:.5}, rel {rel:.4}",
+            reads.filter_probes
+        );
         assert!(reads.filter_probes >= 100_000);
         assert!(rel < 0.10, "{bpk} bits/key: measured {measured} vs {predicted}");
     }
