@@ -1,6 +1,6 @@
 //! Measured I/O against the models' basic predictions: filter FPR against the integer-k formula,
-#![allow(clippy::unwrap_used)]
 //! and zero-result lookup cost against the sum of the FPRs of the runs the tree really has.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 

@@ -1,6 +1,6 @@
 //! Model-based property test: random operations on the engine and on a `BTreeMap` must give the
-#![allow(clippy::unwrap_used)]
 //! same answers, for every merge-policy family, with flushes and stepped merges interleaved.
+#![allow(clippy::unwrap_used)]
 
 mod common;
 
