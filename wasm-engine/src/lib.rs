@@ -10,6 +10,7 @@ pub mod compaction;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod export;
 pub mod generator;
 pub mod hash;
 pub mod keys;
