@@ -92,7 +92,8 @@ impl Engine {
         for l in &mut levels {
             l.sort_by_key(|r| std::cmp::Reverse(r.id));
         }
-        let cursors = (0..levels.len()).map(|i| state.cursors.get(&(i + 1).to_string()).and_then(|h| decode_hex(h))).collect();
+        let cursors =
+            (0..levels.len()).map(|i| state.cursors.get(&(i + 1).to_string()).and_then(|h| decode_hex(h))).collect();
         let mut engine = Engine {
             cache: BlockCache::new(config.block_cache.bytes, config.block_cache.high_priority_ratio),
             wal: Wal::new(0),

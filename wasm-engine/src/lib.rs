@@ -12,6 +12,7 @@ pub mod config;
 pub mod cursor;
 pub mod engine;
 pub mod error;
+pub mod export;
 pub mod filestats;
 pub mod filter;
 pub mod frame;

@@ -89,7 +89,11 @@ pub fn persistence_configs() -> Vec<EngineConfig> {
         by_file(config("by file, mnemosyne", 512, 4096, &[(2.5, 3, n), (4.0, 1, n)], Mnemosyne, 6.0)),
         modular(config("modular 3, partial skip", 512, 4096, &[(4.0, 1, n)], Uniform, 10.0), 3, FilterSkip::Partial),
         cached(
-            modular(config("modular 2, full skip, cached metadata", 512, 4096, &[(3.0, 2, n)], Monkey, 8.0), 2, FilterSkip::Full),
+            modular(
+                config("modular 2, full skip, cached metadata", 512, 4096, &[(3.0, 2, n)], Monkey, 8.0),
+                2,
+                FilterSkip::Full,
+            ),
             16 << 10,
             true,
         ),

@@ -142,7 +142,10 @@ fn check(config: EngineConfig, auto_compact: bool, backend: Backend, reopen_per_
     assert_eq!(db.engine().scan(&lo, &hi).unwrap(), all, "config '{name}': full scan after reopen");
     db.engine().compact_all().unwrap();
     let tree = db.engine().tree();
-    assert!(tree.levels.iter().filter(|l| !l.runs.is_empty()).count() <= 1, "config '{name}': compact_all left several levels");
+    assert!(
+        tree.levels.iter().filter(|l| !l.runs.is_empty()).count() <= 1,
+        "config '{name}': compact_all left several levels"
+    );
     assert_eq!(db.engine().scan(&lo, &hi).unwrap(), all, "config '{name}': full scan after compact_all");
     assert_eq!(tree.entries(), oracle.len() as u64, "config '{name}': tombstones must be gone after compact_all");
     for (k, v) in oracle.iter().step_by(7) {

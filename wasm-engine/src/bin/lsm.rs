@@ -27,6 +27,10 @@ commands:
   validate (--config C.json | --workload W.json)
   bench    [--config C.json] [--workload W.json]
            Time the load (preload) and the lookups (run) phases; prints one JSON line.
+  export   --design C.json --format rocksdb|rocksdb-cpp|engine|db_bench [--workload W.json]
+           Print the design in that format; what the format cannot express goes to stderr.
+  import   (--rocksdb OPTIONS | --engine C.json)
+           Print the design as EngineConfig JSON; unknown keys and warnings go to stderr.
   version
 ";
 
@@ -48,6 +52,8 @@ fn main() -> ExitCode {
         "trace" => trace(&options),
         "validate" => validate(&options),
         "bench" => bench(&options),
+        "export" => export(&options),
+        "import" => import(&options),
         "version" | "--version" => {
             println!("lsm {}", env!("CARGO_PKG_VERSION"));
             Ok(())
@@ -236,5 +242,36 @@ fn bench(o: &HashMap<String, String>) -> Result<()> {
         "run_page_ios": report.summary.iter().map(|c| c.page_ios).sum::<u64>(),
     });
     println!("{line}");
+    Ok(())
+}
+
+fn export(o: &HashMap<String, String>) -> Result<()> {
+    let design = required(o, "design")?;
+    let config = load_config(design)?;
+    let format: lsm_engine::export::Format = required(o, "format")?.parse()?;
+    let workload = o.get("workload").map(|w| load_workload(w)).transpose()?;
+    let out = lsm_engine::export::export(&config, format, workload.as_ref())?;
+    for w in &out.warnings {
+        eprintln!("warning: {} {}: {}", w.kind, w.field, w.message);
+    }
+    print!("{}", out.text);
+    Ok(())
+}
+
+fn import(o: &HashMap<String, String>) -> Result<()> {
+    use lsm_engine::export::ImportKind;
+    let (path, kind) = match (o.get("rocksdb"), o.get("engine")) {
+        (Some(p), None) => (p, ImportKind::Rocksdb),
+        (None, Some(p)) => (p, ImportKind::Engine),
+        _ => return Err(Error::invalid("--rocksdb/--engine", "give exactly one of them")),
+    };
+    let imported = lsm_engine::export::import(&read(path)?, kind).map_err(|e| in_file(path, e))?;
+    for key in &imported.unknown_keys {
+        eprintln!("unknown key (ignored): {key}");
+    }
+    for w in &imported.warnings {
+        eprintln!("warning: {} {}: {}", w.kind, w.field, w.message);
+    }
+    print!("{}", lsm_engine::export::engine::canonical_json(&imported.config));
     Ok(())
 }
