@@ -11,3 +11,4 @@ export * from './msls';
 export * from './monkey';
 export * from './monkey-closed-form';
 export * from './monkey-holistic';
+export * from './moose';
