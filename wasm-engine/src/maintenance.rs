@@ -314,7 +314,7 @@ impl Engine {
             // A flushed file starts with the probe rate an average level-1 file sees (the L0 prior).
             (probes, found) = self.level1_prior();
         }
-        let spec = self.filter_spec(job, entries, (probes - found).max(0.0));
+        let spec = self.filter_spec(job, entries, builder.entry_bytes(), (probes - found).max(0.0));
         let table = builder.finish(id, spec, self.storage.as_mut(), &mut job.counters)?;
         if let Some(mut table) = table {
             if self.config.block_cache.cache_index_and_filter_blocks {
@@ -340,41 +340,81 @@ impl Engine {
     }
 
     /// The filter a new table of `entries` gets (z: its estimated empty probes, for Mnemosyne).
-    fn filter_spec(&mut self, job: &Job, entries: u64, empty_probes: f64) -> FilterSpec {
+    fn filter_spec(&mut self, job: &Job, entries: u64, entry_bytes: u64, empty_probes: f64) -> FilterSpec {
         let f = &self.config.filter;
         let modules = if f.kind == FilterKind::Modular { f.modules } else { 1 };
         let bits_per_key = match f.allocation {
             Allocation::Explicit => self.config.level(job.dest_level).bits_per_key.unwrap_or(0.0),
             Allocation::Uniform => f.bits_per_key,
-            Allocation::Monkey => self.monkey_bits(job, entries),
-            Allocation::Mnemosyne => self.mnemosyne_bits(job, entries, empty_probes),
+            Allocation::Monkey => self.monkey_bits(job, entry_bytes).min(self.unspent_bits_per_key(job, entries)),
+            Allocation::Mnemosyne => self
+                .mnemosyne_bits(job, entries, entry_bytes, empty_probes)
+                .min(self.unspent_bits_per_key(job, entries)),
         };
         FilterSpec { bits_per_key: bits_per_key.clamp(0.0, BITS_PER_KEY_RANGE.1), modules }
     }
 
-    /// Monkey: the optimal FPR of the destination run among every run the tree will have.
-    fn monkey_bits(&self, job: &Job, entries: u64) -> f64 {
+    /// Bits per key left for a new table of `entries` once the filters that stay are paid for:
+    /// older filters keep the bits they were built with, so the optimal share of the budget is
+    /// capped by what they leave, and the tree never spends more than `bits_per_key × entries`.
+    fn unspent_bits_per_key(&self, job: &Job, entries: u64) -> f64 {
         let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
-        let mut dest = (entries + job.outputs.iter().map(|t| t.entries).sum::<u64>()) as f64;
+        let staying = self
+            .levels
+            .iter()
+            .flatten()
+            .flat_map(|r| r.tables.iter())
+            .chain(job.outputs.iter())
+            .filter(|t| !consumed.contains(&t.id));
+        let (spent, held) = staying.fold((0.0, 0.0), |(b, n), t| (b + t.filter_bits() as f64, n + t.entries as f64));
+        let budget = self.config.filter.bits_per_key * (held + entries as f64);
+        ((budget - spent) / entries.max(1) as f64).max(0.0)
+    }
+
+    /// Monkey: the optimal bits for the destination level in the tree the design says this data
+    /// fills — every level above the deepest at its capacity (split into its runs), the deepest
+    /// holding the data it really has. Sizing by the design rather than by the shape of the
+    /// moment keeps the tree within its budget: a last-level run rebuilt while the levels above
+    /// happen to be empty would otherwise take the whole budget for itself.
+    fn monkey_bits(&self, job: &Job, entry_bytes: u64) -> f64 {
+        let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
+        let live =
+            |run: &Run| -> u64 { run.tables.iter().filter(|t| !consumed.contains(&t.id)).map(|t| t.entry_bytes).sum() };
+        let deepest = self.levels.iter().rposition(|l| l.iter().any(|r| live(r) > 0)).map_or(0, |i| i + 1);
+        let deepest = deepest.max(job.dest_level);
         let mut runs = Vec::new();
-        for (li, level) in self.levels.iter().enumerate() {
-            for run in level {
-                let live: u64 = run.tables.iter().filter(|t| !consumed.contains(&t.id)).map(|t| t.entries).sum();
-                if li + 1 == job.dest_level && run.id == job.dest_run {
-                    dest += live as f64;
-                } else if live > 0 {
-                    runs.push(RunWeight { entries: live as f64, weight: 1.0 });
-                }
+        let mut dest_index = 0;
+        for level in 1..deepest {
+            let g = compaction::geometry(&self.config, level);
+            let capacity = if g.capacity.is_finite() { g.capacity } else { g.unit * f64::from(g.max_runs) };
+            if level == job.dest_level {
+                dest_index = runs.len();
+            }
+            for _ in 0..g.max_runs {
+                runs.push(RunWeight { entries: capacity / f64::from(g.max_runs), weight: 1.0 });
             }
         }
-        runs.push(RunWeight { entries: dest, weight: 1.0 });
+        let outputs: u64 = job.outputs.iter().map(|t| t.entry_bytes).sum::<u64>() + entry_bytes;
+        let mut dest_bytes = outputs as f64;
+        for run in self.levels.get(deepest - 1).into_iter().flatten() {
+            if deepest == job.dest_level && run.id == job.dest_run {
+                dest_bytes += live(run) as f64;
+            } else if live(run) > 0 {
+                runs.push(RunWeight { entries: live(run) as f64, weight: 1.0 });
+            }
+        }
+        if deepest == job.dest_level {
+            dest_index = runs.len();
+            runs.push(RunWeight { entries: dest_bytes, weight: 1.0 });
+        }
+        // Only ratios matter to the optimum, so entry bytes stand in for entries.
         let total: f64 = runs.iter().map(|r| r.entries).sum();
         let fprs = optimal_fprs(&runs, self.config.filter.bits_per_key * total);
-        fprs.last().map_or(0.0, |&p| bits_per_key_for_fpr(p))
+        fprs.get(dest_index).map_or(0.0, |&p| bits_per_key_for_fpr(p))
     }
 
     /// Mnemosyne: sort-and-search over every live file's estimated empty probes (§A.4.8).
-    fn mnemosyne_bits(&mut self, job: &Job, entries: u64, empty_probes: f64) -> f64 {
+    fn mnemosyne_bits(&mut self, job: &Job, entries: u64, entry_bytes: u64, empty_probes: f64) -> f64 {
         let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
         let mut files: Vec<FileWeight> = self
             .levels
@@ -397,7 +437,7 @@ impl Engine {
                 mnemosyne::build_bits_per_key(-(ln(entries as f64 / empty_probes) + c) / LN2_SQ, BITS_PER_KEY_RANGE.1)
             }
             // No statistics yet: fall back to Monkey's workload-agnostic split, capped at the average.
-            _ => self.monkey_bits(job, entries).min(self.config.filter.bits_per_key),
+            _ => self.monkey_bits(job, entry_bytes).min(self.config.filter.bits_per_key),
         }
     }
 

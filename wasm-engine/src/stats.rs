@@ -67,6 +67,9 @@ pub struct ReadCounters {
     pub data_cache_hits: u64,
     pub index_cache_hits: u64,
     pub filter_cache_hits: u64,
+    /// Fence-pointer and filter-module blocks fetched from storage (each costs its pages).
+    pub index_block_reads: u64,
+    pub filter_block_reads: u64,
     /// Modular filters: modules probed, and modules skipped by SHaMBa's utility rule.
     pub filter_modules_probed: u64,
     pub filter_modules_skipped: u64,
@@ -90,6 +93,8 @@ impl ReadCounters {
         self.data_cache_hits += o.data_cache_hits;
         self.index_cache_hits += o.index_cache_hits;
         self.filter_cache_hits += o.filter_cache_hits;
+        self.index_block_reads += o.index_block_reads;
+        self.filter_block_reads += o.filter_block_reads;
         self.filter_modules_probed += o.filter_modules_probed;
         self.filter_modules_skipped += o.filter_modules_skipped;
         self.filters_skipped += o.filters_skipped;

@@ -543,6 +543,7 @@ impl Table {
     fn load_fences(&self, storage: &mut dyn Storage, c: &mut ReadCounters) -> Result<Fences> {
         let bytes = storage.read(&self.file, self.index_offset, self.index_len as usize)?;
         c.index_pages_read += self.index_pages();
+        c.index_block_reads += 1;
         if checksum(&bytes) != self.index_sum {
             return Err(Error::corruption(&self.file, self.index_offset, "index block checksum mismatch"));
         }
@@ -556,6 +557,7 @@ impl Table {
         let at = self.filter_offset + u64::from(info.offset);
         let bytes = storage.read(&self.file, at, info.len as usize)?;
         c.filter_pages_read += self.module_pages(d);
+        c.filter_block_reads += 1;
         Filter::decode_module(&self.file, at, &info, &bytes)
     }
 

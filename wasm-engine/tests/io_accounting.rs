@@ -86,3 +86,83 @@ fn zero_result_io_matches_the_sum_of_run_fprs_within_3_percent() {
         assert_eq!(reads.page_ios(), reads.filter_false_positives() + reads.runs_without_filter);
     }
 }
+
+fn skewed_lookups(preload: u64, lookups: u64) -> Workload {
+    Workload {
+        kind: WORKLOAD_KIND.into(),
+        version: 1,
+        name: "skewed lookups".into(),
+        seed: 3,
+        preload: Preload { entries: preload, key_space: 0, key_bytes: 16, value_bytes: 48 },
+        operations: lookups,
+        mix: Mix { get_existing: 0.5, get_missing: 0.5, ..Mix::default() },
+        distribution: Distribution::Zipf { theta: 0.99 },
+        range_selectivity: 0.0,
+    }
+}
+
+#[test]
+fn cache_hits_and_ios_add_up_to_every_block_access() {
+    use lsm_engine::config::{BlockCacheConfig, FilterKind};
+    let mut per_lookup = Vec::new();
+    for (bytes, metadata) in [(0u64, true), (256 << 10, true), (256 << 10, false)] {
+        let mut config = common::config("cached", 4096, 64 << 10, &[(4.0, 1, None)], Allocation::Uniform, 8.0);
+        config.filter.kind = FilterKind::Modular;
+        config.filter.modules = 2;
+        config.block_cache =
+            BlockCacheConfig { bytes, cache_index_and_filter_blocks: metadata, high_priority_ratio: 0.3 };
+        let engine = run(config, &skewed_lookups(60_000, 100_000), false);
+        let mut ios = 0;
+        let mut lookups = 0;
+        for class in [OpClass::GetZeroResult, OpClass::GetNonZeroResult] {
+            let r = engine.stats().total_reads(class);
+            lookups += engine.stats().ops[class.index()];
+            ios += r.page_ios();
+            // Every lookup that passes the filter reads one data page: from the cache or storage.
+            let page_accesses = r.filter_positives + r.runs_without_filter + r.filters_skipped;
+            assert_eq!(r.data_cache_hits + r.data_pages_read, page_accesses, "{bytes} B: data");
+            let (index, modules) = if metadata { (page_accesses, r.filter_modules_probed) } else { (0, 0) };
+            assert_eq!(r.index_cache_hits + r.index_block_reads, index, "{bytes} B: fence pointers");
+            assert_eq!(r.filter_cache_hits + r.filter_block_reads, modules, "{bytes} B: filter modules");
+            if bytes == 0 {
+                assert_eq!(r.cache_hits(), 0, "budget 0: every access is an I/O");
+            }
+        }
+        let io = ios as f64 / lookups as f64;
+        println!("cache {bytes} B, filters and fences cached: {metadata}: {io:.4} I/O per lookup");
+        per_lookup.push(io);
+    }
+    assert!(per_lookup[1] < per_lookup[0], "a cache must save I/O: {per_lookup:?}");
+}
+
+#[test]
+fn mnemosyne_beats_monkey_and_uniform_under_key_range_skew() {
+    use lsm_engine::config::{CompactionConfig, Granularity};
+    let workload = Workload {
+        kind: WORKLOAD_KIND.into(),
+        version: 1,
+        name: "hotspot".into(),
+        seed: 21,
+        preload: Preload { entries: 80_000, key_space: 0, key_bytes: 16, value_bytes: 48 },
+        operations: 400_000,
+        mix: Mix { insert: 0.25, get_existing: 0.25, get_missing: 0.5, ..Mix::default() },
+        distribution: Distribution::Hotspot { hot_fraction: 0.05, hot_probability: 0.95 },
+        range_selectivity: 0.0,
+    };
+    let mut zero = Vec::new();
+    for allocation in [Allocation::Uniform, Allocation::Monkey, Allocation::Mnemosyne] {
+        let mut config = common::config("hotspot", 4096, 64 << 10, &[(4.0, 3, None), (4.0, 1, None)], allocation, 4.0);
+        config.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 64 << 10 };
+        let engine = run(config, &workload, false);
+        let n = engine.stats().ops[OpClass::GetZeroResult.index()];
+        let io = engine.stats().total_reads(OpClass::GetZeroResult).page_ios() as f64 / n as f64;
+        let bits: u64 = engine.tree().levels.iter().flat_map(|l| &l.runs).map(|r| r.filter_bits).sum();
+        let entries = engine.tree().entries();
+        println!(
+            "{allocation:?}: {io:.4} I/O per zero-result lookup over {n} lookups ({:.2} bits/entry spent)",
+            bits as f64 / entries as f64
+        );
+        zero.push(io);
+    }
+    assert!(zero[2] < zero[1] && zero[2] < zero[0], "Mnemosyne should win: uniform, Monkey, Mnemosyne = {zero:?}");
+}

@@ -32,7 +32,7 @@ impl MemStorage {
 
     /// What survives a power cut: every file cut back to its synced length, with `keep_unsynced`
     /// bytes of its unsynced tail kept (a torn write keeps part of it).
-    pub fn crash(&self, keep_unsynced: impl Fn(&str, usize) -> usize) {
+    pub fn crash(&self, mut keep_unsynced: impl FnMut(&str, usize) -> usize) {
         let mut files = self.files.borrow_mut();
         for (name, f) in files.iter_mut() {
             let unsynced = f.data.len() - f.synced;
