@@ -9,8 +9,11 @@ use lsm_engine::engine::Engine;
 use lsm_engine::error::Error;
 use lsm_engine::storage::{MemStorage, Storage};
 
+/// Every live key with its value, in key order.
+type Entries = Vec<(Vec<u8>, Vec<u8>)>;
+
 /// A database with several tables on two levels, a manifest with edits, and a log with records.
-fn build() -> (MemStorage, Vec<(Vec<u8>, Vec<u8>)>) {
+fn build() -> (MemStorage, Entries) {
     let storage = MemStorage::new();
     let config = common::config("corruption", 512, 2048, &[(3.0, 1, None)], Allocation::Monkey, 8.0);
     let mut e = Engine::create(config, Box::new(storage.clone())).unwrap();
