@@ -33,6 +33,36 @@ pub enum Op<'a> {
     Range { lo: u64, hi: u64, start: &'a [u8], end: &'a [u8] },
 }
 
+/// An operation that owns its bytes: kept when the engine refused it (e.g. storage was briefly
+/// full) so the same operation is retried and the sequence stays the same.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OwnedOp {
+    Put { intent: Intent, id: u64, key: Vec<u8>, value: Vec<u8> },
+    Delete { id: u64, key: Vec<u8> },
+    Get { intent: Intent, id: u64, key: Vec<u8> },
+    Range { lo: u64, hi: u64, start: Vec<u8>, end: Vec<u8> },
+}
+
+impl OwnedOp {
+    pub fn of(op: &Op<'_>) -> OwnedOp {
+        match *op {
+            Op::Put { intent, id, key, value } => OwnedOp::Put { intent, id, key: key.to_vec(), value: value.to_vec() },
+            Op::Delete { id, key } => OwnedOp::Delete { id, key: key.to_vec() },
+            Op::Get { intent, id, key } => OwnedOp::Get { intent, id, key: key.to_vec() },
+            Op::Range { lo, hi, start, end } => OwnedOp::Range { lo, hi, start: start.to_vec(), end: end.to_vec() },
+        }
+    }
+
+    pub fn as_op(&self) -> Op<'_> {
+        match self {
+            OwnedOp::Put { intent, id, key, value } => Op::Put { intent: *intent, id: *id, key, value },
+            OwnedOp::Delete { id, key } => Op::Delete { id: *id, key },
+            OwnedOp::Get { intent, id, key } => Op::Get { intent: *intent, id: *id, key },
+            OwnedOp::Range { lo, hi, start, end } => Op::Range { lo: *lo, hi: *hi, start, end },
+        }
+    }
+}
+
 /// Where operations come from: a generated workload or a trace.
 pub trait OpSource {
     fn next_op(&mut self) -> crate::error::Result<Option<(Phase, Op<'_>)>>;

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use crate::engine::Engine;
 use crate::error::Result;
-use crate::generator::{Generator, Intent, Op, OpSource, Phase};
+use crate::generator::{Generator, Intent, Op, OpSource, OwnedOp, Phase};
 use crate::kvbench::TraceReader;
 use crate::report::{Intents, Predicted, REPORT_KIND, REPORT_VERSION, Report, Results, summarize, write_summary};
 use crate::stats::Stats;
@@ -23,16 +23,72 @@ pub struct Progress {
     pub run_total: Option<u64>,
 }
 
+/// What the operations executed so far were meant to do and what they found.
+#[derive(Default)]
+struct Tally {
+    preload_done: u64,
+    run_done: u64,
+    intents: Intents,
+    results: Results,
+}
+
+impl Tally {
+    /// Execute one operation; counts only if the engine accepted it.
+    fn execute(&mut self, engine: &mut Engine, phase: Phase, op: &Op<'_>) -> Result<()> {
+        let run = phase == Phase::Run;
+        match *op {
+            Op::Put { intent, key, value, .. } => {
+                engine.put(key, value)?;
+                if run {
+                    match intent {
+                        Intent::Update => self.intents.update += 1,
+                        _ => self.intents.insert += 1,
+                    }
+                }
+            }
+            Op::Delete { key, .. } => {
+                engine.delete(key)?;
+                self.intents.delete += u64::from(run);
+            }
+            Op::Get { intent, key, .. } => {
+                let found = u64::from(engine.get(key)?.is_some());
+                match intent {
+                    Intent::GetExisting => {
+                        self.intents.get_existing += 1;
+                        self.results.get_existing_found += found;
+                    }
+                    Intent::GetMissing => {
+                        self.intents.get_missing += 1;
+                        self.results.get_missing_found += found;
+                    }
+                    _ => {
+                        self.intents.get += 1;
+                        self.results.get_found += found;
+                    }
+                }
+            }
+            Op::Range { start, end, .. } => {
+                self.results.range_entries += engine.scan_visit(start, end, |_, _| {})?;
+                self.intents.range += 1;
+            }
+        }
+        if run {
+            self.run_done += 1;
+        } else {
+            self.preload_done += 1;
+        }
+        Ok(())
+    }
+}
+
 pub struct Runner {
     source: Box<dyn OpSource>,
     workload: Option<Workload>,
     source_name: String,
     preload_total: u64,
     run_total: Option<u64>,
-    preload_done: u64,
-    run_done: u64,
-    intents: Intents,
-    results: Results,
+    tally: Tally,
+    retry: Option<(Phase, OwnedOp)>,
     preload_stats: Option<Stats>,
     finished: bool,
 }
@@ -56,10 +112,8 @@ impl Runner {
             source_name,
             preload_total,
             run_total,
-            preload_done: 0,
-            run_done: 0,
-            intents: Intents::default(),
-            results: Results::default(),
+            tally: Tally::default(),
+            retry: None,
             preload_stats: None,
             finished: false,
         }
@@ -68,16 +122,16 @@ impl Runner {
     pub fn progress(&self) -> Progress {
         let phase = if self.finished {
             "done"
-        } else if self.preload_stats.is_none() && self.preload_done < self.preload_total {
+        } else if self.preload_stats.is_none() && self.tally.preload_done < self.preload_total {
             "preload"
         } else {
             "run"
         };
         Progress {
             phase,
-            preload_done: self.preload_done,
+            preload_done: self.tally.preload_done,
             preload_total: self.preload_total,
-            run_done: self.run_done,
+            run_done: self.tally.run_done,
             run_total: self.run_total,
         }
     }
@@ -102,6 +156,13 @@ impl Runner {
 
     fn run_ops(&mut self, engine: &mut Engine, max_ops: u64) -> Result<()> {
         for _ in 0..max_ops {
+            if let Some((phase, op)) = self.retry.take() {
+                if let Err(e) = self.tally.execute(engine, phase, &op.as_op()) {
+                    self.retry = Some((phase, op));
+                    return Err(e);
+                }
+                continue;
+            }
             let Some((phase, op)) = self.source.next_op()? else {
                 self.enter_run(engine);
                 self.finished = true;
@@ -112,47 +173,10 @@ impl Runner {
                 self.preload_stats = Some(engine.stats().clone());
                 engine.reset_stats();
             }
-            let run = phase == Phase::Run;
-            if run {
-                self.run_done += 1;
-            } else {
-                self.preload_done += 1;
-            }
-            match op {
-                Op::Put { intent, key, value, .. } => {
-                    engine.put(key, value)?;
-                    if run {
-                        match intent {
-                            Intent::Update => self.intents.update += 1,
-                            _ => self.intents.insert += 1,
-                        }
-                    }
-                }
-                Op::Delete { key, .. } => {
-                    engine.delete(key)?;
-                    self.intents.delete += u64::from(run);
-                }
-                Op::Get { intent, key, .. } => {
-                    let found = u64::from(engine.get(key)?.is_some());
-                    match intent {
-                        Intent::GetExisting => {
-                            self.intents.get_existing += 1;
-                            self.results.get_existing_found += found;
-                        }
-                        Intent::GetMissing => {
-                            self.intents.get_missing += 1;
-                            self.results.get_missing_found += found;
-                        }
-                        _ => {
-                            self.intents.get += 1;
-                            self.results.get_found += found;
-                        }
-                    }
-                }
-                Op::Range { start, end, .. } => {
-                    self.intents.range += 1;
-                    self.results.range_entries += engine.scan_visit(start, end, |_, _| {})?;
-                }
+            if let Err(e) = self.tally.execute(engine, phase, &op) {
+                // Keep the operation: the next step retries it, so the sequence stays the same.
+                self.retry = Some((phase, OwnedOp::of(&op)));
+                return Err(e);
             }
         }
         Ok(())
@@ -172,11 +196,11 @@ impl Runner {
             config: engine.config().clone(),
             workload: self.workload.clone(),
             source: self.source_name.clone(),
-            preload_operations: self.preload_done,
-            operations: self.intents.clone(),
-            results: self.results.clone(),
+            preload_operations: self.tally.preload_done,
+            operations: self.tally.intents.clone(),
+            results: self.tally.results.clone(),
             summary: summarize(&run),
-            writes: write_summary(&run, &self.intents),
+            writes: write_summary(&run, &self.tally.intents),
             predicted: Predicted { zero_result_lookup_io: tree.zero_result_cost(), runs: tree.run_count() },
             preload,
             run,

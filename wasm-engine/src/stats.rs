@@ -162,7 +162,7 @@ pub struct Stats {
     pub ops: [u64; OP_CLASSES],
     /// Index 0 is level 1.
     pub levels: Vec<LevelStats>,
-    /// Bytes appended to the write-ahead log.
+    /// Bytes of records written to the write-ahead log.
     pub wal_bytes_written: u64,
     pub wal_syncs: u64,
     /// Pages read when tables are opened (footers, and pinned filters and fence pointers).

@@ -32,7 +32,8 @@ impl Wal {
         &self.file
     }
 
-    pub fn append(&mut self, key: &[u8], value: Option<&[u8]>) {
+    /// Log one write; returns the bytes it adds to the log.
+    pub fn append(&mut self, key: &[u8], value: Option<&[u8]>) -> u64 {
         self.scratch.clear();
         match value {
             Some(v) => {
@@ -48,7 +49,9 @@ impl Wal {
                 self.scratch.extend_from_slice(key);
             }
         }
+        let before = self.pending.len();
         frame::encode(&self.scratch, &mut self.pending);
+        (self.pending.len() - before) as u64
     }
 
     pub fn has_pending(&self) -> bool {

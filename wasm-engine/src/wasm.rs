@@ -1,6 +1,9 @@
 //! The engine's WebAssembly API (wasm-bindgen), used from a dedicated Web Worker. Documents
 //! cross the boundary as JSON strings and operations as encoded batches (`batch` module), so a
 //! single call carries thousands of operations.
+//!
+//! Storage: memory; OPFS through a pool of sync access handles owned by the worker; or a
+//! journaled in-memory copy whose changes the worker persists to IndexedDB after every call.
 
 use wasm_bindgen::prelude::*;
 
@@ -10,7 +13,7 @@ use crate::engine::Engine;
 use crate::error::Error;
 use crate::report::Timings;
 use crate::runner::Runner;
-use crate::storage::MemStorage;
+use crate::storage::{Change, Journal, JournalStorage, MemStorage, OpfsPool, OpfsStorage, Storage};
 use crate::workload::Workload;
 
 fn js(e: Error) -> JsError {
@@ -19,6 +22,10 @@ fn js(e: Error) -> JsError {
 
 fn json<T: serde::Serialize>(v: &T) -> Result<String, JsError> {
     serde_json::to_string(v).map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn parse_config(config_json: Option<String>) -> Result<Option<EngineConfig>, JsError> {
+    config_json.filter(|c| !c.is_empty()).map(|c| EngineConfig::from_json(&c).map_err(js)).transpose()
 }
 
 /// Check an EngineConfig; throws an error naming the field and the allowed range.
@@ -42,6 +49,12 @@ pub fn engine_version() -> String {
 pub struct WasmEngine {
     engine: Engine,
     runner: Option<Runner>,
+    journal: Option<Journal>,
+}
+
+fn set(obj: &js_sys::Object, key: &str, value: &JsValue) {
+    // Setting a property on a plain object cannot fail.
+    let _ = js_sys::Reflect::set(obj, &JsValue::from_str(key), value);
 }
 
 #[wasm_bindgen]
@@ -50,42 +63,69 @@ impl WasmEngine {
     #[wasm_bindgen(constructor)]
     pub fn new(config_json: &str) -> Result<WasmEngine, JsError> {
         let config = EngineConfig::from_json(config_json).map_err(js)?;
-        let engine = Engine::create(config, Box::new(MemStorage::new())).map_err(js)?;
-        Ok(WasmEngine { engine, runner: None })
+        Self::opened(Box::new(MemStorage::new()), Some(config), None)
     }
 
-    /// Start running a Workload (JSON); advance it with `run_steps`.
-    pub fn start_workload(&mut self, workload_json: &str) -> Result<(), JsError> {
-        let w = Workload::from_json(workload_json).map_err(js)?;
-        self.runner = Some(Runner::for_workload(&w).map_err(js)?);
-        Ok(())
+    /// Open (or create, with `config_json`) the database held by an OPFS pool.
+    pub fn open_opfs(pool: OpfsPool, config_json: Option<String>) -> Result<WasmEngine, JsError> {
+        Self::opened(Box::new(OpfsStorage::new(pool)), parse_config(config_json)?, None)
     }
 
-    /// Start running a KVBench trace; integer keys are encoded at `key_bytes` bytes.
-    pub fn start_trace(&mut self, name: &str, text: String, key_bytes: u32) -> Result<(), JsError> {
-        if !(8..=1024).contains(&key_bytes) {
-            return Err(JsError::new(&format!("key_bytes: must be an integer in [8, 1024], got {key_bytes}")));
+    /// Open (or create) a database from persisted files; changes are journaled for the caller
+    /// to persist (`take_journal`).
+    pub fn open_journaled(
+        names: Vec<String>,
+        contents: Vec<js_sys::Uint8Array>,
+        config_json: Option<String>,
+    ) -> Result<WasmEngine, JsError> {
+        let files = names.into_iter().zip(contents.iter().map(js_sys::Uint8Array::to_vec)).collect();
+        let storage = JournalStorage::new(files);
+        let journal = storage.journal();
+        Self::opened(Box::new(storage), parse_config(config_json)?, Some(journal))
+    }
+
+    fn opened(
+        storage: Box<dyn Storage>,
+        config: Option<EngineConfig>,
+        journal: Option<Journal>,
+    ) -> Result<WasmEngine, JsError> {
+        let engine = Engine::open(storage, config).map_err(js)?;
+        Ok(WasmEngine { engine, runner: None, journal })
+    }
+
+    /// Changes since the last call, for a journaled database:
+    /// `[{op: "append", file, bytes} | {op: "truncate", file, len} | {op: "delete", file}]`.
+    pub fn take_journal(&mut self) -> js_sys::Array {
+        let out = js_sys::Array::new();
+        for change in self.journal.as_ref().map(Journal::take).unwrap_or_default() {
+            let obj = js_sys::Object::new();
+            match change {
+                Change::Append { file, bytes } => {
+                    set(&obj, "op", &"append".into());
+                    set(&obj, "file", &file.into());
+                    set(&obj, "bytes", &js_sys::Uint8Array::from(&bytes[..]).into());
+                }
+                Change::Truncate { file, len } => {
+                    set(&obj, "op", &"truncate".into());
+                    set(&obj, "file", &file.into());
+                    set(&obj, "len", &(len as f64).into());
+                }
+                Change::Delete { file } => {
+                    set(&obj, "op", &"delete".into());
+                    set(&obj, "file", &file.into());
+                }
+            }
+            out.push(&obj);
         }
-        self.runner = Some(Runner::for_trace(name, text, key_bytes as usize));
-        Ok(())
+        out
     }
 
-    /// Execute up to `max_ops` operations of the running workload; returns Progress as JSON.
-    pub fn run_steps(&mut self, max_ops: u32) -> Result<String, JsError> {
-        let runner = self.runner.as_mut().ok_or_else(|| JsError::new("no workload is running: start one first"))?;
-        let p = runner.step(&mut self.engine, u64::from(max_ops)).map_err(js)?;
-        json(&p)
+    /// The design this database was created with (JSON).
+    pub fn config_json(&self) -> String {
+        self.engine.config().to_json()
     }
 
-    /// The Report of the workload run so far (JSON), with the caller's wall-clock timings.
-    pub fn report_json(&self, preload_ms: f64, run_ms: f64) -> Result<String, JsError> {
-        let runner = self.runner.as_ref().ok_or_else(|| JsError::new("no workload has been started"))?;
-        let mut report = runner.report(&self.engine);
-        report.timings = Some(Timings { preload_ms, run_ms });
-        Ok(report.to_json())
-    }
-
-    /// Apply an encoded batch of operations; returns a BatchResult as JSON.
+    /// Apply an encoded batch of operations, then sync; returns a BatchResult as JSON.
     pub fn apply(&mut self, batch: &[u8]) -> Result<String, JsError> {
         let r = batch::apply(&mut self.engine, batch).map_err(js)?;
         json(&r)
@@ -101,6 +141,10 @@ impl WasmEngine {
 
     pub fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, JsError> {
         self.engine.get(key).map_err(js)
+    }
+
+    pub fn sync(&mut self) -> Result<(), JsError> {
+        self.engine.sync().map_err(js)
     }
 
     pub fn flush(&mut self) -> Result<(), JsError> {
@@ -126,9 +170,45 @@ impl WasmEngine {
         self.engine.auto_compact = on;
     }
 
+    /// Start running a Workload (JSON); advance it with `run_steps`.
+    pub fn start_workload(&mut self, workload_json: &str) -> Result<(), JsError> {
+        let w = Workload::from_json(workload_json).map_err(js)?;
+        self.runner = Some(Runner::for_workload(&w).map_err(js)?);
+        Ok(())
+    }
+
+    /// Start running a KVBench trace; integer keys are encoded at `key_bytes` bytes.
+    pub fn start_trace(&mut self, name: &str, text: String, key_bytes: u32) -> Result<(), JsError> {
+        if !(8..=1024).contains(&key_bytes) {
+            return Err(JsError::new(&format!("key_bytes: must be an integer in [8, 1024], got {key_bytes}")));
+        }
+        self.runner = Some(Runner::for_trace(name, text, key_bytes as usize));
+        Ok(())
+    }
+
+    /// Execute up to `max_ops` operations of the running workload, then sync; returns Progress
+    /// as JSON. An operation refused by storage is retried by the next call.
+    pub fn run_steps(&mut self, max_ops: u32) -> Result<String, JsError> {
+        let runner = self.runner.as_mut().ok_or_else(|| JsError::new("no workload is running: start one first"))?;
+        let p = runner.step(&mut self.engine, u64::from(max_ops)).map_err(js)?;
+        json(&p)
+    }
+
+    /// The Report of the workload run so far (JSON), with the caller's wall-clock timings.
+    pub fn report_json(&self, preload_ms: f64, run_ms: f64) -> Result<String, JsError> {
+        let runner = self.runner.as_ref().ok_or_else(|| JsError::new("no workload has been started"))?;
+        let mut report = runner.report(&self.engine);
+        report.timings = Some(Timings { preload_ms, run_ms });
+        Ok(report.to_json())
+    }
+
     /// I/O counters (Stats) as JSON.
     pub fn stats_json(&self) -> Result<String, JsError> {
         json(self.engine.stats())
+    }
+
+    pub fn reset_stats(&mut self) {
+        self.engine.reset_stats();
     }
 
     /// The tree shape (TreeShape) as JSON.

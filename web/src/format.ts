@@ -32,6 +32,21 @@ export function powerOfTen(exponent: number): string {
 }
 
 /**
+ * One Intl.NumberFormat per number of decimals: `toLocaleString` with options builds a new
+ * formatter on every call, which shows up when a slider drag re-renders dozens of numbers.
+ * Same output as `n.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: 0 })`.
+ */
+const plainFormats = new Map<number, Intl.NumberFormat>();
+function plainFormat(decimals: number): Intl.NumberFormat {
+  let f = plainFormats.get(decimals);
+  if (!f) {
+    f = new Intl.NumberFormat('en-US', { maximumFractionDigits: decimals, minimumFractionDigits: 0 });
+    plainFormats.set(decimals, f);
+  }
+  return f;
+}
+
+/**
  * A measured or modelled quantity with `digits` significant digits: plain notation between 0.001
  * and 1e6 (`0.008193`, `12,345`), scientific outside it (`1.046 × 10⁻⁴`). Never "NaN".
  */
@@ -41,7 +56,7 @@ export function formatSig(n: number, digits = 4): string {
   const abs = Math.abs(n);
   if (abs >= 1e-3 && abs < 1e6) {
     const decimals = Math.max(0, digits - 1 - Math.floor(Math.log10(abs)));
-    return n.toLocaleString('en-US', { maximumFractionDigits: Math.min(decimals, 20), minimumFractionDigits: 0 });
+    return plainFormat(Math.min(decimals, 20)).format(n);
   }
   const [mantissa, exp] = n.toExponential(digits - 1).split('e');
   const m = mantissa.includes('.') ? mantissa.replace(/\.?0+$/, '') : mantissa;

@@ -22,10 +22,40 @@ export const ROUTES: Route[] = [
     load: () => import('./pages/learn/LearnPage').then((m) => m.LearnPage),
   },
   {
+    path: 'monkey',
+    title: 'Monkey vs SOTA',
+    blurb: 'Optimal Bloom filters against uniform bits per key',
+    load: () => import('./pages/monkey/MonkeyPage').then((m) => m.MonkeyPage),
+  },
+  {
+    path: 'tradeoffs',
+    title: 'Trade-offs',
+    blurb: 'Lookup vs update cost for every design, and the holistic optimum for a workload',
+    load: () => import('./pages/tradeoffs/TradeoffsPage').then((m) => m.TradeoffsPage),
+  },
+  {
+    path: 'memory',
+    title: 'Memory pressure',
+    blurb: 'Mnemosyne’s per-file filter bits and SHaMBa’s modular filters when memory is scarce',
+    load: () => import('./pages/memory/MemoryPage').then((m) => m.MemoryPage),
+  },
+  {
     path: 'lab',
     title: 'Workload lab',
     blurb: 'Run real workloads on the engine',
     load: () => import('./pages/LabPage').then((m) => m.LabPage),
+  },
+  {
+    path: 'msls',
+    title: 'Write amplification (MSLS)',
+    blurb: 'Bytes written per byte inserted: MSLS model vs worst case, optimized level sizes',
+    load: () => import('./pages/msls/MslsPage').then((m) => m.MslsPage),
+  },
+  {
+    path: 'moose',
+    title: 'Moose design space',
+    blurb: 'Per-level size ratios, runs and filters; Smoose’s pick for a workload',
+    load: () => import('./pages/moose/MoosePage').then((m) => m.MoosePage),
   },
 ];
 

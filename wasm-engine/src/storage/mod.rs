@@ -4,11 +4,17 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod file;
+mod journal;
 mod mem;
+#[cfg(target_arch = "wasm32")]
+mod opfs;
 
 #[cfg(not(target_arch = "wasm32"))]
 pub use file::FileStorage;
+pub use journal::{Change, Journal, JournalStorage};
 pub use mem::MemStorage;
+#[cfg(target_arch = "wasm32")]
+pub use opfs::{OpfsPool, OpfsStorage};
 
 use crate::error::Result;
 

@@ -67,6 +67,10 @@ export function BarChart(props: BarChartProps) {
   };
 
   const cx = index !== null ? (band(index) ?? 0) + band.bandwidth() / 2 : 0;
+  // Many categories on a narrow chart: label every n-th bar so labels never overlap (about 7 px
+  // per character at 12 px); the tooltip still names each one.
+  const longest = Math.max(0, ...categories.map((c) => c.length));
+  const labelEvery = Math.max(1, Math.ceil((longest * 7 + 8) / Math.max(1, band.step())));
   return (
     <figure className="chart" data-testid={testId}>
       <div className="chart-body" ref={ref}>
@@ -131,11 +135,13 @@ export function BarChart(props: BarChartProps) {
             ))}
             <g className="axis axis-x" transform={`translate(0,${innerHeight})`}>
               <line x2={innerWidth} stroke={INK_SOFT} />
-              {categories.map((c, ci) => (
-                <text key={c} x={(band(ci) ?? 0) + band.bandwidth() / 2} y={18} textAnchor="middle" fontSize={12} fill={INK_SOFT}>
-                  {c}
-                </text>
-              ))}
+              {categories.map((c, ci) =>
+                ci % labelEvery === 0 ? (
+                  <text key={c} x={(band(ci) ?? 0) + band.bandwidth() / 2} y={18} textAnchor="middle" fontSize={12} fill={INK_SOFT}>
+                    {c}
+                  </text>
+                ) : null,
+              )}
               <text className="axis-title" x={innerWidth / 2} y={38} textAnchor="middle" fontSize={13} fill={INK}>
                 {columnTitle(x.label, x.unit)}
               </text>

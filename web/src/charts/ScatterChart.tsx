@@ -3,13 +3,13 @@
  * The tooltip follows the nearest point (Delaunay search), so dense clouds stay readable;
  * the arrow keys walk through the points in x order.
  */
-import { Delaunay } from 'd3';
+import { Delaunay, line } from 'd3';
 import { useMemo, useState, type KeyboardEvent, type PointerEvent } from 'react';
 import { formatSig } from '../format';
 import { AxisBottom, AxisLeft } from './axes';
-import { cleanPoints, dropNote } from './clean';
+import { cleanPoints, drawable, dropNote } from './clean';
 import { columnTitle } from './csv';
-import { frameLayout, stepIndex } from './layout';
+import { annotationLabelYs, frameLayout, stepIndex } from './layout';
 import { Legend, type LegendItem } from './legend';
 import { AnnotationMark } from './marks';
 import { INK, seriesColor } from './palette';
@@ -38,10 +38,12 @@ export function ScatterChart(props: ScatterChartProps) {
         ...s,
         color: seriesColor(i, s.color),
         valid: c.points.filter((p): p is ScatterPoint => p !== null),
+        // A line follows the caller's order (e.g. increasing size ratio), not x order.
+        traced: s.line ? s.points.filter((p) => drawable(p.x, x.scale) && drawable(p.y, y.scale)) : [],
         note: dropNote(s.label, c.dropped, c.reasons),
       };
     });
-    const legend: LegendItem[] = clean.map((s) => ({ id: s.id, label: s.label, color: s.color, kind: 'marker' }));
+    const legend: LegendItem[] = clean.map((s) => ({ id: s.id, label: s.label, color: s.color, kind: s.line ? 'line' : 'marker', dash: s.dash }));
     const marks = [...annotations, ...(highlight ? [highlight] : [])];
     const all = clean.flatMap((s) => s.valid);
     const frame = frameLayout(width, height, legend, y, [...all.map((p) => p.y), ...marks.map((a) => a.y)]);
@@ -56,7 +58,11 @@ export function ScatterChart(props: ScatterChartProps) {
       (d) => d.py,
     );
     const notes = clean.flatMap((s) => (s.note ? [s.note] : []));
-    return { clean, legend, frame, xScale, xTicks, placed, delaunay, notes };
+    const trace = line<ScatterPoint>()
+      .x((p) => xScale(p.x))
+      .y((p) => frame.yScale(p.y));
+    const paths = clean.map((s) => (s.line ? (trace(s.traced) ?? '') : ''));
+    return { clean, legend, frame, xScale, xTicks, placed, delaunay, notes, paths };
   }, [series, highlight, annotations, x, y, width, height]);
 
   const { frame, xScale, placed } = chart;
@@ -64,6 +70,7 @@ export function ScatterChart(props: ScatterChartProps) {
   const fmtX = x.format ?? ((v: number) => formatSig(v));
   const fmtY = y.format ?? ((v: number) => formatSig(v));
   const current = hover !== null && hover < placed.length ? placed[hover] : null;
+  const labelYs = annotationLabelYs(annotations.map((a) => ({ px: xScale(a.x), py: yScale(a.y) })));
 
   const onPointer = (e: PointerEvent<SVGRectElement>) => {
     if (placed.length === 0) return;
@@ -100,8 +107,9 @@ export function ScatterChart(props: ScatterChartProps) {
           <g transform={`translate(${margin.left},${margin.top})`}>
             <AxisLeft scale={yScale} ticks={frame.yTicks} width={innerWidth} title={frame.yTitle} titleOffset={frame.yTitleOffset} />
             <AxisBottom scale={xScale} ticks={chart.xTicks} height={innerHeight} title={columnTitle(x.label, x.unit)} />
-            {chart.clean.map((s) => (
+            {chart.clean.map((s, si) => (
               <g key={s.id} data-series={s.id}>
+                {s.line && <path d={chart.paths[si]} fill="none" stroke={s.color} strokeWidth={2} strokeDasharray={s.dash} strokeLinejoin="round" />}
                 {s.valid.map((p, i) => (
                   <circle
                     key={i}
@@ -116,8 +124,8 @@ export function ScatterChart(props: ScatterChartProps) {
                 ))}
               </g>
             ))}
-            {annotations.map((a) => (
-              <AnnotationMark key={`${a.label}-${a.x}`} a={a} px={xScale(a.x)} py={yScale(a.y)} innerWidth={innerWidth} />
+            {annotations.map((a, i) => (
+              <AnnotationMark key={`${a.label}-${a.x}`} a={a} px={xScale(a.x)} py={yScale(a.y)} innerWidth={innerWidth} labelY={labelYs[i]} />
             ))}
             {highlight && (
               <AnnotationMark a={highlight} px={xScale(highlight.x)} py={yScale(highlight.y)} innerWidth={innerWidth} emphasis />

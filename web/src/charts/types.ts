@@ -92,6 +92,10 @@ export interface ScatterSeries {
   color?: string;
   /** Marker radius in px (default 3). */
   radius?: number;
+  /** Also join the points with a line, in the order given (a curve traced by a parameter). */
+  line?: boolean;
+  /** SVG stroke-dasharray of that line. */
+  dash?: string;
 }
 
 export interface ScatterChartProps extends ChartCommon {

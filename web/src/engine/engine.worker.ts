@@ -1,46 +1,273 @@
 /// <reference lib="webworker" />
 /**
- * The engine worker: owns the wasm LSM engine so the page's main thread never runs it.
+ * The engine worker: owns the wasm LSM engine and its storage so the page's main thread never
+ * runs either. Storage is memory, OPFS (sync access handles, only available in a dedicated
+ * worker) or IndexedDB (the engine journals its file changes; after every engine call they are
+ * written in one transaction, and only then is the call's work acknowledged).
  */
 import init, { WasmEngine } from '../wasm/pkg/lsm_engine.js';
 import wasmUrl from '../wasm/pkg/lsm_engine_bg.wasm?url';
-import type { Kind, RequestMessage, Requests, Responses, ResponseMessage, Snapshot } from './protocol';
+import {
+  type Backend,
+  type Change,
+  type DatabaseInfo,
+  deleteIdbFiles,
+  forgetDatabase,
+  getDatabase,
+  listDatabases,
+  loadFiles,
+  persistJournal,
+  saveDatabase,
+} from './idbStore';
+import { deleteOpfsDatabase, OpfsPool } from './opfsPool';
+import type { Kind, Progress, RequestMessage, Requests, Responses, ResponseMessage, Session, Snapshot } from './protocol';
+import type { EngineConfig, Report, RunProgress } from './types';
 
 declare const self: DedicatedWorkerGlobalScope;
 
 const ready = init({ module_or_path: wasmUrl });
-let engine: WasmEngine | null = null;
 
-function current(): WasmEngine {
-  if (!engine) throw new Error('no database is open: create one first');
-  return engine;
+/** Free OPFS slots kept open between engine calls. */
+const SPARE_SLOTS = 48;
+/** Aim for engine calls of about this long, so progress is smooth and a cancel is quick. */
+const STEP_TARGET_MS = 80;
+
+interface Open {
+  name: string;
+  backend: Backend;
+  engine: WasmEngine;
+  pool: OpfsPool | null;
+  nextSeq: Map<string, number> | null;
+  info: DatabaseInfo | null;
+}
+
+let db: Open | null = null;
+let running = false;
+let cancelRequested = false;
+
+function current(): Open {
+  if (!db) throw new Error('no database is open: open or create one first');
+  return db;
 }
 
 function snapshot(e: WasmEngine): Snapshot {
   return { stats: JSON.parse(e.stats_json()), tree: JSON.parse(e.tree_json()) };
 }
 
-type Handlers = { [K in Kind]: (payload: Requests[K]) => Responses[K] };
+function notWhileRunning(what: string): void {
+  if (running) throw new Error(`${what} is not possible while a workload is running; cancel it first`);
+}
+
+/** Make the last engine call's changes durable (IndexedDB), and keep OPFS slots available. */
+async function persist(o: Open): Promise<void> {
+  if (o.backend === 'idb' && o.nextSeq) {
+    const journal = o.engine.take_journal() as Change[];
+    try {
+      await persistJournal(o.name, journal, o.nextSeq);
+    } catch (err) {
+      // The stored copy is still the last committed state; the engine in memory is ahead of it
+      // and can no longer be persisted consistently, so it is closed.
+      await closeCurrent();
+      const why = err instanceof DOMException && err.name === 'QuotaExceededError' ? 'the storage quota is full' : String(err);
+      throw new Error(`IndexedDB write failed (${why}); "${o.name}" keeps its state as of the last completed step — reopen it`);
+    }
+  }
+  if (o.pool) await o.pool.reserve(SPARE_SLOTS);
+}
+
+function storedBytes(o: Open): number {
+  if (o.pool) return o.pool.bytes();
+  const tree = JSON.parse(o.engine.tree_json()) as Snapshot['tree'];
+  return tree.levels.reduce((n, l) => n + l.runs.reduce((m, r) => m + r.file_bytes, 0), 0);
+}
+
+async function touch(o: Open, lastRun?: string): Promise<void> {
+  if (!o.info) return;
+  o.info = { ...o.info, lastUsed: Date.now(), bytes: storedBytes(o), lastRun: lastRun ?? o.info.lastRun };
+  await saveDatabase(o.info);
+}
+
+/** Call the engine; if OPFS ran out of open slots, open more and try again. */
+async function withSlots<T>(o: Open, call: () => T): Promise<T> {
+  for (;;) {
+    try {
+      return call();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      if (!o.pool || !message.includes('no free OPFS file slot')) throw err;
+      await o.pool.reserve(o.pool.freeSlots + SPARE_SLOTS);
+    }
+  }
+}
+
+async function closeCurrent(): Promise<void> {
+  if (!db) return;
+  const o = db;
+  db = null;
+  o.engine.free();
+  o.pool?.close();
+}
+
+async function open({ name, backend, config, create }: Requests['open']): Promise<Session> {
+  notWhileRunning('opening a database');
+  await closeCurrent();
+  if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
+    throw new Error(`name: use 1 to 64 letters, digits, '.', '_' or '-', got "${name}"`);
+  }
+  const key = `${backend}/${name}`;
+  const known = backend === 'memory' ? undefined : await getDatabase(key);
+  if (create && known) throw new Error(`name: a ${backend === 'opfs' ? 'OPFS' : 'IndexedDB'} database "${name}" already exists`);
+  if (!create && backend !== 'memory' && !known) throw new Error(`no ${backend} database named "${name}"`);
+  const configJson = create && config ? JSON.stringify(config) : undefined;
+  if (create && !config) throw new Error('config: a new database needs an EngineConfig');
+  let engine: WasmEngine;
+  let pool: OpfsPool | null = null;
+  let nextSeq: Map<string, number> | null = null;
+  if (backend === 'memory') {
+    engine = new WasmEngine(JSON.stringify(config));
+  } else if (backend === 'opfs') {
+    pool = await OpfsPool.open(name, create);
+    try {
+      engine = WasmEngine.open_opfs(pool, configJson);
+    } catch (err) {
+      pool.close();
+      throw err;
+    }
+  } else {
+    const files = await loadFiles(name);
+    nextSeq = files.nextSeq;
+    engine = WasmEngine.open_journaled(files.names, files.contents, configJson);
+  }
+  const stored: EngineConfig = JSON.parse(engine.config_json());
+  const now = Date.now();
+  const info: DatabaseInfo | null =
+    backend === 'memory'
+      ? null
+      : known ?? { key, name, backend, created: now, lastUsed: now, lastRun: null, bytes: 0, configName: stored.name ?? '' };
+  const o: Open = { name, backend, engine, pool, nextSeq, info };
+  db = o;
+  await persist(o); // opening may have cut a torn log tail or created the first files
+  await touch(o);
+  const s = snapshot(engine);
+  return { ...s, name, backend, config: stored, recovered: s.stats.wal_records_replayed };
+}
+
+function progressOf(p: RunProgress, opsPerSecond: number): Progress {
+  const preload = p.phase === 'preload';
+  const done = preload ? p.preload_done : p.run_done;
+  const total = preload ? p.preload_total : p.run_total;
+  const left = total === null ? null : Math.max(0, total - done) + (preload ? (p.run_total ?? 0) : 0);
+  return {
+    phase: p.phase,
+    done,
+    total,
+    opsPerSecond,
+    etaSeconds: left === null || opsPerSecond <= 0 ? null : left / opsPerSecond,
+    raw: p,
+  };
+}
+
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+async function run(req: Requests['run'], id: number): Promise<Responses['run']> {
+  notWhileRunning('starting a workload');
+  const o = current();
+  if (req.workload) o.engine.start_workload(JSON.stringify(req.workload));
+  else if (req.trace) o.engine.start_trace(req.trace.name, req.trace.text, req.trace.keyBytes);
+  else throw new Error('run: give a workload or a trace');
+  running = true;
+  cancelRequested = false;
+  const started = performance.now();
+  const ms = { preload: 0, run: 0 };
+  let chunk = 2_000;
+  let rate = 0;
+  let cancelled = false;
+  try {
+    for (;;) {
+      if (cancelRequested) {
+        cancelled = true;
+        break;
+      }
+      const t0 = performance.now();
+      const p: RunProgress = JSON.parse(await withSlots(o, () => o.engine.run_steps(chunk)));
+      await persist(o);
+      const elapsed = Math.max(performance.now() - t0, 0.01);
+      ms[p.phase === 'preload' ? 'preload' : 'run'] += elapsed;
+      const opsPerSecond = (chunk / elapsed) * 1000;
+      rate = rate === 0 ? opsPerSecond : 0.7 * rate + 0.3 * opsPerSecond;
+      chunk = Math.round(Math.min(500_000, Math.max(200, (chunk * STEP_TARGET_MS) / elapsed)));
+      self.postMessage({ id, type: 'progress', progress: progressOf(p, rate) } satisfies ResponseMessage);
+      if (p.phase === 'done') break;
+      await nextTask(); // let a cancel message in
+    }
+  } finally {
+    running = false;
+  }
+  const report: Report = JSON.parse(o.engine.report_json(ms.preload, ms.run));
+  await touch(o, `${req.label}${cancelled ? ' (cancelled)' : ''}`);
+  return { report, cancelled, millis: performance.now() - started, ...snapshot(o.engine) };
+}
+
+type Handlers = { [K in Kind]: (payload: Requests[K], id: number) => Promise<Responses[K]> | Responses[K] };
 
 const handlers: Handlers = {
-  create({ config }) {
-    engine?.free();
-    engine = new WasmEngine(JSON.stringify(config));
-    return snapshot(engine);
+  open,
+  async close() {
+    notWhileRunning('closing the database');
+    await closeCurrent();
+    return {};
   },
-  apply({ batch }) {
-    const e = current();
+  async apply({ batch }) {
+    notWhileRunning('applying operations');
+    const o = current();
     const start = performance.now();
-    const result = JSON.parse(e.apply(batch));
-    return { result, millis: performance.now() - start, ...snapshot(e) };
+    const result = JSON.parse(await withSlots(o, () => o.engine.apply(batch)));
+    await persist(o);
+    return { result, millis: performance.now() - start, ...snapshot(o.engine) };
   },
-  flush() {
-    const e = current();
-    e.flush();
-    return snapshot(e);
+  run,
+  cancel() {
+    cancelRequested = running;
+    return { cancelling: running };
+  },
+  async step({ pages }) {
+    notWhileRunning('stepping merges');
+    const o = current();
+    const more = await withSlots(o, () => o.engine.step(pages));
+    await persist(o);
+    return { more, ...snapshot(o.engine) };
+  },
+  async flush() {
+    notWhileRunning('flushing');
+    const o = current();
+    await withSlots(o, () => o.engine.flush());
+    await persist(o);
+    return snapshot(o.engine);
+  },
+  setAutoCompact({ on }) {
+    const o = current();
+    o.engine.auto_compact = on;
+    return snapshot(o.engine);
   },
   snapshot() {
-    return snapshot(current());
+    return snapshot(current().engine);
+  },
+  list() {
+    return listDatabases();
+  },
+  async remove({ key }) {
+    notWhileRunning('deleting a database');
+    const info = await getDatabase(key);
+    if (!info) throw new Error(`no database ${key}`);
+    if (db && `${db.backend}/${db.name}` === key) await closeCurrent();
+    if (info.backend === 'opfs') await deleteOpfsDatabase(info.name);
+    else await deleteIdbFiles(info.name);
+    await forgetDatabase(key);
+    return listDatabases();
+  },
+  async estimate() {
+    const e = await navigator.storage.estimate();
+    return { usage: e.usage ?? 0, quota: e.quota ?? 0 };
   },
 };
 
@@ -49,10 +276,10 @@ self.onmessage = async (event: MessageEvent<RequestMessage>) => {
   let reply: ResponseMessage;
   try {
     await ready;
-    const handler = handlers[kind] as (p: typeof payload) => Responses[Kind];
-    reply = { id, ok: true, result: handler(payload) };
+    const handler = handlers[kind] as (p: typeof payload, id: number) => Promise<Responses[Kind]> | Responses[Kind];
+    reply = { id, type: 'result', ok: true, result: await handler(payload, id) };
   } catch (err) {
-    reply = { id, ok: false, error: err instanceof Error ? err.message : String(err) };
+    reply = { id, type: 'result', ok: false, error: err instanceof Error ? err.message : String(err) };
   }
   self.postMessage(reply);
 };

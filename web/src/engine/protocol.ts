@@ -1,29 +1,76 @@
 /**
  * Messages between the page and the engine worker. Every request carries an id; the worker
- * answers each with exactly one response of the same id.
+ * answers each with exactly one response of the same id. A running workload also sends progress
+ * events with the id of its `run` request.
  */
-import type { BatchResult, EngineConfig, Stats, TreeShape } from './types';
+import type { Backend, DatabaseInfo } from './idbStore';
+import type { BatchResult, EngineConfig, Report, RunProgress, Stats, TreeShape, Workload } from './types';
+
+export type { Backend, DatabaseInfo };
 
 export interface Snapshot {
   stats: Stats;
   tree: TreeShape;
 }
 
+export interface Session extends Snapshot {
+  name: string;
+  backend: Backend;
+  config: EngineConfig;
+  /** Log records replayed when the database was opened. */
+  recovered: number;
+}
+
+export interface Progress {
+  phase: RunProgress['phase'];
+  done: number;
+  total: number | null;
+  /** Operations per second over the last few steps. */
+  opsPerSecond: number;
+  /** Seconds left at that rate (null when the total is unknown). */
+  etaSeconds: number | null;
+  raw: RunProgress;
+}
+
+export interface RunResult extends Snapshot {
+  report: Report;
+  cancelled: boolean;
+  millis: number;
+}
+
 export interface Requests {
-  /** Open a new in-memory database with this design. */
-  create: { config: EngineConfig };
-  /** Apply an encoded operation batch (see batch.ts). */
+  /** Open a database, creating it (with `config`) if `create`; memory databases are always new. */
+  open: { name: string; backend: Backend; config?: EngineConfig; create: boolean };
+  close: Record<string, never>;
+  /** Apply an encoded operation batch (see batch.ts), then sync and persist. */
   apply: { batch: Uint8Array };
-  /** Write the buffer out. */
+  /** Run a workload or a KVBench trace to the end (or until cancelled), reporting progress. */
+  run: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string };
+  /** Stop the running workload after its current step. */
+  cancel: Record<string, never>;
+  /** Teaching view: merge steps of about `pages` output pages (merges wait for these when auto-compaction is off). */
+  step: { pages: number };
   flush: Record<string, never>;
+  setAutoCompact: { on: boolean };
   snapshot: Record<string, never>;
+  list: Record<string, never>;
+  remove: { key: string };
+  estimate: Record<string, never>;
 }
 
 export interface Responses {
-  create: Snapshot;
+  open: Session;
+  close: Record<string, never>;
   apply: { result: BatchResult; millis: number } & Snapshot;
+  run: RunResult;
+  cancel: { cancelling: boolean };
+  step: { more: boolean } & Snapshot;
   flush: Snapshot;
+  setAutoCompact: Snapshot;
   snapshot: Snapshot;
+  list: DatabaseInfo[];
+  remove: DatabaseInfo[];
+  estimate: { usage: number; quota: number };
 }
 
 export type Kind = keyof Requests;
@@ -31,5 +78,6 @@ export type Kind = keyof Requests;
 export type RequestMessage = { [K in Kind]: { id: number; kind: K; payload: Requests[K] } }[Kind];
 
 export type ResponseMessage =
-  | { id: number; ok: true; result: Responses[Kind] }
-  | { id: number; ok: false; error: string };
+  | { id: number; type: 'result'; ok: true; result: Responses[Kind] }
+  | { id: number; type: 'result'; ok: false; error: string }
+  | { id: number; type: 'progress'; progress: Progress };

@@ -16,7 +16,42 @@ export interface EngineConfig {
   page_bytes: number;
   buffer_bytes: number;
   levels: LevelConfig[];
-  filter: { allocation: 'explicit' | 'uniform' | 'monkey'; bits_per_key: number };
+  filter: {
+    allocation: 'explicit' | 'uniform' | 'monkey' | 'mnemosyne';
+    bits_per_key: number;
+    kind?: 'bloom' | 'modular';
+    modules?: number;
+    skip?: 'none' | 'partial' | 'full';
+  };
+  compaction?: { granularity: 'level' | 'file'; target_file_bytes?: number };
+  block_cache?: { bytes: number; cache_index_and_filter_blocks?: boolean; high_priority_ratio?: number };
+  statistics_window?: number;
+}
+
+/** The Workload document (wasm-engine/src/workload.rs). */
+export interface Workload {
+  kind: 'lsm-navigator/workload';
+  version: 1;
+  name?: string;
+  seed: number;
+  preload: { entries: number; key_space?: number; key_bytes: number; value_bytes: number };
+  operations: number;
+  mix: Partial<Record<'insert' | 'update' | 'delete' | 'get_existing' | 'get_missing' | 'range', number>>;
+  distribution:
+    | { kind: 'uniform' }
+    | { kind: 'zipf'; theta: number }
+    | { kind: 'latest'; theta: number }
+    | { kind: 'hotspot'; hot_fraction: number; hot_probability: number };
+  range_selectivity?: number;
+}
+
+/** Runner progress (wasm-engine/src/runner.rs). */
+export interface RunProgress {
+  phase: 'preload' | 'run' | 'done';
+  preload_done: number;
+  preload_total: number;
+  run_done: number;
+  run_total: number | null;
 }
 
 export interface ReadCounters {
@@ -29,6 +64,14 @@ export interface ReadCounters {
   data_pages_read: number;
   index_pages_read: number;
   filter_pages_read: number;
+  data_cache_hits: number;
+  index_cache_hits: number;
+  filter_cache_hits: number;
+  index_block_reads: number;
+  filter_block_reads: number;
+  filter_modules_probed: number;
+  filter_modules_skipped: number;
+  filters_skipped: number;
   seeks: number;
 }
 
@@ -58,8 +101,25 @@ export interface Stats {
   levels: LevelStats[];
   wal_bytes_written: number;
   wal_syncs: number;
-  open_index_pages_read: number;
-  open_filter_pages_read: number;
+  /** Pages read when tables were opened. */
+  open: ReadCounters;
+  wal_records_replayed: number;
+}
+
+export interface TableInfo {
+  id: number;
+  entries: number;
+  entry_bytes: number;
+  file_bytes: number;
+  data_pages: number;
+  filter_bits: number;
+  filter_hashes: number;
+  filter_modules: number;
+  bits_per_key: number;
+  filter_fpr: number;
+  accesses: number;
+  found: number;
+  estimated_empty_probes: number;
 }
 
 export interface RunInfo {
@@ -69,14 +129,16 @@ export interface RunInfo {
   file_bytes: number;
   data_pages: number;
   filter_bits: number;
-  filter_hashes: number;
   bits_per_key: number;
+  /** Expected FPR for a key in the run's range (tables weighted by entries). */
   filter_fpr: number;
+  tables: TableInfo[];
 }
 
 export interface LevelInfo {
   level: number;
-  capacity_bytes: number;
+  /** null: level 1 with merges by file, bounded by its run count only. */
+  capacity_bytes: number | null;
   max_runs: number;
   runs: RunInfo[];
 }
@@ -87,6 +149,42 @@ export interface TreeShape {
   buffer_capacity_bytes: number;
   levels: LevelInfo[];
   merging_level: number | null;
+  cache_bytes: number;
+  mnemosyne_log_c: number | null;
+}
+
+export interface ClassSummary {
+  class: OpClass;
+  count: number;
+  page_ios: number;
+  io_per_op: number;
+  data_pages_read: number;
+  filter_probes: number;
+  filter_negatives: number;
+  filter_positives: number;
+  filter_true_positives: number;
+  filter_false_positives: number;
+  seeks: number;
+}
+
+/** The Report document (wasm-engine/src/report.rs). */
+export interface Report {
+  kind: 'lsm-navigator/report';
+  version: 1;
+  engine: string;
+  config: EngineConfig;
+  workload: Workload | null;
+  source: string;
+  preload_operations: number;
+  operations: Record<'insert' | 'update' | 'delete' | 'get_existing' | 'get_missing' | 'get' | 'range', number>;
+  results: { get_existing_found: number; get_missing_found: number; get_found: number; range_entries: number };
+  preload: Stats;
+  run: Stats;
+  summary: ClassSummary[];
+  writes: { totals: WriteCounters; bytes_written_per_level: number[]; pages_written_per_update: number };
+  tree: TreeShape;
+  predicted: { zero_result_lookup_io: number; runs: number };
+  timings: { preload_ms: number; run_ms: number } | null;
 }
 
 export interface BatchResult {
@@ -108,6 +206,14 @@ const ZERO_READS: ReadCounters = {
   data_pages_read: 0,
   index_pages_read: 0,
   filter_pages_read: 0,
+  data_cache_hits: 0,
+  index_cache_hits: 0,
+  filter_cache_hits: 0,
+  index_block_reads: 0,
+  filter_block_reads: 0,
+  filter_modules_probed: 0,
+  filter_modules_skipped: 0,
+  filters_skipped: 0,
   seeks: 0,
 };
 

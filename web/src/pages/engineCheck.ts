@@ -39,11 +39,11 @@ export interface CheckResult {
 
 export async function runEngineCheck(keys: number, lookups: number): Promise<CheckResult> {
   const client = engineClient();
-  await client.call('create', { config: CHECK_CONFIG });
+  await client.call('open', { name: 'engine-check', backend: 'memory', config: CHECK_CONFIG, create: true });
   const load = new BatchWriter(keys * 120);
   for (let i = 0; i < keys; i++) load.put(checkKey(i * 2), value(i));
   const loadBytes = load.finish();
-  const loaded = await client.call('apply', { batch: loadBytes }, [loadBytes.buffer]);
+  const loaded = await client.call('apply', { batch: loadBytes }, { transfer: [loadBytes.buffer] });
   const reads = new BatchWriter(lookups * 16);
   for (let j = 0; j < lookups; j++) {
     // Even j: an existing key spread over the key space; odd j: a key never written.
@@ -51,7 +51,7 @@ export async function runEngineCheck(keys: number, lookups: number): Promise<Che
     reads.get(checkKey(j % 2 === 0 ? i * 2 : i * 2 + 1));
   }
   const readBytes = reads.finish();
-  const looked = await client.call('apply', { batch: readBytes }, [readBytes.buffer]);
+  const looked = await client.call('apply', { batch: readBytes }, { transfer: [readBytes.buffer] });
   return {
     keys,
     load: loaded.result,

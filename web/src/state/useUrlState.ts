@@ -47,6 +47,35 @@ export interface UrlState<S extends Schema> {
  */
 const lastQuery = new Map<string, string>();
 
+/**
+ * `history.replaceState` costs several milliseconds per call in Chromium, too much to pay on every
+ * frame of a slider drag. The first change writes the URL at once; changes that follow within
+ * URL_WRITE_MS are coalesced into one trailing write of the latest state.
+ */
+const URL_WRITE_MS = 100;
+let lastUrlWrite = -Infinity;
+let pendingUrlWrite: ReturnType<typeof setTimeout> | null = null;
+
+function writeUrl(page: string, query: string): void {
+  lastUrlWrite = performance.now();
+  const loc = currentLocation();
+  if (loc.path === page && loc.query !== query) replaceQuery(page, query);
+}
+
+function scheduleUrlWrite(page: string, query: string): void {
+  if (pendingUrlWrite !== null) clearTimeout(pendingUrlWrite);
+  pendingUrlWrite = null;
+  const wait = lastUrlWrite + URL_WRITE_MS - performance.now();
+  if (wait <= 0) {
+    writeUrl(page, query);
+    return;
+  }
+  pendingUrlWrite = setTimeout(() => {
+    pendingUrlWrite = null;
+    writeUrl(page, query);
+  }, wait);
+}
+
 function readLink<S extends Schema>(spec: UrlSpec<S>) {
   const loc = currentLocation();
   if (loc.path !== spec.page) return { state: defaultsOf(spec.params), notices: [] };
@@ -63,8 +92,7 @@ export function useUrlState<S extends Schema>(spec: UrlSpec<S>): UrlState<S> {
 
   useEffect(() => {
     lastQuery.set(spec.page, query);
-    const loc = currentLocation();
-    if (loc.path === spec.page && loc.query !== query) replaceQuery(spec.page, query);
+    scheduleUrlWrite(spec.page, query);
   }, [spec.page, query]);
 
   useEffect(() => {

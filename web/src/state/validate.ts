@@ -7,13 +7,16 @@ import type { EnumParam, NumberListParam, NumberParam, Param } from './params';
 
 export type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
 
+/** Built once: `toLocaleString` with options builds a formatter per call (same output). */
+const BOUND_FORMAT = new Intl.NumberFormat('en-US', { maximumFractionDigits: 6 });
+
 /** A bound as people write it: 1000000 → "1,000,000", 1e-7 → "1e-7", 0.5 → "0.5". */
 export function formatBound(n: number): string {
   if (n === Infinity) return '∞';
   if (n === -Infinity) return '−∞';
   const abs = Math.abs(n);
   if (abs !== 0 && (abs < 1e-4 || abs >= 1e15)) return n.toExponential().replace('e+', 'e');
-  return n.toLocaleString('en-US', { maximumFractionDigits: 6 });
+  return BOUND_FORMAT.format(n);
 }
 
 type Bounds = { min: number; max: number; integer?: boolean };

@@ -4,9 +4,19 @@
  * them in here. The same registry runs on the main thread for light work (`mode: 'main'`).
  */
 import { learnSweeps } from './learn';
+import { monkeySweeps } from './monkey';
+import { tradeoffSweeps } from './tradeoffs';
+import { memorySweeps } from './memory';
+import { mslsSweeps } from './msls';
+import { mooseSweeps } from './moose';
 
 export const SWEEPS = {
   ...learnSweeps,
+  ...monkeySweeps,
+  ...tradeoffSweeps,
+  ...memorySweeps,
+  ...mslsSweeps,
+  ...mooseSweeps,
 };
 
 export type Sweeps = typeof SWEEPS;

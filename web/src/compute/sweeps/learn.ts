@@ -2,11 +2,11 @@
  * The numbers behind the Learn page: the tree shape of Monkey §2 (Eq 1), filter allocations
  * (uniform as in LevelDB/RocksDB, and Monkey's optimum), and the sweeps its charts draw.
  *
- * The Monkey allocation is the exact finite-tree optimum (Monkey reference §3.4): minimising the
- * sum of FPRs for a fixed memory gives every run an FPR proportional to its entry count, capped at
- * 1. It is small enough to live here; explorer pages should use models/src/monkey.ts.
+ * The Monkey allocation is the exact finite-tree optimum (Monkey reference §3.4) from
+ * models/src/monkey.ts: minimising the sum of FPRs for a fixed memory gives every run an FPR
+ * proportional to its entry count, capped at 1.
  */
-import { LN2_SQ, requireNumber } from '@lsm/models';
+import { exactAllocation, LN2_SQ, requireNumber } from '@lsm/models';
 
 export type MergePolicy = 'leveling' | 'tiering';
 
@@ -82,28 +82,12 @@ export function uniformAllocation(levels: readonly LevelShape[], memoryBits: num
 }
 
 /**
- * Monkey: p_i = min(1, λ·m_i) with m_i the entries per run of level i. Try filtering the k
- * smallest levels for k = L..1 and take the first k whose largest filtered FPR is ≤ 1.
+ * Monkey: the exact optimum of models/src/monkey.ts (`exactAllocation`), one entry per level with
+ * the level's runs as its weight, so p_i = min(1, λ·(entries per run of level i)).
  */
 export function monkeyAllocation(levels: readonly LevelShape[], memoryBits: number): Allocation {
   requireNumber('memoryBits', memoryBits, 0, Infinity);
-  const runSize = levels.map((l) => l.entries / l.runs);
-  for (let k = levels.length; k >= 1; k--) {
-    let n = 0;
-    let nLogM = 0;
-    for (let i = 0; i < k; i++) {
-      n += levels[i].entries;
-      nLogM += levels[i].entries * Math.log(runSize[i]);
-    }
-    const logLambda = -(memoryBits * LN2_SQ + nLogM) / n;
-    if (logLambda + Math.log(runSize[k - 1]) <= 1e-12) {
-      return finish(
-        levels,
-        levels.map((_, i) => (i < k ? Math.min(1, Math.exp(logLambda + Math.log(runSize[i]))) : 1)),
-      );
-    }
-  }
-  return finish(levels, levels.map(() => 1));
+  return finish(levels, exactAllocation(levels.map((l) => ({ entries: l.entries, weight: l.runs })), memoryBits));
 }
 
 /** Worst-case update cost W (Monkey Eq 10): L/B · merges per level · (1 + φ). */

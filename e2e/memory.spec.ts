@@ -1,0 +1,341 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import {
+  fprFromBitsPerKey,
+  mbfAnalyze,
+  mbfEqualModules,
+  mbfModuleFpr,
+  mnemosyneAllocation,
+  mnemosyneLookupCost,
+  mnemosyneMonkeyPlusAllocation,
+  mnemosyneUniformAllocation,
+  modularBloom,
+  shambaModulesToUse,
+  shambaPerAccessIo,
+  shambaUtility,
+} from '../models/src/index';
+
+const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+const DEFAULT_QUERY = 'v=1&T=4&L=3&f1=1&nf=8192&b=3&th=1&Z=0.5&at=size&hl=1&seed=0&D=2&sb=10&skip=full&bud=50&a=0&be=0.5&t1=0.2&t2=0.1';
+const LOOKUPS = 1_000_000;
+
+/**
+ * The page's synthetic tree, rebuilt here from its definition (not imported) so the test checks it:
+ * f₁·T^(j−1) files of n entries per level, Zipf(θ) over the deepest level's key ranges (hottest
+ * first at seed 0), Z empty lookups, existing keys in level j with probability n_j / N.
+ */
+function tree(T: number, L: number, f1: number, n: number, theta: number, Z: number) {
+  const counts = Array.from({ length: L }, (_, j) => f1 * T ** j);
+  const leaves = counts[L - 1];
+  const w = Array.from({ length: leaves }, (_, r) => 1 / (r + 1) ** theta);
+  const sum = w.reduce((a, b) => a + b, 0);
+  const total = counts.reduce((a, b) => a + b, 0);
+  const found = counts.map((c) => c / total);
+  const files: { level: number; entries: number; emptyProbes: number; foundProbes: number }[] = [];
+  counts.forEach((c, j) => {
+    const deeper = found.slice(j + 1).reduce((a, b) => a + b, 0);
+    for (let k = 0; k < c; k++) {
+      let share = 0;
+      for (let r = (k * leaves) / c; r < ((k + 1) * leaves) / c; r++) share += w[r] / sum;
+      files.push({ level: j + 1, entries: n, emptyProbes: LOOKUPS * share * (Z + (1 - Z) * deeper), foundProbes: LOOKUPS * share * (1 - Z) * found[j] });
+    }
+  });
+  return files;
+}
+
+/** Unnecessary reads per lookup of the three allocations, straight from the models. */
+function allocations(files: ReturnType<typeof tree>, bitsPerKey: number) {
+  const M = bitsPerKey * files.reduce((s, f) => s + f.entries, 0);
+  const L = Math.max(...files.map((f) => f.level));
+  const levelEntries = Array.from({ length: L }, (_, j) => files.filter((f) => f.level === j + 1).reduce((s, f) => s + f.entries, 0));
+  const perLevel = mnemosyneMonkeyPlusAllocation(levelEntries, M);
+  const bits = {
+    uniform: mnemosyneUniformAllocation(files, M),
+    monkey: files.map((f) => perLevel[f.level - 1]),
+    mnemosyne: mnemosyneAllocation(files, M),
+  };
+  const unn = (b: number[]) => mnemosyneLookupCost(files, b, LOOKUPS).unnecessaryReadsPerLookup;
+  return { bits, uniform: unn(bits.uniform), monkey: unn(bits.monkey), mnemosyne: unn(bits.mnemosyne) };
+}
+
+async function value(page: Page, testId: string): Promise<number> {
+  return Number(await page.getByTestId(testId).getAttribute('data-value'));
+}
+
+async function cell(table: Locator, row: number, col: number): Promise<number> {
+  return Number(await table.locator('tbody tr').nth(row).locator('td').nth(col).getAttribute('data-value'));
+}
+
+function collectErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  return errors;
+}
+
+const box = (page: Page, name: RegExp) => page.getByRole('textbox', { name });
+
+test('memory (A): Mnemosyne, Monkey+ and uniform follow the controls', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/#/memory');
+  await expect(page.getByRole('heading', { name: 'Memory pressure: Mnemosyne and SHaMBa' })).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`#/memory\\?${DEFAULT_QUERY.replace(/\./g, '\\.')}$`));
+
+  // Defaults: T = 4, 3 levels (21 files), θ = 1, Z = 0.5, 3 bits/key.
+  let expected = allocations(tree(4, 3, 1, 8192, 1, 0.5), 3);
+  expect(await value(page, 'mn-unn-uniform')).toBeCloseTo(expected.uniform, 10);
+  expect(await value(page, 'mn-unn-monkey')).toBeCloseTo(expected.monkey, 10);
+  expect(await value(page, 'mn-unn-mnemosyne')).toBeCloseTo(expected.mnemosyne, 10);
+  const table = page.getByTestId('mn-table');
+  await expect(table.locator('tbody tr')).toHaveCount(21);
+  expect(await cell(table, 0, 7)).toBeCloseTo(expected.bits.mnemosyne[0], 10);
+  expect(await cell(table, 20, 6)).toBeCloseTo(expected.bits.monkey[20], 10);
+
+  // The bar chart's tooltip, by keyboard: the first file (L1·1).
+  await page.getByTestId('mn-bars').locator('svg').focus();
+  await page.keyboard.press('Home');
+  const barTip = page.getByTestId('mn-bars-tooltip');
+  await expect(barTip).toBeVisible();
+  expect(Number(await barTip.locator('tr[data-series="mnemosyne"] td.num').getAttribute('data-value'))).toBeCloseTo(expected.bits.mnemosyne[0], 10);
+
+  // A bigger budget and a different workload.
+  await box(page, /^Memory budget/).fill('5');
+  await box(page, /^Empty lookups/).fill('0.2');
+  expected = allocations(tree(4, 3, 1, 8192, 1, 0.2), 5);
+  await expect.poll(() => value(page, 'mn-unn-mnemosyne')).toBeCloseTo(expected.mnemosyne, 10);
+  expect(await value(page, 'mn-unn-monkey')).toBeCloseTo(expected.monkey, 10);
+  expect(await value(page, 'mn-unn-uniform')).toBeCloseTo(expected.uniform, 10);
+
+  // The cost curve (worker sweep) at its right end, 12 bits/key, once the worker has answered.
+  const costChart = page.getByTestId('mn-cost-chart');
+  await expect(page.getByTestId('card-mnemosyne-cost').locator('.card-status')).toHaveCount(0);
+  await costChart.locator('svg').focus();
+  await page.keyboard.press('End');
+  const costTip = page.getByTestId('mn-cost-chart-tooltip');
+  await expect(costTip.locator('.tt-head')).toHaveAttribute('data-value', '12');
+  const at12 = allocations(tree(4, 3, 1, 8192, 1, 0.2), 12);
+  expect(Number(await costTip.locator('tr[data-series="mnemosyne-unn"] td.num').getAttribute('data-value'))).toBeCloseTo(at12.mnemosyne, 12);
+  expect(Number(await costTip.locator('tr[data-series="uniform-unn"] td.num').getAttribute('data-value'))).toBeCloseTo(at12.uniform, 12);
+
+  // Uniform keys, all lookups empty: Monkey's assumptions hold and Mnemosyne equals Monkey+.
+  await box(page, /^Skew/).fill('0');
+  await box(page, /^Empty lookups/).fill('1');
+  expected = allocations(tree(4, 3, 1, 8192, 0, 1), 5);
+  await expect.poll(() => value(page, 'mn-unn-mnemosyne')).toBeCloseTo(expected.mnemosyne, 10);
+  expect(expected.mnemosyne).toBeCloseTo(expected.monkey, 10);
+
+  // A larger tree: T = 10 → 111 files; bars group runs of files; timing follows the file count.
+  await box(page, /^Size ratio/).fill('10');
+  await expect(page.getByTestId('mn-active')).toContainText('of 111');
+  await expect(table.locator('tbody tr')).toHaveCount(1 + 8 + 8);
+  await expect(page.getByTestId('timing-files')).toHaveAttribute('data-value', '111', { timeout: 60_000 });
+  expect(await value(page, 'timing-speedup')).toBeGreaterThan(1);
+  expect(await value(page, 'timing-ss')).toBeGreaterThan(0);
+  expect(await value(page, 'timing-accuracy')).toBeLessThan(0.01);
+  expect(page.workers().some((w) => w.url().includes('model.worker'))).toBe(true);
+
+  // Impossible combinations say why next to the control and keep the last good view.
+  await box(page, /^Levels/).fill('6');
+  await expect(page.getByTestId('problem-files')).toContainText('this tree has 111,111 files; the page handles at most 1,500');
+  await expect(page.getByTestId('mn-active')).toContainText('of 111');
+  await box(page, /^Levels/).fill('3');
+  await expect(page.getByTestId('problem-files')).toHaveCount(0);
+  await page.getByRole('radio', { name: 'In a hot level' }).check();
+  await box(page, /^Levels/).fill('2');
+  await box(page, /^Hot level/).fill('3');
+  await expect(page.getByTestId('problem-hot-level')).toHaveText('hot level must be at most the number of levels (2)');
+  await box(page, /^Hot level/).fill('2');
+  await expect(page.getByTestId('problem-hot-level')).toHaveCount(0);
+  // Out-of-range typing is refused at the box, as everywhere.
+  await box(page, /^Entries per file/).fill('5000000');
+  await expect(page.getByText('entries per file must be a whole number between 1,000 and 131,072')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('memory (B): SHaMBa modules, budget curves and utilities follow the controls', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/#/memory');
+  const f10 = fprFromBitsPerKey(10);
+  const fsm = fprFromBitsPerKey(5);
+
+  // 50 % of index (8 pages) + filter (20 pages) = 14 pages per SST. One filter: it takes all 14
+  // of its 20 pages (hit 0.7), the index none. SHaMBa-eq-F: module 2 is skipped (u₂ ≤ 0.1),
+  // module 1 (10 pages) is cached, the index gets the other 4 of its 8 pages.
+  const mono = shambaPerAccessIo({ existingRatio: 0, moduleFprs: [f10], modulePages: [20], moduleHitRates: [0.7], modulesUsed: 1, indexPages: 8, indexHitRate: 0 });
+  const stats = { existingRatio: 0, accessFrequency: 0.5 };
+  const used = shambaModulesToUse(stats, [fsm, fsm], 'full', [0.2, 0.1]);
+  expect(used).toBe(1);
+  const eq = shambaPerAccessIo({ existingRatio: 0, moduleFprs: [fsm, fsm], modulePages: [10, 10], moduleHitRates: [1, 0], modulesUsed: used, indexPages: 8, indexHitRate: 0.5 });
+  await expect(page.getByTestId('shamba-budget-chart')).toBeVisible();
+  expect(await value(page, 'io-mono')).toBeCloseTo(mono.total, 12);
+  expect(await value(page, 'io-eq')).toBeCloseTo(eq.total, 12);
+  expect(await value(page, 'io-gain')).toBeCloseTo(mono.total / eq.total, 10);
+
+  // Utilities (SHaMBa Eq 8) and decisions.
+  const util = page.getByTestId('utility-table');
+  expect(await cell(util, 0, 5)).toBeCloseTo(shambaUtility(stats, [fsm, fsm], 1), 14);
+  expect(await cell(util, 1, 5)).toBeCloseTo(shambaUtility(stats, [fsm, fsm], 2), 14);
+  await expect(util.locator('tbody tr').nth(1).locator('td').nth(7)).toHaveText('skip');
+  // With β = 2 module 2 saves more than θ₂ = 0.1, so P and F read it.
+  await box(page, /^Access frequency/).fill('2');
+  await expect(util.locator('tbody tr').nth(1).locator('td').nth(7)).toHaveText('use');
+  expect(await cell(util, 1, 5)).toBeCloseTo(shambaUtility({ existingRatio: 0, accessFrequency: 2 }, [fsm, fsm], 2), 14);
+
+  // Everything fits at 100 %: every layout reads only what passes its filter.
+  await box(page, /^Cache budget/).fill('100');
+  await page.getByRole('radio', { name: 'None' }).check();
+  await box(page, /^Existing ratio/).fill('0.5');
+  const fits = shambaPerAccessIo({ existingRatio: 0.5, moduleFprs: [fsm, fsm], modulePages: [10, 10], moduleHitRates: [1, 1], modulesUsed: 2, indexPages: 8, indexHitRate: 1 });
+  await expect.poll(() => value(page, 'io-eq')).toBeCloseTo(fits.total, 12);
+  expect(fits.total).toBeCloseTo(0.5 + 0.5 * f10, 12);
+  expect(await value(page, 'io-mono')).toBeCloseTo(fits.total, 12);
+  expect(await value(page, 'io-prop')).toBeCloseTo(fits.total, 12);
+
+  // Table 3 and the module charts at 7 modules.
+  await box(page, /^Modules/).fill('7');
+  const t3 = page.getByTestId('table3');
+  await expect(t3.locator('tbody tr')).toHaveCount(7);
+  await expect(t3.locator('tr.current td').first()).toHaveText('7');
+  const d3 = mbfAnalyze(mbfEqualModules(10, 3, [2, 2, 3]).map((m) => mbfModuleFpr(m)));
+  expect(await cell(t3, 2, 3)).toBeCloseTo(d3.fpr, 15);
+  expect(await cell(t3, 2, 5)).toBeCloseTo(d3.expectedModulesEmpty, 14);
+  await page.getByTestId('mbf-reads-chart').locator('svg').focus();
+  await page.keyboard.press('End');
+  const readsTip = page.getByTestId('mbf-reads-chart-tooltip');
+  await expect(readsTip.locator('.tt-head')).toHaveAttribute('data-value', '16');
+  expect(Number(await readsTip.locator('tr[data-series="ideal"] td.num').getAttribute('data-value'))).toBeCloseTo(modularBloom(10, 16).expectedModuleAccesses, 14);
+  expect(Number(await readsTip.locator('tr[data-series="mix"] td.num').getAttribute('data-value'))).toBeCloseTo(0.5 * 16 + 0.5 * modularBloom(10, 16).expectedModuleAccesses, 14);
+
+  // More modules than whole probes: why, next to the box; the charts keep 7.
+  await box(page, /^Modules/).fill('8');
+  await expect(page.getByTestId('problem-modules')).toContainText('at 10 bits/key a filter holds at most 7 modules');
+  await expect(t3.locator('tr.current td').first()).toHaveText('7');
+  await box(page, /^Filter bits per key/).fill('12');
+  await expect(page.getByTestId('problem-modules')).toHaveCount(0);
+  await expect(t3.locator('tbody tr')).toHaveCount(8);
+
+  // A preset sets several controls at once.
+  await page.getByRole('combobox', { name: 'Preset' }).selectOption('shamba70');
+  await expect(box(page, /^Cache budget/)).toHaveValue('70');
+  await expect(box(page, /^Modules/)).toHaveValue('2');
+  await expect(page.getByRole('radio', { name: 'Full (F)' })).toBeChecked();
+  await expect(page).toHaveURL(/&D=2&sb=10&skip=full&bud=70&a=0&be=0\.5&t1=0\.2&t2=0\.1$/);
+  expect(errors).toEqual([]);
+});
+
+test('memory: a shared link reproduces the view; Reset restores the defaults', async ({ page, context }) => {
+  const errors = collectErrors(page);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.goto('/#/memory');
+  await box(page, /^Memory budget/).fill('2.5');
+  await box(page, /^Levels/).fill('4');
+  await box(page, /^Skew/).fill('0.8');
+  await box(page, /^Seed/).fill('42');
+  await box(page, /^Cache budget/).fill('30');
+  await page.getByRole('radio', { name: 'Partial (P)' }).check();
+  await box(page, /^Existing ratio/).fill('0.25');
+  await expect(page).toHaveURL(/#\/memory\?v=1&T=4&L=4&f1=1&nf=8192&b=2\.5&th=0\.8&Z=0\.5&at=size&hl=1&seed=42&D=2&sb=10&skip=partial&bud=30&a=0\.25&be=0\.5&t1=0\.2&t2=0\.1$/);
+
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  await expect(page.getByText('Link copied to the clipboard.')).toBeVisible();
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toBe(page.url());
+
+  const view = async (p: Page) => {
+    await expect(p.getByTestId('mn-table').locator('tbody tr')).toHaveCount(1 + 4 + 8 + 8);
+    return {
+      unn: await Promise.all(['mn-unn-uniform', 'mn-unn-monkey', 'mn-unn-mnemosyne', 'io-mono', 'io-eq', 'io-prop'].map((id) => value(p, id))),
+      firstRow: await p.getByTestId('mn-table').locator('tbody tr').first().innerText(),
+      utility: await p.getByTestId('utility-table').innerText(),
+      budget: await box(p, /^Cache budget/).inputValue(),
+      partial: await p.getByRole('radio', { name: 'Partial (P)' }).isChecked(),
+    };
+  };
+  const before = await view(page);
+  const second = await context.newPage();
+  await second.goto(link);
+  expect(await view(second)).toEqual(before);
+  await second.close();
+
+  await page.getByRole('button', { name: 'Reset' }).click();
+  await expect(page).toHaveURL(new RegExp(`#/memory\\?${DEFAULT_QUERY.replace(/\./g, '\\.')}$`));
+  // A bad link falls back with a notice instead of breaking the page.
+  await page.goto('/#/memory?v=1&T=40&D=abc');
+  await expect(page.getByTestId('url-notices')).toContainText('T=40 is not valid (size ratio must be a whole number between 2 and 10); using the default, 4.');
+  await expect(page.getByTestId('mn-active')).toContainText('of 21');
+  expect(errors).toEqual([]);
+});
+
+test('memory: charts and tables download as valid SVG, PNG and CSV', async ({ page }) => {
+  await page.goto(`/#/memory?${DEFAULT_QUERY}`);
+  const stem = 'lsm-memory_mnemosyne-bits_T4_L3_f11_nf8192_b3_th1_Z0.5_at-size_hl1_seed0_D2_sb10_skip-full_bud50_a0_be0.5_t10.2_t20.1';
+  const download = async (card: Locator, kind: 'SVG' | 'PNG' | 'CSV') => {
+    const [dl] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: new RegExp(`as ${kind}$`) }).click()]);
+    return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
+  };
+
+  const bars = page.getByTestId('card-mnemosyne-bits');
+  await expect(bars.locator('svg.chart-svg')).toBeVisible();
+  const svg = await download(bars, 'SVG');
+  expect(svg.name).toBe(`${stem}.svg`);
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return { error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.nodeName, texts: Array.from(doc.querySelectorAll('text')).map((t) => t.textContent) };
+  }, svg.bytes.toString('utf8'));
+  expect(parsed.error).toBeNull();
+  expect(parsed.root).toBe('svg');
+  expect(parsed.texts).toContain('filter memory (bits/key)');
+  expect(parsed.texts).toContain('Mnemosyne');
+
+  const png = await download(bars, 'PNG');
+  expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const rect = await bars.locator('svg.chart-svg').boundingBox();
+  expect(png.bytes.readUInt32BE(16)).toBe(Math.round((rect?.width ?? 0) * 2));
+
+  const csv = await download(bars, 'CSV');
+  expect(csv.name).toBe(`${stem}.csv`);
+  const lines = csv.bytes.toString('utf8').trim().split('\n');
+  expect(lines[0]).toBe('file,level,entries,share of lookups in key range,empty probes z (per 1000000 lookups),found probes x (per 1000000 lookups),uniform (bits/key),Monkey+ (bits/key),Mnemosyne (bits/key)');
+  expect(lines).toHaveLength(22);
+  const expected = allocations(tree(4, 3, 1, 8192, 1, 0.5), 3);
+  expect(Number(lines[1].split(',')[8])).toBeCloseTo(expected.bits.mnemosyne[0], 12);
+
+  const budget = page.getByTestId('card-shamba-budget');
+  await expect(budget.locator('svg.chart-svg')).toBeVisible();
+  const budgetCsv = (await download(budget, 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const unit = '(pages per lookup reaching an SST)';
+  expect(budgetCsv[0]).toBe(
+    `cache budget (% of index + filter size),state of the art (one filter) ${unit},SHaMBa-eq-F ${unit},SHaMBa-prop-F ${unit},"SHaMBa-eq, no skipping ${unit}","SHaMBa-prop, no skipping ${unit}"`,
+  );
+  expect(budgetCsv).toHaveLength(142);
+  expect((await download(budget, 'PNG')).bytes.subarray(1, 4).toString('ascii')).toBe('PNG');
+
+  const utility = (await download(page.getByTestId('card-shamba-utility'), 'CSV')).bytes.toString('utf8').trim().split('\n');
+  expect(utility[0]).toBe('Filter,Module,Bits (bits/key),FPR,Reached by (share of empty lookups),Utility (I/O per lookup),Threshold θ (I/O),Partial (P),Full (F)');
+  expect(utility).toHaveLength(5);
+});
+
+test('memory: the page reads well at 1280×800 and on a phone', async ({ page }) => {
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.goto(`/#/memory?${DEFAULT_QUERY}`);
+  await expect(page.getByTestId('mn-cost-chart')).toBeVisible();
+  await expect(page.getByTestId('timing-chart')).toBeVisible();
+  await expect(page.getByTestId('shamba-budget-chart')).toBeVisible();
+  const panel = await page.getByRole('complementary', { name: 'Controls' }).boundingBox();
+  const first = await page.getByTestId('card-mnemosyne-bits').boundingBox();
+  expect(panel && first && panel.x + panel.width <= first.x).toBe(true);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'memory.png'), fullPage: true });
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  const narrowPanel = await page.getByRole('complementary', { name: 'Controls' }).boundingBox();
+  const narrowFirst = await page.getByTestId('card-mnemosyne-bits').boundingBox();
+  expect(narrowPanel && narrowFirst && narrowPanel.y + narrowPanel.height <= narrowFirst.y).toBe(true);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: path.join(ARTIFACTS, 'memory-narrow.png'), fullPage: true });
+});

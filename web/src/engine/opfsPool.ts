@@ -1,0 +1,275 @@
+/// <reference lib="webworker" />
+/**
+ * A pool of OPFS sync access handles for one database, used by the engine (wasm) through
+ * synchronous calls. Opening a handle is asynchronous, so the pool keeps spare slot files open
+ * and maps each logical file (a table, a log, the manifest) onto one; between engine calls the
+ * worker tops the spares up (`reserve`).
+ *
+ * Slot file layout: a 4 KiB header `[magic "LSMS"][u32 name length][name, UTF-8]`, then the
+ * logical file's bytes. A slot of size 0 is free.
+ *
+ * Physical I/O is batched: the engine appends runs in ≥ 1 MiB chunks, and reads go through a
+ * chunk cache (64 KiB reads, LRU by bytes), so a point lookup rarely costs an OPFS call. The
+ * engine's logical I/O counters are unaffected: they are counted before the storage layer.
+ */
+
+const HEADER = 4096;
+const MAGIC = 0x534d534c; // "LSMS" little-endian
+const CHUNK = 64 * 1024;
+const CACHE_BYTES = 256 * 1024 * 1024;
+const ROOT = 'lsm-navigator';
+
+/** Thrown when no free slot is left; the engine maps it to "storage full" and the worker retries. */
+class NoFreeSlotError extends Error {
+  constructor() {
+    super('no free OPFS file slot: the worker opens more between steps');
+    this.name = 'NoFreeSlotError';
+  }
+}
+
+interface Slot {
+  index: number;
+  handle: FileSystemSyncAccessHandle;
+}
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+async function databaseDirectory(db: string, create: boolean): Promise<FileSystemDirectoryHandle> {
+  const root = await navigator.storage.getDirectory();
+  const app = await root.getDirectoryHandle(ROOT, { create: true });
+  return app.getDirectoryHandle(db, { create });
+}
+
+/** Remove a database's OPFS directory (its handles must be closed). */
+export async function deleteOpfsDatabase(db: string): Promise<void> {
+  const root = await navigator.storage.getDirectory();
+  const app = await root.getDirectoryHandle(ROOT, { create: true });
+  await app.removeEntry(db, { recursive: true }).catch((e: unknown) => {
+    if (!(e instanceof DOMException && e.name === 'NotFoundError')) throw e;
+  });
+}
+
+/** Names of the databases stored in OPFS. */
+export async function opfsDatabaseNames(): Promise<string[]> {
+  const root = await navigator.storage.getDirectory();
+  const app = await root.getDirectoryHandle(ROOT, { create: true });
+  const names: string[] = [];
+  // The async iterator is typed loosely across TS lib versions; values() is standard.
+  const entries = (app as unknown as { values(): AsyncIterable<FileSystemHandle> }).values();
+  for await (const h of entries) if (h.kind === 'directory') names.push(h.name);
+  return names.sort();
+}
+
+export class OpfsPool {
+  private dir: FileSystemDirectoryHandle;
+  private slots: Slot[] = [];
+  private free: Slot[] = [];
+  private files = new Map<string, Slot>();
+  private cache = new Map<string, Uint8Array>(); // key `${slot}:${chunk}`, insertion order = LRU
+  private cachedBytes = 0;
+  /** Physical calls made, for the benchmark and the UI. */
+  calls = { reads: 0, writes: 0, flushes: 0 };
+
+  private constructor(dir: FileSystemDirectoryHandle) {
+    this.dir = dir;
+  }
+
+  /** Open every slot of database `db` (creating the directory if asked). */
+  static async open(db: string, create: boolean): Promise<OpfsPool> {
+    const pool = new OpfsPool(await databaseDirectory(db, create));
+    const names: string[] = [];
+    const entries = (pool.dir as unknown as { values(): AsyncIterable<FileSystemHandle> }).values();
+    for await (const h of entries) if (h.kind === 'file' && h.name.startsWith('slot-')) names.push(h.name);
+    names.sort();
+    for (const name of names) {
+      const index = Number(name.slice(5));
+      const file = await pool.dir.getFileHandle(name);
+      const handle = await file.createSyncAccessHandle();
+      const slot = { index, handle };
+      pool.slots.push(slot);
+      const logical = pool.readHeader(handle);
+      if (logical === null) pool.free.push(slot);
+      else pool.files.set(logical, slot);
+    }
+    await pool.reserve(16);
+    return pool;
+  }
+
+  private readHeader(handle: FileSystemSyncAccessHandle): string | null {
+    if (handle.getSize() < HEADER) return null;
+    const head = new Uint8Array(HEADER);
+    handle.read(head, { at: 0 });
+    const view = new DataView(head.buffer);
+    if (view.getUint32(0, true) !== MAGIC) return null;
+    const len = view.getUint32(4, true);
+    if (len === 0 || len > HEADER - 8) return null;
+    return decoder.decode(head.subarray(8, 8 + len));
+  }
+
+  /** Keep at least `spares` free slots open (asynchronous: call between engine calls). */
+  async reserve(spares: number): Promise<void> {
+    let next = this.slots.reduce((m, s) => Math.max(m, s.index + 1), 0);
+    while (this.free.length < spares) {
+      const name = `slot-${String(next).padStart(6, '0')}`;
+      const file = await this.dir.getFileHandle(name, { create: true });
+      const handle = await file.createSyncAccessHandle();
+      handle.truncate(0);
+      const slot = { index: next, handle };
+      this.slots.push(slot);
+      this.free.push(slot);
+      next += 1;
+    }
+  }
+
+  get freeSlots(): number {
+    return this.free.length;
+  }
+
+  private slot(file: string): Slot {
+    const s = this.files.get(file);
+    if (!s) throw Object.assign(new Error(`no such file ${file}`), { name: 'NotFoundError' });
+    return s;
+  }
+
+  private forget(slot: Slot): void {
+    for (const key of [...this.cache.keys()]) {
+      if (key.startsWith(`${slot.index}:`)) {
+        this.cachedBytes -= this.cache.get(key)?.length ?? 0;
+        this.cache.delete(key);
+      }
+    }
+  }
+
+  // ---- the synchronous interface the engine calls (wasm-engine/src/storage/opfs.rs) ----
+
+  append(file: string, bytes: Uint8Array): void {
+    let slot = this.files.get(file);
+    if (!slot) {
+      slot = this.free.pop();
+      if (!slot) throw new NoFreeSlotError();
+      const head = new Uint8Array(HEADER);
+      const name = encoder.encode(file);
+      const view = new DataView(head.buffer);
+      view.setUint32(0, MAGIC, true);
+      view.setUint32(4, name.length, true);
+      head.set(name, 8);
+      slot.handle.truncate(0);
+      this.write(slot, head, 0);
+      this.files.set(file, slot);
+    }
+    if (bytes.length === 0) return;
+    const at = slot.handle.getSize();
+    // The chunk holding the old end of file is about to grow: drop it from the cache.
+    const first = Math.floor((at - HEADER) / CHUNK);
+    const key = `${slot.index}:${first}`;
+    const stale = this.cache.get(key);
+    if (stale) {
+      this.cachedBytes -= stale.length;
+      this.cache.delete(key);
+    }
+    this.write(slot, bytes, at);
+  }
+
+  private write(slot: Slot, bytes: Uint8Array, at: number): void {
+    let done = 0;
+    while (done < bytes.length) {
+      const n = slot.handle.write(bytes.subarray(done), { at: at + done });
+      this.calls.writes += 1;
+      if (n <= 0) throw Object.assign(new Error('OPFS write made no progress'), { name: 'QuotaExceededError' });
+      done += n;
+    }
+  }
+
+  read(file: string, offset: number, out: Uint8Array): void {
+    const slot = this.slot(file);
+    const size = slot.handle.getSize() - HEADER;
+    let pos = offset;
+    let written = 0;
+    while (written < out.length) {
+      const chunk = Math.floor(pos / CHUNK);
+      const data = this.chunk(slot, chunk, size);
+      const from = pos - chunk * CHUNK;
+      const n = Math.min(out.length - written, data.length - from);
+      if (n <= 0) throw new Error(`read past the end of ${file} at ${pos}`);
+      out.set(data.subarray(from, from + n), written);
+      written += n;
+      pos += n;
+    }
+  }
+
+  private chunk(slot: Slot, chunk: number, size: number): Uint8Array {
+    const key = `${slot.index}:${chunk}`;
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.cache.delete(key);
+      this.cache.set(key, hit); // most recently used
+      return hit;
+    }
+    const len = Math.max(0, Math.min(CHUNK, size - chunk * CHUNK));
+    const data = new Uint8Array(len);
+    slot.handle.read(data, { at: HEADER + chunk * CHUNK });
+    this.calls.reads += 1;
+    this.cache.set(key, data);
+    this.cachedBytes += len;
+    for (const [k, v] of this.cache) {
+      if (this.cachedBytes <= CACHE_BYTES) break;
+      this.cache.delete(k);
+      this.cachedBytes -= v.length;
+    }
+    return data;
+  }
+
+  size(file: string): number {
+    return this.slot(file).handle.getSize() - HEADER;
+  }
+
+  flush(file: string): void {
+    const slot = this.files.get(file);
+    if (slot) {
+      slot.handle.flush();
+      this.calls.flushes += 1;
+    }
+  }
+
+  truncate(file: string, len: number): void {
+    const slot = this.slot(file);
+    this.forget(slot);
+    slot.handle.truncate(HEADER + len);
+    slot.handle.flush();
+  }
+
+  remove(file: string): void {
+    const slot = this.files.get(file);
+    if (!slot) return;
+    this.forget(slot);
+    slot.handle.truncate(0);
+    slot.handle.flush();
+    this.files.delete(file);
+    this.free.push(slot);
+  }
+
+  has(file: string): boolean {
+    return this.files.has(file);
+  }
+
+  names(): string[] {
+    return [...this.files.keys()];
+  }
+
+  /** Bytes the database occupies (logical files, headers included). */
+  bytes(): number {
+    let total = 0;
+    for (const s of this.files.values()) total += s.handle.getSize();
+    return total;
+  }
+
+  close(): void {
+    for (const s of this.slots) s.handle.close();
+    this.slots = [];
+    this.free = [];
+    this.files.clear();
+    this.cache.clear();
+    this.cachedBytes = 0;
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * Memory pressure: what to do when filter memory is scarce. Section A (Mnemosyne) spends a fixed
+ * filter budget where the lookups are; section B (SHaMBa) splits each filter into modules so the
+ * cache can hold the part that answers most lookups. Every number comes from @lsm/models via
+ * compute/sweeps/memory*.ts; the heavy sweeps and the solver timing run in the model worker.
+ */
+import { useRef } from 'react';
+import { shambaMaxModules } from '@lsm/models';
+import { useSweep } from '../../compute/useSweep';
+import { treeProblems, type MnemosyneTreeInput } from '../../compute/sweeps/memoryTree';
+import { SST } from '../../compute/sweeps/memoryShamba';
+import { ControlGroup } from '../../controls/ControlGroup';
+import { ParamControl } from '../../controls/ParamControl';
+import { formatBound } from '../../state/validate';
+import { Page } from '../../layout/Page';
+import { useUrlState } from '../../state/useUrlState';
+import { MnemosyneSection } from './MnemosyneSection';
+import { ShambaSection } from './ShambaSection';
+import { memoryUrl } from './state';
+import './memory.css';
+
+/** Budgets drawn on the SHaMBa chart, % of index + filter bytes (the paper sweeps 10–150 %). */
+const BUDGETS = Array.from({ length: 141 }, (_, i) => 10 + i);
+
+/** The value as of the last render where it was valid: an impossible combination keeps the charts drawn. */
+function useLastValid<T>(value: T, valid: boolean): T {
+  const last = useRef(value);
+  if (valid) last.current = value;
+  return last.current;
+}
+
+/** Why a combination of controls is impossible, shown right under the control it names. */
+function Problem({ message, testId }: { message?: string | null; testId: string }) {
+  if (!message) return null;
+  return (
+    <p className="field-msg field-error cross-field" role="alert" data-testid={testId}>
+      {message}
+    </p>
+  );
+}
+
+export function MemoryPage() {
+  const url = useUrlState(memoryUrl);
+  const s = url.state;
+
+  const treeNow: MnemosyneTreeInput = {
+    sizeRatio: s.sizeRatio,
+    levels: s.levels,
+    filesInFirstLevel: s.filesL1,
+    entriesPerFile: s.entriesPerFile,
+    skew: s.skew,
+    emptyFraction: s.emptyFraction,
+    foundAt: s.foundAt,
+    hotLevel: s.hotLevel,
+    seed: s.seed,
+  };
+  const treeIssues = treeProblems(treeNow);
+  const tree = useLastValid(treeNow, !treeIssues.files && !treeIssues.hotLevel);
+
+  const maxModules = shambaMaxModules(SST.dataBlocks * SST.pageBytes, SST.entryBytes, s.shambaBits, SST.pageBytes);
+  const moduleIssue =
+    s.modules > maxModules
+      ? `at ${formatBound(s.shambaBits)} bits/key a filter holds at most ${maxModules} module${maxModules === 1 ? '' : 's'}: each needs at least one hash probe and a whole page (SHaMBa §B.3.5)`
+      : null;
+  const filter = useLastValid({ modules: s.modules, bitsPerKey: s.shambaBits }, !moduleIssue);
+
+  // Section A: the current allocation on the main thread (light); sweeps and timing in the worker.
+  const view = useSweep('memory.mnemosyne', { tree, bitsPerKey: s.bits }, { mode: 'main' });
+  const budgetSweep = useSweep('memory.mnemosyneBudget', { tree, maxBitsPerKey: Math.max(12, Math.ceil(s.bits)), step: 0.25 });
+  // Timing blocks the worker for up to a second on big trees: wait for the controls to settle.
+  const timing = useSweep('memory.solverTiming', { tree, bitsPerKey: s.bits, minMs: 15 }, { debounceMs: 500 });
+
+  // Section B.
+  const shambaArgs = {
+    bitsPerKey: filter.bitsPerKey,
+    modules: filter.modules,
+    existingRatio: s.alpha,
+    accessFrequency: s.beta,
+    policy: s.skip,
+    thresholdWhole: s.thetaWhole,
+    thresholdLater: s.thetaLater,
+  };
+  const shamba = useSweep('memory.shamba', { ...shambaArgs, budgetFraction: s.budget / 100 }, { mode: 'main' });
+  const shambaBudget = useSweep('memory.shambaBudget', { ...shambaArgs, budgetsPercent: BUDGETS });
+
+  return (
+    <Page
+      title="Memory pressure: Mnemosyne and SHaMBa"
+      lede="When filters do not fit in memory: spend the bits where the lookups are (Mnemosyne), and split each filter so the cache keeps the part that answers most lookups (SHaMBa). All numbers are computed live from the papers’ models."
+      url={url}
+      controls={
+        <>
+          <ControlGroup title="A · Tree">
+            <ParamControl {...url.bind('sizeRatio')} />
+            <ParamControl {...url.bind('levels')} />
+            <ParamControl {...url.bind('filesL1')} />
+            <Problem message={treeIssues.files} testId="problem-files" />
+            <ParamControl {...url.bind('entriesPerFile')} />
+          </ControlGroup>
+          <ControlGroup title="A · Lookups">
+            <ParamControl {...url.bind('skew')} />
+            <ParamControl {...url.bind('emptyFraction')} />
+            <ParamControl {...url.bind('foundAt')} />
+            <ParamControl {...url.bind('hotLevel')} disabled={s.foundAt !== 'hot'} />
+            <Problem message={treeIssues.hotLevel} testId="problem-hot-level" />
+            <ParamControl {...url.bind('seed')} noSlider />
+          </ControlGroup>
+          <ControlGroup title="A · Filter memory">
+            <ParamControl {...url.bind('bits')} />
+          </ControlGroup>
+          <ControlGroup title="B · Modular filter">
+            <ParamControl {...url.bind('shambaBits')} />
+            <ParamControl {...url.bind('modules')} />
+            <Problem message={moduleIssue} testId="problem-modules" />
+            <ParamControl {...url.bind('budget')} />
+          </ControlGroup>
+          <ControlGroup title="B · File statistics">
+            <ParamControl {...url.bind('alpha')} />
+            <ParamControl {...url.bind('beta')} />
+          </ControlGroup>
+          <ControlGroup title="B · Skipping">
+            <ParamControl {...url.bind('skip')} />
+            <ParamControl {...url.bind('thetaWhole')} />
+            <ParamControl {...url.bind('thetaLater')} />
+          </ControlGroup>
+        </>
+      }
+    >
+      <MnemosyneSection bits={s.bits} tree={tree} view={view} budgetSweep={budgetSweep} timing={timing} />
+      <ShambaSection
+        bitsPerKey={filter.bitsPerKey}
+        modules={filter.modules}
+        budget={s.budget}
+        alpha={s.alpha}
+        beta={s.beta}
+        skip={s.skip}
+        view={shamba}
+        budgetSweep={shambaBudget}
+      />
+    </Page>
+  );
+}

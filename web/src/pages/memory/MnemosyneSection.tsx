@@ -1,0 +1,209 @@
+/** Section A: Mnemosyne's per-file bits against Monkey+ and uniform, their cost, and the solver speed. */
+import { useMemo } from 'react';
+import { BarChart } from '../../charts/BarChart';
+import { ChartCard } from '../../charts/ChartCard';
+import { barChartCsv, lineChartCsv, tableCsv } from '../../charts/csv';
+import { LineChart } from '../../charts/LineChart';
+import type { BarChartProps, LineSeries } from '../../charts/types';
+import type { SweepResult, SweepState } from '../../compute';
+import { MAX_FILE_BARS, STRATEGIES, type FileGroup, type Strategy } from '../../compute/sweeps/memoryMnemosyne';
+import { LOOKUPS, type MnemosyneTreeInput } from '../../compute/sweeps/memoryTree';
+import { formatCount, formatFixed, formatInt, formatPercent, formatSig } from '../../format';
+import { CardGrid } from '../../layout/Page';
+import { DataTable, type Column } from '../../layout/DataTable';
+import { Readouts } from '../../layout/Readouts';
+import { SolverTimingCard } from './SolverTimingCard';
+
+export const STRATEGY_STYLE: Record<Strategy, { label: string; color: string }> = {
+  uniform: { label: 'Uniform (RocksDB default)', color: '#5d6b7f' },
+  monkey: { label: 'Monkey+', color: '#1f5fa8' },
+  mnemosyne: { label: 'Mnemosyne', color: '#d1495b' },
+};
+
+const bits = (v: string | number) => formatFixed(Number(v), 2);
+
+const GROUP_COLUMNS: Column<FileGroup>[] = [
+  { key: 'label', label: 'File' },
+  { key: 'entries', label: 'Entries', format: (v) => formatCount(Number(v)) },
+  { key: 'accessShare', label: 'Key range hit by', unit: '% of lookups', format: (v) => formatPercent(Number(v), 3) },
+  { key: 'emptyProbes', label: 'Empty probes z', unit: 'per 1 M lookups', format: (v) => formatCount(Number(v)) },
+  { key: 'foundProbes', label: 'Found x', unit: 'per 1 M lookups', format: (v) => formatCount(Number(v)) },
+  { key: 'uniform', label: 'Uniform', unit: 'bits/key', format: bits },
+  { key: 'monkey', label: 'Monkey+', unit: 'bits/key', format: bits },
+  { key: 'mnemosyne', label: 'Mnemosyne', unit: 'bits/key', format: bits },
+];
+
+type ViewResult = SweepResult<'memory.mnemosyne'>;
+
+/** Every file, full precision, whatever the bars group (the CSV of the allocation card). */
+function perFileCsv(v: ViewResult): string {
+  const rows = v.files.map((f, i) => ({
+    file: f.id,
+    level: f.level,
+    entries: f.entries,
+    accessShare: f.accessShare,
+    emptyProbes: f.emptyProbes,
+    foundProbes: f.foundProbes,
+    uniform: v.comparison.bitsPerKey.uniform[i],
+    monkey: v.comparison.bitsPerKey.monkey[i],
+    mnemosyne: v.comparison.bitsPerKey.mnemosyne[i],
+  }));
+  return tableCsv(
+    [
+      { key: 'file', label: 'file' },
+      { key: 'level', label: 'level' },
+      { key: 'entries', label: 'entries' },
+      { key: 'accessShare', label: 'share of lookups in key range' },
+      { key: 'emptyProbes', label: `empty probes z (per ${LOOKUPS} lookups)` },
+      { key: 'foundProbes', label: `found probes x (per ${LOOKUPS} lookups)` },
+      { key: 'uniform', label: 'uniform', unit: 'bits/key' },
+      { key: 'monkey', label: 'Monkey+', unit: 'bits/key' },
+      { key: 'mnemosyne', label: 'Mnemosyne', unit: 'bits/key' },
+    ],
+    rows,
+  );
+}
+
+export function MnemosyneSection({
+  bits: budget,
+  tree,
+  view,
+  budgetSweep,
+  timing,
+}: {
+  bits: number;
+  tree: MnemosyneTreeInput;
+  view: SweepState<ViewResult>;
+  budgetSweep: SweepState<SweepResult<'memory.mnemosyneBudget'>>;
+  timing: SweepState<SweepResult<'memory.solverTiming'>>;
+}) {
+  const v = view.data;
+  const bars = useMemo<BarChartProps | null>(() => {
+    if (!v) return null;
+    return {
+      title: 'Bits per key of each file under uniform, Monkey+ and Mnemosyne allocations',
+      x: { label: 'file (level · position in the key space)' },
+      y: { label: 'filter memory', unit: 'bits/key', zero: true },
+      categories: v.groups.map((g) => g.label),
+      groups: STRATEGIES.map((st) => ({ id: st, label: STRATEGY_STYLE[st].label, color: STRATEGY_STYLE[st].color, values: v.groups.map((g) => g[st]) })),
+    };
+  }, [v]);
+
+  const sweep = budgetSweep.data;
+  const costChart = useMemo(() => {
+    const series: LineSeries[] = sweep
+      ? [
+          ...STRATEGIES.map((st) => ({
+            id: `${st}-unn`,
+            label: `${STRATEGY_STYLE[st].label}: unnecessary`,
+            color: STRATEGY_STYLE[st].color,
+            points: sweep.map((r) => ({ x: r.bits, y: r.unnecessary[st] })),
+          })),
+          ...STRATEGIES.map((st) => ({
+            id: `${st}-total`,
+            label: `${STRATEGY_STYLE[st].label}: all reads`,
+            color: STRATEGY_STYLE[st].color,
+            dash: '6 4',
+            points: sweep.map((r) => ({ x: r.bits, y: r.total[st] })),
+          })),
+        ]
+      : [];
+    return {
+      x: { label: 'memory budget', unit: 'bits per key' },
+      y: { label: 'data-block reads', unit: 'per lookup', scale: 'log' as const },
+      series,
+    };
+  }, [sweep]);
+
+  if (!v || !bars) {
+    return view.error ? (
+      <p role="alert" className="error">
+        {view.error}
+      </p>
+    ) : null;
+  }
+  const c = v.comparison;
+  const unn = (st: Strategy) => c.cost[st].unnecessaryReadsPerLookup;
+  const vsMonkey = 1 - unn('mnemosyne') / unn('monkey');
+  const vsUniform = 1 - unn('mnemosyne') / unn('uniform');
+  const grouped = v.files.length > MAX_FILE_BARS;
+  const treeText = `${formatInt(v.files.length)} files in ${tree.levels} level${tree.levels === 1 ? '' : 's'} (T = ${tree.sizeRatio}, ${formatInt(tree.entriesPerFile)} entries each)`;
+  const workloadText =
+    `Zipf θ = ${formatFixed(tree.skew, 2)} over key ranges, ${formatPercent(tree.emptyFraction, 3)} empty lookups, ` +
+    (tree.foundAt === 'hot' ? `every existing key in level ${tree.hotLevel}` : 'existing keys spread by level size');
+
+  return (
+    <section className="memory-section" aria-labelledby="memory-a">
+      <header className="memory-section-head">
+        <h2 id="memory-a">
+          <span className="memory-tag">A</span> Mnemosyne: put the bits where the lookups are
+        </h2>
+        <p>
+          Monkey gives every level the bits that minimise the false positives of an empty lookup, assuming every lookup
+          is empty and keys are read uniformly. Mnemosyne (Zhu, Wei, Athanassoulis) weights each file by the empty
+          probes it actually receives, z<sub>i</sub>, and solves min Σ z<sub>i</sub>·ε<sub>i</sub> exactly per file:
+          files whose key ranges are hot get more bits, and files that lookups rarely miss in (often the last level,
+          where existing keys are found) can get none. The tree: {treeText}. Lookups: {workloadText}.
+        </p>
+      </header>
+      <p className="readouts-title">Unnecessary data-block reads per lookup at {formatFixed(budget, 2)} bits/key</p>
+      <Readouts
+        label="Unnecessary data-block reads per lookup at the chosen budget"
+        items={[
+          { label: 'Uniform', value: unn('uniform'), text: formatSig(unn('uniform'), 3), testId: 'mn-unn-uniform', hint: 'reads per lookup' },
+          { label: 'Monkey+', value: unn('monkey'), text: formatSig(unn('monkey'), 3), testId: 'mn-unn-monkey', hint: 'reads per lookup' },
+          { label: 'Mnemosyne', value: unn('mnemosyne'), text: formatSig(unn('mnemosyne'), 3), testId: 'mn-unn-mnemosyne', hint: 'reads per lookup' },
+          { label: 'Saved vs Monkey+', value: vsMonkey, text: formatPercent(vsMonkey, 3), testId: 'mn-vs-monkey', hint: `${formatPercent(vsUniform, 3)} vs uniform` },
+          { label: 'Files with a filter', value: c.activeFiles, text: `${formatInt(c.activeFiles)} of ${formatInt(v.files.length)}`, testId: 'mn-active' },
+        ]}
+      />
+      <CardGrid>
+        <ChartCard
+          id="mnemosyne-bits"
+          wide
+          title="Bits per key per file"
+          caption={
+            <>
+              The same budget ({formatFixed(budget, 2)} bits/key on average, M = {formatCount(budget * v.totalEntries)} bits) spent
+              three ways: uniform, Monkey+ (Monkey’s exact optimum per level, every file of a level alike; Mnemosyne
+              §A.3.1) and Mnemosyne (Algorithm 1, per file). Files run left to right through the key space; with seed 0
+              the hottest key ranges are on the left. Mnemosyne Fig 2 shows the same effect per level.
+              {grouped && ` ${formatInt(v.files.length)} files are too many to draw one by one: each bar is a run of neighbouring files in one level (entry-weighted mean); the CSV lists every file.`}
+            </>
+          }
+          csv={() => perFileCsv(v)}
+          footer={
+            <div className="memory-scroll">
+              <DataTable columns={GROUP_COLUMNS} rows={v.groups} rowKey={(g) => g.label} testId="mn-table" />
+            </div>
+          }
+        >
+          <BarChart {...bars} data-testid="mn-bars" height={300} />
+        </ChartCard>
+        <ChartCard
+          id="mnemosyne-cost"
+          wide
+          title="Data-block reads per lookup vs memory"
+          caption={
+            <>
+              Solid: unnecessary reads, Σ z<sub>i</sub>·ε<sub>i</sub> / Q (false positives). Dashed: all data-block reads,
+              adding the lookups that find their key. The model on this tree (Mnemosyne Fig 1 and Fig 11 style, where
+              the paper measures the same curves on RocksDB). Mnemosyne is the optimum, so it is never above the others.
+            </>
+          }
+          csv={() => lineChartCsv(costChart)}
+          status={budgetSweep.computing ? 'computing…' : budgetSweep.error ? <span className="error">{budgetSweep.error}</span> : undefined}
+        >
+          {sweep ? (
+            <LineChart {...costChart} title="Data-block reads per lookup against filter memory" data-testid="mn-cost-chart" rules={[{ x: budget, label: `${formatFixed(budget, 2)} bits/key` }]} height={320} />
+          ) : (
+            <div className="chart-placeholder" style={{ height: 320 }}>
+              computing…
+            </div>
+          )}
+        </ChartCard>
+        <SolverTimingCard timing={timing} />
+      </CardGrid>
+    </section>
+  );
+}

@@ -1,0 +1,118 @@
+/**
+ * Monkey vs state of the art: how much lookup I/O Monkey's filter allocation saves over giving
+ * every level the same bits per entry, across memory, data size, buffer size and lookup mix —
+ * the exact model of the finite tree next to the paper's closed forms.
+ */
+import { useDeferredValue, useMemo, useRef } from 'react';
+import { ControlGroup } from '../../controls/ControlGroup';
+import { ParamControl } from '../../controls/ParamControl';
+import { useSweep } from '../../compute/useSweep';
+import type { MonkeyPageDesign } from '../../compute/sweeps/monkey';
+import { CardGrid, Page } from '../../layout/Page';
+import { useUrlState } from '../../state/useUrlState';
+import { MemoryCard } from './MemoryCard';
+import { LevelCards } from './LevelCards';
+import { datasetOf, datasetProblem, MIB, policyOf } from './params';
+import { monkeyUrl } from './state';
+import { Comparison, Headline } from './Summary';
+import { BufferLookupCard, BufferUpdateCard, DataSizeCard, MixCard } from './SweepCards';
+import './monkey.css';
+
+/** Fig 7's x axis: 0..12 bits/entry covers the paper's 0..8.75; wider only when the slider goes past it. */
+function memoryAxisMax(bits: number): number {
+  return bits <= 12 ? 12 : bits <= 24 ? 24 : 40;
+}
+
+export function MonkeyPage() {
+  const url = useUrlState(monkeyUrl);
+  const s = url.state;
+  const problem = datasetProblem(s);
+
+  // While the data set is impossible as a whole, keep drawing the last one that was possible.
+  const lastGood = useRef(datasetOf(s));
+  if (!problem) lastGood.current = datasetOf(s);
+  const { entries, entryBytes, pageBytes } = lastGood.current;
+  const dataset = useMemo(() => ({ entries, entryBytes, pageBytes }), [entries, entryBytes, pageBytes]);
+  const policy = policyOf(s.policy);
+  const bufferBytes = s.bufferMiB * MIB;
+  const shape = useMemo(() => ({ policy, sizeRatio: s.sizeRatio, bufferBytes }), [policy, s.sizeRatio, bufferBytes]);
+  const design = useMemo<MonkeyPageDesign>(() => ({ ...shape, filterBitsPerEntry: s.bits }), [shape, s.bits]);
+  const nonZeroFraction = s.nonZeroPercent / 100;
+
+  // Light: the current setting, on the main thread (it follows the slider frame by frame).
+  const current = useSweep('monkey.current', { dataset, design, nonZeroFraction }, { mode: 'main' });
+  // Curves: in the model worker, each only when its own inputs change (Fig 7 ignores the bits).
+  const memory = useSweep('monkey.memory', { dataset, design: shape, maxBitsPerEntry: memoryAxisMax(s.bits), points: 10 * memoryAxisMax(s.bits) + 1 });
+  const dataSize = useSweep('monkey.dataSize', { dataset: { entryBytes, pageBytes }, design });
+  const buffer = useSweep('monkey.buffer', { dataset, design, points: 81 });
+  const mix = useSweep('monkey.mix', { dataset, design, points: 101 });
+
+  const view = current.data;
+  // What sits below Fig 7 may trail a slider drag by a frame: React renders it after the urgent
+  // update (the slider, the headline and Fig 7) has been painted, and drops stale renders.
+  const laterView = useDeferredValue(view);
+  return (
+    <Page
+      title="Monkey vs state of the art"
+      lede="Monkey gives each level of an LSM-tree the Bloom-filter bits that minimise lookup I/O for the same memory. Compare it with the uniform allocation of LevelDB, RocksDB and friends, on the exact model and on the paper’s formulas."
+      url={url}
+      controls={
+        <>
+          <ControlGroup title="Data set">
+            <ParamControl {...url.bind('entries')} />
+            <ParamControl {...url.bind('entryBytes')} />
+            <ParamControl {...url.bind('pageBytes')} />
+            {problem && (
+              <p className="field-msg field-error" role="alert" data-testid="dataset-problem">
+                {problem} Still showing the last valid data set.
+              </p>
+            )}
+          </ControlGroup>
+          <ControlGroup title="Design">
+            <ParamControl {...url.bind('policy')} />
+            <ParamControl {...url.bind('sizeRatio')} />
+            <ParamControl {...url.bind('bufferMiB')} />
+          </ControlGroup>
+          <ControlGroup title="Memory and lookups">
+            <ParamControl {...url.bind('bits')} />
+            <ParamControl {...url.bind('nonZeroPercent')} />
+          </ControlGroup>
+        </>
+      }
+    >
+      {current.error && (
+        <p role="alert" className="error">
+          {current.error}
+        </p>
+      )}
+      {view && (
+        <>
+          <Headline view={view} />
+          <div className="monkey-cards">
+            <CardGrid>
+              <MemoryCard
+                data={memory.data}
+                computing={memory.computing}
+                error={memory.error}
+                bits={s.bits}
+                entries={dataset.entries}
+                thresholdBits={view.thresholdBitsPerEntry}
+                monkeyR={view.exact.monkeyR}
+                uniformR={view.exact.uniformR}
+                policyLabel={policy}
+                sizeRatio={s.sizeRatio}
+                levels={view.levels}
+              />
+              {laterView && <Comparison view={laterView} />}
+              {laterView && <LevelCards rows={laterView.rows} bits={laterView.filterBitsPerEntry} />}
+              <DataSizeCard data={dataSize.data} computing={dataSize.computing} error={dataSize.error} entries={dataset.entries} />
+              <MixCard data={mix.data} computing={mix.computing} error={mix.error} percent={s.nonZeroPercent} />
+              <BufferLookupCard data={buffer.data} computing={buffer.computing} error={buffer.error} bufferBytes={bufferBytes} />
+              <BufferUpdateCard data={buffer.data} computing={buffer.computing} error={buffer.error} bufferBytes={bufferBytes} />
+            </CardGrid>
+          </div>
+        </>
+      )}
+    </Page>
+  );
+}

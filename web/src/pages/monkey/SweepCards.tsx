@@ -1,0 +1,178 @@
+/**
+ * The what-if cards: lookup cost against data size (Monkey Fig 12(A)), against buffer size at a
+ * fixed total memory (Fig 9, the "sweet spot"), and against the share of lookups that find their
+ * key (Sec 4.4, Fig 13(A)).
+ */
+import { memo, useMemo } from 'react';
+import { ChartCard } from '../../charts/ChartCard';
+import { lineChartCsv } from '../../charts/csv';
+import { LineChart } from '../../charts/LineChart';
+import type { Annotation, AxisSpec, LineSeries } from '../../charts/types';
+import type { SweepResult } from '../../compute';
+import { formatBytes, formatCount, formatSig } from '../../format';
+import { ACCENT_COLOR, CLOSED_DASH, MONKEY_COLOR, Placeholder, sweepStatus, UNIFORM_COLOR } from './common';
+
+const R_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', zero: true };
+const R_LOG_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', scale: 'log' };
+
+interface SweepProps<N extends 'monkey.dataSize' | 'monkey.buffer' | 'monkey.mix'> {
+  data: SweepResult<N> | undefined;
+  computing: boolean;
+  error: string | null;
+}
+
+function zeroResultSeries(
+  xs: readonly number[],
+  d: { monkey: readonly number[]; uniform: readonly number[]; monkeyEq7: readonly number[]; uniformEq56: readonly number[]; monkeyDiffers: boolean; uniformDiffers: boolean },
+): LineSeries[] {
+  const pts = (ys: readonly number[]) => xs.map((x, i) => ({ x, y: ys[i] }));
+  const out: LineSeries[] = [
+    { id: 'uniform', label: 'Uniform (exact = Eq 56)', color: UNIFORM_COLOR, points: pts(d.uniform) },
+    { id: 'monkey', label: 'Monkey (exact)', color: MONKEY_COLOR, points: pts(d.monkey) },
+  ];
+  if (d.monkeyDiffers) out.push({ id: 'monkey-eq7', label: 'Monkey (Eq 7)', color: MONKEY_COLOR, dash: CLOSED_DASH, points: pts(d.monkeyEq7) });
+  if (d.uniformDiffers) out.push({ id: 'uniform-eq56', label: 'Uniform (Eq 56)', color: UNIFORM_COLOR, dash: CLOSED_DASH, points: pts(d.uniformEq56) });
+  return out;
+}
+
+// ------------------------------------------------------------------ Fig 12(A)
+
+const ENTRIES_AXIS: AxisSpec = { label: 'data size N', unit: 'entries', scale: 'log', format: formatCount };
+
+export const DataSizeCard = memo(function DataSizeCard(p: SweepProps<'monkey.dataSize'> & { entries: number }) {
+  const { data } = p;
+  const series = useMemo(() => (data ? zeroResultSeries(data.entries, data) : []), [data]);
+  const chart = { x: ENTRIES_AXIS, y: R_AXIS, series };
+  const rules = useMemo(() => [{ x: p.entries, label: `N = ${formatCount(p.entries)}` }], [p.entries]);
+  return (
+    <ChartCard
+      id="data-size"
+      title="Lookup cost as the data grows (Monkey Fig 12(A))"
+      caption={
+        <>
+          The current design and filter bits per entry at every size. The uniform baseline pays one FPR per level, so R climbs
+          with L ∝ log N; Monkey’s R levels off (Eq 7 does not depend on N). They meet where the tree has one level.
+        </>
+      }
+      csv={() => lineChartCsv(chart)}
+      status={sweepStatus(p.computing, p.error)}
+    >
+      {data ? <LineChart {...chart} title="Zero-result lookup cost against number of entries" data-testid="data-size-chart" rules={rules} /> : <Placeholder height={300} />}
+    </ChartCard>
+  );
+});
+
+// ------------------------------------------------------------------ Fig 9
+
+const BUFFER_AXIS: AxisSpec = { label: 'write buffer M_buf', unit: 'bytes', scale: 'log', format: formatBytes };
+
+/** Binary ticks (1 KiB, 16 KiB, 256 KiB, …) read better than powers of ten for memory sizes. */
+function bufferAxis(buffer: readonly number[] | undefined): AxisSpec {
+  if (!buffer || buffer.length === 0) return BUFFER_AXIS;
+  const lo = buffer[0];
+  const hi = buffer[buffer.length - 1];
+  const ticks: number[] = [];
+  for (let k = 0; k <= 60; k += 4) if (2 ** k >= lo && 2 ** k <= hi) ticks.push(2 ** k);
+  return { ...BUFFER_AXIS, domain: [lo, hi], ticks };
+}
+const W_AXIS: AxisSpec = { label: 'update cost W', unit: 'I/O per update', zero: true };
+
+export const BufferLookupCard = memo(function BufferLookupCard(p: SweepProps<'monkey.buffer'> & { bufferBytes: number }) {
+  const { data } = p;
+  const series = useMemo(() => (data ? zeroResultSeries(data.buffer, data) : []), [data]);
+  const annotations = useMemo<Annotation[]>(() => {
+    if (!data) return [];
+    const u = data.uniformBest;
+    const m = data.monkeyBest;
+    return [
+      { x: data.buffer[u], y: data.uniform[u], label: `uniform sweet spot ${formatBytes(data.buffer[u])}`, color: UNIFORM_COLOR },
+      { x: data.buffer[m], y: data.monkey[m], label: `Monkey best ${formatBytes(data.buffer[m])}`, color: MONKEY_COLOR },
+    ];
+  }, [data]);
+  const rules = useMemo(() => [{ x: p.bufferBytes, label: 'current buffer' }], [p.bufferBytes]);
+  const x = useMemo(() => bufferAxis(data?.buffer), [data]);
+  const chart = { x, y: R_LOG_AXIS, series };
+  return (
+    <ChartCard
+      id="buffer-lookup"
+      title="Lookup cost against buffer size, memory fixed (Monkey Fig 9, top)"
+      caption={
+        <>
+          Buffer + filters fixed at {data ? formatBytes(data.totalBytes) : '…'}; every byte the buffer takes comes out of the
+          filters. A bigger buffer means fewer levels: the uniform baseline first gains, then loses as its filters starve —
+          its minimum is the sweet spot. Monkey is flat until the filters run short.
+        </>
+      }
+      csv={() => lineChartCsv(chart)}
+      status={sweepStatus(p.computing, p.error)}
+    >
+      {data ? (
+        <LineChart {...chart} title="Zero-result lookup cost against buffer size at fixed total memory" data-testid="buffer-chart" rules={rules} annotations={annotations} />
+      ) : (
+        <Placeholder height={300} />
+      )}
+    </ChartCard>
+  );
+});
+
+export const BufferUpdateCard = memo(function BufferUpdateCard(p: SweepProps<'monkey.buffer'> & { bufferBytes: number }) {
+  const { data } = p;
+  const series = useMemo<LineSeries[]>(
+    () => (data ? [{ id: 'update', label: 'update cost W (Eq 10 with φ = 1)', color: ACCENT_COLOR, points: data.buffer.map((x, i) => ({ x, y: data.update[i] })) }] : []),
+    [data],
+  );
+  const rules = useMemo(() => [{ x: p.bufferBytes, label: 'current buffer' }], [p.bufferBytes]);
+  const x = useMemo(() => bufferAxis(data?.buffer), [data]);
+  const chart = { x, y: W_AXIS, series };
+  return (
+    <ChartCard
+      id="buffer-update"
+      title="Update cost against buffer size (Monkey Fig 9, bottom)"
+      caption="The same sweep: each merge level costs (T−1)/2 (leveling) or (T−1)/T (tiering) page I/Os per B entries, so W falls in steps as a larger buffer removes levels. Filters do not change W."
+      csv={() => lineChartCsv(chart)}
+      status={sweepStatus(p.computing, p.error)}
+    >
+      {data ? <LineChart {...chart} title="Update cost against buffer size at fixed total memory" data-testid="buffer-update-chart" rules={rules} /> : <Placeholder height={300} />}
+    </ChartCard>
+  );
+});
+
+// ------------------------------------------------------------------ Sec 4.4 / Fig 13(A)
+
+const SHARE_AXIS: AxisSpec = { label: 'lookups that find their key', unit: '%', domain: [0, 100] };
+const Z_AXIS: AxisSpec = { label: 'point-lookup cost Z', unit: 'I/O per lookup', zero: true };
+
+export const MixCard = memo(function MixCard(p: SweepProps<'monkey.mix'> & { percent: number }) {
+  const { data } = p;
+  const series = useMemo<LineSeries[]>(() => {
+    if (!data) return [];
+    const pts = (ys: readonly number[]) => data.share.map((f, i) => ({ x: f * 100, y: ys[i] }));
+    const out: LineSeries[] = [
+      { id: 'uniform', label: 'Uniform (exact = Eq 13+56)', color: UNIFORM_COLOR, points: pts(data.uniform) },
+      { id: 'zero', label: 'Monkey tuned for zero-result', color: ACCENT_COLOR, points: pts(data.zero) },
+      { id: 'general', label: 'Monkey tuned for the mix', color: MONKEY_COLOR, points: pts(data.general) },
+    ];
+    if (data.zeroDiffers) out.push({ id: 'zero-eq', label: 'zero-tuned (Eq 13 + 5/6)', color: ACCENT_COLOR, dash: CLOSED_DASH, points: pts(data.zeroEq) });
+    if (data.generalDiffers) out.push({ id: 'general-eq', label: 'mix-tuned (Eq 19/20)', color: MONKEY_COLOR, dash: CLOSED_DASH, points: pts(data.generalEq) });
+    if (data.uniformDiffers) out.push({ id: 'uniform-eq', label: 'uniform (Eq 13 + 56)', color: UNIFORM_COLOR, dash: CLOSED_DASH, points: pts(data.uniformEq) });
+    return out;
+  }, [data]);
+  const rules = useMemo(() => [{ x: p.percent, label: `${formatSig(p.percent, 3)}%` }], [p.percent]);
+  const chart = { x: SHARE_AXIS, y: Z_AXIS, series };
+  return (
+    <ChartCard
+      id="mix"
+      title="Zero- and non-zero-result lookups (Monkey Sec 4.4, Fig 13(A))"
+      caption={
+        <>
+          A lookup that finds its key always pays one I/O and never a false positive at the level holding it, so Monkey tuned
+          for the mix (v = f/(1−f)) gives the largest level fewer bits. Z = (1−f)·R + f·V, Eq 13.
+        </>
+      }
+      csv={() => lineChartCsv(chart)}
+      status={sweepStatus(p.computing, p.error)}
+    >
+      {data ? <LineChart {...chart} title="Point-lookup cost against share of lookups that find their key" data-testid="mix-chart" rules={rules} /> : <Placeholder height={300} />}
+    </ChartCard>
+  );
+});

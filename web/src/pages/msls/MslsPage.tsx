@@ -1,0 +1,113 @@
+/**
+ * Write amplification (MSLS): the MSLS model of LevelDB-style leveled compaction against the
+ * no-redundancy worst case, as the key count, skew and level sizes change; where the writes go;
+ * and the level sizes that minimise them. The current design is evaluated on the main thread
+ * (one model call); every sweep and the optimiser run in the model worker.
+ */
+import { useMemo, useRef } from 'react';
+import type { MslsLevelParams } from '@lsm/models';
+import { CardGrid } from '../../layout/Page';
+import { ControlGroup } from '../../controls/ControlGroup';
+import { ParamControl } from '../../controls/ParamControl';
+import { useSweep } from '../../compute/useSweep';
+import { Page } from '../../layout/Page';
+import { useUrlState } from '../../state/useUrlState';
+import { BreakdownCard } from './Breakdown';
+import { OptimizeCard } from './Optimize';
+import { DensityCard, UniqueCard } from './Primitives';
+import { controlOfError, levelParams, mslsUrl, type MslsState } from './state';
+import { Summary } from './Summary';
+import { KeysCard, LevelSizeCard, SkewCard } from './SweepCharts';
+import './msls.css';
+
+export function MslsPage() {
+  const url = useUrlState(mslsUrl);
+  const s = url.state;
+  const params = useMemo(
+    () => levelParams(s),
+    [s.keys, s.dist, s.theta, s.entryBytes, s.bufferMiB, s.l0, s.level1MiB, s.growth, s.levels],
+  );
+
+  const current = useSweep('msls.current', { params }, { mode: 'main' });
+  // Sweeps keep drawing the last design the model accepted while the controls hold an impossible
+  // combination (e.g. more levels than N needs), so the page never blanks.
+  const lastGood = useRef<MslsLevelParams>(params);
+  if (current.error === null) lastGood.current = params;
+  const good = lastGood.current;
+  // The distribution is drawn by series inside a sweep; leaving it out of the arguments means
+  // switching uniform ↔ Zipf does not recompute those sweeps.
+  const shape: MslsLevelParams = { ...good, distribution: { kind: 'uniform' } };
+
+  const optimize = useSweep('msls.optimize', { params: good });
+  const keys = useSweep('msls.keys', { params: shape, theta: s.theta });
+  const skew = useSweep('msls.skew', { params: shape, theta: s.theta });
+  const levels = useSweep('msls.levels', { params: shape, theta: s.theta, axis: s.sweepAxis });
+  const upperLevels = current.data ? current.data.msls.resolved.levelItems.slice(0, -1) : [];
+  const primitives = useSweep('msls.primitives', {
+    keySpace: good.keySpace,
+    theta: s.theta,
+    distribution: good.distribution ?? { kind: 'uniform' },
+    levelItems: upperLevels,
+  });
+
+  const data = current.data;
+  const now = data ? { msls: data.msls.total, worst: data.worst.total, levels: data.msls.resolved.levels } : undefined;
+  const errorControl = controlOfError(current.error);
+  const control = (name: keyof MslsState) => (
+    <>
+      <ParamControl {...url.bind(name)} />
+      {errorControl === name && (
+        <p className="field-msg field-error" role="alert" data-testid="model-error">
+          {current.error}
+        </p>
+      )}
+    </>
+  );
+
+  return (
+    <Page
+      title="Write amplification (MSLS)"
+      lede={
+        <>
+          How many bytes does LevelDB-style leveled compaction write per byte inserted? The MSLS model (Lim et al., FAST
+          ’16) counts duplicate keys, the density gradient of round-robin compaction, level overflow and false
+          overlaps; the textbook worst case counts none of them.
+        </>
+      }
+      url={url}
+      controls={
+        <>
+          <ControlGroup title="Workload">
+            {control('keys')}
+            {control('entryBytes')}
+            {control('dist')}
+            {control('theta')}
+          </ControlGroup>
+          <ControlGroup title="Tree (LevelDB options)">
+            {control('bufferMiB')}
+            {control('l0')}
+            {control('level1MiB')}
+            {control('growth')}
+            {control('levels')}
+          </ControlGroup>
+          {current.error && errorControl === null && (
+            <p className="field-msg field-error" role="alert" data-testid="model-error">
+              {current.error}
+            </p>
+          )}
+        </>
+      }
+    >
+      <Summary s={s} current={data} error={current.error} optimize={optimize.data} />
+      <CardGrid>
+        <BreakdownCard result={data} s={s} />
+        <KeysCard sweep={keys} s={s} now={now} />
+        <SkewCard sweep={skew} s={s} now={now} />
+        <LevelSizeCard sweep={levels} s={s} now={now} url={url} />
+        <OptimizeCard sweep={optimize} s={s} />
+        <UniqueCard sweep={primitives} s={s} walItems={data?.msls.resolved.walItems} />
+        <DensityCard sweep={primitives} s={s} />
+      </CardGrid>
+    </Page>
+  );
+}

@@ -1,0 +1,154 @@
+/**
+ * Trade-off curves and holistic design: where every LSM design sits between lookup and update cost
+ * (Monkey Fig 4/8, with the defaults of five systems), which design Monkey's Algorithm 1 picks for a
+ * workload and a memory budget, and how much each optimisation step adds (Fig 11).
+ */
+import { useMemo, useRef } from 'react';
+import type { MonkeySla } from '@lsm/models';
+import { ControlGroup } from '../../controls/ControlGroup';
+import { ParamControl } from '../../controls/ParamControl';
+import { useSweep } from '../../compute/useSweep';
+import { formatBytes, formatSig } from '../../format';
+import { CardGrid, Page } from '../../layout/Page';
+import { useUrlState } from '../../state/useUrlState';
+import { datasetOf, datasetProblem, MIB } from '../monkey/params';
+import '../monkey/monkey.css';
+import { CandidatesCard, DesignPanel } from './DesignPanel';
+import { tradeoffUrl } from './state';
+import { MEMORY_GRID, StepsCard } from './StepsCard';
+import { TradeoffCard, type ChosenPoint } from './TradeoffCard';
+import { mixProblem, mixTotal, workloadOf, type MixPercents } from './workload';
+
+/** Keep the last value for which `problem` was null, so an impossible input never reaches a model. */
+function useLastValid<T>(value: T, problem: string | null): T {
+  const last = useRef(value);
+  if (!problem) last.current = value;
+  return last.current;
+}
+
+export function TradeoffsPage() {
+  const url = useUrlState(tradeoffUrl);
+  const s = url.state;
+
+  const dataProblem = datasetProblem(s);
+  const ds = useLastValid(datasetOf(s), dataProblem);
+  const dataset = useMemo(() => ds, [ds.entries, ds.entryBytes, ds.pageBytes]);
+
+  const mixInput: MixPercents = { zeroResult: s.zeroResult, nonZeroResult: s.nonZeroResult, range: s.range, update: s.update };
+  const problem = mixProblem(mixInput);
+  const mix = useLastValid(mixInput, problem);
+  const workload = useMemo(
+    () => workloadOf(mix, s.selectivity),
+    [mix.zeroResult, mix.nonZeroResult, mix.range, mix.update, s.selectivity],
+  );
+  const hardware = useMemo(() => ({ writeReadCostRatio: s.phi, pageReadSeconds: s.readMicros * 1e-6 }), [s.phi, s.readMicros]);
+  const bufferBytes = s.bufferMiB * MIB;
+  const memoryBytes = bufferBytes + (s.bits * dataset.entries) / 8;
+  const sla = useMemo<MonkeySla>(
+    () => ({ ...(s.maxLookup > 0 ? { maxLookupCost: s.maxLookup } : {}), ...(s.maxUpdate > 0 ? { maxUpdateCost: s.maxUpdate } : {}) }),
+    [s.maxLookup, s.maxUpdate],
+  );
+
+  const curves = useSweep('tradeoffs.curves', { dataset, workload, hardware, bufferBytes, filterBitsPerEntry: s.bits });
+  const holistic = useSweep('tradeoffs.holistic', { dataset, workload, hardware, memoryBytes, sla });
+  const steps = useSweep('tradeoffs.memory', { dataset, workload, hardware, bitsPerEntry: MEMORY_GRID });
+
+  const result = holistic.data;
+  const chosen = useMemo<ChosenPoint | undefined>(
+    () =>
+      result && {
+        update: result.costs.update,
+        lookup: result.costs.zeroResultLookup,
+        label: `holistic (${result.policy}, T = ${formatSig(result.sizeRatio, 3)})`,
+      },
+    [result],
+  );
+  const nonZeroPercent = workload.pointLookups === 0 ? 0 : workload.nonZeroFraction * 100;
+
+  return (
+    <Page
+      title="Trade-off curves and holistic design"
+      lede="Every LSM design trades lookup cost against update cost. See where the size ratio and merge policy put you, where five real systems sit by default, and which design Monkey’s holistic search picks for your workload and memory."
+      url={url}
+      controls={
+        <>
+          <ControlGroup title="Workload (% of operations)">
+            <ParamControl {...url.bind('zeroResult')} />
+            <ParamControl {...url.bind('nonZeroResult')} />
+            <ParamControl {...url.bind('range')} />
+            <ParamControl {...url.bind('update')} />
+            {problem ? (
+              <p className="field-msg field-error" role="alert" data-testid="mix-problem">
+                {problem} The charts keep the last mix that added up.
+              </p>
+            ) : (
+              <p className="field-msg" data-testid="mix-total">
+                Total {formatSig(mixTotal(mixInput), 6)}%.
+              </p>
+            )}
+            <ParamControl {...url.bind('selectivity')} />
+          </ControlGroup>
+          <ControlGroup title="Device">
+            <ParamControl {...url.bind('phi')} />
+            <ParamControl {...url.bind('readMicros')} />
+          </ControlGroup>
+          <ControlGroup title="Memory">
+            <ParamControl {...url.bind('bits')} />
+            <ParamControl {...url.bind('bufferMiB')} />
+            <p className="field-msg" data-testid="memory-total">
+              Holistic search budget: {formatBytes(memoryBytes)} (buffer + filters).
+            </p>
+          </ControlGroup>
+          <ControlGroup title="SLA (optional)">
+            <ParamControl {...url.bind('maxLookup')} noSlider />
+            <ParamControl {...url.bind('maxUpdate')} noSlider />
+          </ControlGroup>
+          <ControlGroup title="Data set">
+            <ParamControl {...url.bind('entries')} />
+            <ParamControl {...url.bind('entryBytes')} />
+            <ParamControl {...url.bind('pageBytes')} />
+            {dataProblem && (
+              <p className="field-msg field-error" role="alert" data-testid="dataset-problem">
+                {dataProblem} Still showing the last valid data set.
+              </p>
+            )}
+          </ControlGroup>
+        </>
+      }
+    >
+      {holistic.error && (
+        <p role="alert" className="error">
+          {holistic.error}
+        </p>
+      )}
+      {result ? (
+        <DesignPanel
+          result={result}
+          dataset={dataset}
+          memoryBytes={result.bufferBytes + result.filterBytes}
+          nonZeroPercent={nonZeroPercent}
+          busy={holistic.computing}
+          stale={holistic.computing || problem !== null || dataProblem !== null}
+        />
+      ) : (
+        <div className="chart-placeholder" style={{ height: 220 }}>
+          searching designs…
+        </div>
+      )}
+      <div className="monkey-cards">
+        <CardGrid>
+          <TradeoffCard
+            data={curves.data}
+            computing={curves.computing}
+            error={curves.error}
+            chosen={chosen}
+            bits={s.bits}
+            bufferBytes={bufferBytes}
+          />
+          <StepsCard data={steps.data} computing={steps.computing} error={steps.error} memoryBits={(memoryBytes * 8) / dataset.entries} />
+          {result && <CandidatesCard result={result} />}
+        </CardGrid>
+      </div>
+    </Page>
+  );
+}
