@@ -101,9 +101,9 @@ impl Engine {
         };
         let level1_runs = self.levels.first().map_or(0, Vec::len);
         let older_exist = level1_runs > usize::from(!absorbed.is_empty()) || self.deeper_data_exists(1);
-        let entries = Rc::new(self.memtable.drain_sorted().collect::<Vec<_>>());
+        let frozen = self.memtable.freeze();
         let deep: HashSet<u64> = absorbed.iter().map(|t| t.id).collect();
-        let mut sources = vec![Source::buffer(entries.clone())];
+        let mut sources = vec![Source::buffer(frozen.clone())];
         if !absorbed.is_empty() {
             sources.push(Source::Run(RunCursor::new(absorbed.clone(), None)));
         }
@@ -126,9 +126,7 @@ impl Engine {
         if result.is_err() {
             // Nothing was committed: put the buffer back so the engine stays usable.
             self.abandon_job();
-            for (k, v) in entries.iter() {
-                self.memtable.put(k, v.as_deref());
-            }
+            self.memtable.restore(&frozen);
             return result;
         }
         if self.auto_compact {

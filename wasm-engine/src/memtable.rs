@@ -1,16 +1,94 @@
-//! The write buffer: a sorted in-memory map holding the newest version of each key, tombstones
-//! included, with its size measured in entry bytes (key + value lengths) as the models count it.
+//! The write buffer: the newest version of each key, tombstones included, in key order, with its
+//! size measured in entry bytes (key + value lengths) as the models count it.
+//!
+//! Keys and values live in one arena (a write is an append, not two allocations), indexed by a
+//! B-tree on each key's first 8 bytes as a big-endian integer. Ordering by (prefix, key) is the
+//! same as ordering by key, so most comparisons are integer comparisons; keys that share a prefix
+//! sit together in a small bucket sorted by the full key.
 
 use std::collections::BTreeMap;
-use std::ops::Bound;
+use std::rc::Rc;
 
-/// A stored version: `Some(value)` or a tombstone.
-pub type Slot = Option<Box<[u8]>>;
+/// Where one version lives in the arena.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EntryRef {
+    key: usize,
+    key_len: u32,
+    /// Offset of the value, or None for a tombstone.
+    value: Option<usize>,
+    value_len: u32,
+}
+
+impl EntryRef {
+    pub fn key<'a>(&self, arena: &'a [u8]) -> &'a [u8] {
+        &arena[self.key..self.key + self.key_len as usize]
+    }
+
+    pub fn value<'a>(&self, arena: &'a [u8]) -> Option<&'a [u8]> {
+        self.value.map(|v| &arena[v..v + self.value_len as usize])
+    }
+
+    fn bytes(&self) -> u64 {
+        u64::from(self.key_len) + u64::from(self.value_len)
+    }
+}
+
+/// Entries sharing one 8-byte prefix, sorted by key (almost always one).
+#[derive(Debug)]
+enum Bucket {
+    One(EntryRef),
+    Many(Vec<EntryRef>),
+}
+
+impl Bucket {
+    fn entries(&self) -> &[EntryRef] {
+        match self {
+            Bucket::One(e) => std::slice::from_ref(e),
+            Bucket::Many(v) => v,
+        }
+    }
+}
+
+#[inline]
+pub fn prefix(key: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = key.len().min(8);
+    b[..n].copy_from_slice(&key[..n]);
+    u64::from_be_bytes(b)
+}
 
 #[derive(Default, Debug)]
 pub struct Memtable {
-    map: BTreeMap<Box<[u8]>, Slot>,
+    arena: Vec<u8>,
+    map: BTreeMap<u64, Bucket>,
+    len: usize,
     bytes: u64,
+}
+
+/// A flushed buffer: its arena and its entries in key order, shareable so a failed flush can
+/// restore them.
+#[derive(Clone, Debug)]
+pub struct Frozen {
+    pub arena: Rc<Vec<u8>>,
+    pub entries: Rc<Vec<EntryRef>>,
+}
+
+impl Frozen {
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    pub fn key(&self, i: usize) -> &[u8] {
+        self.entries[i].key(&self.arena)
+    }
+
+    pub fn value(&self, i: usize) -> Option<&[u8]> {
+        self.entries[i].value(&self.arena)
+    }
 }
 
 /// Bytes an entry occupies in the buffer and in level capacities.
@@ -25,11 +103,11 @@ impl Memtable {
     }
 
     pub fn len(&self) -> usize {
-        self.map.len()
+        self.len
     }
 
     pub fn is_empty(&self) -> bool {
-        self.map.is_empty()
+        self.len == 0
     }
 
     /// Entry bytes currently held.
@@ -37,43 +115,103 @@ impl Memtable {
         self.bytes
     }
 
+    fn find(&self, key: &[u8]) -> Option<&EntryRef> {
+        self.map.get(&prefix(key))?.entries().iter().find(|e| e.key(&self.arena) == key)
+    }
+
     /// Bytes the buffer would hold after writing `key` (replacing any older version of it).
     pub fn bytes_after(&self, key: &[u8], value: Option<&[u8]>) -> u64 {
-        let old = self.map.get(key).map_or(0, |v| entry_bytes(key, v.as_deref()));
+        let old = self.find(key).map_or(0, EntryRef::bytes);
         self.bytes - old + entry_bytes(key, value)
     }
 
     pub fn put(&mut self, key: &[u8], value: Option<&[u8]>) {
-        self.bytes += entry_bytes(key, value);
-        let slot: Slot = value.map(Box::from);
-        if let Some(old) = self.map.insert(Box::from(key), slot) {
-            self.bytes -= entry_bytes(key, old.as_deref());
+        let at = self.arena.len();
+        self.arena.extend_from_slice(key);
+        let value_at = value.map(|v| {
+            let vat = self.arena.len();
+            self.arena.extend_from_slice(v);
+            vat
+        });
+        let new = EntryRef {
+            key: at,
+            key_len: key.len() as u32,
+            value: value_at,
+            value_len: value.map_or(0, |v| v.len() as u32),
+        };
+        self.bytes += new.bytes();
+        let p = prefix(key);
+        let arena = &self.arena;
+        let replaced = match self.map.get_mut(&p) {
+            None => {
+                self.map.insert(p, Bucket::One(new));
+                None
+            }
+            Some(Bucket::One(e)) if e.key(arena) == key => Some(std::mem::replace(e, new)),
+            Some(bucket) => {
+                let mut v = match std::mem::replace(bucket, Bucket::Many(Vec::new())) {
+                    Bucket::One(e) => vec![e],
+                    Bucket::Many(v) => v,
+                };
+                let r = match v.binary_search_by(|e| e.key(arena).cmp(key)) {
+                    Ok(i) => Some(std::mem::replace(&mut v[i], new)),
+                    Err(i) => {
+                        v.insert(i, new);
+                        None
+                    }
+                };
+                *bucket = Bucket::Many(v);
+                r
+            }
+        };
+        match replaced {
+            Some(old) => self.bytes -= old.bytes(),
+            None => self.len += 1,
         }
     }
 
     /// `None`: key not in the buffer; `Some(None)`: a tombstone; `Some(Some(v))`: a value.
     pub fn get(&self, key: &[u8]) -> Option<Option<&[u8]>> {
-        self.map.get(key).map(|v| v.as_deref())
+        self.find(key).map(|e| e.value(&self.arena))
     }
 
-    pub fn range<'a>(&'a self, start: &[u8], end: &[u8]) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
-        let range = (Bound::Included(Box::<[u8]>::from(start)), Bound::Included(Box::<[u8]>::from(end)));
-        self.map.range(range).map(|(k, v)| (&k[..], v.as_deref()))
+    /// Entries with keys in `[start, end]`, in key order.
+    pub fn range<'a>(&'a self, start: &'a [u8], end: &'a [u8]) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
+        let arena = &self.arena;
+        let (lo, hi) = (prefix(start), prefix(end));
+        let buckets = if lo <= hi { Some(self.map.range(lo..=hi)) } else { None };
+        buckets
+            .into_iter()
+            .flatten()
+            .flat_map(|(_, b)| b.entries().iter())
+            .map(move |e| (e.key(arena), e.value(arena)))
+            .filter(move |(k, _)| *k >= start && *k <= end)
     }
 
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], Option<&[u8]>)> {
-        self.map.iter().map(|(k, v)| (&k[..], v.as_deref()))
+        self.map.values().flat_map(|b| b.entries().iter()).map(|e| (e.key(&self.arena), e.value(&self.arena)))
     }
 
     /// Hand over every entry in key order and leave the buffer empty (a flush).
-    pub fn drain_sorted(&mut self) -> std::collections::btree_map::IntoIter<Box<[u8]>, Slot> {
+    pub fn freeze(&mut self) -> Frozen {
+        let map = std::mem::take(&mut self.map);
+        let mut entries = Vec::with_capacity(self.len);
+        for bucket in map.into_values() {
+            match bucket {
+                Bucket::One(e) => entries.push(e),
+                Bucket::Many(v) => entries.extend(v),
+            }
+        }
+        self.len = 0;
         self.bytes = 0;
-        std::mem::take(&mut self.map).into_iter()
+        Frozen { arena: Rc::new(std::mem::take(&mut self.arena)), entries: Rc::new(entries) }
     }
 
-    pub fn clear(&mut self) {
-        self.map.clear();
-        self.bytes = 0;
+    /// Put a frozen buffer's entries back (a flush that failed before it was committed).
+    pub fn restore(&mut self, frozen: &Frozen) {
+        for i in 0..frozen.len() {
+            self.put(frozen.key(i), frozen.value(i));
+        }
     }
 }
 
@@ -90,9 +228,34 @@ mod tests {
         assert_eq!(m.bytes(), 3);
         m.put(b"k1", None);
         assert_eq!(m.bytes(), 2);
+        assert_eq!(m.len(), 1);
         assert_eq!(m.get(b"k1"), Some(None));
         assert_eq!(m.get(b"k2"), None);
         assert_eq!(m.bytes_after(b"k1", Some(b"abcd")), 6);
+    }
+
+    #[test]
+    fn keys_sharing_a_prefix_keep_byte_order() {
+        let mut m = Memtable::new();
+        let keys: [&[u8]; 7] = [b"prefix00zz", b"prefix00", b"prefix00\0", b"prefix00a", b"a", b"", b"prefix01"];
+        for (i, k) in keys.iter().enumerate() {
+            m.put(k, Some(&[i as u8]));
+        }
+        m.put(b"prefix00a", Some(b"new"));
+        let mut sorted: Vec<&[u8]> = keys.to_vec();
+        sorted.sort();
+        let got: Vec<&[u8]> = m.iter().map(|(k, _)| k).collect();
+        assert_eq!(got, sorted);
+        assert_eq!(m.len(), 7);
+        assert_eq!(m.get(b"prefix00a"), Some(Some(&b"new"[..])));
+        let r: Vec<&[u8]> = m.range(b"prefix00\0", b"prefix00zz").map(|(k, _)| k).collect();
+        assert_eq!(r, vec![&b"prefix00\0"[..], b"prefix00a", b"prefix00zz"]);
+        let frozen = m.freeze();
+        assert!(m.is_empty());
+        let flushed: Vec<&[u8]> = (0..frozen.len()).map(|i| frozen.key(i)).collect();
+        assert_eq!(flushed, sorted);
+        m.restore(&frozen);
+        assert_eq!(m.len(), 7);
     }
 
     #[test]
@@ -103,5 +266,6 @@ mod tests {
         }
         let keys: Vec<&[u8]> = m.range(b"b", b"c").map(|(k, _)| k).collect();
         assert_eq!(keys, vec![b"b" as &[u8], b"c"]);
+        assert_eq!(m.range(b"d", b"a").count(), 0);
     }
 }

@@ -3,48 +3,40 @@
 //! are dropped; tombstones are dropped too when the output will be the oldest data in the tree.
 //! With a target table size the output is split into several tables (merges by file).
 
-use std::rc::Rc;
-
 use crate::cursor::RunCursor;
 use crate::error::Result;
-use crate::memtable::Slot;
+use crate::memtable::Frozen;
 use crate::stats::WriteCounters;
 use crate::table::{ReadCtx, TableBuilder};
 
-/// The buffer's entries in key order, shared so a failed flush can put them back.
-pub type BufferEntries = Rc<Vec<(Box<[u8]>, Slot)>>;
-
 pub enum Source {
-    /// `pos` is one past the current entry (0 before the first advance).
-    Buffer {
-        entries: BufferEntries,
-        pos: usize,
-    },
+    /// A flushed buffer; `pos` is one past the current entry (0 before the first advance).
+    Buffer { frozen: Frozen, pos: usize },
     Run(RunCursor),
 }
 
 impl Source {
-    pub fn buffer(entries: BufferEntries) -> Self {
-        Source::Buffer { entries, pos: 0 }
+    pub fn buffer(frozen: Frozen) -> Self {
+        Source::Buffer { frozen, pos: 0 }
     }
 
     fn valid(&self) -> bool {
         match self {
-            Source::Buffer { entries, pos } => *pos >= 1 && *pos <= entries.len(),
+            Source::Buffer { frozen, pos } => *pos >= 1 && *pos <= frozen.len(),
             Source::Run(c) => c.valid(),
         }
     }
 
     fn key(&self) -> &[u8] {
         match self {
-            Source::Buffer { entries, pos } => entries.get(pos.wrapping_sub(1)).map_or(&[], |(k, _)| &k[..]),
+            Source::Buffer { frozen, pos } => frozen.key(pos - 1),
             Source::Run(c) => c.key(),
         }
     }
 
     fn value(&self) -> Option<&[u8]> {
         match self {
-            Source::Buffer { entries, pos } => entries.get(pos.wrapping_sub(1)).and_then(|(_, v)| v.as_deref()),
+            Source::Buffer { frozen, pos } => frozen.value(pos - 1),
             Source::Run(c) => c.value(),
         }
     }
@@ -59,7 +51,7 @@ impl Source {
 
     fn advance(&mut self, ctx: &mut ReadCtx<'_>) -> Result<()> {
         match self {
-            Source::Buffer { entries, pos } => *pos = (*pos + 1).min(entries.len() + 1),
+            Source::Buffer { frozen, pos } => *pos = (*pos + 1).min(frozen.len() + 1),
             Source::Run(c) => {
                 c.advance(ctx)?;
             }

@@ -604,8 +604,9 @@ impl Table {
             ctx.counters.data_pages_read += 1;
             let mut f = Some(f);
             let mut out = None;
-            ctx.storage.read_with(&self.file, offset, len, &mut |bytes| {
-                page::verify(&self.file, offset, bytes)?;
+            let file = &self.file;
+            let check = |bytes: &[u8]| page::verify(file, offset, bytes);
+            ctx.storage.read_checked(file, offset, len, &check, &mut |bytes| {
                 if let Some(f) = f.take() {
                     out = Some(f(bytes)?);
                 }

@@ -72,6 +72,17 @@ impl Storage for JournalStorage {
         self.files.read_with(file, offset, len, visit)
     }
 
+    fn read_checked(
+        &mut self,
+        file: &str,
+        offset: u64,
+        len: usize,
+        check: &dyn Fn(&[u8]) -> Result<()>,
+        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        self.files.read_checked(file, offset, len, check, visit)
+    }
+
     fn len(&mut self, file: &str) -> Result<u64> {
         self.files.len(file)
     }

@@ -13,6 +13,8 @@ struct MemFile {
     data: Vec<u8>,
     /// Length guaranteed to survive a crash.
     synced: usize,
+    /// Offsets of ranges a reader has checked (`read_checked`) since they last changed.
+    checked: std::collections::HashSet<u64>,
 }
 
 /// Files shared through an `Rc` so a test can keep a handle, drop the engine (a crash) and
@@ -44,8 +46,11 @@ impl MemStorage {
 
     /// Flip bits of one stored byte (corruption tests).
     pub fn corrupt(&self, file: &str, offset: usize, mask: u8) {
-        if let Some(b) = self.files.borrow_mut().get_mut(file).and_then(|f| f.data.get_mut(offset)) {
-            *b ^= mask;
+        if let Some(f) = self.files.borrow_mut().get_mut(file) {
+            f.checked.clear();
+            if let Some(b) = f.data.get_mut(offset) {
+                *b ^= mask;
+            }
         }
     }
 
@@ -77,7 +82,7 @@ impl MemStorage {
     /// Install a file as if it had been written and synced (loading a persisted mirror).
     pub fn install(&self, file: &str, data: Vec<u8>) {
         let synced = data.len();
-        self.files.borrow_mut().insert(file.to_string(), MemFile { data, synced });
+        self.files.borrow_mut().insert(file.to_string(), MemFile { data, synced, checked: Default::default() });
     }
 }
 
@@ -119,6 +124,29 @@ impl Storage for MemStorage {
         visit(bytes)
     }
 
+    fn read_checked(
+        &mut self,
+        file: &str,
+        offset: u64,
+        len: usize,
+        check: &dyn Fn(&[u8]) -> Result<()>,
+        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        let mut files = self.files.borrow_mut();
+        let f = files.get_mut(file).ok_or_else(|| Error::storage(file, "no such file"))?;
+        let start = usize::try_from(offset).unwrap_or(usize::MAX);
+        let bytes = start.checked_add(len).and_then(|end| f.data.get(start..end)).ok_or_else(|| {
+            Error::corruption(file, offset, format!("read of {len} bytes past end of file ({} bytes)", f.data.len()))
+        })?;
+        // Bytes in memory change only through this type (appends never touch earlier bytes), so
+        // a range checked once stays good until a corruption test or a truncate touches it.
+        if !f.checked.contains(&offset) {
+            check(bytes)?;
+            f.checked.insert(offset);
+        }
+        visit(bytes)
+    }
+
     fn len(&mut self, file: &str) -> Result<u64> {
         let files = self.files.borrow();
         files.get(file).map(|f| f.data.len() as u64).ok_or_else(|| Error::storage(file, "no such file"))
@@ -138,6 +166,7 @@ impl Storage for MemStorage {
         let f = files.get_mut(file).ok_or_else(|| Error::storage(file, "no such file"))?;
         f.data.truncate(len as usize);
         f.synced = f.synced.min(f.data.len());
+        f.checked.clear();
         Ok(())
     }
 

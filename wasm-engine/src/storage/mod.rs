@@ -52,6 +52,23 @@ pub trait Storage {
         let buf = self.read(file, offset, len)?;
         visit(&buf)
     }
+
+    /// Like `read_with`, with `check` (a checksum verification) run on the bytes first. A
+    /// backend that holds the bytes in memory may remember ranges it has checked and that have
+    /// not changed since, and skip the check for them.
+    fn read_checked(
+        &mut self,
+        file: &str,
+        offset: u64,
+        len: usize,
+        check: &dyn Fn(&[u8]) -> Result<()>,
+        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        self.read_with(file, offset, len, &mut |b| {
+            check(b)?;
+            visit(b)
+        })
+    }
 }
 
 impl<S: Storage + ?Sized> Storage for Box<S> {
@@ -69,6 +86,16 @@ impl<S: Storage + ?Sized> Storage for Box<S> {
         visit: &mut dyn FnMut(&[u8]) -> Result<()>,
     ) -> Result<()> {
         (**self).read_with(file, offset, len, visit)
+    }
+    fn read_checked(
+        &mut self,
+        file: &str,
+        offset: u64,
+        len: usize,
+        check: &dyn Fn(&[u8]) -> Result<()>,
+        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        (**self).read_checked(file, offset, len, check, visit)
     }
     fn len(&mut self, file: &str) -> Result<u64> {
         (**self).len(file)

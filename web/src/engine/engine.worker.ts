@@ -5,7 +5,13 @@
  * worker) or IndexedDB (the engine journals its file changes; after every engine call they are
  * written in one transaction, and only then is the call's work acknowledged).
  */
-import init, { WasmEngine } from '../wasm/pkg/lsm_engine.js';
+import init, {
+  export_design,
+  import_config,
+  validate_config,
+  validate_workload,
+  WasmEngine,
+} from '../wasm/pkg/lsm_engine.js';
 import wasmUrl from '../wasm/pkg/lsm_engine_bg.wasm?url';
 import {
   type Backend,
@@ -268,6 +274,17 @@ const handlers: Handlers = {
   async estimate() {
     const e = await navigator.storage.estimate();
     return { usage: e.usage ?? 0, quota: e.quota ?? 0 };
+  },
+  export({ config, format, workload }) {
+    return JSON.parse(export_design(JSON.stringify(config), format, workload ? JSON.stringify(workload) : ''));
+  },
+  import({ text, kind }) {
+    return JSON.parse(import_config(text, kind));
+  },
+  validate({ config, workload }) {
+    if (config) validate_config(JSON.stringify(config));
+    if (workload) validate_workload(JSON.stringify(workload));
+    return { ok: true };
   },
 };
 

@@ -56,6 +56,20 @@ export interface Requests {
   list: Record<string, never>;
   remove: { key: string };
   estimate: Record<string, never>;
+  /** Export a design (the same code as `lsm export`, so files match the CLI's byte for byte). */
+  export: { config: EngineConfig; format: ExportFormat; workload?: Workload };
+  /** Import a design from a RocksDB OPTIONS file or engine JSON. */
+  import: { text: string; kind: 'rocksdb' | 'engine' };
+  /** Check documents with the engine's own rules (errors name the field and range). */
+  validate: { config?: EngineConfig; workload?: Workload };
+}
+
+export type ExportFormat = 'engine' | 'rocksdb' | 'rocksdb-cpp' | 'db_bench';
+
+export interface ExportWarning {
+  field: string;
+  kind: 'dropped' | 'rounded' | 'approximated';
+  message: string;
 }
 
 export interface Responses {
@@ -71,6 +85,9 @@ export interface Responses {
   list: DatabaseInfo[];
   remove: DatabaseInfo[];
   estimate: { usage: number; quota: number };
+  export: { text: string; warnings: ExportWarning[] };
+  import: { config: EngineConfig; unknown_keys: string[]; warnings: ExportWarning[] };
+  validate: { ok: true };
 }
 
 export type Kind = keyof Requests;

@@ -124,8 +124,10 @@ export function MnemosyneSection({
   }
   const c = v.comparison;
   const unn = (st: Strategy) => c.cost[st].unnecessaryReadsPerLookup;
-  const vsMonkey = 1 - unn('mnemosyne') / unn('monkey');
-  const vsUniform = 1 - unn('mnemosyne') / unn('uniform');
+  // With no empty probes at all every plan reads nothing unnecessary: nothing to save.
+  const saved = (base: number) => (base > 0 ? 1 - unn('mnemosyne') / base : 0);
+  const vsMonkey = saved(unn('monkey'));
+  const vsUniform = saved(unn('uniform'));
   const grouped = v.files.length > MAX_FILE_BARS;
   const treeText = `${formatInt(v.files.length)} files in ${tree.levels} level${tree.levels === 1 ? '' : 's'} (T = ${tree.sizeRatio}, ${formatInt(tree.entriesPerFile)} entries each)`;
   const workloadText =

@@ -35,7 +35,7 @@ export function SolverTimingCard({ timing }: { timing: SweepState<Timing> }) {
       series,
     };
   }, [t]);
-  const gap = t ? t.costGradient / t.costExact - 1 : 0;
+  const gap = t && t.costExact > 0 ? t.costGradient / t.costExact - 1 : 0;
   return (
     <ChartCard
       id="mnemosyne-solver"

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+/**
+ * The engine compiled to wasm, run in Node (V8, the same engine as Chromium) on the benchmark
+ * workload: prints one JSON line like `lsm bench` does natively.
+ * Usage: node scripts/bench-wasm.mjs [config.json] [workload.json]
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { root } from './setup.mjs';
+
+const pkg = path.join(root, 'web/src/wasm/pkg');
+const { initSync, WasmEngine } = await import(pathToFileURL(path.join(pkg, 'lsm_engine.js')).href);
+initSync({ module: fs.readFileSync(path.join(pkg, 'lsm_engine_bg.wasm')) });
+
+const configPath = process.argv[2] ?? path.join(root, 'public/examples/bench-config.json');
+const workloadPath = process.argv[3] ?? path.join(root, 'public/examples/bench-workload.json');
+const config = fs.readFileSync(configPath, 'utf8');
+const workloadText = fs.readFileSync(workloadPath, 'utf8');
+const workload = JSON.parse(workloadText);
+
+const engine = new WasmEngine(config);
+engine.start_workload(workloadText);
+let t = performance.now();
+engine.run_steps(workload.preload.entries);
+const loadSeconds = (performance.now() - t) / 1000;
+t = performance.now();
+engine.run_steps(workload.operations + 1);
+const runSeconds = (performance.now() - t) / 1000;
+const report = JSON.parse(engine.report_json(loadSeconds * 1000, runSeconds * 1000));
+engine.free();
+console.log(
+  JSON.stringify({
+    target: 'wasm',
+    preload_ops: workload.preload.entries,
+    run_ops: workload.operations,
+    load_seconds: loadSeconds,
+    run_seconds: runSeconds,
+    load_ops_per_sec: workload.preload.entries / loadSeconds,
+    run_ops_per_sec: workload.operations / runSeconds,
+    found: report.results.get_existing_found,
+    run_page_ios: report.summary.reduce((n, c) => n + c.page_ios, 0),
+  }),
+);

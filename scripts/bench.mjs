@@ -1,0 +1,119 @@
+#!/usr/bin/env node
+/**
+ * `npm run bench`: measured figures and ratios, printed (never asserted — the machine is shared).
+ *
+ * 1. The engine natively and as wasm (in Node's V8), 1,000,000 inserts then 1,000,000 lookups
+ *    (16 B keys, 100 B values, leveling T = 10, 10 bits/key, in memory), alternating runs so the
+ *    wasm/native ratio is taken pair by pair.
+ * 2. The models: holisticDesign, a 200-point curve, Mnemosyne's solver against gradient descent.
+ * 3. In Chromium: the engine on OPFS and on IndexedDB against a plain `idb` key-value store.
+ *
+ * Options: --rounds N (default 3), --browser-entries N (default 1000000), --skip-browser, --skip-models.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { env, root, setup } from './setup.mjs';
+
+const args = process.argv.slice(2);
+const flag = (name) => args.includes(name);
+const option = (name, fallback) => {
+  const i = args.indexOf(name);
+  return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+
+function run(cmd, cmdArgs, options = {}) {
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, env, encoding: 'utf8', maxBuffer: 64 << 20, ...options });
+  if (r.status !== 0) throw new Error(`${cmd} ${cmdArgs.join(' ')} failed:\n${r.stderr}`);
+  return r.stdout;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const fmt = (n) => Math.round(n).toLocaleString('en-US');
+
+function engineBench(rounds) {
+  console.log('\n== engine: native vs wasm (1,000,000 inserts, then 1,000,000 lookups, half missing; in memory) ==');
+  run('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', 'wasm-engine/Cargo.toml'], { stdio: 'inherit' });
+  const cli = path.join(root, 'wasm-engine/target/release/lsm');
+  const native = [];
+  const wasm = [];
+  for (let i = 0; i < rounds; i++) {
+    native.push(JSON.parse(run(cli, ['bench'])));
+    wasm.push(JSON.parse(run('node', ['scripts/bench-wasm.mjs'])));
+    const n = native.at(-1);
+    const w = wasm.at(-1);
+    console.log(
+      `round ${i + 1}: native ${fmt(n.load_ops_per_sec)} inserts/s, ${fmt(n.run_ops_per_sec)} lookups/s | ` +
+        `wasm ${fmt(w.load_ops_per_sec)} inserts/s, ${fmt(w.run_ops_per_sec)} lookups/s`,
+    );
+    if (n.run_page_ios !== w.run_page_ios || n.found !== w.found) {
+      console.log(`  ! counters differ: native ${n.run_page_ios} page I/Os, wasm ${w.run_page_ios}`);
+    }
+  }
+  const ratio = (phase) => median(native.map((n, i) => wasm[i][phase] / n[phase]));
+  console.log('\nmedians over', rounds, 'alternating rounds:');
+  console.log(`  native: ${fmt(median(native.map((n) => n.load_ops_per_sec)))} inserts/s, ${fmt(median(native.map((n) => n.run_ops_per_sec)))} lookups/s`);
+  console.log(`  wasm:   ${fmt(median(wasm.map((w) => w.load_ops_per_sec)))} inserts/s, ${fmt(median(wasm.map((w) => w.run_ops_per_sec)))} lookups/s`);
+  console.log(`  wasm/native (pairwise median): inserts ${ratio('load_ops_per_sec').toFixed(2)}, lookups ${ratio('run_ops_per_sec').toFixed(2)}   (aim ≥ 0.8)`);
+  console.log(`  aim native ≥ 1,000,000 inserts/s and lookups/s on this 2-core machine`);
+}
+
+function modelsBench() {
+  console.log('\n== models ==');
+  process.stdout.write(run('npm', ['run', 'bench', '-w', 'models', '--silent']));
+}
+
+async function browserBench(entries) {
+  console.log(`\n== browser (Debian Chromium): ${fmt(entries)} inserts and lookups per store ==`);
+  run('npm', ['run', 'build', '-w', 'web'], { stdio: 'inherit' });
+  const port = 4191;
+  const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
+    cwd: path.join(root, 'web'),
+    env,
+    stdio: 'ignore',
+    detached: true,
+  });
+  try {
+    const { chromium } = await import('@playwright/test');
+    const flags = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+    const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: flags });
+    const page = await browser.newPage();
+    for (let i = 0; ; i++) {
+      try {
+        await page.goto(`http://localhost:${port}/#/bench?n=${entries}`);
+        break;
+      } catch (err) {
+        if (i > 40) throw err;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    }
+    await page.getByRole('button', { name: 'Run benchmark' }).click();
+    await page.getByTestId('bench-done').waitFor({ timeout: 60 * 60 * 1000 });
+    const rows = await page.$$eval('[data-testid^="bench-"] ', (trs) =>
+      trs
+        .filter((tr) => tr.tagName === 'TR')
+        .map((tr) => {
+          const cells = [...tr.querySelectorAll('td')];
+          return { id: tr.getAttribute('data-testid'), label: cells[0].textContent, ins: Number(cells[1].dataset.value), get: Number(cells[2].dataset.value) };
+        }),
+    );
+    await browser.close();
+    const plain = rows.find((r) => r.id === 'bench-plain-idb');
+    for (const r of rows) {
+      const vs = plain ? `  ${(r.ins / plain.ins).toFixed(1)}× plain IndexedDB puts` : '';
+      console.log(`  ${r.label.padEnd(28)} ${fmt(r.ins).padStart(12)} inserts/s ${fmt(r.get).padStart(12)} lookups/s${vs}`);
+    }
+    const opfs = rows.find((r) => r.id === 'bench-engine-opfs');
+    if (opfs && plain) console.log(`  engine on OPFS / plain IndexedDB puts: ${(opfs.ins / plain.ins).toFixed(1)}×   (aim ≥ 10×)`);
+  } finally {
+    try {
+      process.kill(-server.pid);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+setup();
+engineBench(option('--rounds', 3));
+if (!flag('--skip-models')) modelsBench();
+if (!flag('--skip-browser')) await browserBench(option('--browser-entries', 1_000_000));
