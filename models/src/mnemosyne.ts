@@ -295,7 +295,9 @@ export function mnemosyneGradientDescent(files: readonly MnemosyneFile[], filter
   function tryMove(to: number, from: number): boolean {
     if (bits[from] - delta <= 0) return false;
     const change = e[to] * (gain[to] - 1) + e[from] * (loss[from] - 1);
-    if (!(change < 0)) return false;
+    // A move must gain more than rounding noise: between two equal files the swap and its reverse
+    // both "gain" ±1 ulp and would ping-pong forever instead of letting Δ halve.
+    if (!(change < -1e-12 * (e[to] + e[from]))) return false;
     bits[to] += delta;
     bits[from] -= delta;
     e[to] = evalCost(to);

@@ -530,3 +530,19 @@ describe('invalid input throws naming the field and range', () => {
     expect(mnemosyneExpectedCost(files([10], [4]), [0])).toBe(4 * fprFromBitsPerKey(0));
   });
 });
+
+describe('mnemosyneGradientDescent termination', () => {
+  it('terminates on ties (equal files) and on huge files, matching the exact solver', () => {
+    const cases = [
+      [{ entries: 1000, emptyProbes: 50 }, { entries: 1000, emptyProbes: 50 }, { entries: 4000, emptyProbes: 5 }],
+      [{ entries: 1e7, emptyProbes: 3e5 }, { entries: 1e7, emptyProbes: 3e5 }],
+    ];
+    for (const files of cases) {
+      const budget = 6 * files.reduce((n, f) => n + f.entries, 0);
+      const gd = mnemosyneGradientDescent(files, budget);
+      const exact = mnemosyneAllocation(files, budget);
+      const cost = (b: number[]) => mnemosyneExpectedCost(files, b);
+      expect(Math.abs(cost(gd) - cost(exact)) / cost(exact)).toBeLessThan(1e-4);
+    }
+  });
+});
