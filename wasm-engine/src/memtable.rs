@@ -176,7 +176,11 @@ impl Memtable {
     }
 
     /// Entries with keys in `[start, end]`, in key order.
-    pub fn range<'a>(&'a self, start: &'a [u8], end: &'a [u8]) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
+    pub fn range<'a>(
+        &'a self,
+        start: &'a [u8],
+        end: &'a [u8],
+    ) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
         let arena = &self.arena;
         let (lo, hi) = (prefix(start), prefix(end));
         let buckets = if lo <= hi { Some(self.map.range(lo..=hi)) } else { None };

@@ -11,7 +11,10 @@ use crate::table::{ReadCtx, TableBuilder};
 
 pub enum Source {
     /// A flushed buffer; `pos` is one past the current entry (0 before the first advance).
-    Buffer { frozen: Frozen, pos: usize },
+    Buffer {
+        frozen: Frozen,
+        pos: usize,
+    },
     Run(RunCursor),
 }
 

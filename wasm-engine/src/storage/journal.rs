@@ -68,7 +68,13 @@ impl Storage for JournalStorage {
         self.files.read_into(file, offset, buf)
     }
 
-    fn read_with(&mut self, file: &str, offset: u64, len: usize, visit: &mut dyn FnMut(&[u8]) -> Result<()>) -> Result<()> {
+    fn read_with(
+        &mut self,
+        file: &str,
+        offset: u64,
+        len: usize,
+        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
         self.files.read_with(file, offset, len, visit)
     }
 

@@ -47,7 +47,8 @@ impl OpfsStorage {
 /// A JavaScript exception as an engine error: a full quota (or no free file slot) is
 /// `StorageFull`, everything else a storage error naming the file.
 fn js_error(file: &str, e: JsValue) -> Error {
-    let name = js_sys::Reflect::get(&e, &JsValue::from_str("name")).ok().and_then(|v| v.as_string()).unwrap_or_default();
+    let name =
+        js_sys::Reflect::get(&e, &JsValue::from_str("name")).ok().and_then(|v| v.as_string()).unwrap_or_default();
     let message = js_sys::Reflect::get(&e, &JsValue::from_str("message"))
         .ok()
         .and_then(|v| v.as_string())
@@ -67,7 +68,11 @@ impl Storage for OpfsStorage {
     fn read_into(&mut self, file: &str, offset: u64, buf: &mut [u8]) -> Result<()> {
         let len = self.len(file)?;
         if offset + buf.len() as u64 > len {
-            return Err(Error::corruption(file, offset, format!("read of {} bytes past end of file ({len} bytes)", buf.len())));
+            return Err(Error::corruption(
+                file,
+                offset,
+                format!("read of {} bytes past end of file ({len} bytes)", buf.len()),
+            ));
         }
         self.pool.read(file, offset as f64, buf).map_err(|e| js_error(file, e))
     }
