@@ -25,6 +25,8 @@ pub struct MemStorage {
     /// Crash tests: writes (appends, syncs, truncates, deletes) left before every further write
     /// fails, as if the process died there.
     writes_left: Rc<Cell<Option<u64>>>,
+    /// A quota on stored bytes (None: unlimited); an append past it fails as storage full.
+    quota: Rc<Cell<Option<u64>>>,
 }
 
 impl MemStorage {
@@ -52,6 +54,11 @@ impl MemStorage {
                 *b ^= mask;
             }
         }
+    }
+
+    /// Limit the bytes all files may hold together (None: no limit).
+    pub fn set_quota(&self, bytes: Option<u64>) {
+        self.quota.set(bytes);
     }
 
     /// Make every write after the next `n` fail (None: never).
@@ -89,6 +96,15 @@ impl MemStorage {
 impl Storage for MemStorage {
     fn append(&mut self, file: &str, bytes: &[u8]) -> Result<()> {
         self.write_allowed(file)?;
+        if let Some(quota) = self.quota.get() {
+            let used = self.total_bytes();
+            if used + bytes.len() as u64 > quota {
+                return Err(Error::StorageFull {
+                    file: file.to_string(),
+                    message: format!("the quota of {quota} bytes is used up ({used} bytes stored)"),
+                });
+            }
+        }
         self.files.borrow_mut().entry(file.to_string()).or_default().data.extend_from_slice(bytes);
         Ok(())
     }
