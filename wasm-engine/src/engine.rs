@@ -208,7 +208,12 @@ impl Engine {
 
     fn write(&mut self, key: &[u8], value: Option<&[u8]>, class: OpClass) -> Result<()> {
         self.check_entry(key, value)?;
-        if !self.memtable.is_empty() && self.memtable.bytes_after(key, value) > self.config.buffer_bytes {
+        // Only near the limit does it matter whether the write replaces a buffered version.
+        let upper_bound = self.memtable.bytes() + crate::memtable::entry_bytes(key, value);
+        if !self.memtable.is_empty()
+            && upper_bound > self.config.buffer_bytes
+            && self.memtable.bytes_after(key, value) > self.config.buffer_bytes
+        {
             self.flush()?;
         }
         // Counted when logged, not when synced, so the figure does not depend on how often the

@@ -18,6 +18,7 @@ pub mod filter;
 pub mod frame;
 pub mod generator;
 pub mod hash;
+pub mod keycmp;
 pub mod keys;
 pub mod kvbench;
 pub mod lookup;

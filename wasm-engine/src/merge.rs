@@ -3,8 +3,11 @@
 //! are dropped; tombstones are dropped too when the output will be the oldest data in the tree.
 //! With a target table size the output is split into several tables (merges by file).
 
+use std::cmp::Ordering;
+
 use crate::cursor::RunCursor;
 use crate::error::Result;
+use crate::keycmp::compare;
 use crate::memtable::Frozen;
 use crate::stats::WriteCounters;
 use crate::table::{ReadCtx, TableBuilder};
@@ -142,7 +145,7 @@ impl Merge {
             }
             let mut best: Option<usize> = None;
             for (i, s) in self.sources.iter().enumerate() {
-                if s.valid() && best.is_none_or(|b| s.key() < self.sources[b].key()) {
+                if s.valid() && best.is_none_or(|b| compare(s.key(), self.sources[b].key()) == Ordering::Less) {
                     best = Some(i);
                 }
             }
@@ -160,7 +163,7 @@ impl Merge {
                 }
             }
             for s in &mut self.sources {
-                if s.valid() && s.key() == &self.scratch[..] {
+                if s.valid() && compare(s.key(), &self.scratch) == Ordering::Equal {
                     self.counters.entries_read += 1;
                     s.advance(ctx)?;
                 }
