@@ -55,10 +55,10 @@ fn a_full_quota_is_a_clear_error_and_the_database_stays_consistent() {
         if let Err(e) = engine.put(key.as_bytes(), &[7u8; 100]) {
             break e;
         }
-        if acknowledged % 100 == 99 {
-            if let Err(e) = engine.sync() {
-                break e;
-            }
+        if acknowledged % 100 == 99
+            && let Err(e) = engine.sync()
+        {
+            break e;
         }
         acknowledged += 1;
     };
