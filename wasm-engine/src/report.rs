@@ -94,6 +94,8 @@ pub struct Report {
     pub writes: WriteSummary,
     pub tree: TreeShape,
     pub predicted: Predicted,
+    /// The measured run's counters under RocksDB's statistics names, for readers who know them.
+    pub rocksdb_counters: std::collections::BTreeMap<String, u64>,
     /// Wall time, filled in by the caller; never part of a comparison.
     pub timings: Option<Timings>,
 }
@@ -119,6 +121,50 @@ pub fn summarize(stats: &Stats) -> Vec<ClassSummary> {
             }
         })
         .collect()
+}
+
+/// The counters RocksDB also keeps, under its `Statistics` ticker names.
+pub fn rocksdb_counters(stats: &Stats, page_bytes: u32) -> std::collections::BTreeMap<String, u64> {
+    let gets = [OpClass::GetZeroResult, OpClass::GetNonZeroResult, OpClass::GetTombstone];
+    let mut point = crate::stats::ReadCounters::default();
+    for c in gets {
+        point.add(&stats.total_reads(c));
+    }
+    let mut all = point;
+    all.add(&stats.total_reads(OpClass::Scan));
+    let mut flush = WriteCounters::default();
+    let mut compaction = WriteCounters::default();
+    for l in &stats.levels {
+        // Flushes write level 1; merges into level 1 (absorbing its newest run) count as flushes too.
+        if l.writes.flushes > 0 {
+            flush.add(&l.writes);
+        } else {
+            compaction.add(&l.writes);
+        }
+    }
+    let page = u64::from(page_bytes);
+    [
+        ("rocksdb.bloom.filter.useful", point.filter_negatives),
+        ("rocksdb.bloom.filter.full.positive", point.filter_positives),
+        ("rocksdb.bloom.filter.full.true.positive", point.filter_true_positives),
+        ("rocksdb.block.cache.data.hit", all.data_cache_hits),
+        ("rocksdb.block.cache.data.miss", all.data_pages_read),
+        ("rocksdb.block.cache.index.hit", all.index_cache_hits),
+        ("rocksdb.block.cache.index.miss", all.index_block_reads),
+        ("rocksdb.block.cache.filter.hit", all.filter_cache_hits),
+        ("rocksdb.block.cache.filter.miss", all.filter_block_reads),
+        ("rocksdb.number.keys.written", stats.ops[OpClass::Put.index()] + stats.ops[OpClass::Delete.index()]),
+        ("rocksdb.number.keys.read", gets.iter().map(|c| stats.ops[c.index()]).sum()),
+        ("rocksdb.number.db.seek", stats.ops[OpClass::Scan.index()]),
+        ("rocksdb.flush.write.bytes", flush.bytes_written),
+        ("rocksdb.compact.write.bytes", compaction.bytes_written),
+        ("rocksdb.compact.read.bytes", (flush.pages_read + compaction.pages_read) * page),
+        ("rocksdb.wal.bytes", stats.wal_bytes_written),
+        ("rocksdb.wal.synced", stats.wal_syncs),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
 }
 
 pub fn write_summary(stats: &Stats, intents: &Intents) -> WriteSummary {
@@ -147,6 +193,7 @@ impl Report {
         let mut r = Report { timings: None, ..self.clone() };
         r.preload.wal_syncs = 0;
         r.run.wal_syncs = 0;
+        r.rocksdb_counters.remove("rocksdb.wal.synced");
         r
     }
 }

@@ -8,7 +8,9 @@ use crate::engine::Engine;
 use crate::error::Result;
 use crate::generator::{Generator, Intent, Op, OpSource, OwnedOp, Phase};
 use crate::kvbench::TraceReader;
-use crate::report::{Intents, Predicted, REPORT_KIND, REPORT_VERSION, Report, Results, summarize, write_summary};
+use crate::report::{
+    Intents, Predicted, REPORT_KIND, REPORT_VERSION, Report, Results, rocksdb_counters, summarize, write_summary,
+};
 use crate::stats::Stats;
 use crate::workload::Workload;
 
@@ -201,6 +203,7 @@ impl Runner {
             results: self.tally.results.clone(),
             summary: summarize(&run),
             writes: write_summary(&run, &self.tally.intents),
+            rocksdb_counters: rocksdb_counters(&run, engine.config().page_bytes),
             predicted: Predicted { zero_result_lookup_io: tree.zero_result_cost(), runs: tree.run_count() },
             preload,
             run,

@@ -184,6 +184,8 @@ export interface Report {
   writes: { totals: WriteCounters; bytes_written_per_level: number[]; pages_written_per_update: number };
   tree: TreeShape;
   predicted: { zero_result_lookup_io: number; runs: number };
+  /** The run's counters under RocksDB's statistics names (rocksdb.bloom.filter.useful, …). */
+  rocksdb_counters: Record<string, number>;
   timings: { preload_ms: number; run_ms: number } | null;
 }
 
