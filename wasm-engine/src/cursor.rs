@@ -10,7 +10,7 @@ use crate::page;
 use crate::table::{ReadCtx, Table};
 
 /// Physical read-ahead without a cache, in pages.
-const READ_AHEAD_PAGES: usize = 16;
+const READ_AHEAD_PAGES: usize = 64;
 
 pub struct TableCursor {
     table: Rc<Table>,

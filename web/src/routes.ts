@@ -42,8 +42,14 @@ export const ROUTES: Route[] = [
   {
     path: 'lab',
     title: 'Workload lab',
-    blurb: 'Run real workloads on the engine',
-    load: () => import('./pages/LabPage').then((m) => m.LabPage),
+    blurb: 'Run real workloads on the engine; measured I/O over the models’ predictions, sweeps, persistent databases',
+    load: () => import('./pages/lab/LabPage').then((m) => m.LabPage),
+  },
+  {
+    path: 'teach',
+    title: 'Teaching view',
+    blurb: 'Watch a tiny LSM-tree on the engine fill, flush and merge, step by step',
+    load: () => import('./pages/teaching/TeachingPage').then((m) => m.TeachingPage),
   },
   {
     path: 'msls',
@@ -56,6 +62,18 @@ export const ROUTES: Route[] = [
     title: 'Moose design space',
     blurb: 'Per-level size ratios, runs and filters; Smoose’s pick for a workload',
     load: () => import('./pages/moose/MoosePage').then((m) => m.MoosePage),
+  },
+  {
+    path: 'export',
+    title: 'Export & import',
+    blurb: 'Tuned designs as RocksDB OPTIONS, db_bench scripts and engine JSON; import OPTIONS files back',
+    load: () => import('./pages/export/ExportPage').then((m) => m.ExportPage),
+  },
+  {
+    path: 'bench',
+    title: 'Benchmark',
+    blurb: 'The engine on OPFS and IndexedDB against a plain IndexedDB key-value store, in this browser',
+    load: () => import('./pages/bench/BenchPage').then((m) => m.BenchPage),
   },
 ];
 

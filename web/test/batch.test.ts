@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BatchWriter } from '../src/engine/batch';
 import { initSync, WasmEngine } from '../src/wasm/pkg/lsm_engine.js';
-import { CHECK_CONFIG, checkKey } from '../src/pages/engineCheck';
+import { CHECK_CONFIG, checkKey } from '../src/pages/lab/engineCheck';
 import type { BatchResult, Stats, TreeShape } from '../src/engine/types';
 
 beforeAll(() => {

@@ -250,6 +250,11 @@ const handlers: Handlers = {
     await persist(o);
     return snapshot(o.engine);
   },
+  get({ key }) {
+    notWhileRunning('reading a key');
+    const value = current().engine.get(new TextEncoder().encode(key));
+    return { value: value === undefined ? null : new TextDecoder().decode(value) };
+  },
   setAutoCompact({ on }) {
     const o = current();
     o.engine.auto_compact = on;

@@ -51,6 +51,8 @@ export interface Requests {
   /** Teaching view: merge steps of about `pages` output pages (merges wait for these when auto-compaction is off). */
   step: { pages: number };
   flush: Record<string, never>;
+  /** Read one key (UTF-8) of the open database; the value is decoded as UTF-8. */
+  get: { key: string };
   setAutoCompact: { on: boolean };
   snapshot: Record<string, never>;
   list: Record<string, never>;
@@ -80,6 +82,7 @@ export interface Responses {
   cancel: { cancelling: boolean };
   step: { more: boolean } & Snapshot;
   flush: Snapshot;
+  get: { value: string | null };
   setAutoCompact: Snapshot;
   snapshot: Snapshot;
   list: DatabaseInfo[];

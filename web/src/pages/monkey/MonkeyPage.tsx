@@ -8,6 +8,8 @@ import { ControlGroup } from '../../controls/ControlGroup';
 import { ParamControl } from '../../controls/ParamControl';
 import { useSweep } from '../../compute/useSweep';
 import type { MonkeyPageDesign } from '../../compute/sweeps/monkey';
+import { monkeyPageDesigns } from '../../export-ui/designs';
+import { ExportCard } from '../../export-ui/ExportPanel';
 import { CardGrid, Page } from '../../layout/Page';
 import { useUrlState } from '../../state/useUrlState';
 import { MemoryCard } from './MemoryCard';
@@ -38,6 +40,7 @@ export function MonkeyPage() {
   const shape = useMemo(() => ({ policy, sizeRatio: s.sizeRatio, bufferBytes }), [policy, s.sizeRatio, bufferBytes]);
   const design = useMemo<MonkeyPageDesign>(() => ({ ...shape, filterBitsPerEntry: s.bits }), [shape, s.bits]);
   const nonZeroFraction = s.nonZeroPercent / 100;
+  const exportDesigns = useMemo(() => monkeyPageDesigns(dataset, design), [dataset, design]);
 
   // Light: the current setting, on the main thread (it follows the slider frame by frame).
   const current = useSweep('monkey.current', { dataset, design, nonZeroFraction }, { mode: 'main' });
@@ -109,6 +112,11 @@ export function MonkeyPage() {
               <MixCard data={mix.data} computing={mix.computing} error={mix.error} percent={s.nonZeroPercent} />
               <BufferLookupCard data={buffer.data} computing={buffer.computing} error={buffer.error} bufferBytes={bufferBytes} />
               <BufferUpdateCard data={buffer.data} computing={buffer.computing} error={buffer.error} bufferBytes={bufferBytes} />
+              <ExportCard
+                title="Export this design for RocksDB and the native engine"
+                caption="This page’s design (policy, T, buffer, filter memory) with Monkey’s filter allocation or the uniform one, as files for native builds: the same bytes as lsm export. Each tab lists what its target cannot express."
+                designs={exportDesigns}
+              />
             </CardGrid>
           </div>
         </>

@@ -12,6 +12,8 @@ import { useSweep } from '../../compute/useSweep';
 import { compareDesigns, layoutView, type MooseEnv, type NamedLayout } from '../../compute/sweeps/moose';
 import { checkDraft, roundBits, tableFromLayout, type TableEnv, type TableLevel } from '../../compute/sweeps/mooseTable';
 import { formatSig } from '../../format';
+import { mooseDesign } from '../../export-ui/designs';
+import { ExportCard } from '../../export-ui/ExportPanel';
 import { CardGrid, Page } from '../../layout/Page';
 import { defaultsOf } from '../../state/params';
 import { useUrlState } from '../../state/useUrlState';
@@ -130,6 +132,13 @@ export function MoosePage() {
     () => smooseCosts && { label: 'Smoose', zeroResultPoint: smooseCosts.zeroResultPoint, range: smooseCosts.range, update: smooseCosts.update },
     [smooseCosts],
   );
+  const exportDesigns = useMemo(
+    () => [
+      mooseDesign('yours', 'Your layout', env.dataset, shown?.levels, env.bufferBytes),
+      mooseDesign('smoose', 'Smoose’s choice', env.dataset, smooseLevels, env.bufferBytes),
+    ],
+    [env.dataset, env.bufferBytes, shown, smooseLevels],
+  );
   const ruYours = useMemo(() => shown && { update: shown.costs.updatePaper, range: shown.costs.shortRange, label: 'your layout' }, [shown]);
 
   return (
@@ -224,6 +233,11 @@ export function MoosePage() {
           />
           {shown && <BreakdownCards costs={shown.costs} stale={stale} />}
           {shown && <EngineCard dataset={env.dataset} levels={shown.levels} bufferBytes={env.bufferBytes} />}
+          <ExportCard
+            title="Export for RocksDB and the native engine"
+            caption="Your layout or Smoose’s choice as files for native builds (the engine config above, converted by the engine: the same bytes as lsm export). Each tab lists what its target cannot express."
+            designs={exportDesigns}
+          />
         </CardGrid>
       </div>
     </Page>

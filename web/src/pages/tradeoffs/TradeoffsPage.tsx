@@ -9,6 +9,8 @@ import { ControlGroup } from '../../controls/ControlGroup';
 import { ParamControl } from '../../controls/ParamControl';
 import { useSweep } from '../../compute/useSweep';
 import { formatBytes, formatSig } from '../../format';
+import { holisticDesign } from '../../export-ui/designs';
+import { ExportCard } from '../../export-ui/ExportPanel';
 import { CardGrid, Page } from '../../layout/Page';
 import { useUrlState } from '../../state/useUrlState';
 import { datasetOf, datasetProblem, MIB } from '../monkey/params';
@@ -64,6 +66,7 @@ export function TradeoffsPage() {
     [result],
   );
   const nonZeroPercent = workload.pointLookups === 0 ? 0 : workload.nonZeroFraction * 100;
+  const exportDesigns = useMemo(() => (result ? [holisticDesign(dataset, result.design)] : []), [dataset, result]);
 
   return (
     <Page
@@ -147,6 +150,13 @@ export function TradeoffsPage() {
           />
           <StepsCard data={steps.data} computing={steps.computing} error={steps.error} memoryBits={(memoryBytes * 8) / dataset.entries} />
           {result && <CandidatesCard result={result} />}
+          {result && (
+            <ExportCard
+              title="Export the holistic design"
+              caption="The design Algorithm 1 chose above, as files for native builds: the same bytes as lsm export. Each tab lists what its target cannot express."
+              designs={exportDesigns}
+            />
+          )}
         </CardGrid>
       </div>
     </Page>

@@ -1,0 +1,219 @@
+/**
+ * Databases that persist: the ones stored in this browser (OPFS or IndexedDB) with size and last
+ * run, reopen after a reload, delete; storage used against the quota, and a request for
+ * persistent storage (which must come from the page, not the worker).
+ */
+import { useCallback, useEffect, useId, useState } from 'react';
+import { engineClient } from '../../engine/client';
+import type { DatabaseInfo } from '../../engine/protocol';
+import { formatBytes, formatPercent } from '../../format';
+import type { UrlState } from '../../state/useUrlState';
+import { stateToConfig } from './documents';
+import { forgetOpen, useLabEngine, withTask } from './labEngine';
+import { OpenDatabaseCard } from './OpenDatabaseCard';
+import { suggestDatabaseName } from './runner';
+import type { LabSchema } from './state';
+
+const BACKEND_NAME = { opfs: 'OPFS', idb: 'IndexedDB', memory: 'memory' } as const;
+
+function useStorage() {
+  const [estimate, setEstimate] = useState<{ usage: number; quota: number } | null>(null);
+  const [persisted, setPersisted] = useState<boolean | null>(null);
+  const refresh = useCallback(async () => {
+    try {
+      setEstimate(await engineClient().call('estimate', {}));
+    } catch {
+      setEstimate(null);
+    }
+    setPersisted(navigator.storage?.persisted ? await navigator.storage.persisted() : null);
+  }, []);
+  return { estimate, persisted, refresh, setPersisted };
+}
+
+export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
+  const engine = useLabEngine();
+  const [list, setList] = useState<DatabaseInfo[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState(suggestDatabaseName);
+  const nameId = useId();
+  const storage = useStorage();
+
+  const reload = useCallback(async () => {
+    try {
+      setList(await engineClient().call('list', {}));
+      await storage.refresh();
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  }, [storage.refresh]);
+
+  useEffect(() => {
+    void reload();
+  }, [reload, engine.busy === null]);
+
+  const act = async (label: string, job: Parameters<typeof withTask>[1]) => {
+    setError(null);
+    try {
+      await withTask(label, job);
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+    await reload();
+  };
+
+  const [backend, setBackend] = useState<'opfs' | 'idb'>(url.state.backend === 'idb' ? 'idb' : 'opfs');
+
+  return (
+    <>
+      <section className="card" aria-labelledby="storage-title">
+        <header className="card-head">
+          <div>
+            <h2 id="storage-title">Storage</h2>
+            <p className="caption">Databases live in the origin private file system (OPFS) or in IndexedDB and survive reloads. Browsers may evict them under pressure unless storage is persistent.</p>
+          </div>
+        </header>
+        <div className="storage-row">
+          <div className="quota" data-testid="storage-estimate">
+            {storage.estimate ? (
+              <>
+                <div className="bar" role="meter" aria-label="Storage used" aria-valuemin={0} aria-valuemax={storage.estimate.quota} aria-valuenow={storage.estimate.usage}>
+                  <span style={{ width: `${Math.min(100, (100 * storage.estimate.usage) / Math.max(1, storage.estimate.quota))}%` }} />
+                </div>
+                <p className="field-msg">
+                  {formatBytes(storage.estimate.usage)} used of {formatBytes(storage.estimate.quota)} ({formatPercent(storage.estimate.usage / Math.max(1, storage.estimate.quota), 2)})
+                </p>
+              </>
+            ) : (
+              <p className="field-msg">Storage estimate unavailable.</p>
+            )}
+          </div>
+          <div className="persist">
+            <p className="field-msg" data-testid="persisted">
+              {storage.persisted === null ? 'Persistence status unknown.' : storage.persisted ? 'Storage is persistent: the browser will not evict it.' : 'Storage is best-effort: the browser may evict it.'}
+            </p>
+            <button
+              type="button"
+              disabled={storage.persisted === true || !navigator.storage?.persist}
+              onClick={async () => storage.setPersisted(await navigator.storage.persist())}
+            >
+              Ask for persistent storage
+            </button>
+          </div>
+        </div>
+      </section>
+      <section className="card" aria-labelledby="dbs-title">
+        <header className="card-head">
+          <div>
+            <h2 id="dbs-title">Stored databases</h2>
+            <p className="caption">Open one to see its tree (recovered from its files and log) and read or write keys; the Run tab can then run a workload on it.</p>
+          </div>
+          <div className="card-tools">
+            <button type="button" className="ghost" onClick={() => void reload()}>
+              Refresh
+            </button>
+          </div>
+        </header>
+        {list.length === 0 ? (
+          <p className="chart-placeholder">No stored databases yet: run a workload with OPFS or IndexedDB storage, or create one below.</p>
+        ) : (
+          <div className="table-wrap">
+            <table className="data-table" data-testid="db-table">
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Storage</th>
+                  <th scope="col" className="num">
+                    Size
+                  </th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Last run</th>
+                  <th scope="col">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {list.map((d) => {
+                  const isOpen = engine.open?.name === d.name && engine.open.backend === d.backend;
+                  return (
+                    <tr key={d.key} data-testid={`db-row-${d.backend}-${d.name}`} className={isOpen ? 'current' : undefined}>
+                      <td className="mono">{d.name}</td>
+                      <td>{BACKEND_NAME[d.backend]}</td>
+                      <td className="num">{formatBytes(d.bytes)}</td>
+                      <td>{new Date(d.lastUsed).toLocaleString()}</td>
+                      <td>{d.lastRun ?? '—'}</td>
+                      <td className="row-actions">
+                        <button
+                          type="button"
+                          disabled={engine.busy !== null}
+                          onClick={() => void act(`opening ${d.name}`, (ctl) => ctl.open(d.name, d.backend, undefined, false).then(() => undefined))}
+                          aria-label={`Open ${d.name}`}
+                        >
+                          {isOpen ? 'Reopen' : 'Open'}
+                        </button>
+                        <button
+                          type="button"
+                          className="ghost danger-text"
+                          disabled={engine.busy !== null}
+                          onClick={() =>
+                            void act(`deleting ${d.name}`, async (ctl) => {
+                              await ctl.call('remove', { key: d.key });
+                              if (isOpen) forgetOpen();
+                            })
+                          }
+                          aria-label={`Delete ${d.name}`}
+                        >
+                          Delete
+                        </button>
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </table>
+          </div>
+        )}
+        <div className="create-db">
+          <fieldset className="field segmented-field">
+            <legend>Storage</legend>
+            <div className="segmented">
+              {(['opfs', 'idb'] as const).map((b) => (
+                <label key={b} className="segment">
+                  <input type="radio" name="create-backend" value={b} checked={backend === b} onChange={() => setBackend(b)} />
+                  <span>{BACKEND_NAME[b]}</span>
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <div className="field">
+            <div className="field-head">
+              <label htmlFor={nameId}>New database name</label>
+            </div>
+            <span className="number-box">
+              <input id={nameId} type="text" value={name} onChange={(e) => setName(e.target.value)} spellCheck={false} data-testid="new-db-name" />
+            </span>
+          </div>
+          <button
+            type="button"
+            disabled={engine.busy !== null}
+            data-testid="create-db"
+            onClick={() =>
+              void act(`creating ${name}`, async (ctl) => {
+                await ctl.open(name, backend, stateToConfig(url.state), true);
+                setName(suggestDatabaseName());
+              })
+            }
+          >
+            Create an empty {BACKEND_NAME[backend]} database with the Run tab’s design
+          </button>
+        </div>
+        {error && (
+          <p role="alert" className="error" data-testid="db-error">
+            {error}
+          </p>
+        )}
+      </section>
+      {engine.open && <OpenDatabaseCard />}
+    </>
+  );
+}

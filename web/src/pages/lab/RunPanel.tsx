@@ -1,0 +1,182 @@
+/**
+ * The run tab: what will run (design, workload or trace, storage, database), the Run button, the
+ * task's progress, and the result overlaid on its predictions.
+ */
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
+import { ParamControl } from '../../controls';
+import type { UrlState } from '../../state/useUrlState';
+import { downloadText } from '../../export/svg';
+import { formatInt } from '../../format';
+import { designName, labProblems, stateToConfig, stateToWorkload, workloadName } from './documents';
+import { useLabEngine } from './labEngine';
+import { runExperiment, suggestDatabaseName } from './runner';
+import type { RunResult } from './results';
+import { RunResultView } from './RunResultView';
+import type { LabSchema } from './state';
+import { TaskProgress } from './TaskProgress';
+
+interface Trace {
+  name: string;
+  text: string;
+  lines: number;
+}
+
+export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; shown: RunResult | null; onResult: (r: RunResult) => void }) {
+  const s = url.state;
+  const engine = useLabEngine();
+  const ids = { name: useId(), trace: useId() };
+  const [database, setDatabase] = useState(suggestDatabaseName);
+  const [reuse, setReuse] = useState(false);
+  const [trace, setTrace] = useState<Trace | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [stopMs, setStopMs] = useState<number | null>(null);
+  const problems = useMemo(() => labProblems(s), [s]);
+  const config = useMemo(() => stateToConfig(s), [s]);
+  const workload = useMemo(() => stateToWorkload(s), [s]);
+  const open = engine.open;
+  const canReuse = open !== null && open.backend !== 'memory' && !engine.busy;
+  const reuseOpen = reuse && canReuse;
+
+  // When Cancel was pressed (read from the engine store while the task runs).
+  const cancelAt = useCancelMoment(engine.busy?.cancelAt ?? null);
+
+  const run = async () => {
+    setError(null);
+    setStopMs(null);
+    cancelAt.current = null;
+    try {
+      const label = trace ? `trace ${trace.name}` : workloadName(s);
+      const result = await runExperiment({
+        config,
+        workload: trace ? undefined : workload,
+        trace: trace ? { name: trace.name, text: trace.text, keyBytes: s.keyBytes } : undefined,
+        backend: reuseOpen && open ? open.backend : s.backend,
+        database: reuseOpen && open ? open.name : database,
+        reuseOpen,
+        label,
+      });
+      const at = result.cancelled ? performance.now() : null;
+      if (at !== null && cancelAt.current !== null) setStopMs(at - cancelAt.current);
+      onResult(result);
+      if (s.backend !== 'memory' && !reuseOpen) setDatabase(suggestDatabaseName());
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const blocked = problems.length > 0 && !trace;
+  return (
+    <>
+      <section className="card run-card" aria-labelledby="run-title">
+        <header className="card-head">
+          <div>
+            <h2 id="run-title">Run a workload on the engine</h2>
+            <p className="caption">
+              <strong>Design:</strong> {designName(s)} · <strong>{trace ? 'Trace' : 'Workload'}:</strong>{' '}
+              {trace ? `${trace.name} (${formatInt(trace.lines)} lines, keys as ${s.keyBytes} B)` : workloadName(s)}
+            </p>
+          </div>
+        </header>
+        <div className="run-options">
+          <ParamControl {...url.bind('backend')} disabled={reuseOpen} />
+          {s.backend !== 'memory' && !reuseOpen && (
+            <div className="field">
+              <div className="field-head">
+                <label htmlFor={ids.name}>Database name</label>
+                <span className="field-hint">new; letters, digits, . _ -</span>
+              </div>
+              <span className="number-box">
+                <input id={ids.name} type="text" value={database} onChange={(e) => setDatabase(e.target.value)} spellCheck={false} data-testid="db-name" />
+              </span>
+            </div>
+          )}
+          {canReuse && open && (
+            <label className="checkbox-field">
+              <input type="checkbox" checked={reuse} onChange={(e) => setReuse(e.target.checked)} />
+              <span>
+                Run on the open database “{open.name}” ({open.backend === 'opfs' ? 'OPFS' : 'IndexedDB'})
+              </span>
+            </label>
+          )}
+          <div className="field trace-field">
+            <div className="field-head">
+              <label htmlFor={ids.trace}>KVBench trace (optional)</label>
+            </div>
+            {trace ? (
+              <p className="field-msg">
+                Running the trace <strong>{trace.name}</strong> instead of the workload.{' '}
+                <button type="button" className="link" onClick={() => setTrace(null)}>
+                  Use the workload
+                </button>
+              </p>
+            ) : (
+              <input
+                id={ids.trace}
+                type="file"
+                accept=".txt,.trace,text/plain"
+                onChange={async (e) => {
+                  const f = e.target.files?.[0];
+                  if (!f) return;
+                  const text = await f.text();
+                  setTrace({ name: f.name, text, lines: text.split('\n').filter((l) => l.trim() !== '').length });
+                  e.target.value = '';
+                }}
+              />
+            )}
+          </div>
+        </div>
+        {problems.length > 0 && !trace && (
+          <ul className="problems" role="alert" data-testid="run-problems">
+            {problems.map((p) => (
+              <li key={p}>{p}</li>
+            ))}
+          </ul>
+        )}
+        <div className="run-actions">
+          <button type="button" className="primary big" onClick={() => void run()} disabled={blocked || engine.busy !== null} data-testid="run-button">
+            {trace ? 'Run trace' : `Run ${formatInt(s.preload)} + ${formatInt(s.operations)} operations`}
+          </button>
+          <details className="documents">
+            <summary>Documents and the native CLI</summary>
+            <p className="caption">
+              The same files run natively: <span className="mono">lsm run --config config.json --workload workload.json --report report.json</span>; import
+              that report here to compare.
+            </p>
+            <div className="doc-actions">
+              <button type="button" onClick={() => downloadText(JSON.stringify(config, null, 2), 'config.json', 'application/json')}>
+                config.json
+              </button>
+              <button type="button" onClick={() => downloadText(JSON.stringify(workload, null, 2), 'workload.json', 'application/json')}>
+                workload.json
+              </button>
+            </div>
+            <pre className="mono lab-json" data-testid="config-json">
+              {JSON.stringify(config, null, 2)}
+            </pre>
+          </details>
+        </div>
+        {error && (
+          <p role="alert" className="error" data-testid="run-error">
+            {error}
+          </p>
+        )}
+        {stopMs !== null && (
+          <p className="field-msg" data-testid="cancel-latency" data-value={stopMs}>
+            Stopped {Math.round(stopMs)} ms after Cancel; the database holds every step completed before it.
+          </p>
+        )}
+      </section>
+      <TaskProgress />
+      {shown && <RunResultView result={shown} />}
+    </>
+  );
+}
+
+/** Remember the last cancel time seen while a task runs (the store clears it when the task ends). */
+function useCancelMoment(at: number | null) {
+  const ref = useRef<number | null>(null);
+  useEffect(() => {
+    if (at !== null) ref.current = at;
+  }, [at]);
+  return ref;
+}

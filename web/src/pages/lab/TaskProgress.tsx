@@ -1,0 +1,76 @@
+/**
+ * The running task: phase (preload / run), operations done of total, operations per second, time
+ * left, and Cancel. For sweeps and comparisons, which run of how many is in progress, too.
+ */
+import { formatCount, formatInt } from '../../format';
+import { cancelTask, useLabEngine } from './labEngine';
+
+function eta(seconds: number | null): string {
+  if (seconds === null || !Number.isFinite(seconds)) return '—';
+  if (seconds < 1) return '< 1 s';
+  if (seconds < 90) return `${Math.round(seconds)} s`;
+  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
+}
+
+export function TaskProgress() {
+  const { busy } = useLabEngine();
+  if (!busy) return null;
+  const p = busy.progress;
+  const fraction = p && p.total ? Math.min(1, p.done / p.total) : null;
+  const phase = p ? (p.phase === 'preload' ? 'Preloading' : p.phase === 'run' ? 'Running' : 'Finishing') : 'Starting';
+  const steps = busy.step;
+  const outer = steps ? (steps.index + (fraction ?? 0) / 2 + (p?.phase === 'run' ? 0.5 : 0)) / steps.total : null;
+  return (
+    <section className="card task-progress" aria-label="Task in progress" data-testid="task-progress" data-phase={p?.phase ?? 'start'}>
+      <div className="task-head">
+        <div>
+          <h2>{busy.label}</h2>
+          {steps && (
+            <p className="caption" data-testid="task-step">
+              Run {steps.index + 1} of {steps.total}: {steps.label}
+            </p>
+          )}
+        </div>
+        <button type="button" className="danger" onClick={() => void cancelTask()} disabled={busy.cancelling} data-testid="cancel-run">
+          {busy.cancelling ? 'Stopping…' : 'Cancel'}
+        </button>
+      </div>
+      {outer !== null && (
+        <div className="bar outer" role="progressbar" aria-label="Runs done" aria-valuemin={0} aria-valuemax={100} aria-valuenow={Math.round(outer * 100)}>
+          <span style={{ width: `${outer * 100}%` }} />
+        </div>
+      )}
+      <div
+        className={`bar phase-${p?.phase ?? 'start'}`}
+        role="progressbar"
+        aria-label={`${phase}: operations done`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={fraction === null ? undefined : Math.round(fraction * 100)}
+        data-testid="run-progress"
+      >
+        <span style={{ width: `${(fraction ?? 0) * 100}%` }} />
+      </div>
+      <dl className="task-stats">
+        <div>
+          <dt>Phase</dt>
+          <dd data-testid="progress-phase">{phase}</dd>
+        </div>
+        <div>
+          <dt>Operations</dt>
+          <dd data-testid="progress-done" data-value={p?.done ?? 0}>
+            {p ? `${formatInt(p.done)}${p.total !== null ? ` of ${formatInt(p.total)}` : ''}` : '—'}
+          </dd>
+        </div>
+        <div>
+          <dt>Speed</dt>
+          <dd data-testid="progress-rate">{p && p.opsPerSecond > 0 ? `${formatCount(p.opsPerSecond)} ops/s` : '—'}</dd>
+        </div>
+        <div>
+          <dt>Time left</dt>
+          <dd data-testid="progress-eta">{eta(p?.etaSeconds ?? null)}</dd>
+        </div>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,120 @@
+/**
+ * A Report as tables and CSV: the counters per operation class (with RocksDB's statistic names
+ * where one exists), the writes, and the measured-vs-predicted overlay. Pure, shared by fresh runs,
+ * stored results and reports imported from the native CLI.
+ */
+import { toCsv } from '../../charts/csv';
+import { OP_CLASSES, totalReads, totalWrites, type Report } from '../../engine/types';
+import type { LabResult } from './results';
+import { compareCsv } from './mnemosyne';
+import { levelOverlay, overlay } from './predict';
+import { sweepCsv } from './sweeps';
+
+export interface CounterRow extends Record<string, string | number> {
+  counter: string;
+  value: number;
+}
+
+/** Whole-run counters (run phase), summed over levels. */
+export function counterRows(report: Report): CounterRow[] {
+  const r = totalReads(report.run);
+  const w = totalWrites(report.run);
+  const rows: [string, number][] = [
+    ['operations (preload)', report.preload_operations],
+    ['point lookups: existing keys', report.operations.get_existing],
+    ['point lookups: missing keys', report.operations.get_missing],
+    ['point lookups (trace)', report.operations.get],
+    ['found (existing / trace)', report.results.get_existing_found + report.results.get_found],
+    ['missing keys found (should be 0)', report.results.get_missing_found],
+    ['range lookups', report.operations.range],
+    ['entries returned by ranges', report.results.range_entries],
+    ['inserts', report.operations.insert],
+    ['updates', report.operations.update],
+    ['deletes', report.operations.delete],
+    ['filter probes', r.filter_probes],
+    ['filter negatives (I/O avoided)', r.filter_negatives],
+    ['filter positives', r.filter_positives],
+    ['filter true positives', r.filter_true_positives],
+    ['runs skipped by key range', r.runs_skipped_by_range],
+    ['data pages read', r.data_pages_read],
+    ['index pages read', r.index_pages_read],
+    ['filter pages read', r.filter_pages_read],
+    ['data cache hits', r.data_cache_hits],
+    ['index cache hits', r.index_cache_hits],
+    ['filter cache hits', r.filter_cache_hits],
+    ['filter modules probed', r.filter_modules_probed],
+    ['filter modules skipped', r.filter_modules_skipped],
+    ['filters skipped (Mnemosyne)', r.filters_skipped],
+    ['range seeks', r.seeks],
+    ['flushes', w.flushes],
+    ['merges', w.compactions],
+    ['data pages written', w.data_pages_written],
+    ['meta pages written', w.meta_pages_written],
+    ['bytes written by flushes and merges', w.bytes_written],
+    ['entries written', w.entries_written],
+    ['entries dropped by merges', w.entries_dropped],
+    ['log bytes written', report.run.wal_bytes_written],
+    ['log syncs', report.run.wal_syncs],
+  ];
+  return rows.map(([counter, value]) => ({ counter, value }));
+}
+
+/** The run's counters under RocksDB's statistics names, as the engine reports them (absent in older reports). */
+export function rocksdbRows(report: Report): CounterRow[] {
+  return Object.entries(report.rocksdb_counters ?? {}).map(([counter, value]) => ({ counter, value }));
+}
+
+/** Per operation class: count, I/O per operation and the filter counters (Report.summary). */
+export function summaryCsv(report: Report): string {
+  return toCsv(
+    ['class', 'page I/Os', 'I/O per op', 'data pages read', 'filter probes', 'filter negatives', 'filter positives', 'false positives', 'seeks'],
+    report.summary.map((s) => [
+      s.class,
+      s.count,
+      s.page_ios,
+      s.io_per_op,
+      s.data_pages_read,
+      s.filter_probes,
+      s.filter_negatives,
+      s.filter_positives,
+      s.filter_false_positives,
+      s.seeks,
+    ]),
+  );
+}
+
+export function overlayCsv(report: Report): string {
+  return toCsv(
+    ['operation', 'measured (I/O per op)', 'predicted from the tree', 'paper model', 'error vs tree'],
+    overlay(report).map((o) => [o.label, o.count, o.measured, o.tree, o.model, o.errorTree]),
+  );
+}
+
+export function levelCsv(report: Report): string {
+  return toCsv(
+    ['level', 'entries', 'filter bits per key', 'measured zero-result I/O per lookup', 'sum of run FPRs'],
+    levelOverlay(report).map((l) => [l.level, l.runs, l.entries, l.bitsPerKey, l.measuredIo, l.predictedIo]),
+  );
+}
+
+/** One CSV for a stored result: for a run, the overlay then the per-class summary and the per-level split. */
+export function resultCsv(r: LabResult): string {
+  switch (r.kind) {
+    case 'run':
+      return [overlayCsv(r.report), summaryCsv(r.report), levelCsv(r.report)].join('\n');
+    case 'sweep':
+      return sweepCsv(r.spec, r.points);
+    case 'compare':
+      return compareCsv(r.rows);
+  }
+}
+
+/** A stored result as one JSON document (a run's is the Report itself, as `lsm run --report` writes it). */
+export function resultJson(r: LabResult): string {
+  return JSON.stringify(r.kind === 'run' ? r.report : r, null, 2);
+}
+
+/** Does the report have per-class data for this class index? (Imported reports from older engines may not.) */
+export function hasClass(report: Report, cls: (typeof OP_CLASSES)[number]): boolean {
+  return report.summary.some((s) => s.class === cls && s.count > 0);
+}

@@ -1,0 +1,104 @@
+/**
+ * The classroom tree: a tiny design (2 KiB buffer, 256 B pages) so a handful of keys fills the
+ * buffer, flushes and merges happen every few steps, and every run is big enough to see. Pure
+ * helpers: the config, the keys inserted, and the narration of what changed between two
+ * snapshots of the engine's tree.
+ */
+import type { EngineConfig, TreeShape } from '../../engine/types';
+
+export const TEACH_PAGE_BYTES = 256;
+export const TEACH_BUFFER_BYTES = 2048;
+export const TEACH_KEY_BYTES = 8;
+export const TEACH_VALUE_BYTES = 24;
+/** Keys inserted per step: a quarter of the buffer (64 entries of 32 B). */
+export const TEACH_BATCH = 16;
+/** Output pages a merge advances per step (8 entries per page). */
+export const TEACH_MERGE_PAGES = 4;
+
+export type TeachPolicy = 'leveling' | 'tiering';
+
+export function teachConfig(sizeRatio: number, policy: TeachPolicy, allocation: 'uniform' | 'monkey', bits: number): EngineConfig {
+  return {
+    kind: 'lsm-navigator/engine-config',
+    version: 1,
+    name: `classroom: ${policy}, T = ${sizeRatio}, ${allocation} ${bits} bits/key`,
+    page_bytes: TEACH_PAGE_BYTES,
+    buffer_bytes: TEACH_BUFFER_BYTES,
+    levels: [{ size_ratio: sizeRatio, max_runs: policy === 'leveling' ? 1 : Math.max(1, sizeRatio - 1) }],
+    filter: { allocation, bits_per_key: bits },
+  };
+}
+
+/** The i-th key inserted: 8 bytes, scattered over the key space (so runs overlap, as in real life). */
+export function teachKey(i: number): string {
+  // A multiplicative hash modulo a prime spreads consecutive i without repeats below 9,999,991.
+  const n = (Math.imul(i + 1, 2_654_435_761) >>> 0) % 9_999_991;
+  return `k${String(n).padStart(7, '0')}`;
+}
+
+export function teachValue(i: number): string {
+  return `value-${String(i).padStart(18, '0')}`.slice(0, TEACH_VALUE_BYTES);
+}
+
+function runIds(tree: TreeShape): Map<number, number> {
+  const where = new Map<number, number>();
+  tree.levels.forEach((l) => l.runs.forEach((r) => where.set(r.id, l.level)));
+  return where;
+}
+
+const diskEntries = (tree: TreeShape) => tree.levels.reduce((n, l) => n + l.runs.reduce((m, r) => m + r.entries, 0), 0);
+
+const entriesAt = (tree: TreeShape, level: number) => tree.levels[level - 1]?.runs.reduce((n, r) => n + r.entries, 0) ?? 0;
+
+/** What happened between two snapshots, in classroom words (empty when nothing notable did). */
+export function describeChange(prev: TreeShape, next: TreeShape): string[] {
+  const out: string[] = [];
+  const before = runIds(prev);
+  const after = runIds(next);
+  const flushed = diskEntries(next) - diskEntries(prev);
+  if (next.buffer_entries < prev.buffer_entries && flushed > 0) {
+    const newInL1 = [...after].filter(([id, lvl]) => lvl === 1 && !before.has(id)).length;
+    out.push(
+      newInL1 > 0 && entriesAt(prev, 1) === 0
+        ? `The buffer filled up and was flushed: its ${flushed} entries became a new sorted run on level 1.`
+        : newInL1 > 0 && (next.levels[0]?.runs.length ?? 0) > (prev.levels[0]?.runs.length ?? 0)
+          ? `The buffer filled up and was flushed: its ${flushed} entries became another run on level 1.`
+          : `The buffer filled up and its ${flushed} entries were merged into level 1’s run, which had room for them.`,
+    );
+  }
+  if (next.merging_level !== null && prev.merging_level !== next.merging_level) {
+    const l = next.merging_level;
+    const level = next.levels[l - 1];
+    const why = level && level.runs.length > level.max_runs ? `it holds ${level.runs.length} runs, more than its ${level.max_runs}` : 'it is full';
+    out.push(`Level ${l} must be merged (${why}): its runs are merged into level ${l + 1}, a few pages per step.`);
+  }
+  if (prev.merging_level !== null && next.merging_level !== prev.merging_level) {
+    const to = prev.merging_level + 1;
+    out.push(`Merge finished: level ${to} now holds ${entriesAt(next, to).toLocaleString('en-US')} entries; level ${prev.merging_level} is empty again.`);
+  }
+  if (next.levels.length > prev.levels.length && prev.levels.length > 0) {
+    out.push(`The tree grew a level: it now has ${next.levels.length} levels on disk.`);
+  }
+  return out;
+}
+
+/** Fingerprint of the on-disk part of a tree, to tell whether a step changed anything. */
+export function shapeKey(tree: TreeShape): string {
+  return `${tree.merging_level}|${tree.levels.map((l) => l.runs.map((r) => `${r.id}:${r.entries}`).join(',')).join('/')}`;
+}
+
+/**
+ * Whether the engine will want a merge: a merge is in progress, or some level holds more runs than
+ * it may or is (nearly) full — the rule of wasm-engine/src/compaction.rs `choose` for merges of
+ * whole levels (full = bytes ≥ capacity − a quarter of one arrival, an arrival being capacity ÷ T).
+ */
+export function mergeNeeded(tree: TreeShape, sizeRatio: number): boolean {
+  if (tree.merging_level !== null) return true;
+  return tree.levels.some((l) => {
+    if (l.runs.length === 0) return false;
+    if (l.runs.length > l.max_runs) return true;
+    if (l.capacity_bytes === null) return false;
+    const bytes = l.runs.reduce((n, r) => n + r.entry_bytes, 0);
+    return bytes >= l.capacity_bytes - l.capacity_bytes / sizeRatio / 4;
+  });
+}
