@@ -10,6 +10,9 @@ export const CHROMIUM_FLAGS = [
   '--no-first-run',
 ];
 
+/** scripts/test.mjs picks a free port; 4173 (Vite's preview default) otherwise. */
+const port = Number(process.env.E2E_PORT ?? 4173);
+
 export default defineConfig({
   testDir: 'e2e',
   outputDir: '.cache/playwright',
@@ -19,7 +22,7 @@ export default defineConfig({
   workers: 1,
   retries: 0,
   use: {
-    baseURL: 'http://localhost:4173',
+    baseURL: `http://localhost:${port}`,
     browserName: 'chromium',
     headless: true,
     viewport: { width: 1280, height: 800 },
@@ -27,8 +30,9 @@ export default defineConfig({
     launchOptions: { executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS },
   },
   webServer: {
-    command: 'npm run preview -w web',
-    url: 'http://localhost:4173',
+    command: `npx vite preview --port ${port} --strictPort`,
+    cwd: 'web',
+    url: `http://localhost:${port}`,
     reuseExistingServer: !process.env.CI,
     timeout: 60_000,
   },

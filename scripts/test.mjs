@@ -80,6 +80,17 @@ function vitest(workspace) {
   return { passed: json.numPassedTests, failed: failed === 0 && r.status !== 0 ? 1 : failed };
 }
 
+/** A free local port for the preview server (4173 unless something else holds it). */
+function freePort() {
+  const script = `const net = require('node:net');
+    (async () => { for (let p = 4173; p < 4300; p++) {
+      const ok = await new Promise((r) => { const s = net.createServer().once('error', () => r(false))
+        .once('listening', () => s.close(() => r(true))).listen(p, 'localhost'); });
+      if (ok) { console.log(p); return; } } })();`;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  return Number(r.stdout.trim()) || 4173;
+}
+
 function e2e() {
   const out = path.join(resultsDir, 'playwright.json');
   fs.rmSync(out, { force: true });
@@ -87,7 +98,7 @@ function e2e() {
   if (build.status !== 0) return { passed: 0, failed: 1 };
   const r = exec('npx', ['playwright', 'test', '--reporter=list,json'], {
     stdio: 'inherit',
-    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: out },
+    env: { ...env, PLAYWRIGHT_JSON_OUTPUT_NAME: out, E2E_PORT: String(freePort()) },
   });
   const json = readJson(out);
   if (!json) return { passed: 0, failed: 1 };
