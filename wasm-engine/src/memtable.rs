@@ -208,7 +208,10 @@ impl Memtable {
         }
         self.len = 0;
         self.bytes = 0;
-        Frozen { arena: Rc::new(std::mem::take(&mut self.arena)), entries: Rc::new(entries) }
+        // The next buffer will fill to about the same size: reserve it once instead of doubling.
+        let capacity = self.arena.capacity();
+        let arena = std::mem::replace(&mut self.arena, Vec::with_capacity(capacity));
+        Frozen { arena: Rc::new(arena), entries: Rc::new(entries) }
     }
 
     /// Put a frozen buffer's entries back (a flush that failed before it was committed).

@@ -6,11 +6,12 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 
 use super::Storage;
+use super::chunks::Chunks;
 use crate::error::{Error, Result};
 
 #[derive(Clone, Debug, Default)]
 struct MemFile {
-    data: Vec<u8>,
+    data: Chunks,
     /// Length guaranteed to survive a crash.
     synced: usize,
     /// Offsets of ranges a reader has checked (`read_checked`) since they last changed.
@@ -43,6 +44,7 @@ impl MemStorage {
             let keep = keep_unsynced(name, unsynced).min(unsynced);
             f.data.truncate(f.synced + keep);
             f.synced = f.data.len();
+            f.checked.clear();
         }
     }
 
@@ -50,7 +52,7 @@ impl MemStorage {
     pub fn corrupt(&self, file: &str, offset: usize, mask: u8) {
         if let Some(f) = self.files.borrow_mut().get_mut(file) {
             f.checked.clear();
-            if let Some(b) = f.data.get_mut(offset) {
+            if let Some(b) = f.data.byte_mut(offset) {
                 *b ^= mask;
             }
         }
@@ -83,12 +85,13 @@ impl MemStorage {
 
     /// A file's full contents (tests, and the IndexedDB mirror's write-back).
     pub fn contents(&self, file: &str) -> Option<Vec<u8>> {
-        self.files.borrow().get(file).map(|f| f.data.clone())
+        self.files.borrow().get(file).map(|f| f.data.to_vec())
     }
 
     /// Install a file as if it had been written and synced (loading a persisted mirror).
     pub fn install(&self, file: &str, data: Vec<u8>) {
         let synced = data.len();
+        let data = Chunks::from_vec(data);
         self.files.borrow_mut().insert(file.to_string(), MemFile { data, synced, checked: Default::default() });
     }
 }
@@ -105,7 +108,7 @@ impl Storage for MemStorage {
                 });
             }
         }
-        self.files.borrow_mut().entry(file.to_string()).or_default().data.extend_from_slice(bytes);
+        self.files.borrow_mut().entry(file.to_string()).or_default().data.append(bytes);
         Ok(())
     }
 
@@ -113,14 +116,13 @@ impl Storage for MemStorage {
         let files = self.files.borrow();
         let f = files.get(file).ok_or_else(|| Error::storage(file, "no such file"))?;
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
-        let end = start.checked_add(buf.len()).filter(|&e| e <= f.data.len()).ok_or_else(|| {
-            Error::corruption(
+        if !f.data.copy_to(start, buf) {
+            return Err(Error::corruption(
                 file,
                 offset,
                 format!("read of {} bytes past end of file ({} bytes)", buf.len(), f.data.len()),
-            )
-        })?;
-        buf.copy_from_slice(&f.data[start..end]);
+            ));
+        }
         Ok(())
     }
 
@@ -134,10 +136,14 @@ impl Storage for MemStorage {
         let files = self.files.borrow();
         let f = files.get(file).ok_or_else(|| Error::storage(file, "no such file"))?;
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
-        let bytes = start.checked_add(len).and_then(|end| f.data.get(start..end)).ok_or_else(|| {
-            Error::corruption(file, offset, format!("read of {len} bytes past end of file ({} bytes)", f.data.len()))
-        })?;
-        visit(bytes)
+        match f.data.slice(start, len) {
+            Some(bytes) => visit(bytes),
+            None => {
+                drop(files);
+                let buf = self.read(file, offset, len)?;
+                visit(&buf)
+            }
+        }
     }
 
     fn read_checked(
@@ -151,9 +157,12 @@ impl Storage for MemStorage {
         let mut files = self.files.borrow_mut();
         let f = files.get_mut(file).ok_or_else(|| Error::storage(file, "no such file"))?;
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
-        let bytes = start.checked_add(len).and_then(|end| f.data.get(start..end)).ok_or_else(|| {
-            Error::corruption(file, offset, format!("read of {len} bytes past end of file ({} bytes)", f.data.len()))
-        })?;
+        let Some(bytes) = f.data.slice(start, len) else {
+            drop(files);
+            let buf = self.read(file, offset, len)?;
+            check(&buf)?;
+            return visit(&buf);
+        };
         // Bytes in memory change only through this type (appends never touch earlier bytes), so
         // a range checked once stays good until a corruption test or a truncate touches it.
         if !f.checked.contains(&offset) {

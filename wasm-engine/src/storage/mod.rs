@@ -4,6 +4,7 @@
 
 #[cfg(not(target_arch = "wasm32"))]
 mod file;
+mod chunks;
 mod journal;
 mod mem;
 #[cfg(target_arch = "wasm32")]
