@@ -124,13 +124,22 @@ impl TableCursor {
         } else {
             if p < self.buf_first_page || p >= self.buf_first_page + self.buf_pages {
                 let n = READ_AHEAD_PAGES.min((t.data_pages as usize) - p);
-                self.buf.resize(n * page_bytes, 0);
-                ctx.storage.read_into(&t.file, offset, &mut self.buf)?;
+                self.buf.clear();
+                let buf = &mut self.buf;
+                let check = |bytes: &[u8]| -> Result<()> {
+                    for (i, page) in bytes.chunks(page_bytes).enumerate() {
+                        page::verify(&t.file, offset + (i * page_bytes) as u64, page)?;
+                    }
+                    Ok(())
+                };
+                ctx.storage.read_checked(&t.file, offset, n * page_bytes, &check, &mut |bytes| {
+                    buf.extend_from_slice(bytes);
+                    Ok(())
+                })?;
                 self.buf_first_page = p;
                 self.buf_pages = n;
             }
             self.page_start = (p - self.buf_first_page) * page_bytes;
-            page::verify(&t.file, offset, &self.buf[self.page_start..self.page_start + page_bytes])?;
             ctx.counters.data_pages_read += 1;
         }
         self.remaining = page::count(&self.buf[self.page_start..]);

@@ -142,13 +142,17 @@ impl Memtable {
         self.bytes += new.bytes();
         let p = prefix(key);
         let arena = &self.arena;
-        let replaced = match self.map.get_mut(&p) {
-            None => {
-                self.map.insert(p, Bucket::One(new));
-                None
+        let bucket = match self.map.entry(p) {
+            std::collections::btree_map::Entry::Vacant(v) => {
+                v.insert(Bucket::One(new));
+                self.len += 1;
+                return;
             }
-            Some(Bucket::One(e)) if e.key(arena) == key => Some(std::mem::replace(e, new)),
-            Some(bucket) => {
+            std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
+        };
+        let replaced = match bucket {
+            Bucket::One(e) if e.key(arena) == key => Some(std::mem::replace(e, new)),
+            bucket => {
                 let mut v = match std::mem::replace(bucket, Bucket::Many(Vec::new())) {
                     Bucket::One(e) => vec![e],
                     Bucket::Many(v) => v,

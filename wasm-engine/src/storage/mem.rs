@@ -14,8 +14,11 @@ struct MemFile {
     data: Chunks,
     /// Length guaranteed to survive a crash.
     synced: usize,
-    /// Offsets of ranges a reader has checked (`read_checked`) since they last changed.
-    checked: std::collections::HashSet<u64>,
+    /// Ranges (offset, length) a reader has checked (`read_checked`) since they last changed.
+    checked: std::collections::HashSet<(u64, usize)>,
+    /// Length of the prefix this process wrote itself and nothing has altered since: its
+    /// checksums were computed from these very bytes, so checking them again proves nothing.
+    trusted: usize,
 }
 
 /// Files shared through an `Rc` so a test can keep a handle, drop the engine (a crash) and
@@ -45,6 +48,7 @@ impl MemStorage {
             f.data.truncate(f.synced + keep);
             f.synced = f.data.len();
             f.checked.clear();
+            f.trusted = f.trusted.min(f.data.len());
         }
     }
 
@@ -52,6 +56,7 @@ impl MemStorage {
     pub fn corrupt(&self, file: &str, offset: usize, mask: u8) {
         if let Some(f) = self.files.borrow_mut().get_mut(file) {
             f.checked.clear();
+            f.trusted = 0;
             if let Some(b) = f.data.byte_mut(offset) {
                 *b ^= mask;
             }
@@ -92,7 +97,8 @@ impl MemStorage {
     pub fn install(&self, file: &str, data: Vec<u8>) {
         let synced = data.len();
         let data = Chunks::from_vec(data);
-        self.files.borrow_mut().insert(file.to_string(), MemFile { data, synced, checked: Default::default() });
+        // Bytes loaded from elsewhere are not trusted: every range is checked when first read.
+        self.files.borrow_mut().insert(file.to_string(), MemFile { data, synced, checked: Default::default(), trusted: 0 });
     }
 }
 
@@ -108,7 +114,13 @@ impl Storage for MemStorage {
                 });
             }
         }
-        self.files.borrow_mut().entry(file.to_string()).or_default().data.append(bytes);
+        let mut files = self.files.borrow_mut();
+        let f = files.entry(file.to_string()).or_default();
+        let was_trusted = f.trusted == f.data.len();
+        f.data.append(bytes);
+        if was_trusted {
+            f.trusted = f.data.len();
+        }
         Ok(())
     }
 
@@ -165,9 +177,10 @@ impl Storage for MemStorage {
         };
         // Bytes in memory change only through this type (appends never touch earlier bytes), so
         // a range checked once stays good until a corruption test or a truncate touches it.
-        if !f.checked.contains(&offset) {
+        let trusted = start + len <= f.trusted;
+        if !trusted && !f.checked.contains(&(offset, len)) {
             check(bytes)?;
-            f.checked.insert(offset);
+            f.checked.insert((offset, len));
         }
         visit(bytes)
     }
@@ -191,6 +204,7 @@ impl Storage for MemStorage {
         let f = files.get_mut(file).ok_or_else(|| Error::storage(file, "no such file"))?;
         f.data.truncate(len as usize);
         f.synced = f.synced.min(f.data.len());
+        f.trusted = f.trusted.min(f.data.len());
         f.checked.clear();
         Ok(())
     }
