@@ -67,6 +67,12 @@ impl TableCursor {
         &self.table
     }
 
+    /// The current entry exactly as its page encodes it.
+    pub fn encoded(&self) -> &[u8] {
+        let end = self.value.map_or(self.key.1, |(_, e)| e);
+        &self.buf[self.key.0 - page::ENTRY_HEADER..end]
+    }
+
     /// Move to the next entry (the first, on the first call). Returns `valid()`.
     pub fn advance(&mut self, ctx: &mut ReadCtx<'_>) -> Result<bool> {
         loop {
@@ -177,6 +183,10 @@ impl RunCursor {
 
     pub fn value(&self) -> Option<&[u8]> {
         self.current.as_ref().and_then(TableCursor::value)
+    }
+
+    pub fn encoded(&self) -> &[u8] {
+        self.current.as_ref().map_or(&[], TableCursor::encoded)
     }
 
     /// The table the current entry comes from.

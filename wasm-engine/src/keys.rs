@@ -109,14 +109,13 @@ impl KeyCodec {
 pub fn fill_value(id: u64, version: u64, len: usize, out: &mut Vec<u8>) {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     out.clear();
+    out.resize(len, 0);
     let mut state = id.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ version;
-    while out.len() < len {
+    // Ten 6-bit characters per 64-bit draw.
+    for chunk in out.chunks_mut(10) {
         let w = crate::rng::splitmix64(&mut state);
-        for i in 0..10 {
-            if out.len() == len {
-                break;
-            }
-            out.push(ALPHABET[((w >> (i * 6)) & 63) as usize]);
+        for (i, c) in chunk.iter_mut().enumerate() {
+            *c = ALPHABET[((w >> (i * 6)) & 63) as usize];
         }
     }
 }

@@ -456,7 +456,8 @@ impl Engine {
         let mut new_wal = None;
         if job.flush {
             // The flushed writes are in a table now: a fresh log takes the next writes.
-            let mut wal = crate::wal::Wal::new(self.allocate_id());
+            let number = self.allocate_id();
+            let mut wal = self.wal.successor(number);
             wal.create(self.storage.as_mut())?;
             edit.wal = Some(wal.number);
             new_wal = Some(wal);

@@ -26,6 +26,7 @@ impl Source {
         Source::Buffer { frozen, pos: 0 }
     }
 
+    #[inline]
     fn valid(&self) -> bool {
         match self {
             Source::Buffer { frozen, pos } => *pos >= 1 && *pos <= frozen.len(),
@@ -33,6 +34,7 @@ impl Source {
         }
     }
 
+    #[inline]
     fn key(&self) -> &[u8] {
         match self {
             Source::Buffer { frozen, pos } => frozen.key(pos - 1),
@@ -40,6 +42,7 @@ impl Source {
         }
     }
 
+    #[inline]
     fn value(&self) -> Option<&[u8]> {
         match self {
             Source::Buffer { frozen, pos } => frozen.value(pos - 1),
@@ -47,7 +50,17 @@ impl Source {
         }
     }
 
+    /// The current entry as a page encodes it (runs only; the buffer holds no encoding).
+    #[inline]
+    fn encoded(&self) -> Option<&[u8]> {
+        match self {
+            Source::Buffer { .. } => None,
+            Source::Run(c) => Some(c.encoded()),
+        }
+    }
+
     /// The table the current entry comes from (none for the buffer).
+    #[inline]
     fn table_id(&self) -> Option<u64> {
         match self {
             Source::Buffer { .. } => None,
@@ -154,7 +167,10 @@ impl Merge {
             self.scratch.extend_from_slice(self.sources[b].key());
             let value = self.sources[b].value();
             if value.is_some() || !self.drop_tombstones {
-                out.builder.add(&self.scratch, value, ctx.storage)?;
+                match self.sources[b].encoded() {
+                    Some(raw) => out.builder.add_encoded(&self.scratch, raw, ctx.storage)?,
+                    None => out.builder.add(&self.scratch, value, ctx.storage)?,
+                }
                 if let Some(id) = self.sources[b].table_id() {
                     match out.contributions.iter_mut().find(|(t, _)| *t == id) {
                         Some((_, n)) => *n += 1,

@@ -197,7 +197,10 @@ pub struct TableBuilder {
     written: u64,
     fences: Vec<Box<[u8]>>,
     first_key: Vec<u8>,
+    /// The largest key of the pages finished so far.
     last_key: Vec<u8>,
+    /// Where the current page's last key sits in `page` (offset, length).
+    last_key_at: (usize, usize),
     hashes: Vec<u64>,
     entries: u64,
     entry_bytes: u64,
@@ -219,6 +222,7 @@ impl TableBuilder {
             fences: Vec::new(),
             first_key: Vec::new(),
             last_key: Vec::new(),
+            last_key_at: (0, 0),
             hashes: Vec::new(),
             entries: 0,
             entry_bytes: 0,
@@ -244,18 +248,34 @@ impl TableBuilder {
 
     pub fn add(&mut self, key: &[u8], value: Option<&[u8]>, storage: &mut dyn Storage) -> Result<()> {
         let vlen = value.map_or(0, <[u8]>::len);
-        let need = page::ENTRY_HEADER + key.len() + vlen;
+        self.start_entry(key, page::ENTRY_HEADER + key.len() + vlen, storage)?;
+        page::push_entry(&mut self.page, key, value);
+        self.finish_entry(key, vlen);
+        Ok(())
+    }
+
+    /// Add an entry already encoded the way a page holds it (`[klen][vlen][key][value]`), as a
+    /// merge reads it from another table: one copy instead of three.
+    pub fn add_encoded(&mut self, key: &[u8], encoded: &[u8], storage: &mut dyn Storage) -> Result<()> {
+        self.start_entry(key, encoded.len(), storage)?;
+        self.page.extend_from_slice(encoded);
+        self.finish_entry(key, encoded.len() - page::ENTRY_HEADER - key.len());
+        Ok(())
+    }
+
+    /// Check the entry fits a page, start a new page if this one is full, note fences.
+    fn start_entry(&mut self, key: &[u8], need: usize, storage: &mut dyn Storage) -> Result<()> {
         if key.len() > u16::MAX as usize || need > self.page_bytes - page::PAGE_HEADER {
             return Err(Error::TooLarge {
                 field: "entry".into(),
                 message: format!(
-                    "key ({} B) + value ({vlen} B) must fit in one page: at most {} B together",
+                    "key ({} B) + value ({} B) must fit in one page: at most {} B together",
                     key.len(),
+                    need.saturating_sub(page::ENTRY_HEADER + key.len()),
                     page::max_entry_bytes(self.page_bytes as u32)
                 ),
             });
         }
-        debug_assert!(self.entries == 0 || key > &self.last_key[..], "keys must be strictly increasing");
         if self.page.len() + need > self.page_bytes {
             self.finish_page(storage)?;
         }
@@ -265,17 +285,22 @@ impl TableBuilder {
         if self.entries == 0 {
             self.first_key.extend_from_slice(key);
         }
-        page::push_entry(&mut self.page, key, value);
-        self.page_count += 1;
-        self.last_key.clear();
-        self.last_key.extend_from_slice(key);
-        self.hashes.push(crate::hash::hash64(key, FILTER_SEED));
-        self.entries += 1;
-        self.entry_bytes += (key.len() + vlen) as u64;
         Ok(())
     }
 
+    fn finish_entry(&mut self, key: &[u8], vlen: usize) {
+        // The last key is copied out when its page is finished, not after every entry.
+        self.last_key_at = (self.page.len() - vlen - key.len(), key.len());
+        self.page_count += 1;
+        self.hashes.push(crate::hash::hash64(key, FILTER_SEED));
+        self.entries += 1;
+        self.entry_bytes += (key.len() + vlen) as u64;
+    }
+
     fn finish_page(&mut self, storage: &mut dyn Storage) -> Result<()> {
+        let (at, len) = self.last_key_at;
+        self.last_key.clear();
+        self.last_key.extend_from_slice(&self.page[at..at + len]);
         page::seal(&mut self.page, self.page_bytes, self.page_count);
         self.pending.extend_from_slice(&self.page);
         self.page.clear();

@@ -28,6 +28,17 @@ impl Wal {
         Wal { number, file: wal_file_name(number), pending: Vec::new(), scratch: Vec::new() }
     }
 
+    /// A log for the next buffer, sized like this one so its pending records do not regrow
+    /// write by write. (This log keeps its records: until the flush commits, they still count.)
+    pub fn successor(&self, number: u64) -> Wal {
+        Wal {
+            number,
+            file: wal_file_name(number),
+            pending: Vec::with_capacity(self.pending.capacity()),
+            scratch: Vec::new(),
+        }
+    }
+
     pub fn file(&self) -> &str {
         &self.file
     }

@@ -98,7 +98,9 @@ impl MemStorage {
         let synced = data.len();
         let data = Chunks::from_vec(data);
         // Bytes loaded from elsewhere are not trusted: every range is checked when first read.
-        self.files.borrow_mut().insert(file.to_string(), MemFile { data, synced, checked: Default::default(), trusted: 0 });
+        self.files
+            .borrow_mut()
+            .insert(file.to_string(), MemFile { data, synced, checked: Default::default(), trusted: 0 });
     }
 }
 

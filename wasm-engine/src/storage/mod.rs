@@ -2,9 +2,9 @@
 //! backends (memory, native files, OPFS, IndexedDB mirror) implement this trait. Logical page
 //! I/O is counted above this layer, so a backend can never change the counters.
 
+mod chunks;
 #[cfg(not(target_arch = "wasm32"))]
 mod file;
-mod chunks;
 mod journal;
 mod mem;
 #[cfg(target_arch = "wasm32")]
