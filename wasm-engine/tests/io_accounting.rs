@@ -166,3 +166,38 @@ fn mnemosyne_beats_monkey_and_uniform_under_key_range_skew() {
     }
     assert!(zero[2] < zero[1] && zero[2] < zero[0], "Mnemosyne should win: uniform, Monkey, Mnemosyne = {zero:?}");
 }
+
+/// Monkey's filters are sized once, when their run is written, yet the tree they serve keeps
+/// changing shape; whatever the moment, a zero-result lookup must cost no more than with the same
+/// memory spread uniformly, and the filters must stay within that memory.
+#[test]
+fn monkey_never_loses_to_uniform_at_the_same_memory_as_the_tree_grows() {
+    let shapes: [(&str, (f64, u32)); 3] =
+        [("tiering T10", (10.0, 9)), ("leveling T3", (3.0, 1)), ("tiering T4 K3", (4.0, 3))];
+    for (name, (t, k)) in shapes {
+        for entries in [20_000, 65_536, 160_000] {
+            let workload = zero_result_workload(entries, 20_000, 7);
+            let mut zero = Vec::new();
+            for allocation in [Allocation::Uniform, Allocation::Monkey] {
+                let config = common::config(name, 4096, 64 << 10, &[(t, k, None)], allocation, 5.0);
+                let engine = run(config, &workload, false);
+                let n = engine.stats().ops[OpClass::GetZeroResult.index()];
+                let io = engine.stats().total_reads(OpClass::GetZeroResult).page_ios() as f64 / n as f64;
+                let bits: u64 = engine.tree().levels.iter().flat_map(|l| &l.runs).map(|r| r.filter_bits).sum();
+                let bits_per_key = bits as f64 / engine.tree().entries() as f64;
+                println!(
+                    "{name} {entries} {allocation:?}: {io:.3} I/O per zero-result lookup, {bits_per_key:.2} bits/key"
+                );
+                assert!(bits_per_key <= 5.0 + 1e-6, "{name} {entries} {allocation:?} spent {bits_per_key} bits/key");
+                zero.push(io);
+            }
+            // 1% slack: both are measured over 20,000 lookups.
+            assert!(
+                zero[1] <= zero[0] * 1.01,
+                "{name} at {entries} entries: uniform {:.3}, Monkey {:.3}",
+                zero[0],
+                zero[1]
+            );
+        }
+    }
+}
