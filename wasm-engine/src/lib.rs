@@ -15,6 +15,7 @@ pub mod error;
 pub mod export;
 pub mod filestats;
 pub mod filter;
+mod filter_sizing;
 pub mod frame;
 pub mod generator;
 pub mod hash;

@@ -1,24 +1,20 @@
 //! Flushes and merges: what the policy (`compaction`) chooses is executed here in bounded steps,
-//! each new table gets a filter sized by the configured allocation (explicit, uniform, Monkey or
+//! each new table gets a filter sized by the configured allocation (`filter_sizing`: explicit, uniform, Monkey or
 //! Mnemosyne) and inherited access statistics, and every change is committed to the manifest
 //! before the inputs are deleted.
 
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
-use crate::allocation::{LN2_SQ, RunWeight, bits_per_key_for_fpr, optimal_fprs};
 use crate::cache::BlockCache;
 use crate::compaction::{self, FilePlan, FlushPlan, MergePlan, Shape, TableShape};
-use crate::config::{Allocation, BITS_PER_KEY_RANGE, FilterKind, Granularity};
+use crate::config::Granularity;
 use crate::cursor::RunCursor;
 use crate::engine::{Engine, encode_hex};
 use crate::error::Result;
 use crate::filestats::{FileStats, InheritInput, inherit};
-use crate::filter::FilterSpec;
 use crate::manifest::{Edit, TableEntry};
-use crate::math::ln;
 use crate::merge::{Merge, Output, Progress, Source};
-use crate::mnemosyne::{self, FileWeight};
 use crate::run::Run;
 use crate::stats::{ReadCounters, WriteCounters};
 use crate::table::{ReadCtx, Table, TableBuilder};
@@ -28,27 +24,17 @@ pub(crate) struct Job {
     pub source_level: usize,
     pub dest_level: usize,
     /// Tables consumed, and which of them come from the destination level.
-    inputs: Vec<Rc<Table>>,
+    pub(crate) inputs: Vec<Rc<Table>>,
     /// Each input's statistics when the job started (for inheritance).
     inherit_inputs: Vec<(u64, InheritInput)>,
     /// The run the outputs join.
-    dest_run: u64,
+    pub(crate) dest_run: u64,
     merge: Merge,
-    outputs: Vec<Rc<Table>>,
+    pub(crate) outputs: Vec<Rc<Table>>,
     counters: WriteCounters,
     cursor: Option<Vec<u8>>,
     flush: bool,
 }
-
-/// The share of its lifetime a filter sized for an upper level finds that level's runs present.
-/// Upper levels fill and empty once per merge cycle, so a deeper run lives, on average, beside
-/// half-full levels above it. Sizing against full upper levels (the paper's steady state)
-/// reserves bits for runs that are mostly absent: with T = 10 tiering at 2¹⁶ entries and
-/// 5 bits/key that left 4.04 bits/key spent and 1.05 I/O per zero-result lookup against
-/// uniform's 0.83. Weighting the upper runs by one half (in both their entries and how often
-/// they are probed) measured best over leveling and tiering sweeps from 2¹³ to 2¹⁸ entries,
-/// against 0.3 and 0.7, and never worse than uniform there.
-const UPPER_LEVEL_OCCUPANCY: f64 = 0.5;
 
 /// Pages a `step` call writes at most when the caller gives no budget.
 pub const DEFAULT_STEP_PAGES: u64 = 256;
@@ -345,112 +331,6 @@ impl Engine {
             (q + e.probes, x + e.found)
         });
         (q / n, x / n)
-    }
-
-    /// The filter a new table of `entries` gets (z: its estimated empty probes, for Mnemosyne).
-    fn filter_spec(&mut self, job: &Job, entries: u64, entry_bytes: u64, empty_probes: f64) -> FilterSpec {
-        let f = &self.config.filter;
-        let modules = if f.kind == FilterKind::Modular { f.modules } else { 1 };
-        let bits_per_key = match f.allocation {
-            Allocation::Explicit => self.config.level(job.dest_level).bits_per_key.unwrap_or(0.0),
-            Allocation::Uniform => f.bits_per_key,
-            Allocation::Monkey => self.monkey_bits(job, entry_bytes).min(self.unspent_bits_per_key(job, entries)),
-            Allocation::Mnemosyne => self
-                .mnemosyne_bits(job, entries, entry_bytes, empty_probes)
-                .min(self.unspent_bits_per_key(job, entries)),
-        };
-        FilterSpec { bits_per_key: bits_per_key.clamp(0.0, BITS_PER_KEY_RANGE.1), modules }
-    }
-
-    /// Bits per key left for a new table of `entries` once the filters that stay are paid for:
-    /// older filters keep the bits they were built with, so the optimal share of the budget is
-    /// capped by what they leave, and the tree never spends more than `bits_per_key × entries`.
-    fn unspent_bits_per_key(&self, job: &Job, entries: u64) -> f64 {
-        let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
-        let staying = self
-            .levels
-            .iter()
-            .flatten()
-            .flat_map(|r| r.tables.iter())
-            .chain(job.outputs.iter())
-            .filter(|t| !consumed.contains(&t.id));
-        let (spent, held) = staying.fold((0.0, 0.0), |(b, n), t| (b + t.filter_bits() as f64, n + t.entries as f64));
-        let budget = self.config.filter.bits_per_key * (held + entries as f64);
-        ((budget - spent) / entries.max(1) as f64).max(0.0)
-    }
-
-    /// Monkey: the optimal bits for the destination level in the tree the design says this data
-    /// fills — every level above the deepest holding its runs at their design size, the deepest
-    /// holding the data it really has. Sizing by the design rather than by the shape of the
-    /// moment keeps the tree within its budget: a last-level run rebuilt while the levels above
-    /// happen to be empty would otherwise take the whole budget for itself. The upper levels
-    /// count as present `UPPER_LEVEL_OCCUPANCY` of the time (see there).
-    fn monkey_bits(&self, job: &Job, entry_bytes: u64) -> f64 {
-        let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
-        let live =
-            |run: &Run| -> u64 { run.tables.iter().filter(|t| !consumed.contains(&t.id)).map(|t| t.entry_bytes).sum() };
-        let deepest = self.levels.iter().rposition(|l| l.iter().any(|r| live(r) > 0)).map_or(0, |i| i + 1);
-        let deepest = deepest.max(job.dest_level);
-        let mut runs = Vec::new();
-        let mut dest_index = 0;
-        for level in 1..deepest {
-            let g = compaction::geometry(&self.config, level);
-            let capacity = if g.capacity.is_finite() { g.capacity } else { g.unit * f64::from(g.max_runs) };
-            if level == job.dest_level {
-                dest_index = runs.len();
-            }
-            for _ in 0..g.max_runs {
-                runs.push(RunWeight {
-                    entries: UPPER_LEVEL_OCCUPANCY * capacity / f64::from(g.max_runs),
-                    weight: UPPER_LEVEL_OCCUPANCY,
-                });
-            }
-        }
-        let outputs: u64 = job.outputs.iter().map(|t| t.entry_bytes).sum::<u64>() + entry_bytes;
-        let mut dest_bytes = outputs as f64;
-        for run in self.levels.get(deepest - 1).into_iter().flatten() {
-            if deepest == job.dest_level && run.id == job.dest_run {
-                dest_bytes += live(run) as f64;
-            } else if live(run) > 0 {
-                runs.push(RunWeight { entries: live(run) as f64, weight: 1.0 });
-            }
-        }
-        if deepest == job.dest_level {
-            dest_index = runs.len();
-            runs.push(RunWeight { entries: dest_bytes, weight: 1.0 });
-        }
-        // Only ratios matter to the optimum, so entry bytes stand in for entries.
-        let total: f64 = runs.iter().map(|r| r.entries).sum();
-        let fprs = optimal_fprs(&runs, self.config.filter.bits_per_key * total);
-        fprs.get(dest_index).map_or(0.0, |&p| bits_per_key_for_fpr(p))
-    }
-
-    /// Mnemosyne: sort-and-search over every live file's estimated empty probes (§A.4.8).
-    fn mnemosyne_bits(&mut self, job: &Job, entries: u64, entry_bytes: u64, empty_probes: f64) -> f64 {
-        let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
-        let mut files: Vec<FileWeight> = self
-            .levels
-            .iter()
-            .flatten()
-            .flat_map(|r| r.tables.iter())
-            .chain(job.outputs.iter())
-            .filter(|t| !consumed.contains(&t.id))
-            .map(|t| FileWeight {
-                entries: t.entries as f64,
-                empty_probes: t.stats.borrow().estimate(self.lookups).empty,
-            })
-            .collect();
-        files.push(FileWeight { entries: entries as f64, empty_probes });
-        let budget = self.config.filter.bits_per_key * files.iter().map(|f| f.entries).sum::<f64>();
-        let solution = mnemosyne::allocate(&files, budget, 1.0);
-        self.mnemosyne_log_c = solution.log_c;
-        match solution.log_c {
-            Some(c) if empty_probes > 0.0 => {
-                mnemosyne::build_bits_per_key(-(ln(entries as f64 / empty_probes) + c) / LN2_SQ, BITS_PER_KEY_RANGE.1)
-            }
-            // No statistics yet: fall back to Monkey's workload-agnostic split, capped at the average.
-            _ => self.monkey_bits(job, entry_bytes).min(self.config.filter.bits_per_key),
-        }
     }
 
     /// Commit a finished job to the manifest, then install it and delete its inputs.
