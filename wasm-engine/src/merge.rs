@@ -102,8 +102,9 @@ pub struct Merge {
     drop_tombstones: bool,
     target_bytes: u64,
     started: bool,
-    scratch: Vec<u8>,
     output: Option<Output>,
+    /// The sources holding the key being merged (reused from entry to entry).
+    ties: Vec<usize>,
     /// Input pages read and entries seen.
     pub counters: WriteCounters,
 }
@@ -116,8 +117,8 @@ impl Merge {
             drop_tombstones,
             target_bytes,
             started: false,
-            scratch: Vec::new(),
             output: None,
+            ties: Vec::new(),
             counters: WriteCounters::default(),
         }
     }
@@ -156,33 +157,42 @@ impl Merge {
             if out.builder.entry_bytes() >= self.target_bytes {
                 return Ok(Progress::OutputFull);
             }
+            // One pass finds the smallest key and every source holding it (older versions of the
+            // same key, which the newest one, the first source, shadows).
             let mut best: Option<usize> = None;
+            self.ties.clear();
             for (i, s) in self.sources.iter().enumerate() {
-                if s.valid() && best.is_none_or(|b| compare(s.key(), self.sources[b].key()) == Ordering::Less) {
-                    best = Some(i);
+                if !s.valid() {
+                    continue;
+                }
+                match best.map(|b| compare(s.key(), self.sources[b].key())) {
+                    None | Some(Ordering::Less) => {
+                        best = Some(i);
+                        self.ties.clear();
+                        self.ties.push(i);
+                    }
+                    Some(Ordering::Equal) => self.ties.push(i),
+                    Some(Ordering::Greater) => {}
                 }
             }
             let Some(b) = best else { return Ok(Progress::Done) };
-            self.scratch.clear();
-            self.scratch.extend_from_slice(self.sources[b].key());
-            let value = self.sources[b].value();
+            let winner = &self.sources[b];
+            let value = winner.value();
             if value.is_some() || !self.drop_tombstones {
-                match self.sources[b].encoded() {
-                    Some(raw) => out.builder.add_encoded(&self.scratch, raw, ctx.storage)?,
-                    None => out.builder.add(&self.scratch, value, ctx.storage)?,
+                match winner.encoded() {
+                    Some(raw) => out.builder.add_encoded(winner.key(), raw, ctx.storage)?,
+                    None => out.builder.add(winner.key(), value, ctx.storage)?,
                 }
-                if let Some(id) = self.sources[b].table_id() {
+                if let Some(id) = winner.table_id() {
                     match out.contributions.iter_mut().find(|(t, _)| *t == id) {
                         Some((_, n)) => *n += 1,
                         None => out.contributions.push((id, 1)),
                     }
                 }
             }
-            for s in &mut self.sources {
-                if s.valid() && compare(s.key(), &self.scratch) == Ordering::Equal {
-                    self.counters.entries_read += 1;
-                    s.advance(ctx)?;
-                }
+            for &i in &self.ties {
+                self.counters.entries_read += 1;
+                self.sources[i].advance(ctx)?;
             }
             if out.builder.data_pages() - start_pages >= max_pages {
                 return Ok(Progress::Working);
@@ -190,3 +200,4 @@ impl Merge {
         }
     }
 }
+

@@ -24,9 +24,10 @@ pub enum Found {
     Value(Vec<u8>),
 }
 
-/// Seal a filled page: pad, set the entry count, write the checksum.
-pub fn seal(page: &mut Vec<u8>, page_bytes: usize, count: u16) {
-    page.resize(page_bytes, 0);
+/// Seal the page filled from `start` to the end of `buf`: pad, set the entry count, write the checksum.
+pub fn seal(buf: &mut Vec<u8>, start: usize, page_bytes: usize, count: u16) {
+    buf.resize(start + page_bytes, 0);
+    let page = &mut buf[start..];
     page[4..6].copy_from_slice(&count.to_le_bytes());
     let sum = checksum(&page[4..]);
     page[0..4].copy_from_slice(&sum.to_le_bytes());

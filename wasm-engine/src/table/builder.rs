@@ -20,15 +20,18 @@ pub struct TableBuilder {
     id: u64,
     file: String,
     page_bytes: usize,
-    page: Vec<u8>,
+    /// Entries in the page being built (0: no page open).
     page_count: u16,
+    /// Sealed pages not yet written, then the open page from `page_start` on: entries are
+    /// encoded where they will be written from, so no page is copied whole.
     pending: Vec<u8>,
+    page_start: usize,
     written: u64,
     fences: Vec<Box<[u8]>>,
     first_key: Vec<u8>,
     /// The largest key of the pages finished so far.
     last_key: Vec<u8>,
-    /// Where the current page's last key sits in `page` (offset, length).
+    /// Where the open page's last key sits in `pending` (offset, length).
     last_key_at: (usize, usize),
     hashes: Vec<u64>,
     entries: u64,
@@ -38,15 +41,13 @@ pub struct TableBuilder {
 impl TableBuilder {
     pub fn new(id: u64, page_bytes: u32) -> Self {
         let page_bytes = page_bytes as usize;
-        let mut page = Vec::with_capacity(page_bytes);
-        page.resize(page::PAGE_HEADER, 0);
         TableBuilder {
             id,
             file: table_file_name(id),
             page_bytes,
-            page,
             page_count: 0,
-            pending: Vec::with_capacity(WRITE_CHUNK.min(page_bytes * 256)),
+            pending: Vec::with_capacity(WRITE_CHUNK.min(page_bytes * 256) + page_bytes),
+            page_start: 0,
             written: 0,
             fences: Vec::new(),
             first_key: Vec::new(),
@@ -78,7 +79,7 @@ impl TableBuilder {
     pub fn add(&mut self, key: &[u8], value: Option<&[u8]>, storage: &mut dyn Storage) -> Result<()> {
         let vlen = value.map_or(0, <[u8]>::len);
         self.start_entry(key, page::ENTRY_HEADER + key.len() + vlen, storage)?;
-        page::push_entry(&mut self.page, key, value);
+        page::push_entry(&mut self.pending, key, value);
         self.finish_entry(key, vlen);
         Ok(())
     }
@@ -87,7 +88,7 @@ impl TableBuilder {
     /// merge reads it from another table: one copy instead of three.
     pub fn add_encoded(&mut self, key: &[u8], encoded: &[u8], storage: &mut dyn Storage) -> Result<()> {
         self.start_entry(key, encoded.len(), storage)?;
-        self.page.extend_from_slice(encoded);
+        self.pending.extend_from_slice(encoded);
         self.finish_entry(key, encoded.len() - page::ENTRY_HEADER - key.len());
         Ok(())
     }
@@ -105,10 +106,12 @@ impl TableBuilder {
                 ),
             });
         }
-        if self.page.len() + need > self.page_bytes {
+        if self.page_count > 0 && self.pending.len() - self.page_start + need > self.page_bytes {
             self.finish_page(storage)?;
         }
         if self.page_count == 0 {
+            self.page_start = self.pending.len();
+            self.pending.resize(self.page_start + page::PAGE_HEADER, 0);
             self.fences.push(Box::from(key));
         }
         if self.entries == 0 {
@@ -119,7 +122,7 @@ impl TableBuilder {
 
     fn finish_entry(&mut self, key: &[u8], vlen: usize) {
         // The last key is copied out when its page is finished, not after every entry.
-        self.last_key_at = (self.page.len() - vlen - key.len(), key.len());
+        self.last_key_at = (self.pending.len() - vlen - key.len(), key.len());
         self.page_count += 1;
         self.hashes.push(crate::hash::hash64(key, FILTER_SEED));
         self.entries += 1;
@@ -129,11 +132,8 @@ impl TableBuilder {
     fn finish_page(&mut self, storage: &mut dyn Storage) -> Result<()> {
         let (at, len) = self.last_key_at;
         self.last_key.clear();
-        self.last_key.extend_from_slice(&self.page[at..at + len]);
-        page::seal(&mut self.page, self.page_bytes, self.page_count);
-        self.pending.extend_from_slice(&self.page);
-        self.page.clear();
-        self.page.resize(page::PAGE_HEADER, 0);
+        self.last_key.extend_from_slice(&self.pending[at..at + len]);
+        page::seal(&mut self.pending, self.page_start, self.page_bytes, self.page_count);
         self.page_count = 0;
         if self.pending.len() >= WRITE_CHUNK {
             self.flush_pending(storage)?;
