@@ -3,7 +3,8 @@ import { expect, test } from '@playwright/test';
 const num = (s: string | null) => Number((s ?? '').replace(/[^0-9.]/g, ''));
 
 test('engine check: 100,000 keys and 10,000 lookups run in the worker and the counters appear', async ({ page }) => {
-  await page.goto('/#/lab');
+  // The engine check lives with the databases in the lab's Databases view.
+  await page.goto('/#/lab?tab=storage');
   await page.getByRole('button', { name: 'Load 100,000 keys and run 10,000 lookups' }).click();
 
   await expect(page.getByTestId('keys-loaded')).toHaveText('100,000', { timeout: 120_000 });

@@ -12,11 +12,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { initSync, WasmEngine } from '../web/src/wasm/pkg/lsm_engine.js';
+import { collectErrors, screenshot } from './helpers';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
 const CLI = path.join(ROOT, 'wasm-engine/target/release/lsm');
-const ARTIFACTS = path.join(HERE, 'artifacts');
 const TMP = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-export-e2e-'));
 const presetFile = (id: string) => path.join(ROOT, 'public/presets', `${id}.json`);
 const workloadFile = (id: string) => path.join(ROOT, 'public/examples', `${id}.json`);
@@ -55,15 +55,6 @@ function cliWarnings(stderr: string): Warning[] {
 function cliExport(design: string, format: Format, workload?: string): { bytes: Buffer; warnings: Warning[] } {
   const { stdout, stderr } = lsm(['export', '--design', design, '--format', format, ...(workload ? ['--workload', workload] : [])]);
   return { bytes: stdout, warnings: cliWarnings(stderr) };
-}
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
 }
 
 /** The panel's file for a format once it is exported for the current design and workload. */
@@ -346,7 +337,6 @@ test('round trip: the exported engine JSON runs natively with the browser’s co
 });
 
 test('export page: screenshots', async ({ page }) => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.goto('/#/export?v=1&d=monkey&w=mixed&f=rocksdb');
   const panel = page.getByTestId('export-panel');
   await expect(panel.getByRole('tabpanel')).toHaveAttribute('data-status', 'ready');
@@ -356,7 +346,7 @@ test('export page: screenshots', async ({ page }) => {
   await card.getByTestId('import-run').click();
   await expect(card.getByTestId('import-result')).toBeVisible();
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: path.join(ARTIFACTS, 'export.png'), fullPage: true });
+  await screenshot(page, 'export');
   await page.setViewportSize({ width: 420, height: 900 });
-  await page.screenshot({ path: path.join(ARTIFACTS, 'export-narrow.png'), fullPage: true });
+  await screenshot(page, 'export-narrow');
 });

@@ -1,7 +1,18 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
+import {
+  chartPngSize,
+  collectErrors,
+  copyLink,
+  csvLines,
+  downloadFrom,
+  expectLinkShowsView,
+  expectPng,
+  expectReadsWell,
+  parseSvg,
+  pressOnChart,
+  readout,
+  tooltipValue,
+} from './helpers';
 
 const LN2_SQ = Math.LN2 * Math.LN2;
 /** Eq 2 of Monkey, as models/src/bloom.ts computes it. */
@@ -21,21 +32,6 @@ function levels(N: number, T: number, L: number): number[] {
   return Array.from({ length: L }, (_, k) => (N / T ** (L - (k + 1))) * ((T - 1) / T));
 }
 
-const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
-
-async function value(page: Page, testId: string): Promise<number> {
-  return Number(await page.getByTestId(testId).getAttribute('data-value'));
-}
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
-}
-
 test('learn: moving controls redraws the numbers the models compute', async ({ page }) => {
   const errors = collectErrors(page);
   await page.goto('/#/learn');
@@ -43,18 +39,18 @@ test('learn: moving controls redraws the numbers the models compute', async ({ p
 
   // Defaults: 10 bits/key, leveling, T = 10, 1e8 entries, 64 MiB buffer → 3 levels.
   await expect(page.getByTestId('bloom-fpr')).toHaveText(percent(fpr(10)));
-  expect(await value(page, 'bloom-fpr')).toBeCloseTo(fpr(10), 14);
+  expect(await readout(page, 'bloom-fpr')).toBeCloseTo(fpr(10), 14);
   await expect(page.getByTestId('levels-count')).toHaveText('3');
   const r0 = monkeyR(levels(1e8, 10, 3), 10 * 1e8);
-  expect(await value(page, 'r-monkey')).toBeCloseTo(r0, 12);
+  expect(await readout(page, 'r-monkey')).toBeCloseTo(r0, 12);
 
   // Typing a valid value updates the read-outs and the chart's annotation at once.
   const bits = page.getByRole('textbox', { name: /bits per key/i });
   await bits.fill('5');
   await expect(page.getByTestId('bloom-fpr')).toHaveText(percent(fpr(5)));
-  expect(await value(page, 'bloom-fpr')).toBeCloseTo(fpr(5), 14);
+  expect(await readout(page, 'bloom-fpr')).toBeCloseTo(fpr(5), 14);
   await expect(page.getByTestId('bloom-chart').locator('.annotation text')).toHaveText(`5.0 bits/key → ${percent(fpr(5))}`);
-  expect(await value(page, 'r-monkey')).toBeCloseTo(monkeyR(levels(1e8, 10, 3), 5 * 1e8), 12);
+  expect(await readout(page, 'r-monkey')).toBeCloseTo(monkeyR(levels(1e8, 10, 3), 5 * 1e8), 12);
 
   // An invalid value shows the allowed range next to the box, and the page keeps the last valid one.
   await bits.fill('30');
@@ -79,17 +75,13 @@ test('learn: moving controls redraws the numbers the models compute', async ({ p
   await expect(sizeRatio).toHaveValue('100');
 
   // The chart's tooltip reads exact values at the crosshair (keyboard-driven).
-  const chart = page.getByTestId('bloom-chart').locator('svg');
-  await chart.focus();
-  await page.keyboard.press('End');
-  const tip = page.getByTestId('bloom-chart-tooltip');
-  await expect(tip).toBeVisible();
+  const tip = await pressOnChart(page, 'bloom-chart', 'End');
   await expect(tip.locator('.tt-head')).toHaveAttribute('data-value', '24');
-  expect(Number(await tip.locator('tr[data-series="ideal"] td.num').getAttribute('data-value'))).toBeCloseTo(fpr(24), 16);
+  expect(await tooltipValue(tip, 'ideal')).toBeCloseTo(fpr(24), 16);
   await page.keyboard.press('ArrowLeft');
   await expect(tip.locator('.tt-head')).toHaveAttribute('data-value', '23.75');
   // And by pointer: hovering the middle of the plot lists both curves.
-  await chart.hover({ position: { x: 300, y: 150 } });
+  await page.getByTestId('bloom-chart').locator('svg').hover({ position: { x: 300, y: 150 } });
   await expect(tip.locator('tr')).toHaveCount(2);
 
   // Sweeps come from the model worker.
@@ -116,10 +108,7 @@ test('learn: the URL holds the view; Copy link restores it exactly; bad links fa
   await page.getByRole('textbox', { name: /entries/i }).fill('2,000,000,000');
   await expect(page).toHaveURL(/#\/learn\?v=1&b=6\.5&T=7&pol=tier&N=2000000000&buf=64$/);
 
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  await expect(page.getByText('Link copied to the clipboard.')).toBeVisible();
-  const link = await page.evaluate(() => navigator.clipboard.readText());
-  expect(link).toBe(page.url());
+  const link = await copyLink(page);
 
   const view = async (p: Page) => ({
     fpr: await p.getByTestId('bloom-fpr').textContent(),
@@ -134,14 +123,12 @@ test('learn: the URL holds the view; Copy link restores it exactly; bad links fa
   const before = await view(page);
   expect(before).toMatchObject({ fpr: percent(fpr(6.5)), bits: '6.5', T: '7', N: '2,000,000,000', tiering: true });
 
-  const second = await context.newPage();
-  await second.goto(link);
-  await expect(second.getByTestId('bloom-fpr')).toHaveText(percent(fpr(6.5)));
-  expect(await view(second)).toEqual(before);
-  await second.reload();
-  await expect(second.getByTestId('bloom-fpr')).toHaveText(percent(fpr(6.5)));
-  expect(await view(second)).toEqual(before);
-  await second.close();
+  await expectLinkShowsView(context, link, {
+    view,
+    before,
+    ready: (second) => expect(second.getByTestId('bloom-fpr')).toHaveText(percent(fpr(6.5))),
+    reload: true,
+  });
 
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(page.getByTestId('bloom-fpr')).toHaveText(percent(fpr(10)));
@@ -171,80 +158,44 @@ test('learn: charts download as valid SVG, PNG and CSV', async ({ page }) => {
   await expect(card.locator('svg.chart-svg')).toBeVisible();
   const stem = 'lsm-learn_bloom-fpr_b8_T10_pol-lev_N100000000_buf64';
 
-  const download = async (kind: 'SVG' | 'PNG' | 'CSV') => {
-    const [dl] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: new RegExp(`as ${kind}$`) }).click()]);
-    const file = await dl.path();
-    return { name: dl.suggestedFilename(), bytes: fs.readFileSync(file) };
-  };
-
-  const svg = await download('SVG');
+  const svg = await downloadFrom(card, 'SVG');
   expect(svg.name).toBe(`${stem}.svg`);
   const svgText = svg.bytes.toString('utf8');
   expect(svgText.startsWith('<?xml')).toBe(true);
   expect(svgText).toContain('<svg');
   expect(svgText).toContain('xmlns="http://www.w3.org/2000/svg"');
-  const parsed = await page.evaluate((text) => {
-    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    return {
-      error: doc.querySelector('parsererror')?.textContent ?? null,
-      root: doc.documentElement.nodeName,
-      texts: Array.from(doc.querySelectorAll('text')).map((t) => t.textContent),
-      interactive: doc.querySelectorAll('.no-export').length,
-      styled: doc.querySelectorAll('[style*="font-family"]').length,
-    };
-  }, svgText);
+  const parsed = await parseSvg(page, svg.bytes, { interactive: '.no-export', styled: '[style*="font-family"]' });
   expect(parsed.error).toBeNull();
   expect(parsed.root).toBe('svg');
   expect(parsed.texts).toContain('memory (bits per key)');
   expect(parsed.texts).toContain('false-positive rate (probability)');
   expect(parsed.texts).toContain(`8.0 bits/key → ${percent(fpr(8))}`);
-  expect(parsed.interactive).toBe(0);
-  expect(parsed.styled).toBeGreaterThan(10);
+  expect(parsed.counts.interactive).toBe(0);
+  expect(parsed.counts.styled).toBeGreaterThan(10);
 
-  const png = await download('PNG');
+  const png = await downloadFrom(card, 'PNG');
   expect(png.name).toBe(`${stem}.png`);
-  expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const box = await card.locator('svg.chart-svg').boundingBox();
-  // IHDR: width and height at bytes 16..23, drawn at 2× the on-screen size.
-  expect(png.bytes.readUInt32BE(16)).toBe(Math.round((box?.width ?? 0) * 2));
-  expect(png.bytes.readUInt32BE(20)).toBe(Math.round((box?.height ?? 0) * 2));
+  const pixels = expectPng(png.bytes);
+  // Drawn at 2× the on-screen size.
+  expect(pixels).toEqual(await chartPngSize(card));
 
-  const csv = await download('CSV');
+  const csv = await downloadFrom(card, 'CSV');
   expect(csv.name).toBe(`${stem}.csv`);
-  const lines = csv.bytes.toString('utf8').trim().split('\n');
+  const lines = csvLines(csv.bytes);
   expect(lines[0]).toBe('memory (bits per key),optimal k = b·ln 2 (probability),whole-number k = round(b·ln 2) (probability)');
   expect(lines).toHaveLength(98);
   const at8 = lines.find((l) => l.startsWith('8,'));
   expect(Number(at8?.split(',')[1])).toBeCloseTo(fpr(8), 15);
 
   // A table-backed card exports its rows.
-  const levelsCsv = await (async () => {
-    const levelsCard = page.getByTestId('card-levels');
-    const [dl] = await Promise.all([page.waitForEvent('download'), levelsCard.getByRole('button', { name: /as CSV$/ }).click()]);
-    return fs.readFileSync(await dl.path()).toString('utf8');
-  })();
+  const levelsCsv = (await downloadFrom(page.getByTestId('card-levels'), 'CSV')).bytes.toString('utf8');
   expect(levelsCsv.split('\n')[0]).toBe('Level,Capacity (entries),Holds (entries),Runs,Share of data (%)');
   expect(levelsCsv.trim().split('\n')).toHaveLength(4);
 });
 
 test('learn: the page reads well at 1280×800 and on a phone', async ({ page }) => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.goto('/#/learn');
   await expect(page.getByTestId('monkey-memory-chart')).toBeVisible();
   await expect(page.getByTestId('size-ratio-chart')).toBeVisible();
-  // Wide: controls on the left of the content.
-  const panel = await page.getByRole('complementary', { name: 'Controls' }).boundingBox();
-  const first = await page.locator('#learn-buffer').boundingBox();
-  expect(panel && first && panel.x + panel.width <= first.x).toBe(true);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'learn.png'), fullPage: true });
-
-  // Narrow: controls stack above the content, nothing overflows sideways.
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
-  const narrowPanel = await page.getByRole('complementary', { name: 'Controls' }).boundingBox();
-  const narrowFirst = await page.locator('#learn-buffer').boundingBox();
-  expect(narrowPanel && narrowFirst && narrowPanel.y + narrowPanel.height <= narrowFirst.y).toBe(true);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'learn-narrow.png'), fullPage: true });
+  await expectReadsWell(page, 'learn', { width: 390, height: 844 }, page.locator('#learn-buffer'));
 });

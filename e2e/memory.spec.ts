@@ -1,7 +1,4 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import {
   fprFromBitsPerKey,
   mbfAnalyze,
@@ -16,8 +13,22 @@ import {
   shambaPerAccessIo,
   shambaUtility,
 } from '../models/src/index';
+import {
+  cellValue,
+  chartPngSize,
+  collectErrors,
+  copyLink,
+  csvLines,
+  downloadFrom,
+  expectLinkShowsView,
+  expectPng,
+  expectReadsWell,
+  parseSvg,
+  pressOnChart,
+  readout,
+  tooltipValue,
+} from './helpers';
 
-const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const DEFAULT_QUERY = 'v=1&T=4&L=3&f1=1&nf=8192&b=3&th=1&Z=0.5&at=size&hl=1&seed=0&D=2&sb=10&skip=full&bud=50&a=0&be=0.5&t1=0.2&t2=0.1';
 const LOOKUPS = 1_000_000;
 
@@ -60,23 +71,6 @@ function allocations(files: ReturnType<typeof tree>, bitsPerKey: number) {
   return { bits, uniform: unn(bits.uniform), monkey: unn(bits.monkey), mnemosyne: unn(bits.mnemosyne) };
 }
 
-async function value(page: Page, testId: string): Promise<number> {
-  return Number(await page.getByTestId(testId).getAttribute('data-value'));
-}
-
-async function cell(table: Locator, row: number, col: number): Promise<number> {
-  return Number(await table.locator('tbody tr').nth(row).locator('td').nth(col).getAttribute('data-value'));
-}
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
-}
-
 const box = (page: Page, name: RegExp) => page.getByRole('textbox', { name });
 
 test('memory (A): Mnemosyne, Monkey+ and uniform follow the controls', async ({ page }) => {
@@ -87,45 +81,39 @@ test('memory (A): Mnemosyne, Monkey+ and uniform follow the controls', async ({ 
 
   // Defaults: T = 4, 3 levels (21 files), θ = 1, Z = 0.5, 3 bits/key.
   let expected = allocations(tree(4, 3, 1, 8192, 1, 0.5), 3);
-  expect(await value(page, 'mn-unn-uniform')).toBeCloseTo(expected.uniform, 10);
-  expect(await value(page, 'mn-unn-monkey')).toBeCloseTo(expected.monkey, 10);
-  expect(await value(page, 'mn-unn-mnemosyne')).toBeCloseTo(expected.mnemosyne, 10);
+  expect(await readout(page, 'mn-unn-uniform')).toBeCloseTo(expected.uniform, 10);
+  expect(await readout(page, 'mn-unn-monkey')).toBeCloseTo(expected.monkey, 10);
+  expect(await readout(page, 'mn-unn-mnemosyne')).toBeCloseTo(expected.mnemosyne, 10);
   const table = page.getByTestId('mn-table');
   await expect(table.locator('tbody tr')).toHaveCount(21);
-  expect(await cell(table, 0, 7)).toBeCloseTo(expected.bits.mnemosyne[0], 10);
-  expect(await cell(table, 20, 6)).toBeCloseTo(expected.bits.monkey[20], 10);
+  expect(await cellValue(table, 0, 7)).toBeCloseTo(expected.bits.mnemosyne[0], 10);
+  expect(await cellValue(table, 20, 6)).toBeCloseTo(expected.bits.monkey[20], 10);
 
   // The bar chart's tooltip, by keyboard: the first file (L1·1).
-  await page.getByTestId('mn-bars').locator('svg').focus();
-  await page.keyboard.press('Home');
-  const barTip = page.getByTestId('mn-bars-tooltip');
-  await expect(barTip).toBeVisible();
-  expect(Number(await barTip.locator('tr[data-series="mnemosyne"] td.num').getAttribute('data-value'))).toBeCloseTo(expected.bits.mnemosyne[0], 10);
+  const barTip = await pressOnChart(page, 'mn-bars', 'Home');
+  expect(await tooltipValue(barTip, 'mnemosyne')).toBeCloseTo(expected.bits.mnemosyne[0], 10);
 
   // A bigger budget and a different workload.
   await box(page, /^Memory budget/).fill('5');
   await box(page, /^Empty lookups/).fill('0.2');
   expected = allocations(tree(4, 3, 1, 8192, 1, 0.2), 5);
-  await expect.poll(() => value(page, 'mn-unn-mnemosyne')).toBeCloseTo(expected.mnemosyne, 10);
-  expect(await value(page, 'mn-unn-monkey')).toBeCloseTo(expected.monkey, 10);
-  expect(await value(page, 'mn-unn-uniform')).toBeCloseTo(expected.uniform, 10);
+  await expect.poll(() => readout(page, 'mn-unn-mnemosyne')).toBeCloseTo(expected.mnemosyne, 10);
+  expect(await readout(page, 'mn-unn-monkey')).toBeCloseTo(expected.monkey, 10);
+  expect(await readout(page, 'mn-unn-uniform')).toBeCloseTo(expected.uniform, 10);
 
   // The cost curve (worker sweep) at its right end, 12 bits/key, once the worker has answered.
-  const costChart = page.getByTestId('mn-cost-chart');
   await expect(page.getByTestId('card-mnemosyne-cost').locator('.card-status')).toHaveCount(0);
-  await costChart.locator('svg').focus();
-  await page.keyboard.press('End');
-  const costTip = page.getByTestId('mn-cost-chart-tooltip');
+  const costTip = await pressOnChart(page, 'mn-cost-chart', 'End');
   await expect(costTip.locator('.tt-head')).toHaveAttribute('data-value', '12');
   const at12 = allocations(tree(4, 3, 1, 8192, 1, 0.2), 12);
-  expect(Number(await costTip.locator('tr[data-series="mnemosyne-unn"] td.num').getAttribute('data-value'))).toBeCloseTo(at12.mnemosyne, 12);
-  expect(Number(await costTip.locator('tr[data-series="uniform-unn"] td.num').getAttribute('data-value'))).toBeCloseTo(at12.uniform, 12);
+  expect(await tooltipValue(costTip, 'mnemosyne-unn')).toBeCloseTo(at12.mnemosyne, 12);
+  expect(await tooltipValue(costTip, 'uniform-unn')).toBeCloseTo(at12.uniform, 12);
 
   // Uniform keys, all lookups empty: Monkey's assumptions hold and Mnemosyne equals Monkey+.
   await box(page, /^Skew/).fill('0');
   await box(page, /^Empty lookups/).fill('1');
   expected = allocations(tree(4, 3, 1, 8192, 0, 1), 5);
-  await expect.poll(() => value(page, 'mn-unn-mnemosyne')).toBeCloseTo(expected.mnemosyne, 10);
+  await expect.poll(() => readout(page, 'mn-unn-mnemosyne')).toBeCloseTo(expected.mnemosyne, 10);
   expect(expected.mnemosyne).toBeCloseTo(expected.monkey, 10);
 
   // A larger tree: T = 10 → 111 files; bars group runs of files; timing follows the file count.
@@ -133,9 +121,9 @@ test('memory (A): Mnemosyne, Monkey+ and uniform follow the controls', async ({ 
   await expect(page.getByTestId('mn-active')).toContainText('of 111');
   await expect(table.locator('tbody tr')).toHaveCount(1 + 8 + 8);
   await expect(page.getByTestId('timing-files')).toHaveAttribute('data-value', '111', { timeout: 60_000 });
-  expect(await value(page, 'timing-speedup')).toBeGreaterThan(1);
-  expect(await value(page, 'timing-ss')).toBeGreaterThan(0);
-  expect(await value(page, 'timing-accuracy')).toBeLessThan(0.01);
+  expect(await readout(page, 'timing-speedup')).toBeGreaterThan(1);
+  expect(await readout(page, 'timing-ss')).toBeGreaterThan(0);
+  expect(await readout(page, 'timing-accuracy')).toBeLessThan(0.01);
   expect(page.workers().some((w) => w.url().includes('model.worker'))).toBe(true);
 
   // Impossible combinations say why next to the control and keep the last good view.
@@ -171,29 +159,29 @@ test('memory (B): SHaMBa modules, budget curves and utilities follow the control
   expect(used).toBe(1);
   const eq = shambaPerAccessIo({ existingRatio: 0, moduleFprs: [fsm, fsm], modulePages: [10, 10], moduleHitRates: [1, 0], modulesUsed: used, indexPages: 8, indexHitRate: 0.5 });
   await expect(page.getByTestId('shamba-budget-chart')).toBeVisible();
-  expect(await value(page, 'io-mono')).toBeCloseTo(mono.total, 12);
-  expect(await value(page, 'io-eq')).toBeCloseTo(eq.total, 12);
-  expect(await value(page, 'io-gain')).toBeCloseTo(mono.total / eq.total, 10);
+  expect(await readout(page, 'io-mono')).toBeCloseTo(mono.total, 12);
+  expect(await readout(page, 'io-eq')).toBeCloseTo(eq.total, 12);
+  expect(await readout(page, 'io-gain')).toBeCloseTo(mono.total / eq.total, 10);
 
   // Utilities (SHaMBa Eq 8) and decisions.
   const util = page.getByTestId('utility-table');
-  expect(await cell(util, 0, 5)).toBeCloseTo(shambaUtility(stats, [fsm, fsm], 1), 14);
-  expect(await cell(util, 1, 5)).toBeCloseTo(shambaUtility(stats, [fsm, fsm], 2), 14);
+  expect(await cellValue(util, 0, 5)).toBeCloseTo(shambaUtility(stats, [fsm, fsm], 1), 14);
+  expect(await cellValue(util, 1, 5)).toBeCloseTo(shambaUtility(stats, [fsm, fsm], 2), 14);
   await expect(util.locator('tbody tr').nth(1).locator('td').nth(7)).toHaveText('skip');
   // With β = 2 module 2 saves more than θ₂ = 0.1, so P and F read it.
   await box(page, /^Access frequency/).fill('2');
   await expect(util.locator('tbody tr').nth(1).locator('td').nth(7)).toHaveText('use');
-  expect(await cell(util, 1, 5)).toBeCloseTo(shambaUtility({ existingRatio: 0, accessFrequency: 2 }, [fsm, fsm], 2), 14);
+  expect(await cellValue(util, 1, 5)).toBeCloseTo(shambaUtility({ existingRatio: 0, accessFrequency: 2 }, [fsm, fsm], 2), 14);
 
   // Everything fits at 100 %: every layout reads only what passes its filter.
   await box(page, /^Cache budget/).fill('100');
   await page.getByRole('radio', { name: 'None' }).check();
   await box(page, /^Existing ratio/).fill('0.5');
   const fits = shambaPerAccessIo({ existingRatio: 0.5, moduleFprs: [fsm, fsm], modulePages: [10, 10], moduleHitRates: [1, 1], modulesUsed: 2, indexPages: 8, indexHitRate: 1 });
-  await expect.poll(() => value(page, 'io-eq')).toBeCloseTo(fits.total, 12);
+  await expect.poll(() => readout(page, 'io-eq')).toBeCloseTo(fits.total, 12);
   expect(fits.total).toBeCloseTo(0.5 + 0.5 * f10, 12);
-  expect(await value(page, 'io-mono')).toBeCloseTo(fits.total, 12);
-  expect(await value(page, 'io-prop')).toBeCloseTo(fits.total, 12);
+  expect(await readout(page, 'io-mono')).toBeCloseTo(fits.total, 12);
+  expect(await readout(page, 'io-prop')).toBeCloseTo(fits.total, 12);
 
   // Table 3 and the module charts at 7 modules.
   await box(page, /^Modules/).fill('7');
@@ -201,14 +189,12 @@ test('memory (B): SHaMBa modules, budget curves and utilities follow the control
   await expect(t3.locator('tbody tr')).toHaveCount(7);
   await expect(t3.locator('tr.current td').first()).toHaveText('7');
   const d3 = mbfAnalyze(mbfEqualModules(10, 3, [2, 2, 3]).map((m) => mbfModuleFpr(m)));
-  expect(await cell(t3, 2, 3)).toBeCloseTo(d3.fpr, 15);
-  expect(await cell(t3, 2, 5)).toBeCloseTo(d3.expectedModulesEmpty, 14);
-  await page.getByTestId('mbf-reads-chart').locator('svg').focus();
-  await page.keyboard.press('End');
-  const readsTip = page.getByTestId('mbf-reads-chart-tooltip');
+  expect(await cellValue(t3, 2, 3)).toBeCloseTo(d3.fpr, 15);
+  expect(await cellValue(t3, 2, 5)).toBeCloseTo(d3.expectedModulesEmpty, 14);
+  const readsTip = await pressOnChart(page, 'mbf-reads-chart', 'End');
   await expect(readsTip.locator('.tt-head')).toHaveAttribute('data-value', '16');
-  expect(Number(await readsTip.locator('tr[data-series="ideal"] td.num').getAttribute('data-value'))).toBeCloseTo(modularBloom(10, 16).expectedModuleAccesses, 14);
-  expect(Number(await readsTip.locator('tr[data-series="mix"] td.num').getAttribute('data-value'))).toBeCloseTo(0.5 * 16 + 0.5 * modularBloom(10, 16).expectedModuleAccesses, 14);
+  expect(await tooltipValue(readsTip, 'ideal')).toBeCloseTo(modularBloom(10, 16).expectedModuleAccesses, 14);
+  expect(await tooltipValue(readsTip, 'mix')).toBeCloseTo(0.5 * 16 + 0.5 * modularBloom(10, 16).expectedModuleAccesses, 14);
 
   // More modules than whole probes: why, next to the box; the charts keep 7.
   await box(page, /^Modules/).fill('8');
@@ -240,15 +226,12 @@ test('memory: a shared link reproduces the view; Reset restores the defaults', a
   await box(page, /^Existing ratio/).fill('0.25');
   await expect(page).toHaveURL(/#\/memory\?v=1&T=4&L=4&f1=1&nf=8192&b=2\.5&th=0\.8&Z=0\.5&at=size&hl=1&seed=42&D=2&sb=10&skip=partial&bud=30&a=0\.25&be=0\.5&t1=0\.2&t2=0\.1$/);
 
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  await expect(page.getByText('Link copied to the clipboard.')).toBeVisible();
-  const link = await page.evaluate(() => navigator.clipboard.readText());
-  expect(link).toBe(page.url());
+  const link = await copyLink(page);
 
   const view = async (p: Page) => {
     await expect(p.getByTestId('mn-table').locator('tbody tr')).toHaveCount(1 + 4 + 8 + 8);
     return {
-      unn: await Promise.all(['mn-unn-uniform', 'mn-unn-monkey', 'mn-unn-mnemosyne', 'io-mono', 'io-eq', 'io-prop'].map((id) => value(p, id))),
+      unn: await Promise.all(['mn-unn-uniform', 'mn-unn-monkey', 'mn-unn-mnemosyne', 'io-mono', 'io-eq', 'io-prop'].map((id) => readout(p, id))),
       firstRow: await p.getByTestId('mn-table').locator('tbody tr').first().innerText(),
       utility: await p.getByTestId('utility-table').innerText(),
       budget: await box(p, /^Cache budget/).inputValue(),
@@ -256,10 +239,7 @@ test('memory: a shared link reproduces the view; Reset restores the defaults', a
     };
   };
   const before = await view(page);
-  const second = await context.newPage();
-  await second.goto(link);
-  expect(await view(second)).toEqual(before);
-  await second.close();
+  await expectLinkShowsView(context, link, { view, before });
 
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(page).toHaveURL(new RegExp(`#/memory\\?${DEFAULT_QUERY.replace(/\./g, '\\.')}$`));
@@ -273,32 +253,24 @@ test('memory: a shared link reproduces the view; Reset restores the defaults', a
 test('memory: charts and tables download as valid SVG, PNG and CSV', async ({ page }) => {
   await page.goto(`/#/memory?${DEFAULT_QUERY}`);
   const stem = 'lsm-memory_mnemosyne-bits_T4_L3_f11_nf8192_b3_th1_Z0.5_at-size_hl1_seed0_D2_sb10_skip-full_bud50_a0_be0.5_t10.2_t20.1';
-  const download = async (card: Locator, kind: 'SVG' | 'PNG' | 'CSV') => {
-    const [dl] = await Promise.all([page.waitForEvent('download'), card.getByRole('button', { name: new RegExp(`as ${kind}$`) }).click()]);
-    return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
-  };
 
   const bars = page.getByTestId('card-mnemosyne-bits');
   await expect(bars.locator('svg.chart-svg')).toBeVisible();
-  const svg = await download(bars, 'SVG');
+  const svg = await downloadFrom(bars, 'SVG');
   expect(svg.name).toBe(`${stem}.svg`);
-  const parsed = await page.evaluate((text) => {
-    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    return { error: doc.querySelector('parsererror')?.textContent ?? null, root: doc.documentElement.nodeName, texts: Array.from(doc.querySelectorAll('text')).map((t) => t.textContent) };
-  }, svg.bytes.toString('utf8'));
+  const parsed = await parseSvg(page, svg.bytes);
   expect(parsed.error).toBeNull();
   expect(parsed.root).toBe('svg');
   expect(parsed.texts).toContain('filter memory (bits/key)');
   expect(parsed.texts).toContain('Mnemosyne');
 
-  const png = await download(bars, 'PNG');
-  expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const rect = await bars.locator('svg.chart-svg').boundingBox();
-  expect(png.bytes.readUInt32BE(16)).toBe(Math.round((rect?.width ?? 0) * 2));
+  const png = await downloadFrom(bars, 'PNG');
+  const pixels = expectPng(png.bytes);
+  expect(pixels.width).toBe((await chartPngSize(bars)).width);
 
-  const csv = await download(bars, 'CSV');
+  const csv = await downloadFrom(bars, 'CSV');
   expect(csv.name).toBe(`${stem}.csv`);
-  const lines = csv.bytes.toString('utf8').trim().split('\n');
+  const lines = csvLines(csv.bytes);
   expect(lines[0]).toBe('file,level,entries,share of lookups in key range,empty probes z (per 1000000 lookups),found probes x (per 1000000 lookups),uniform (bits/key),Monkey+ (bits/key),Mnemosyne (bits/key)');
   expect(lines).toHaveLength(22);
   const expected = allocations(tree(4, 3, 1, 8192, 1, 0.5), 3);
@@ -306,36 +278,23 @@ test('memory: charts and tables download as valid SVG, PNG and CSV', async ({ pa
 
   const budget = page.getByTestId('card-shamba-budget');
   await expect(budget.locator('svg.chart-svg')).toBeVisible();
-  const budgetCsv = (await download(budget, 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const budgetCsv = csvLines((await downloadFrom(budget, 'CSV')).bytes);
   const unit = '(pages per lookup reaching an SST)';
   expect(budgetCsv[0]).toBe(
     `cache budget (% of index + filter size),state of the art (one filter) ${unit},SHaMBa-eq-F ${unit},SHaMBa-prop-F ${unit},"SHaMBa-eq, no skipping ${unit}","SHaMBa-prop, no skipping ${unit}"`,
   );
   expect(budgetCsv).toHaveLength(142);
-  expect((await download(budget, 'PNG')).bytes.subarray(1, 4).toString('ascii')).toBe('PNG');
+  expect((await downloadFrom(budget, 'PNG')).bytes.subarray(1, 4).toString('ascii')).toBe('PNG');
 
-  const utility = (await download(page.getByTestId('card-shamba-utility'), 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const utility = csvLines((await downloadFrom(page.getByTestId('card-shamba-utility'), 'CSV')).bytes);
   expect(utility[0]).toBe('Filter,Module,Bits (bits/key),FPR,Reached by (share of empty lookups),Utility (I/O per lookup),Threshold θ (I/O),Partial (P),Full (F)');
   expect(utility).toHaveLength(5);
 });
 
 test('memory: the page reads well at 1280×800 and on a phone', async ({ page }) => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.goto(`/#/memory?${DEFAULT_QUERY}`);
   await expect(page.getByTestId('mn-cost-chart')).toBeVisible();
   await expect(page.getByTestId('timing-chart')).toBeVisible();
   await expect(page.getByTestId('shamba-budget-chart')).toBeVisible();
-  const panel = await page.getByRole('complementary', { name: 'Controls' }).boundingBox();
-  const first = await page.getByTestId('card-mnemosyne-bits').boundingBox();
-  expect(panel && first && panel.x + panel.width <= first.x).toBe(true);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'memory.png'), fullPage: true });
-
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
-  const narrowPanel = await page.getByRole('complementary', { name: 'Controls' }).boundingBox();
-  const narrowFirst = await page.getByTestId('card-mnemosyne-bits').boundingBox();
-  expect(narrowPanel && narrowFirst && narrowPanel.y + narrowPanel.height <= narrowFirst.y).toBe(true);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'memory-narrow.png'), fullPage: true });
+  await expectReadsWell(page, 'memory', { width: 390, height: 844 }, page.getByTestId('card-mnemosyne-bits'));
 });

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import {
   costs,
@@ -11,8 +8,20 @@ import {
   type Design,
   type Workload,
 } from '../models/src/index';
+import {
+  cellValue,
+  collectErrors,
+  copyLink,
+  csvLines,
+  downloadFrom,
+  expectLinkShowsView,
+  expectPng,
+  expectReadsWell,
+  parseSvg,
+  readout,
+  tooltipAt,
+} from './helpers';
 
-const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const MIB = 1024 * 1024;
 const FIG7: Dataset = { entries: 2 ** 35, entryBytes: 16, pageBytes: 4096 };
 const ZERO: Workload = { pointLookups: 1, nonZeroFraction: 0, rangeLookups: 0, updates: 0, rangeSelectivity: 0 };
@@ -23,31 +32,6 @@ function design(over: Partial<Design> = {}): Design {
 }
 const R = (d: Design, data: Dataset = FIG7, w: Workload = ZERO) => costs(data, d, w, HW);
 
-async function value(page: Page, testId: string): Promise<number> {
-  return Number(await page.getByTestId(testId).getAttribute('data-value'));
-}
-
-/** The tooltip value of one series at the crosshair, after arrowing the chart to Home or End. */
-async function tooltipAt(page: Page, chart: string, key: 'Home' | 'End', series: string) {
-  await page.getByTestId(chart).locator('svg.chart-svg').focus();
-  await page.keyboard.press(key);
-  const tip = page.getByTestId(`${chart}-tooltip`);
-  await expect(tip).toBeVisible();
-  return {
-    x: Number(await tip.locator('.tt-head').getAttribute('data-value')),
-    y: Number(await tip.locator(`tr[data-series="${series}"] td.num`).getAttribute('data-value')),
-  };
-}
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
-}
-
 test('monkey: the drawn numbers are the models’ and follow the controls', async ({ page }) => {
   const errors = collectErrors(page);
   await page.goto('/#/monkey');
@@ -56,67 +40,65 @@ test('monkey: the drawn numbers are the models’ and follow the controls', asyn
   // Defaults: Monkey Fig 7's data set at 5 bits/entry (reference V4: 0.191573 vs 0.814614).
   const d0 = design();
   await expect(page.getByTestId('levels')).toHaveText('9');
-  expect(await value(page, 'r-monkey')).toBeCloseTo(R(d0).zeroResultLookup, 12);
-  expect(await value(page, 'r-uniform')).toBeCloseTo(R({ ...d0, allocation: 'uniform' }).zeroResultLookup, 12);
-  expect(await value(page, 'r-uniform')).toBeCloseTo(0.814614, 5);
-  expect(await value(page, 'threshold-bits')).toBeCloseTo(memoryThresholdBitsPerEntry(4), 12);
-  expect(await value(page, 'filter-bytes')).toBe((5 * 2 ** 35) / 8);
+  expect(await readout(page, 'r-monkey')).toBeCloseTo(R(d0).zeroResultLookup, 12);
+  expect(await readout(page, 'r-uniform')).toBeCloseTo(R({ ...d0, allocation: 'uniform' }).zeroResultLookup, 12);
+  expect(await readout(page, 'r-uniform')).toBeCloseTo(0.814614, 5);
+  expect(await readout(page, 'threshold-bits')).toBeCloseTo(memoryThresholdBitsPerEntry(4), 12);
+  expect(await readout(page, 'filter-bytes')).toBe((5 * 2 ** 35) / 8);
 
   // Per-level table and the closed-form comparison carry the models' values.
   const fprs = filterFprs(FIG7, d0);
-  const firstRow = page.getByTestId('levels-table').locator('tbody tr').first();
-  expect(Number(await firstRow.locator('td').nth(6).getAttribute('data-value'))).toBeCloseTo(fprs[0], 15);
+  expect(await cellValue(page.getByTestId('levels-table'), 0, 6)).toBeCloseTo(fprs[0], 15);
   const eq7 = monkeyZeroResultCostClosedForm({ policy: 'leveling', sizeRatio: 4, levels: 9 }, 5).cost;
-  const eqRow = page.getByTestId('closed-form-table').locator('tbody tr').first();
-  expect(Number(await eqRow.locator('td').nth(2).getAttribute('data-value'))).toBeCloseTo(eq7, 12);
+  expect(await cellValue(page.getByTestId('closed-form-table'), 0, 2)).toBeCloseTo(eq7, 12);
 
   // Fig 7's curve: at 0 bits both allocations probe every level; at the right end, the exact model.
   await expect(page.getByTestId('fig7-chart')).toBeVisible();
-  const start = await tooltipAt(page, 'fig7-chart', 'Home', 'monkey');
-  expect(start).toEqual({ x: 0, y: 9 });
-  const end = await tooltipAt(page, 'fig7-chart', 'End', 'uniform');
+  const start = await tooltipAt(page, 'fig7-chart', 'Home');
+  expect([start.x, start.y.monkey]).toEqual([0, 9]);
+  const end = await tooltipAt(page, 'fig7-chart', 'End');
   expect(end.x).toBe(12);
-  expect(end.y).toBeCloseTo(R(design({ filterBitsPerEntry: 12, allocation: 'uniform' })).zeroResultLookup, 12);
+  expect(end.y.uniform).toBeCloseTo(R(design({ filterBitsPerEntry: 12, allocation: 'uniform' })).zeroResultLookup, 12);
 
   // Typing a memory moves every number to the models' value there.
   const bits = page.getByRole('textbox', { name: /filter memory/i });
   await bits.fill('2.5');
   await expect(page).toHaveURL(/b=2\.5/);
-  expect(await value(page, 'r-monkey')).toBeCloseTo(R(design({ filterBitsPerEntry: 2.5 })).zeroResultLookup, 12);
-  expect(await value(page, 'r-uniform')).toBeCloseTo(2.70768, 4);
+  expect(await readout(page, 'r-monkey')).toBeCloseTo(R(design({ filterBitsPerEntry: 2.5 })).zeroResultLookup, 12);
+  expect(await readout(page, 'r-uniform')).toBeCloseTo(2.70768, 4);
 
   // Tiering: T−1 runs per level.
   await page.getByRole('radio', { name: 'Tiering' }).check();
   const tier = design({ policy: 'tiering', filterBitsPerEntry: 2.5 });
-  await expect.poll(() => value(page, 'r-monkey')).toBeCloseTo(R(tier).zeroResultLookup, 12);
-  expect(await value(page, 'r-uniform')).toBeCloseTo(R({ ...tier, allocation: 'uniform' }).zeroResultLookup, 12);
+  await expect.poll(() => readout(page, 'r-monkey')).toBeCloseTo(R(tier).zeroResultLookup, 12);
+  expect(await readout(page, 'r-uniform')).toBeCloseTo(R({ ...tier, allocation: 'uniform' }).zeroResultLookup, 12);
 
   // The worker's sweeps follow: data size at its largest N, and the mix with every lookup finding its key.
   await expect(page.getByTestId('card-data-size').locator('.card-status')).toHaveCount(0);
-  const big = await tooltipAt(page, 'data-size-chart', 'End', 'uniform');
+  const big = await tooltipAt(page, 'data-size-chart', 'End');
   expect(big.x).toBe(2 ** 44);
-  expect(big.y).toBeCloseTo(R({ ...tier, allocation: 'uniform' }, { ...FIG7, entries: 2 ** 44 }).zeroResultLookup, 12);
+  expect(big.y.uniform).toBeCloseTo(R({ ...tier, allocation: 'uniform' }, { ...FIG7, entries: 2 ** 44 }).zeroResultLookup, 12);
   await expect(page.getByTestId('card-mix').locator('.card-status')).toHaveCount(0);
-  const allFound = await tooltipAt(page, 'mix-chart', 'End', 'general');
+  const allFound = await tooltipAt(page, 'mix-chart', 'End');
   expect(allFound.x).toBe(100);
-  expect(allFound.y).toBeCloseTo(R(tier, FIG7, { ...ZERO, nonZeroFraction: 1 }).pointLookup, 12);
+  expect(allFound.y.general).toBeCloseTo(R(tier, FIG7, { ...ZERO, nonZeroFraction: 1 }).pointLookup, 12);
 
   // A Table 4 preset: RocksDB (leveling, T = 10, 10 bits/entry, 64 MiB) — reference V14: R_art = 0.03277.
   await page.getByRole('combobox', { name: 'Preset' }).selectOption('rocksdb');
   await expect(page.getByTestId('levels')).toHaveText('4');
   const rocks = design({ sizeRatio: 10, bufferBytes: 64 * MIB, filterBitsPerEntry: 10 });
-  expect(await value(page, 'r-uniform')).toBeCloseTo(R({ ...rocks, allocation: 'uniform' }).zeroResultLookup, 12);
-  expect(await value(page, 'r-uniform')).toBeCloseTo(0.03277, 4);
-  expect(await value(page, 'r-monkey')).toBeCloseTo(R(rocks).zeroResultLookup, 12);
+  expect(await readout(page, 'r-uniform')).toBeCloseTo(R({ ...rocks, allocation: 'uniform' }).zeroResultLookup, 12);
+  expect(await readout(page, 'r-uniform')).toBeCloseTo(0.03277, 4);
+  expect(await readout(page, 'r-monkey')).toBeCloseTo(R(rocks).zeroResultLookup, 12);
 
   // Impossible values explain themselves next to the control and never reach the charts.
   await bits.fill('50');
   await expect(page.getByText('filter memory must be between 0 and 40')).toBeVisible();
-  expect(await value(page, 'r-monkey')).toBeCloseTo(R(rocks).zeroResultLookup, 12);
+  expect(await readout(page, 'r-monkey')).toBeCloseTo(R(rocks).zeroResultLookup, 12);
   await bits.fill('10');
   await page.getByRole('textbox', { name: /entry size/i }).fill('8192');
   await expect(page.getByTestId('dataset-problem')).toContainText('must be at least the entry size (8192 bytes)');
-  expect(await value(page, 'r-monkey')).toBeCloseTo(R(rocks).zeroResultLookup, 12);
+  expect(await readout(page, 'r-monkey')).toBeCloseTo(R(rocks).zeroResultLookup, 12);
   await page.getByRole('textbox', { name: /entry size/i }).fill('16');
   await expect(page.getByTestId('dataset-problem')).toHaveCount(0);
   await expect(page.locator('text=NaN')).toHaveCount(0);
@@ -132,9 +114,7 @@ test('monkey: a shared link reproduces the view; Reset restores the Fig 7 defaul
   await page.getByRole('textbox', { name: /write buffer/i }).fill('16');
   await page.getByRole('textbox', { name: /lookups that find/i }).fill('80');
   await expect(page).toHaveURL(/#\/monkey\?v=1&N=34359738368&E=16&pg=4096&T=6&pol=tier&b=3\.25&buf=16&nz=80$/);
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  const link = await page.evaluate(() => navigator.clipboard.readText());
-  expect(link).toBe(page.url());
+  const link = await copyLink(page);
 
   const view = async (p: Page) => ({
     levels: await p.getByTestId('levels').textContent(),
@@ -146,16 +126,18 @@ test('monkey: a shared link reproduces the view; Reset restores the Fig 7 defaul
   const expected = R(design({ policy: 'tiering', sizeRatio: 6, bufferBytes: 16 * MIB, filterBitsPerEntry: 3.25 }));
   expect(Number(before.monkey)).toBeCloseTo(expected.zeroResultLookup, 12);
 
-  const second = await context.newPage();
-  await second.goto(link);
-  await expect(second.getByTestId('levels')).toHaveText(before.levels ?? '');
-  expect(await view(second)).toEqual(before);
-  await expect(second.getByRole('radio', { name: 'Tiering' })).toBeChecked();
-  await second.close();
+  await expectLinkShowsView(context, link, {
+    view,
+    before,
+    ready: async (second) => {
+      await expect(second.getByTestId('levels')).toHaveText(before.levels ?? '');
+      await expect(second.getByRole('radio', { name: 'Tiering' })).toBeChecked();
+    },
+  });
 
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(page).toHaveURL(/#\/monkey\?v=1&N=34359738368&E=16&pg=4096&T=4&pol=lev&b=5&buf=2&nz=50$/);
-  expect(await value(page, 'r-monkey')).toBeCloseTo(R(design()).zeroResultLookup, 12);
+  expect(await readout(page, 'r-monkey')).toBeCloseTo(R(design()).zeroResultLookup, 12);
 });
 
 test('monkey: charts and tables download as valid SVG, PNG and CSV', async ({ page }) => {
@@ -163,34 +145,26 @@ test('monkey: charts and tables download as valid SVG, PNG and CSV', async ({ pa
   const card = page.getByTestId('card-fig7');
   await expect(card.locator('svg.chart-svg')).toBeVisible();
   const stem = 'lsm-monkey_fig7_N34359738368_E16_pg4096_T4_pol-lev_b5_buf2_nz50';
-  const download = async (where: typeof card, kind: 'SVG' | 'PNG' | 'CSV') => {
-    const [dl] = await Promise.all([page.waitForEvent('download'), where.getByRole('button', { name: new RegExp(`as ${kind}$`) }).click()]);
-    return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
-  };
 
-  const svg = await download(card, 'SVG');
+  const svg = await downloadFrom(card, 'SVG');
   expect(svg.name).toBe(`${stem}.svg`);
-  const parsed = await page.evaluate((text) => {
-    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    return { error: doc.querySelector('parsererror')?.textContent ?? null, texts: Array.from(doc.querySelectorAll('text')).map((t) => t.textContent) };
-  }, svg.bytes.toString('utf8'));
+  const parsed = await parseSvg(page, svg.bytes);
   expect(parsed.error).toBeNull();
   expect(parsed.texts).toContain('filter memory (bits per entry)');
   expect(parsed.texts).toContain('zero-result lookup cost R (I/O per lookup)');
 
-  const png = await download(card, 'PNG');
+  const png = await downloadFrom(card, 'PNG');
   expect(png.name).toBe(`${stem}.png`);
-  expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  expect(png.bytes.readUInt32BE(16)).toBeGreaterThan(1000);
+  const pixels = expectPng(png.bytes);
+  expect(pixels.width).toBeGreaterThan(1000);
 
-  const csv = await download(card, 'CSV');
-  const lines = csv.bytes.toString('utf8').trim().split('\n');
+  const csv = await downloadFrom(card, 'CSV');
+  const lines = csvLines(csv.bytes);
   expect(lines[0]).toContain('filter memory (bits per entry),State of the art (uniform)');
   const at5 = lines.find((l) => l.startsWith('5,'))?.split(',') ?? [];
   expect(Number(at5[2])).toBeCloseTo(R(design()).zeroResultLookup, 12);
 
-  const table = await download(page.getByTestId('card-levels'), 'CSV');
-  const rows = table.bytes.toString('utf8').trim().split('\n');
+  const rows = csvLines((await downloadFrom(page.getByTestId('card-levels'), 'CSV')).bytes);
   expect(rows).toHaveLength(10);
   expect(Number(rows[1].split(',')[6])).toBeCloseTo(filterFprs(FIG7, design())[0], 15);
 });
@@ -246,19 +220,12 @@ test('monkey: dragging the filter-memory slider redraws within a frame (reported
   );
   expect(result.commit).toHaveLength(30);
   await expect(page.getByRole('textbox', { name: /filter memory/i })).toHaveValue(String(result.bits));
-  expect(await value(page, 'r-monkey')).toBeCloseTo(R(design({ filterBitsPerEntry: result.bits })).zeroResultLookup, 12);
+  expect(await readout(page, 'r-monkey')).toBeCloseTo(R(design({ filterBitsPerEntry: result.bits })).zeroResultLookup, 12);
 });
 
 test('monkey: the page reads well at 1280×800 and 420 px wide', async ({ page }) => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.goto('/#/monkey');
   for (const id of ['fig7-chart', 'data-size-chart', 'mix-chart', 'buffer-chart', 'buffer-update-chart']) await expect(page.getByTestId(id)).toBeVisible();
   await expect(page.locator('.card-status')).toHaveCount(0);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'monkey.png'), fullPage: true });
-
-  await page.setViewportSize({ width: 420, height: 900 });
-  await page.waitForTimeout(300);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'monkey-narrow.png'), fullPage: true });
+  await expectReadsWell(page, 'monkey', { width: 420, height: 900 });
 });

@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import {
   mooseCosts,
@@ -15,8 +12,23 @@ import {
   type MooseLevel,
   type Workload,
 } from '../models/src/index';
+import {
+  chartPngSize,
+  collectErrors,
+  controlsLeftOf,
+  copyLink,
+  csvLines,
+  dataValue,
+  downloadFrom,
+  expectLinkShowsView,
+  expectPng,
+  expectReadsWell,
+  parseSvg,
+  pressOnChart,
+  readout,
+  tooltipValue,
+} from './helpers';
 
-const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const MIB = 1024 * 1024;
 /** The page's defaults: N/F = 12 000, 1 KiB entries, 4 KiB pages, 2 MiB buffer, 5 bits/entry. */
 const DS: Dataset = { entries: 24_576_000, entryBytes: 1024, pageBytes: 4096 };
@@ -35,10 +47,6 @@ function costsOf(ratios: number[], runs: number[], wl: Workload = WL_I, bits?: n
   return mooseCosts(DS, levels, wl, OPTS);
 }
 
-async function value(page: Page, testId: string): Promise<number> {
-  return Number(await page.getByTestId(testId).getAttribute('data-value'));
-}
-
 const cell = (page: Page, level: number, what: 'size ratio' | 'runs' | 'bits per entry') =>
   page.getByRole('textbox', { name: `Level ${level} ${what}`, exact: true });
 
@@ -55,21 +63,12 @@ async function readTable(page: Page): Promise<{ ratios: number[]; runs: number[]
 
 /** The layout read-outs equal the model's costs (polled: the page recomputes on the next frame). */
 async function expectCosts(page: Page, c: MooseCosts) {
-  await expect.poll(() => value(page, 'cur-weighted')).toBeCloseTo(c.weighted, 10);
-  expect(await value(page, 'cur-zero')).toBeCloseTo(c.zeroResultPoint, 12);
-  expect(await value(page, 'cur-nonzero')).toBeCloseTo(c.nonZeroResultPoint, 12);
-  expect(await value(page, 'cur-range')).toBeCloseTo(c.range, 12);
-  expect(await value(page, 'cur-update')).toBeCloseTo(c.update, 12);
-  expect(await value(page, 'cur-sa')).toBeCloseTo(c.spaceAmplification, 12);
-}
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
+  await expect.poll(() => readout(page, 'cur-weighted')).toBeCloseTo(c.weighted, 10);
+  expect(await readout(page, 'cur-zero')).toBeCloseTo(c.zeroResultPoint, 12);
+  expect(await readout(page, 'cur-nonzero')).toBeCloseTo(c.nonZeroResultPoint, 12);
+  expect(await readout(page, 'cur-range')).toBeCloseTo(c.range, 12);
+  expect(await readout(page, 'cur-update')).toBeCloseTo(c.update, 12);
+  expect(await readout(page, 'cur-sa')).toBeCloseTo(c.spaceAmplification, 12);
 }
 
 test('moose: editing the table redraws the costs the models compute', async ({ page }) => {
@@ -80,9 +79,9 @@ test('moose: editing the table redraws the costs the models compute', async ({ p
   // Defaults: default Moose for N/F = 12 000 (reference E6: r = 7,7,7,5.83,4.80, n = 3,3,3,2,2).
   expect(await readTable(page)).toEqual({ ratios: DEFAULT_RATIOS, runs: DEFAULT_RUNS });
   await expectCosts(page, costsOf(DEFAULT_RATIOS, DEFAULT_RUNS));
-  expect(await value(page, 'cur-sa')).toBeCloseTo(2.5, 3);
+  expect(await readout(page, 'cur-sa')).toBeCloseTo(2.5, 3);
   const optimal = mooseOptimalBitsPerEntry(DS, DEFAULT_RATIOS.map((r, i) => ({ sizeRatio: r, runs: DEFAULT_RUNS[i] })), MEM, OPTS);
-  expect(await value(page, 'optimal-bits-1')).toBeCloseTo(optimal[0], 12);
+  expect(await readout(page, 'optimal-bits-1')).toBeCloseTo(optimal[0], 12);
   await expect(page.getByTestId('preset-moose')).toHaveAttribute('aria-pressed', 'true');
 
   // A valid edit goes straight to the models.
@@ -145,7 +144,7 @@ test('moose: editing the table redraws the costs the models compute', async ({ p
   t.ratios.forEach((r, i) => expect(Math.abs(r - presets.leveling[i].sizeRatio) / r).toBeLessThan(2e-5));
   await expectCosts(page, costsOf(t.ratios, t.runs));
   const levelingBar = page.getByTestId('compare-chart').locator('[data-category="Leveling"] text');
-  expect(Number(await levelingBar.getAttribute('data-value'))).toBeCloseTo(mooseCosts(DS, presets.leveling, WL_I, OPTS).weighted, 12);
+  expect(await dataValue(levelingBar)).toBeCloseTo(mooseCosts(DS, presets.leveling, WL_I, OPTS).weighted, 12);
 
   // The RU-curve follows the table: every integer point is one run vector of the current ratios.
   const ru = mooseRuCurve(DS, t.ratios, MEM, OPTS);
@@ -157,7 +156,7 @@ test('moose: the workload moves Smoose, whose choice is the model’s and applie
   const errors = collectErrors(page);
   await page.goto('/#/moose');
   const r0 = smoose(DS, WL_I, MEM, OPTS);
-  await expect.poll(() => value(page, 'smoose-weighted')).toBeCloseTo(r0.objective, 10);
+  await expect.poll(() => readout(page, 'smoose-weighted')).toBeCloseTo(r0.objective, 10);
 
   // Move the mix: 30% range, 30% update (the sum is checked as typed).
   await page.getByRole('textbox', { name: /^Range lookups/ }).fill('30');
@@ -166,20 +165,20 @@ test('moose: the workload moves Smoose, whose choice is the model’s and applie
   await expect(page.getByTestId('mix-total')).toHaveText('Total 100%.');
   const wl: Workload = { pointLookups: 0.4, nonZeroFraction: 0, rangeLookups: 0.3, updates: 0.3, rangeSelectivity: 0 };
   const r = smoose(DS, wl, MEM, OPTS);
-  await expect.poll(() => value(page, 'smoose-weighted')).toBeCloseTo(r.objective, 10);
-  expect(await value(page, 'smoose-nl')).toBeCloseTo(r.lastLevelFraction, 12);
-  expect(await value(page, 'smoose-levels')).toBe(r.levels.length);
+  await expect.poll(() => readout(page, 'smoose-weighted')).toBeCloseTo(r.objective, 10);
+  expect(await readout(page, 'smoose-nl')).toBeCloseTo(r.lastLevelFraction, 12);
+  expect(await readout(page, 'smoose-levels')).toBe(r.levels.length);
   const rows = page.getByTestId('smoose-table').locator('tbody tr');
   await expect(rows).toHaveCount(r.levels.length);
   for (let i = 0; i < r.levels.length; i++) {
     const tds = rows.nth(i).locator('td');
-    expect(Number(await tds.nth(1).getAttribute('data-value'))).toBeCloseTo(r.costs.levels[i].sizeRatio, 10);
-    expect(Number(await tds.nth(2).getAttribute('data-value'))).toBe(r.costs.levels[i].runs);
-    expect(Number(await tds.nth(3).getAttribute('data-value'))).toBeCloseTo(r.levels[i].bitsPerEntry, 10);
+    expect(await dataValue(tds.nth(1))).toBeCloseTo(r.costs.levels[i].sizeRatio, 10);
+    expect(await dataValue(tds.nth(2))).toBe(r.costs.levels[i].runs);
+    expect(await dataValue(tds.nth(3))).toBeCloseTo(r.levels[i].bitsPerEntry, 10);
   }
   // The layout's weighted cost follows the workload too.
   await expectCosts(page, costsOf(DEFAULT_RATIOS, DEFAULT_RUNS, wl));
-  expect(await value(page, 'smoose-yours')).toBeCloseTo(costsOf(DEFAULT_RATIOS, DEFAULT_RUNS, wl).weighted, 10);
+  expect(await readout(page, 'smoose-yours')).toBeCloseTo(costsOf(DEFAULT_RATIOS, DEFAULT_RUNS, wl).weighted, 10);
 
   // "Use Smoose's layout": the table takes its shape (ratios to six digits), the costs follow.
   await page.getByTestId('apply-smoose').click();
@@ -227,10 +226,7 @@ test('moose: a shared link reproduces the view, edited table included; bad table
   await expect(page).toHaveURL(/&M=8&T=7,7,7,5,[0-9.]+&K=7,3,3,2,2&/);
   await expect(page).toHaveURL(/&zr=1&nzr=0&rq=1&up=98&/);
 
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  await expect(page.getByText('Link copied to the clipboard.')).toBeVisible();
-  const link = await page.evaluate(() => navigator.clipboard.readText());
-  expect(link).toBe(page.url());
+  const link = await copyLink(page);
   await expect(page.locator('.smoose-body[aria-busy="false"]')).toHaveCount(1);
   await expect(page.locator('.card-status', { hasText: 'computing' })).toHaveCount(0);
 
@@ -247,11 +243,11 @@ test('moose: a shared link reproduces the view, edited table included; bad table
   expect(before.table.runs).toEqual([7, 3, 3, 2, 2]);
   expect(before.memory).toBe('8');
 
-  const second = await context.newPage();
-  await second.goto(link);
-  await expect.poll(() => second.getByTestId('smoose-weighted').getAttribute('data-value')).toBe(before.smoose);
-  expect(await view(second)).toEqual(before);
-  await second.close();
+  await expectLinkShowsView(context, link, {
+    view,
+    before,
+    ready: (second) => expect.poll(() => second.getByTestId('smoose-weighted').getAttribute('data-value')).toBe(before.smoose),
+  });
 
   // Reset puts every control back.
   await page.getByRole('button', { name: 'Reset' }).click();
@@ -275,80 +271,56 @@ test('moose: charts and tables download as valid SVG, PNG and CSV', async ({ pag
   const card = page.getByTestId('card-space-point');
   await expect(card.locator('svg.chart-svg')).toBeVisible();
   await expect(page.locator('.card-status', { hasText: 'computing' })).toHaveCount(0);
-  const download = async (scope: ReturnType<Page['getByTestId']>, kind: 'SVG' | 'PNG' | 'CSV') => {
-    const [dl] = await Promise.all([page.waitForEvent('download'), scope.getByRole('button', { name: new RegExp(`as ${kind}$`) }).click()]);
-    return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
-  };
 
   // The cloud's tooltip reads exact values: End walks to the design with the highest update cost.
-  await card.locator('svg.chart-svg').focus();
-  await page.keyboard.press('End');
-  const tip = page.getByTestId('space-point-chart-tooltip');
-  await expect(tip).toBeVisible();
+  const tip = await pressOnChart(page, 'space-point-chart', 'End');
   const head = (await tip.locator('.tt-head').textContent()) ?? '';
   const T = Number(/^Leveling T = (\d+),/.exec(head)?.[1]);
   const lev = mooseCosts(DS, moosePresetLayouts(DS, { sizeRatio: T, bitsPerEntry: 5, bufferBytes: 2 * MIB }).leveling, WL_I, OPTS);
-  expect(Number(await tip.locator('tr[data-series="x"] td.num').getAttribute('data-value'))).toBeCloseTo(lev.update, 10);
-  expect(Number(await tip.locator('tr[data-series="y"] td.num').getAttribute('data-value'))).toBeCloseTo(lev.zeroResultPoint, 12);
+  expect(await tooltipValue(tip, 'x')).toBeCloseTo(lev.update, 10);
+  expect(await tooltipValue(tip, 'y')).toBeCloseTo(lev.zeroResultPoint, 12);
 
-  const svg = await download(card, 'SVG');
+  const svg = await downloadFrom(card, 'SVG');
   expect(svg.name).toMatch(/^lsm-moose_space-point_.*\.svg$/);
-  const parsed = await page.evaluate((text) => {
-    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    return {
-      error: doc.querySelector('parsererror')?.textContent ?? null,
-      texts: Array.from(doc.querySelectorAll('text')).map((t) => t.textContent),
-      circles: doc.querySelectorAll('circle').length,
-    };
-  }, svg.bytes.toString('utf8'));
+  const parsed = await parseSvg(page, svg.bytes, { circles: 'circle' });
   expect(parsed.error).toBeNull();
   expect(parsed.texts).toContain('update cost (Eq.2) (I/O per update)');
   expect(parsed.texts).toContain('your layout');
   expect(parsed.texts).toContain('Smoose');
-  expect(parsed.circles).toBeGreaterThan(100);
+  expect(parsed.counts.circles).toBeGreaterThan(100);
 
-  const png = await download(card, 'PNG');
+  const png = await downloadFrom(card, 'PNG');
   expect(png.name).toMatch(/\.png$/);
-  expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const box = await card.locator('svg.chart-svg').boundingBox();
-  expect(png.bytes.readUInt32BE(16)).toBe(Math.round((box?.width ?? 0) * 2));
+  const pixels = expectPng(png.bytes);
+  expect(pixels.width).toBe((await chartPngSize(card)).width);
 
-  const csv = (await download(card, 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const csv = csvLines((await downloadFrom(card, 'CSV')).bytes);
   expect(csv[0]).toBe('series,update cost (Eq.2) (I/O per update),zero-result point lookup cost (Eq.4) (I/O per lookup),label');
   const highlight = csv.find((l) => l.startsWith('highlight,'));
   expect(Number(highlight?.split(',')[1])).toBeCloseTo(costsOf(DEFAULT_RATIOS, DEFAULT_RUNS).update, 12);
 
   // The per-level table exports its rows.
-  const levels = (await download(page.getByTestId('card-levels'), 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const levels = csvLines((await downloadFrom(page.getByTestId('card-levels'), 'CSV')).bytes);
   expect(levels[0]).toContain('Level,Ratio r_i (effective),Runs n_i,Capacity N_i (entries)');
   expect(levels).toHaveLength(6);
   const c = costsOf(DEFAULT_RATIOS, DEFAULT_RUNS);
   expect(Number(levels[1].split(',')[8])).toBeCloseTo(c.levels[0].fpr, 15);
 
   // A bar chart too.
-  const bars = (await download(page.getByTestId('card-compare'), 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const bars = csvLines((await downloadFrom(page.getByTestId('card-compare'), 'CSV')).bytes);
   expect(bars[0]).toBe('design,Weighted cost for the workload (I/O per operation)');
   expect(bars).toHaveLength(7);
 });
 
 test('moose: the page reads well at 1280×800 and on a phone', async ({ page }) => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.goto('/#/moose');
   await expect(page.getByTestId('smoose-weighted')).toBeVisible();
   await expect(page.getByTestId('space-point-chart')).toBeVisible();
   await expect(page.getByTestId('ru-chart')).toBeVisible();
   await expect(page.getByTestId('last-level-chart')).toBeVisible();
   await expect(page.locator('.card-status', { hasText: 'computing' })).toHaveCount(0);
-  const panel = await page.getByRole('complementary', { name: 'Controls' }).boundingBox();
-  const table = await page.getByTestId('layout-card').boundingBox();
-  expect(panel && table && panel.x + panel.width <= table.x).toBe(true);
+  expect(await controlsLeftOf(page, page.getByTestId('layout-card'))).toBe(true);
   // Off-screen cards skip rendering (content-visibility: auto); draw them all for the full-page shot.
   await page.addStyleTag({ content: '.moose-cards .card { content-visibility: visible !important; }' });
-  await page.screenshot({ path: path.join(ARTIFACTS, 'moose.png'), fullPage: true });
-
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'moose-narrow.png'), fullPage: true });
+  await expectReadsWell(page, 'moose', { width: 390, height: 844 });
 });

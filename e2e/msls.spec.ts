@@ -1,6 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import {
   mslsDensityProfile,
@@ -11,8 +8,21 @@ import {
   worstCaseWriteAmplification,
   type MslsLevelParams,
 } from '../models/src/index';
+import {
+  chartPngSize,
+  collectErrors,
+  copyLink,
+  csvLines,
+  dataValue,
+  downloadFrom,
+  expectLinkShowsView,
+  expectPng,
+  expectReadsWell,
+  parseSvg,
+  readout,
+  tooltipAt,
+} from './helpers';
 
-const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const MIB = 1024 * 1024;
 /** The Zipf grouping the page's swept curves use (web/src/compute/sweeps/msls.ts, SWEEP_GROUPING). */
 const SWEEP_GROUPING = { exactRanks: 100, groupRatio: 1.02 };
@@ -35,51 +45,17 @@ function P(over: Partial<MslsLevelParams> = {}): MslsLevelParams {
 const wa = (p: MslsLevelParams) => mslsWriteAmplification(p);
 const worst = (p: MslsLevelParams) => worstCaseWriteAmplification(p).total;
 
-async function value(page: Page, testId: string): Promise<number> {
-  return Number(await page.getByTestId(testId).getAttribute('data-value'));
-}
-
 /**
  * Wait until a read-out shows the model's number. Chromium's and Node's Math.exp/expm1 may differ
  * in the last bit, so "equal" is 10 significant decimals, not string identity.
  */
 async function shows(page: Page, testId: string, expected: number) {
-  await expect.poll(() => value(page, testId)).toBeCloseTo(expected, 10);
-}
-
-/** Arrow a line chart's crosshair to x (Home, then right until the tooltip is at x); series → value. */
-async function tooltipAt(page: Page, chart: string, x: number | 'End'): Promise<{ x: number; y: Record<string, number> }> {
-  await page.getByTestId(chart).locator('svg.chart-svg').focus();
-  const tip = page.getByTestId(`${chart}-tooltip`);
-  const head = async () => Number(await tip.locator('.tt-head').getAttribute('data-value'));
-  if (x === 'End') {
-    await page.keyboard.press('End');
-    await expect(tip).toBeVisible();
-  } else {
-    await page.keyboard.press('Home');
-    await expect(tip).toBeVisible();
-    for (let i = 0; i < 300 && Math.abs((await head()) - x) > 1e-9 * x; i++) await page.keyboard.press('ArrowRight');
-  }
-  const y: Record<string, number> = {};
-  for (const row of await tip.locator('tr[data-series]').all()) {
-    y[(await row.getAttribute('data-series')) ?? ''] = Number(await row.locator('td.num').getAttribute('data-value'));
-  }
-  return { x: await head(), y };
+  await expect.poll(() => readout(page, testId)).toBeCloseTo(expected, 10);
 }
 
 /** A bar chart's value label (bars carry their exact value in data-value). */
 async function bar(page: Page, chart: string, category: string, series: string): Promise<number> {
-  const label = page.getByTestId(chart).locator(`g[data-category="${category}"] g[data-series="${series}"] text`);
-  return Number(await label.getAttribute('data-value'));
-}
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
+  return dataValue(page.getByTestId(chart).locator(`g[data-category="${category}"] g[data-series="${series}"] text`));
 }
 
 /** Wait until no card says "computing…". */
@@ -94,9 +70,9 @@ test('msls: moving controls redraws the numbers the models compute', async ({ pa
 
   // Defaults = the paper's Table 1 design: 5 levels, MSLS 25.83 vs worst case 47.16.
   const base = wa(P());
-  expect(await value(page, 'wa-msls')).toBeCloseTo(base.total, 10);
+  expect(await readout(page, 'wa-msls')).toBeCloseTo(base.total, 10);
   await expect(page.getByTestId('wa-msls')).toHaveText('25.83');
-  expect(await value(page, 'wa-worst')).toBeCloseTo(worst(P()), 10);
+  expect(await readout(page, 'wa-worst')).toBeCloseTo(worst(P()), 10);
   await expect(page.getByTestId('wa-levels')).toHaveText('5');
   const sources = ['mem→log', 'mem→L0', 'L0→L1', 'L1→L2', 'L2→L3', 'L3→L4', 'L4→L5'];
   const mslsBars = [base.log, ...base.perLevel];
@@ -113,7 +89,7 @@ test('msls: moving controls redraws the numbers the models compute', async ({ pa
   await page.getByRole('textbox', { name: /^Keys/ }).fill('10000000');
   const p7 = P({ keySpace: 1e7, distribution: zipf(0.99) });
   await expect(page.getByTestId('wa-levels')).toHaveText('4');
-  expect(await value(page, 'wa-msls')).toBeCloseTo(wa(p7).total, 10);
+  expect(await readout(page, 'wa-msls')).toBeCloseTo(wa(p7).total, 10);
   expect(await bar(page, 'msls-sources-chart', 'L3→L4', 'msls')).toBeCloseTo(wa(p7).perLevel[4], 10);
   await expect(page.getByTestId('msls-sources-table').locator('tbody tr')).toHaveCount(7);
 
@@ -145,13 +121,13 @@ test('msls: moving controls redraws the numbers the models compute', async ({ pa
   // Optimised level sizes (worker) equal the optimiser's result for these parameters.
   const opt = mslsOptimizeLevelSizes(p7);
   await shows(page, 'opt-optimized', opt.optimized.total);
-  expect(await value(page, 'opt-baseline')).toBeCloseTo(opt.baseline.total, 10);
-  expect(await value(page, 'opt-gain')).toBeCloseTo(opt.gain, 10);
-  expect(await value(page, 'wa-gain')).toBeCloseTo(opt.gain, 10);
+  expect(await readout(page, 'opt-baseline')).toBeCloseTo(opt.baseline.total, 10);
+  expect(await readout(page, 'opt-gain')).toBeCloseTo(opt.gain, 10);
+  expect(await readout(page, 'wa-gain')).toBeCloseTo(opt.gain, 10);
   const optRows = page.getByTestId('msls-optimize-table').locator('tbody tr');
   await expect(optRows).toHaveCount(4);
   // The WA surface is flat near the optimum, so last-bit differences move the sizes a little more.
-  const size1Opt = Number(await optRows.nth(0).locator('td').nth(3).getAttribute('data-value'));
+  const size1Opt = await dataValue(optRows.nth(0).locator('td').nth(3));
   expect(Math.abs(size1Opt / opt.levelItems[0] - 1)).toBeLessThan(1e-6);
   await expect(page.getByTestId('opt-constraints')).toContainText('Size(l+1)/Size(l) ≥ 2');
 
@@ -169,16 +145,16 @@ test('msls: moving controls redraws the numbers the models compute', async ({ pa
   await levels.fill('9');
   await expect(page.getByTestId('model-error')).toContainText('levels: must be an integer in [1, 4]');
   await expect(page.getByRole('alert').filter({ hasText: 'not a valid design' })).toBeVisible();
-  expect(await value(page, 'wa-msls')).toBeCloseTo(wa(p7).total, 10);
+  expect(await readout(page, 'wa-msls')).toBeCloseTo(wa(p7).total, 10);
   await levels.fill('3');
   await expect(page.getByTestId('model-error')).toHaveCount(0);
   await expect(page.getByTestId('wa-levels')).toHaveText('3');
-  expect(await value(page, 'wa-msls')).toBeCloseTo(wa({ ...p7, levels: 3 }).total, 10);
+  expect(await readout(page, 'wa-msls')).toBeCloseTo(wa({ ...p7, levels: 3 }).total, 10);
 
   // A write buffer larger than level 1 brings up the model's own warning.
   await page.getByRole('textbox', { name: /^Write buffer/ }).fill('64');
   await expect(page.getByTestId('model-warnings')).toContainText('Size(1) is smaller than the write buffer');
-  expect(await value(page, 'wa-msls')).toBeCloseTo(wa({ ...p7, levels: 3, writeBufferBytes: 64 * MIB }).total, 10);
+  expect(await readout(page, 'wa-msls')).toBeCloseTo(wa({ ...p7, levels: 3, writeBufferBytes: 64 * MIB }).total, 10);
 
   expect(page.workers().some((w) => w.url().includes('model.worker'))).toBe(true);
   expect(errors).toEqual([]);
@@ -198,10 +174,7 @@ test('msls: the URL holds the view; Copy link restores it exactly; presets, rese
   const p = P({ keySpace: 33e6, distribution: zipf(1.1), level1Bytes: 25 * MIB, growthFactor: 8 });
   await shows(page, 'wa-msls', wa(p).total);
 
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  await expect(page.getByText('Link copied to the clipboard.')).toBeVisible();
-  const link = await page.evaluate(() => navigator.clipboard.readText());
-  expect(link).toBe(page.url());
+  const link = await copyLink(page);
 
   const view = async (q: Page) => {
     await settled(q);
@@ -220,13 +193,7 @@ test('msls: the URL holds the view; Copy link restores it exactly; presets, rese
   const before = await view(page);
   expect(before).toMatchObject({ keys: 33e6, theta: '1.1', zipf: true, axis: 'level-1 size (MiB)' });
 
-  const second = await context.newPage();
-  await second.goto(link);
-  await shows(second, 'wa-msls', wa(p).total);
-  expect(await view(second)).toEqual(before);
-  await second.reload();
-  expect(await view(second)).toEqual(before);
-  await second.close();
+  await expectLinkShowsView(context, link, { view, before, ready: (second) => shows(second, 'wa-msls', wa(p).total), reload: true });
 
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(page).toHaveURL(/#\/msls\?v=1&N=100000000&E=1000&d=u&th=0\.99&buf=4&c0=4&l1=10&r=10&L=0&x=buf$/);
@@ -258,38 +225,23 @@ test('msls: charts and tables download as valid SVG, PNG and CSV', async ({ page
   await expect(card.locator('svg.chart-svg')).toBeVisible();
   const stem = 'lsm-msls_wa-keys_N100000000_E1000_d-u_th0.99_buf4_c04_l110_r10_L0_x-buf';
 
-  const download = async (c: typeof card, kind: 'SVG' | 'PNG' | 'CSV') => {
-    const [dl] = await Promise.all([page.waitForEvent('download'), c.getByRole('button', { name: new RegExp(`as ${kind}$`) }).click()]);
-    return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
-  };
-
-  const svg = await download(card, 'SVG');
+  const svg = await downloadFrom(card, 'SVG');
   expect(svg.name).toBe(`${stem}.svg`);
-  const parsed = await page.evaluate((text) => {
-    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    return {
-      error: doc.querySelector('parsererror')?.textContent ?? null,
-      root: doc.documentElement.nodeName,
-      texts: Array.from(doc.querySelectorAll('text')).map((t) => t.textContent),
-      paths: doc.querySelectorAll('path').length,
-    };
-  }, svg.bytes.toString('utf8'));
+  const parsed = await parseSvg(page, svg.bytes, { paths: 'path' });
   expect(parsed.error).toBeNull();
   expect(parsed.root).toBe('svg');
   expect(parsed.texts).toContain('keys N (keys)');
   expect(parsed.texts).toContain('write amplification (×)');
   expect(parsed.texts).toContain('worst case (no redundancy)');
   expect(parsed.texts).toContain('MSLS 25.83');
-  expect(parsed.paths).toBeGreaterThanOrEqual(3);
+  expect(parsed.counts.paths).toBeGreaterThanOrEqual(3);
 
-  const png = await download(card, 'PNG');
+  const png = await downloadFrom(card, 'PNG');
   expect(png.name).toBe(`${stem}.png`);
-  expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
-  const box = await card.locator('svg.chart-svg').boundingBox();
-  expect(png.bytes.readUInt32BE(16)).toBe(Math.round((box?.width ?? 0) * 2));
-  expect(png.bytes.readUInt32BE(20)).toBe(Math.round((box?.height ?? 0) * 2));
+  const pixels = expectPng(png.bytes);
+  expect(pixels).toEqual(await chartPngSize(card));
 
-  const csv = (await download(card, 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const csv = csvLines((await downloadFrom(card, 'CSV')).bytes);
   expect(csv[0]).toBe('keys N (keys),"MSLS, uniform (×)","MSLS, Zipf θ = 0.99 (×)",worst case (no redundancy) (×)');
   expect(csv).toHaveLength(1 + 31);
   const at1e8 = csv.find((l) => l.startsWith('100000000,'))?.split(',').map(Number) ?? [];
@@ -299,36 +251,23 @@ test('msls: charts and tables download as valid SVG, PNG and CSV', async ({ page
   expect(at1e8[3]).toBeCloseTo(47.1617, 3);
 
   // Table-backed cards export their rows (Table 1 layout).
-  const sources = (await download(page.getByTestId('card-wa-sources'), 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const sources = csvLines((await downloadFrom(page.getByTestId('card-wa-sources'), 'CSV')).bytes);
   expect(sources[0]).toBe(
     'source,MSLS write amplification (×),worst-case write amplification (×),MSLS interval (inserts),MSLS items written per interval (items)',
   );
   expect(sources).toHaveLength(1 + 8);
   expect(Number(sources.at(-1)?.split(',')[1])).toBeCloseTo(wa(P()).total, 10);
-  const optimized = (await download(page.getByTestId('card-optimize'), 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const optimized = csvLines((await downloadFrom(page.getByTestId('card-optimize'), 'CSV')).bytes);
   expect(optimized).toHaveLength(1 + 5);
   expect(optimized[1].split(',')[0]).toBe('L1');
 });
 
 test('msls: the page reads well at 1280×800 and on a phone', async ({ page }) => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   const started = Date.now();
   await page.goto('/#/msls?v=1&N=100000000&E=1000&d=z&th=0.99&buf=4&c0=4&l1=10&r=10&L=0&x=buf');
   await expect(page.getByTestId('msls-density-chart')).toBeVisible();
   await settled(page);
   // How long a cold Zipf 10⁸ view takes to draw every chart (model worker, serial).
   test.info().annotations.push({ type: 'zipf-1e8-all-charts-ms', description: String(Date.now() - started) });
-  const panel = await page.getByRole('complementary', { name: 'Controls' }).boundingBox();
-  const first = await page.getByTestId('card-wa-sources').boundingBox();
-  expect(panel && first && panel.x + panel.width <= first.x).toBe(true);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'msls.png'), fullPage: true });
-
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.waitForTimeout(300);
-  const narrowPanel = await page.getByRole('complementary', { name: 'Controls' }).boundingBox();
-  const narrowFirst = await page.getByTestId('card-wa-sources').boundingBox();
-  expect(narrowPanel && narrowFirst && narrowPanel.y + narrowPanel.height <= narrowFirst.y).toBe(true);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'msls-narrow.png'), fullPage: true });
+  await expectReadsWell(page, 'msls', { width: 390, height: 844 }, page.getByTestId('card-wa-sources'));
 });

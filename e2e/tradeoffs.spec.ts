@@ -1,11 +1,20 @@
-import fs from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { costs, holisticDesign, type Dataset, type MonkeySla, type Workload } from '../models/src/index';
 import { monkeyDesignToEngineConfig } from '../web/src/pages/tradeoffs/engineConfig';
+import {
+  collectErrors,
+  copyLink,
+  csvLines,
+  downloadFrom,
+  expectLinkShowsView,
+  expectPng,
+  expectReadsWell,
+  parseSvg,
+  pressOnChart,
+  readout,
+  tooltipValue,
+} from './helpers';
 
-const ARTIFACTS = path.join(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
 const MIB = 1024 * 1024;
 const FIG7: Dataset = { entries: 2 ** 35, entryBytes: 16, pageBytes: 4096 };
 const HW = { writeReadCostRatio: 1, pageReadSeconds: 100e-6 };
@@ -25,10 +34,6 @@ function mix(zeroResult: number, nonZeroResult: number, range: number, update: n
   };
 }
 
-async function value(page: Page, testId: string): Promise<number> {
-  return Number(await page.getByTestId(testId).getAttribute('data-value'));
-}
-
 /**
  * Equal to 12 significant digits. Node's and Chromium's V8 may round Math.exp/pow differently
  * in the last bit, which shows in the 16th digit of large numbers (bytes, operations/s).
@@ -41,23 +46,14 @@ function expectSame(actual: number, expected: number) {
 async function expectChosen(page: Page, workload: Workload, sla: MonkeySla = {}) {
   const want = holisticDesign(FIG7, workload, HW, MEMORY, sla);
   await expect(page.getByTestId('design-card')).toHaveAttribute('aria-busy', 'false');
-  await expect.poll(() => value(page, 'chosen-T')).toBeCloseTo(want.sizeRatio, 12);
+  await expect.poll(() => readout(page, 'chosen-T')).toBeCloseTo(want.sizeRatio, 12);
   await expect(page.getByTestId('chosen-policy')).toHaveText(want.policy);
-  expectSame(await value(page, 'chosen-bits'), want.filterBitsPerEntry);
-  expectSame(await value(page, 'chosen-buffer'), want.bufferBytes);
-  expectSame(await value(page, 'chosen-throughput'), want.throughput);
-  expectSame(await value(page, 'chosen-W'), want.costs.update);
-  expectSame(await value(page, 'chosen-R'), want.costs.zeroResultLookup);
+  expectSame(await readout(page, 'chosen-bits'), want.filterBitsPerEntry);
+  expectSame(await readout(page, 'chosen-buffer'), want.bufferBytes);
+  expectSame(await readout(page, 'chosen-throughput'), want.throughput);
+  expectSame(await readout(page, 'chosen-W'), want.costs.update);
+  expectSame(await readout(page, 'chosen-R'), want.costs.zeroResultLookup);
   return want;
-}
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
 }
 
 test('tradeoffs: the holistic design follows the workload panel and opens on the Monkey page', async ({ page }) => {
@@ -91,12 +87,10 @@ test('tradeoffs: the holistic design follows the workload panel and opens on the
 
   // Fig 11: the holistic line at 32 bits per entry is holisticDesign's throughput with that memory.
   await expect(page.getByTestId('card-steps').locator('.card-status')).toHaveCount(0);
-  await page.getByTestId('steps-chart').locator('svg.chart-svg').focus();
-  await page.keyboard.press('End');
-  const tip = page.getByTestId('steps-chart-tooltip');
+  const tip = await pressOnChart(page, 'steps-chart', 'End');
   await expect(tip.locator('.tt-head')).toHaveAttribute('data-value', '32');
   const at32 = holisticDesign(FIG7, mix(10, 10, 0, 80), HW, (32 * FIG7.entries) / 8).throughput;
-  expectSame(Number(await tip.locator('tr[data-series="holistic"] td.num').getAttribute('data-value')), at32);
+  expectSame(await tooltipValue(tip, 'holistic'), at32);
 
   // The engine config of the chosen design is the shared pure function's.
   await page.getByText('Engine config (JSON)').click();
@@ -117,7 +111,7 @@ test('tradeoffs: the holistic design follows the workload panel and opens on the
   expectSame(Number(linked.get('b')), bounded.filterBitsPerEntry);
   expectSame(Number(linked.get('buf')) * MIB, bounded.bufferBytes);
   const onMonkey = costs(FIG7, { ...bounded.design, allocation: 'monkey' }, ZERO, { writeReadCostRatio: 1, pageReadSeconds: 1e-4 });
-  await expect.poll(() => value(page, 'r-monkey')).toBeCloseTo(onMonkey.zeroResultLookup, 12);
+  await expect.poll(() => readout(page, 'r-monkey')).toBeCloseTo(onMonkey.zeroResultLookup, 12);
   await expect(page.getByTestId('levels')).toHaveText(String(onMonkey.levels));
   await expect(page.getByRole('radio', { name: bounded.policy === 'leveling' ? 'Leveling' : 'Tiering' })).toBeChecked();
   await expect(page.getByTestId('url-notices')).toHaveCount(0);
@@ -132,28 +126,26 @@ test('tradeoffs: a shared link reproduces the view; presets and bad links behave
   await page.getByRole('textbox', { name: /max lookup cost/i }).fill('0.5');
   await expect(page).toHaveURL(/#\/tradeoffs\?v=1&N=34359738368&E=16&pg=4096&b=10&buf=2&zr=45&nzr=45&rq=0&up=10&s=1e-7&phi=3&om=100&lmax=0\.5&wmax=0$/);
   const want = holisticDesign(FIG7, mix(45, 45, 0, 10), { ...HW, writeReadCostRatio: 3 }, MEMORY, { maxLookupCost: 0.5 });
-  await expect.poll(() => value(page, 'chosen-T')).toBeCloseTo(want.sizeRatio, 12);
-  await page.getByRole('button', { name: 'Copy link' }).click();
-  const link = await page.evaluate(() => navigator.clipboard.readText());
-  expect(link).toBe(page.url());
+  await expect.poll(() => readout(page, 'chosen-T')).toBeCloseTo(want.sizeRatio, 12);
+  const link = await copyLink(page);
 
   const view = async (p: Page) => {
     await expect(p.getByTestId('design-card')).toHaveAttribute('aria-busy', 'false');
     return p.getByTestId('design-card').locator('dd').evaluateAll((dds) => dds.map((d) => [d.textContent, d.getAttribute('data-value')]));
   };
   const before = await view(page);
-  const second = await context.newPage();
-  await second.goto(link);
-  await expect.poll(() => value(second, 'chosen-T')).toBeCloseTo(want.sizeRatio, 12);
-  expect(await view(second)).toEqual(before);
-  await second.close();
+  await expectLinkShowsView(context, link, {
+    view,
+    before,
+    ready: (second) => expect.poll(() => readout(second, 'chosen-T')).toBeCloseTo(want.sizeRatio, 12),
+  });
 
   await page.goto('/#/tradeoffs?v=1&zr=abc&up=150&phi=2');
   const notices = page.getByTestId('url-notices');
   await expect(notices).toContainText('zr=abc is not valid');
   await expect(notices).toContainText('up=150 is not valid (updates must be between 0 and 100); using the default, 50.');
   const withPhi2 = holisticDesign(FIG7, mix(40, 10, 0, 50), { ...HW, writeReadCostRatio: 2 }, MEMORY);
-  await expect.poll(() => value(page, 'chosen-T')).toBeCloseTo(withPhi2.sizeRatio, 12);
+  await expect.poll(() => readout(page, 'chosen-T')).toBeCloseTo(withPhi2.sizeRatio, 12);
   await page.getByRole('button', { name: 'Reset' }).click();
   await expect(page).toHaveURL(/&phi=1&/);
   await expectChosen(page, mix(40, 10, 0, 50));
@@ -165,27 +157,20 @@ test('tradeoffs: charts and tables download as valid SVG, PNG and CSV', async ({
   await expect(card.locator('svg.chart-svg')).toBeVisible();
   await expect(card.locator('.card-status')).toHaveCount(0);
   const chosen = await expectChosen(page, mix(40, 10, 0, 50));
-  const download = async (where: typeof card, kind: 'SVG' | 'PNG' | 'CSV') => {
-    const [dl] = await Promise.all([page.waitForEvent('download'), where.getByRole('button', { name: new RegExp(`as ${kind}$`) }).click()]);
-    return { name: dl.suggestedFilename(), bytes: fs.readFileSync(await dl.path()) };
-  };
   const stem = 'lsm-tradeoffs_tradeoff_N34359738368_E16_pg4096_b10_buf2_zr40_nzr10_rq0_up50_s1e-7_phi1_om100_lmax0_wmax0';
 
-  const svg = await download(card, 'SVG');
+  const svg = await downloadFrom(card, 'SVG');
   expect(svg.name).toBe(`${stem}.svg`);
-  const parsed = await page.evaluate((text) => {
-    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
-    return { error: doc.querySelector('parsererror')?.textContent ?? null, texts: Array.from(doc.querySelectorAll('text')).map((t) => t.textContent) };
-  }, svg.bytes.toString('utf8'));
+  const parsed = await parseSvg(page, svg.bytes);
   expect(parsed.error).toBeNull();
   expect(parsed.texts).toEqual(expect.arrayContaining(['update cost W (I/O per update)', 'zero-result lookup cost R (I/O per lookup)', 'RocksDB', 'LevelDB']));
 
-  const png = await download(card, 'PNG');
-  expect([...png.bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const png = await downloadFrom(card, 'PNG');
+  expectPng(png.bytes);
 
   // The CSV holds every plotted point: check the RocksDB-shaped design on Monkey's leveling curve,
   // a system, and the highlighted choice against the models.
-  const csv = (await download(card, 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const csv = csvLines((await downloadFrom(card, 'CSV')).bytes);
   expect(csv[0]).toBe('series,update cost W (I/O per update),zero-result lookup cost R (I/O per lookup),label');
   /** The first three columns (series, W, R) of the first row matching; labels with commas come last. */
   const cells = (match: (line: string) => boolean) => (csv.find(match) ?? '').split(',').slice(0, 3);
@@ -199,22 +184,15 @@ test('tradeoffs: charts and tables download as valid SVG, PNG and CSV', async ({
   expect(Number(hx)).toBeCloseTo(chosen.costs.update, 12);
   expect(Number(hy)).toBeCloseTo(chosen.costs.zeroResultLookup, 12);
 
-  const table = (await download(page.getByTestId('card-candidates'), 'CSV')).bytes.toString('utf8').trim().split('\n');
+  const table = csvLines((await downloadFrom(page.getByTestId('card-candidates'), 'CSV')).bytes);
   expect(table).toHaveLength(11);
   expect(table[1].split(',').slice(0, 3)).toEqual(['1', chosen.policy, String(chosen.sizeRatio)]);
 });
 
 test('tradeoffs: the page reads well at 1280×800 and 420 px wide', async ({ page }) => {
-  fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.goto('/#/tradeoffs');
   for (const id of ['tradeoff-chart', 'steps-chart']) await expect(page.getByTestId(id)).toBeVisible();
   await expect(page.locator('.card-status')).toHaveCount(0);
   await expect(page.getByTestId('design-card')).toHaveAttribute('aria-busy', 'false');
-  await page.screenshot({ path: path.join(ARTIFACTS, 'tradeoffs.png'), fullPage: true });
-
-  await page.setViewportSize({ width: 420, height: 900 });
-  await page.waitForTimeout(300);
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(ARTIFACTS, 'tradeoffs-narrow.png'), fullPage: true });
+  await expectReadsWell(page, 'tradeoffs', { width: 420, height: 900 });
 });

@@ -10,31 +10,17 @@ import {
   mnemosyneExpectedCost,
   mnemosyneGradientDescent,
 } from '../src/mnemosyne';
+import { mulberry32, shuffleInPlace } from '../src/random';
 import { report, time } from './timing';
-
-/** mulberry32: a tiny seeded PRNG so every run benchmarks the same instance. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * `count` files of 1K–100K entries; empty probes follow Zipf(1.1) over a random ranking of the files
  * (1M probes in total), and one file in ten gets none (e.g. last-level files that only serve hits).
  */
 function skewedFiles(count: number, seed: number): MnemosyneFile[] {
+  // Seeded, so every run benchmarks the same instance.
   const rand = mulberry32(seed);
-  const ranks = Array.from({ length: count }, (_, i) => i + 1);
-  for (let i = count - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [ranks[i], ranks[j]] = [ranks[j], ranks[i]];
-  }
+  const ranks = shuffleInPlace(Array.from({ length: count }, (_, i) => i + 1), rand);
   const weights = ranks.map((r) => 1 / Math.pow(r, 1.1));
   const total = weights.reduce((a, b) => a + b, 0);
   return ranks.map((_, i) => ({

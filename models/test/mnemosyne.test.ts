@@ -27,18 +27,8 @@ import {
   mnemosyneWaterFilling,
 } from '../src/mnemosyne';
 import { ModelInputError } from '../src/validate';
+import { mulberry32 } from '../src/random';
 
-/** Seeded PRNG (mulberry32) so the property tests are reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const randInt = (r: () => number, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
 
 const files = (n: readonly number[], z: readonly number[]): MnemosyneFile[] => n.map((entries, i) => ({ entries, emptyProbes: z[i] }));
@@ -258,7 +248,7 @@ function randomInstance(r: () => number): { f: MnemosyneFile[]; M: number } {
 
 describe('properties (§A.3.6, seeded PRNG, 2000 instances)', () => {
   it('linear, binary and water-filling solvers agree (max abs bpk difference < 1e-9; python saw 1.6e-14)', () => {
-    const r = prng(1);
+    const r = mulberry32(1);
     let worst = 0;
     let checked = 0;
     for (let t = 0; t < 2000; t++) {
@@ -278,7 +268,7 @@ describe('properties (§A.3.6, seeded PRNG, 2000 instances)', () => {
   });
 
   it('budget is spent exactly (rel 1e-10), bpk ∈ {0} ∪ [1, ∞) in the min-1 variant, ordering by z/n holds', () => {
-    const r = prng(2);
+    const r = mulberry32(2);
     for (let t = 0; t < 500; t++) {
       const { f, M } = randomInstance(r);
       if (f.every((x) => x.emptyProbes === 0)) continue;
@@ -295,7 +285,7 @@ describe('properties (§A.3.6, seeded PRNG, 2000 instances)', () => {
   });
 
   it('scale invariance on random instances: z×s leaves bpk unchanged (abs 1e-9), C moves by ln s (abs 1e-9)', () => {
-    const r = prng(3);
+    const r = mulberry32(3);
     for (let t = 0; t < 200; t++) {
       const { f, M } = randomInstance(r);
       if (f.every((x) => x.emptyProbes === 0)) continue;
@@ -308,7 +298,7 @@ describe('properties (§A.3.6, seeded PRNG, 2000 instances)', () => {
   });
 
   it('Mnemosyne ≤ Monkey+ ≤ uniform cost under skewed all-empty lookups, same budget (200 random trees)', () => {
-    const r = prng(4);
+    const r = mulberry32(4);
     for (let t = 0; t < 200; t++) {
       const T = randInt(r, 2, 10);
       const L = randInt(r, 2, 5);
@@ -344,7 +334,7 @@ describe('properties (§A.3.6, seeded PRNG, 2000 instances)', () => {
   });
 
   it('gradient descent reaches the same cost within 1e-4 relative (1-bit granularity)', () => {
-    const r = prng(7);
+    const r = mulberry32(7);
     for (const F of [10, 30]) {
       const f = Array.from({ length: F }, () => ({ entries: randInt(r, 1000, 100000), emptyProbes: randInt(r, 1, 5000) }));
       const M = 5 * f.reduce((a, x) => a + x.entries, 0);

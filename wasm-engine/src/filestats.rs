@@ -1,6 +1,6 @@
 //! Per-file access statistics: Merlin's sliding window (Mnemosyne's estimator, reference §A.4.7)
 //! and the plain access/found counters SHaMBa's utilities use (§B.3.7). Same math as
-//! `models/src/mnemosyne.ts` (`merlinRecordProbe`, `merlinEstimate` paper variant, `merlinInherit`).
+//! `models/src/mnemosyne/merlin.ts` (`merlinRecordProbe`, `merlinEstimate` paper variant, `merlinInherit`).
 
 /// Weight on the recent window against older history (the papers' experiments use 0.8).
 pub const MERLIN_BETA: f64 = 0.8;

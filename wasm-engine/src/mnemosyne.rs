@@ -2,7 +2,7 @@
 //! file's entries n_i and empty probes z_i, minimise Σ z_i·ε_i under a total bit budget. Files are
 //! sorted by z/n (the ordered theorem: the filtered files are a prefix) and cold files dropped
 //! while their would-be bits are below the minimum. Same math as `mnemosyneSortAndSearch` in
-//! `models/src/mnemosyne.ts`, tested on the same vectors.
+//! `models/src/mnemosyne/`, tested on the same vectors.
 
 use crate::allocation::LN2_SQ;
 use crate::math::ln;

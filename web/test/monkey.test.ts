@@ -14,7 +14,7 @@ import {
   ZERO_RESULT_WORKLOAD,
   type MonkeyPageDesign,
 } from '../src/compute/sweeps/monkey';
-import { datasetProblem } from '../src/pages/monkey/params';
+import { datasetProblem } from '../src/pages/shared/dataset';
 import { monkeyPageHash, monkeyUrl } from '../src/pages/monkey/state';
 import { decodeQuery } from '../src/state/codec';
 

@@ -24,7 +24,8 @@ import {
 } from '../src/compute/sweeps/mooseTable';
 import { engineConfigJson, mooseEngineHeadroom, mooseLayoutToEngineConfig } from '../src/pages/moose/engineConfig';
 import { mooseUrl } from '../src/pages/moose/state';
-import { listsProblem, mixProblem, workloadOf } from '../src/pages/moose/workload';
+import { listsProblem } from '../src/pages/moose/modelInputs';
+import { mixProblem, workloadOf } from '../src/pages/shared/workloadMix';
 import { decodeQuery, encodeQuery } from '../src/state/codec';
 import { defaultsOf } from '../src/state/params';
 

@@ -6,7 +6,7 @@ import { runSweep } from '../src/compute/sweeps';
 import { designLabel, holistic, memoryStepsSweep, ruleOfThumbDesign, sizeRatioGrid, tradeoffCurves } from '../src/compute/sweeps/tradeoffs';
 import { monkeyDesignToEngineConfig } from '../src/pages/tradeoffs/engineConfig';
 import { tradeoffUrl } from '../src/pages/tradeoffs/state';
-import { mixProblem, workloadOf } from '../src/pages/tradeoffs/workload';
+import { mixProblem, workloadOf } from '../src/pages/shared/workloadMix';
 import { defaultsOf } from '../src/state/params';
 
 const MIB = 1024 * 1024;

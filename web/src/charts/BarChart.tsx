@@ -3,15 +3,17 @@
  * log value axis. Hovering or arrowing over a category lists every group's exact value.
  */
 import { scaleBand } from 'd3';
-import { useMemo, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useMemo } from 'react';
 import { formatSig } from '../format';
 import { AxisLeft } from './axes';
 import { drawable } from './clean';
 import { columnTitle } from './csv';
-import { frameLayout, stepIndex } from './layout';
+import { ChartFigure } from './ChartFigure';
+import { CrosshairHitArea, useCrosshair } from './crosshair';
+import { frameLayout } from './layout';
 import { Legend, type LegendItem } from './legend';
 import { INK, INK_SOFT, seriesColor } from './palette';
-import { ChartNotes, ChartTooltip } from './Tooltip';
+import { ChartTooltip } from './Tooltip';
 import type { BarChartProps } from './types';
 import { useWidth } from './useWidth';
 
@@ -19,7 +21,6 @@ export function BarChart(props: BarChartProps) {
   const { x, y, categories, groups, title, height = 280, valueLabels } = props;
   const testId = props['data-testid'];
   const [ref, width] = useWidth<HTMLDivElement>();
-  const [hover, setHover] = useState<number | null>(null);
 
   const chart = useMemo(() => {
     const colored = groups.map((g, i) => ({ ...g, color: seriesColor(i, g.color) }));
@@ -51,20 +52,12 @@ export function BarChart(props: BarChartProps) {
   const [d0] = yScale.domain();
   const base = yScale(y.scale === 'log' ? d0 : Math.max(d0, 0));
   const fmt = y.format ?? ((v: number) => formatSig(v, 3));
-  const index = hover !== null && hover < categories.length ? hover : null;
-
-  const onPointer = (e: PointerEvent<SVGRectElement>) => {
-    const px = e.clientX - e.currentTarget.getBoundingClientRect().left;
+  const crosshair = useCrosshair(categories.length, (px) => {
     const step = band.step();
     const i = Math.floor((px - band.paddingOuter() * step) / step + band.paddingInner() / 2);
-    setHover(Math.max(0, Math.min(categories.length - 1, i)));
-  };
-  const onKey = (e: KeyboardEvent<SVGSVGElement>) => {
-    const next = stepIndex(e.key, index, categories.length);
-    if (next === 'ignore') return;
-    e.preventDefault();
-    setHover(next);
-  };
+    return Math.max(0, Math.min(categories.length - 1, i));
+  });
+  const { index } = crosshair;
 
   const cx = index !== null ? (band(index) ?? 0) + band.bandwidth() / 2 : 0;
   // Many categories on a narrow chart: label every n-th bar so labels never overlap (about 7 px
@@ -72,92 +65,16 @@ export function BarChart(props: BarChartProps) {
   const longest = Math.max(0, ...categories.map((c) => c.length));
   const labelEvery = Math.max(1, Math.ceil((longest * 7 + 8) / Math.max(1, band.step())));
   return (
-    <figure className="chart" data-testid={testId}>
-      <div className="chart-body" ref={ref}>
-        <svg
-          className="chart-svg"
-          width={width}
-          height={height}
-          viewBox={`0 0 ${width} ${height}`}
-          role="img"
-          aria-label={`${title}. Focus and use the arrow keys to read values.`}
-          tabIndex={0}
-          onKeyDown={onKey}
-          onBlur={() => setHover(null)}
-        >
-          <title>{title}</title>
-          <Legend items={chart.legend} width={frame.legendWidth} x={margin.left} y={6} />
-          <g transform={`translate(${margin.left},${margin.top})`}>
-            <AxisLeft scale={yScale} ticks={frame.yTicks} width={innerWidth} title={frame.yTitle} titleOffset={frame.yTitleOffset} />
-            {index !== null && (
-              <rect
-                className="no-export"
-                x={band(index)}
-                y={0}
-                width={band.bandwidth()}
-                height={innerHeight}
-                fill={INK}
-                fillOpacity={0.05}
-              />
-            )}
-            {categories.map((c, ci) => (
-              <g key={c} transform={`translate(${band(ci)},0)`} data-category={c}>
-                {colored.map((g, gi) => {
-                  const v = g.values[ci];
-                  if (!drawable(v, y.scale)) return null;
-                  const top = Math.max(0, Math.min(innerHeight, yScale(v)));
-                  return (
-                    <g key={g.id} data-series={g.id}>
-                      <rect
-                        x={inner(gi)}
-                        y={Math.min(top, base)}
-                        width={inner.bandwidth()}
-                        height={Math.abs(base - top)}
-                        fill={g.color}
-                        rx={2}
-                      />
-                      {valueLabels && (
-                        <text
-                          x={(inner(gi) ?? 0) + inner.bandwidth() / 2}
-                          y={Math.min(top, base) - 4}
-                          textAnchor="middle"
-                          fontSize={10.5}
-                          fill={INK_SOFT}
-                          data-value={v}
-                        >
-                          {fmt(v)}
-                        </text>
-                      )}
-                    </g>
-                  );
-                })}
-              </g>
-            ))}
-            <g className="axis axis-x" transform={`translate(0,${innerHeight})`}>
-              <line x2={innerWidth} stroke={INK_SOFT} />
-              {categories.map((c, ci) =>
-                ci % labelEvery === 0 ? (
-                  <text key={c} x={(band(ci) ?? 0) + band.bandwidth() / 2} y={18} textAnchor="middle" fontSize={12} fill={INK_SOFT}>
-                    {c}
-                  </text>
-                ) : null,
-              )}
-              <text className="axis-title" x={innerWidth / 2} y={38} textAnchor="middle" fontSize={13} fill={INK}>
-                {columnTitle(x.label, x.unit)}
-              </text>
-            </g>
-            <rect
-              className="no-export hit"
-              width={innerWidth}
-              height={innerHeight}
-              fill="transparent"
-              onPointerMove={onPointer}
-              onPointerDown={onPointer}
-              onPointerLeave={() => setHover(null)}
-            />
-          </g>
-        </svg>
-        {index !== null && (
+    <ChartFigure
+      testId={testId}
+      title={title}
+      bodyRef={ref}
+      width={width}
+      height={height}
+      crosshair={crosshair}
+      notes={chart.notes}
+      tooltip={
+        index !== null && (
           <ChartTooltip
             testId={testId ? `${testId}-tooltip` : undefined}
             x={margin.left + cx}
@@ -174,9 +91,71 @@ export function BarChart(props: BarChartProps) {
               text: fmt(g.values[index]),
             }))}
           />
+        )
+      }
+    >
+      <Legend items={chart.legend} width={frame.legendWidth} x={margin.left} y={6} />
+      <g transform={`translate(${margin.left},${margin.top})`}>
+        <AxisLeft scale={yScale} ticks={frame.yTicks} width={innerWidth} title={frame.yTitle} titleOffset={frame.yTitleOffset} />
+        {index !== null && (
+          <rect
+            className="no-export"
+            x={band(index)}
+            y={0}
+            width={band.bandwidth()}
+            height={innerHeight}
+            fill={INK}
+            fillOpacity={0.05}
+          />
         )}
-      </div>
-      <ChartNotes notes={chart.notes} />
-    </figure>
+        {categories.map((c, ci) => (
+          <g key={c} transform={`translate(${band(ci)},0)`} data-category={c}>
+            {colored.map((g, gi) => {
+              const v = g.values[ci];
+              if (!drawable(v, y.scale)) return null;
+              const top = Math.max(0, Math.min(innerHeight, yScale(v)));
+              return (
+                <g key={g.id} data-series={g.id}>
+                  <rect
+                    x={inner(gi)}
+                    y={Math.min(top, base)}
+                    width={inner.bandwidth()}
+                    height={Math.abs(base - top)}
+                    fill={g.color}
+                    rx={2}
+                  />
+                  {valueLabels && (
+                    <text
+                      x={(inner(gi) ?? 0) + inner.bandwidth() / 2}
+                      y={Math.min(top, base) - 4}
+                      textAnchor="middle"
+                      fontSize={10.5}
+                      fill={INK_SOFT}
+                      data-value={v}
+                    >
+                      {fmt(v)}
+                    </text>
+                  )}
+                </g>
+              );
+            })}
+          </g>
+        ))}
+        <g className="axis axis-x" transform={`translate(0,${innerHeight})`}>
+          <line x2={innerWidth} stroke={INK_SOFT} />
+          {categories.map((c, ci) =>
+            ci % labelEvery === 0 ? (
+              <text key={c} x={(band(ci) ?? 0) + band.bandwidth() / 2} y={18} textAnchor="middle" fontSize={12} fill={INK_SOFT}>
+                {c}
+              </text>
+            ) : null,
+          )}
+          <text className="axis-title" x={innerWidth / 2} y={38} textAnchor="middle" fontSize={13} fill={INK}>
+            {columnTitle(x.label, x.unit)}
+          </text>
+        </g>
+        <CrosshairHitArea width={innerWidth} height={innerHeight} crosshair={crosshair} />
+      </g>
+    </ChartFigure>
   );
 }

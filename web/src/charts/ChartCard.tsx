@@ -6,25 +6,18 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { exportFileName } from '../export/filename';
 import { downloadBlob, downloadText, serializeSvg, svgToPng } from '../export/svg';
+import { DownloadableCard, type DownloadableCardProps } from '../layout/DownloadableCard';
 import { usePageInfo } from '../layout/pageContext';
 
-export interface ChartCardProps {
-  /** Short id of the chart, used in file names and test ids: "bloom-fpr". */
-  id: string;
-  title: string;
-  caption?: ReactNode;
+export interface ChartCardProps extends Omit<DownloadableCardProps, 'downloads'> {
   /** The CSV of the plotted series; a function so it is only built when asked for. */
   csv?: () => string;
-  /** Shown in the header, e.g. "computing…". */
-  status?: ReactNode;
-  /** Span both columns of the page grid. */
-  wide?: boolean;
-  children: ReactNode;
   /** Under the chart: a read-out, a table, a note. */
   footer?: ReactNode;
 }
 
-export function ChartCard({ id, title, caption, csv, status, wide, children, footer }: ChartCardProps) {
+export function ChartCard({ csv, footer, children, ...card }: ChartCardProps) {
+  const { id, title } = card;
   const { page, query } = usePageInfo();
   const body = useRef<HTMLDivElement>(null);
   const [error, setError] = useState<string | null>(null);
@@ -58,29 +51,24 @@ export function ChartCard({ id, title, caption, csv, status, wide, children, foo
   });
 
   return (
-    <article className={`card chart-card${wide ? ' wide' : ''}`} data-testid={`card-${id}`} aria-labelledby={`${id}-title`}>
-      <header className="card-head">
-        <div>
-          <h2 id={`${id}-title`}>{title}</h2>
-          {caption && <p className="caption">{caption}</p>}
-        </div>
-        <div className="card-tools">
-          {status && <span className="card-status">{status}</span>}
-          <div className="export-buttons" role="group" aria-label={`Download ${title}`}>
-            <button type="button" className="ghost" onClick={exportSvg} aria-label={`Download ${title} as SVG`}>
-              SVG
+    <DownloadableCard
+      {...card}
+      downloads={
+        <>
+          <button type="button" className="ghost" onClick={exportSvg} aria-label={`Download ${title} as SVG`}>
+            SVG
+          </button>
+          <button type="button" className="ghost" onClick={exportPng} aria-label={`Download ${title} as PNG`}>
+            PNG
+          </button>
+          {csv && (
+            <button type="button" className="ghost" onClick={exportCsv} aria-label={`Download the data of ${title} as CSV`}>
+              CSV
             </button>
-            <button type="button" className="ghost" onClick={exportPng} aria-label={`Download ${title} as PNG`}>
-              PNG
-            </button>
-            {csv && (
-              <button type="button" className="ghost" onClick={exportCsv} aria-label={`Download the data of ${title} as CSV`}>
-                CSV
-              </button>
-            )}
-          </div>
-        </div>
-      </header>
+          )}
+        </>
+      }
+    >
       <div ref={body}>{children}</div>
       {footer}
       {error && (
@@ -88,6 +76,6 @@ export function ChartCard({ id, title, caption, csv, status, wide, children, foo
           {error}
         </p>
       )}
-    </article>
+    </DownloadableCard>
   );
 }

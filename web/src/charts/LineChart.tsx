@@ -4,16 +4,18 @@
  * points as markers, labelled annotation points and vertical reference rules.
  */
 import { line } from 'd3';
-import { useId, useMemo, useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useId, useMemo } from 'react';
 import { formatSig } from '../format';
 import { AxisBottom, AxisLeft } from './axes';
 import { cleanPoints, dropNote } from './clean';
 import { columnTitle } from './csv';
-import { annotationLabelYs, frameLayout, nearestIndex, stepIndex } from './layout';
+import { ChartFigure } from './ChartFigure';
+import { CrosshairHitArea, useCrosshair } from './crosshair';
+import { annotationLabelYs, frameLayout, nearestIndex } from './layout';
 import { Legend, type LegendItem } from './legend';
 import { INK, INK_SOFT, seriesColor } from './palette';
 import { axisTicks, makeScale } from './scales';
-import { ChartNotes, ChartTooltip, type TooltipRow } from './Tooltip';
+import { ChartTooltip, type TooltipRow } from './Tooltip';
 import type { LineChartProps, Point } from './types';
 import { useWidth } from './useWidth';
 import { AnnotationMark } from './marks';
@@ -26,7 +28,6 @@ export function LineChart(props: LineChartProps) {
   const testId = props['data-testid'];
   const [ref, width] = useWidth<HTMLDivElement>();
   const clipId = `clip${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
-  const [hover, setHover] = useState<number | null>(null);
 
   const chart = useMemo(() => {
     const clean = series.map((s, i) => {
@@ -60,7 +61,11 @@ export function LineChart(props: LineChartProps) {
   const { yScale, margin, innerWidth, innerHeight } = frame;
   const fmtX = x.format ?? ((v: number) => formatSig(v));
   const fmtY = y.format ?? ((v: number) => formatSig(v));
-  const index = hover !== null && hover < chart.xs.length ? hover : null;
+  const crosshair = useCrosshair(chart.xs.length, (px) => {
+    const i = nearestIndex(chart.xPixels, px);
+    return i < 0 ? null : i;
+  });
+  const { index } = crosshair;
 
   const hoverX = index !== null ? chart.xs[index] : null;
   const rows: (TooltipRow & { px: number; py: number })[] = [];
@@ -79,116 +84,20 @@ export function LineChart(props: LineChartProps) {
     }
   }
 
-  const onPointer = (e: PointerEvent<SVGRectElement>) => {
-    const box = e.currentTarget.getBoundingClientRect();
-    const i = nearestIndex(chart.xPixels, e.clientX - box.left);
-    setHover(i < 0 ? null : i);
-  };
-  const onKey = (e: KeyboardEvent<SVGSVGElement>) => {
-    const next = stepIndex(e.key, index, chart.xs.length);
-    if (next === 'ignore') return;
-    e.preventDefault();
-    setHover(next);
-  };
-
   const hx = hoverX !== null ? xScale(hoverX) : 0;
   const labelYs = annotationLabelYs(annotations.map((a) => ({ px: xScale(a.x), py: yScale(a.y) })));
   return (
-    <figure className="chart" data-testid={testId}>
-      <div className="chart-body" ref={ref}>
-        <svg
-          className="chart-svg"
-          width={width}
-          height={height}
-          viewBox={`0 0 ${width} ${height}`}
-          role="img"
-          aria-label={`${title}. Focus and use the arrow keys to read values.`}
-          tabIndex={0}
-          onKeyDown={onKey}
-          onBlur={() => setHover(null)}
-        >
-          <title>{title}</title>
-          <Legend items={chart.legend} width={frame.legendWidth} x={margin.left} y={6} />
-          <g transform={`translate(${margin.left},${margin.top})`}>
-            <clipPath id={clipId}>
-              <rect x={-4} y={-4} width={innerWidth + 8} height={innerHeight + 8} />
-            </clipPath>
-            <AxisLeft scale={yScale} ticks={frame.yTicks} width={innerWidth} title={frame.yTitle} titleOffset={frame.yTitleOffset} />
-            <AxisBottom scale={xScale} ticks={chart.xTicks} height={innerHeight} title={columnTitle(x.label, x.unit)} />
-            {rules.map((r) => {
-              const rx = xScale(r.x);
-              if (!Number.isFinite(rx) || rx < 0 || rx > innerWidth) return null;
-              const right = rx > innerWidth * 0.7;
-              return (
-                <g key={`rule-${r.x}`} className="rule">
-                  <line x1={rx} x2={rx} y1={0} y2={innerHeight} stroke={INK_SOFT} strokeWidth={1} strokeDasharray="3 3" />
-                  {r.label && (
-                    <text x={right ? rx - 5 : rx + 5} y={12} textAnchor={right ? 'end' : 'start'} fontSize={11} fill={INK_SOFT} className="halo">
-                      {r.label}
-                    </text>
-                  )}
-                </g>
-              );
-            })}
-            <g clipPath={`url(#${clipId})`}>
-              {clean.map((s) =>
-                s.markers ? (
-                  <g key={s.id} data-series={s.id}>
-                    {s.valid.map((p, i) => (
-                      <circle key={i} cx={xScale(p.x)} cy={yScale(p.y)} r={4} fill="#fff" stroke={s.color} strokeWidth={2} />
-                    ))}
-                  </g>
-                ) : (
-                  <g key={s.id} data-series={s.id}>
-                    <path
-                      d={chart.path(s.clean) ?? ''}
-                      fill="none"
-                      stroke={s.color}
-                      strokeWidth={2.2}
-                      strokeDasharray={s.dash}
-                      strokeLinejoin="round"
-                      strokeLinecap="round"
-                    />
-                    {/* A point between two gaps makes no line segment; show it as a dot. */}
-                    {s.clean.map((p, i) =>
-                      p && !s.clean[i - 1] && !s.clean[i + 1] ? (
-                        <circle key={i} cx={xScale(p.x)} cy={yScale(p.y)} r={2.6} fill={s.color} />
-                      ) : null,
-                    )}
-                  </g>
-                ),
-              )}
-            </g>
-            {annotations.map((a, i) => (
-              <AnnotationMark
-                key={`${a.label}-${a.x}`}
-                a={a}
-                px={xScale(a.x)}
-                py={yScale(a.y)}
-                innerWidth={innerWidth}
-                labelY={labelYs[i]}
-              />
-            ))}
-            {hoverX !== null && (
-              <g className="no-export crosshair" pointerEvents="none">
-                <line x1={hx} x2={hx} y1={0} y2={innerHeight} stroke={INK} strokeOpacity={0.35} strokeWidth={1} />
-                {rows.map((r) => (
-                  <circle key={r.id} cx={r.px} cy={r.py} r={4.5} fill={r.color} stroke="#fff" strokeWidth={1.5} />
-                ))}
-              </g>
-            )}
-            <rect
-              className="no-export hit"
-              width={innerWidth}
-              height={innerHeight}
-              fill="transparent"
-              onPointerMove={onPointer}
-              onPointerDown={onPointer}
-              onPointerLeave={() => setHover(null)}
-            />
-          </g>
-        </svg>
-        {hoverX !== null && rows.length > 0 && (
+    <ChartFigure
+      testId={testId}
+      title={title}
+      bodyRef={ref}
+      width={width}
+      height={height}
+      crosshair={crosshair}
+      notes={chart.notes}
+      tooltip={
+        hoverX !== null &&
+        rows.length > 0 && (
           <ChartTooltip
             testId={testId ? `${testId}-tooltip` : undefined}
             x={margin.left + hx}
@@ -199,9 +108,80 @@ export function LineChart(props: LineChartProps) {
             caption={frame.yTitle}
             rows={rows}
           />
+        )
+      }
+    >
+      <Legend items={chart.legend} width={frame.legendWidth} x={margin.left} y={6} />
+      <g transform={`translate(${margin.left},${margin.top})`}>
+        <clipPath id={clipId}>
+          <rect x={-4} y={-4} width={innerWidth + 8} height={innerHeight + 8} />
+        </clipPath>
+        <AxisLeft scale={yScale} ticks={frame.yTicks} width={innerWidth} title={frame.yTitle} titleOffset={frame.yTitleOffset} />
+        <AxisBottom scale={xScale} ticks={chart.xTicks} height={innerHeight} title={columnTitle(x.label, x.unit)} />
+        {rules.map((r) => {
+          const rx = xScale(r.x);
+          if (!Number.isFinite(rx) || rx < 0 || rx > innerWidth) return null;
+          const right = rx > innerWidth * 0.7;
+          return (
+            <g key={`rule-${r.x}`} className="rule">
+              <line x1={rx} x2={rx} y1={0} y2={innerHeight} stroke={INK_SOFT} strokeWidth={1} strokeDasharray="3 3" />
+              {r.label && (
+                <text x={right ? rx - 5 : rx + 5} y={12} textAnchor={right ? 'end' : 'start'} fontSize={11} fill={INK_SOFT} className="halo">
+                  {r.label}
+                </text>
+              )}
+            </g>
+          );
+        })}
+        <g clipPath={`url(#${clipId})`}>
+          {clean.map((s) =>
+            s.markers ? (
+              <g key={s.id} data-series={s.id}>
+                {s.valid.map((p, i) => (
+                  <circle key={i} cx={xScale(p.x)} cy={yScale(p.y)} r={4} fill="#fff" stroke={s.color} strokeWidth={2} />
+                ))}
+              </g>
+            ) : (
+              <g key={s.id} data-series={s.id}>
+                <path
+                  d={chart.path(s.clean) ?? ''}
+                  fill="none"
+                  stroke={s.color}
+                  strokeWidth={2.2}
+                  strokeDasharray={s.dash}
+                  strokeLinejoin="round"
+                  strokeLinecap="round"
+                />
+                {/* A point between two gaps makes no line segment; show it as a dot. */}
+                {s.clean.map((p, i) =>
+                  p && !s.clean[i - 1] && !s.clean[i + 1] ? (
+                    <circle key={i} cx={xScale(p.x)} cy={yScale(p.y)} r={2.6} fill={s.color} />
+                  ) : null,
+                )}
+              </g>
+            ),
+          )}
+        </g>
+        {annotations.map((a, i) => (
+          <AnnotationMark
+            key={`${a.label}-${a.x}`}
+            a={a}
+            px={xScale(a.x)}
+            py={yScale(a.y)}
+            innerWidth={innerWidth}
+            labelY={labelYs[i]}
+          />
+        ))}
+        {hoverX !== null && (
+          <g className="no-export crosshair" pointerEvents="none">
+            <line x1={hx} x2={hx} y1={0} y2={innerHeight} stroke={INK} strokeOpacity={0.35} strokeWidth={1} />
+            {rows.map((r) => (
+              <circle key={r.id} cx={r.px} cy={r.py} r={4.5} fill={r.color} stroke="#fff" strokeWidth={1.5} />
+            ))}
+          </g>
         )}
-      </div>
-      <ChartNotes notes={chart.notes} />
-    </figure>
+        <CrosshairHitArea width={innerWidth} height={innerHeight} crosshair={crosshair} />
+      </g>
+    </ChartFigure>
   );
 }

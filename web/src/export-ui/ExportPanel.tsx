@@ -4,11 +4,11 @@
  * next to them, and a preview of the file. The files are the engine's own output (the same Rust as
  * `lsm export`), downloaded as the worker returns them, so they match the CLI byte for byte.
  */
-import { useDeferredValue, useEffect, useId, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useDeferredValue, useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { ExportFormat } from '../engine/protocol';
 import type { EngineConfig, Workload } from '../engine/types';
-import { copyText } from '../export/clipboard';
 import { downloadText } from '../export/svg';
+import { useClipboardCopy } from '../export/useClipboardCopy';
 import { designFileName, EXPORT_FORMATS, formatInfo } from './formats';
 import { labLink } from '../pages/lab/documents';
 import { tabBadge, warningHeadline } from './panelState';
@@ -64,12 +64,7 @@ export function ExportPanel({ designs, workload: fixedWorkload, format: formatPr
   const info = formatInfo(format);
   const fileName = designFileName(format, design?.slug ?? 'design');
 
-  const [copied, setCopied] = useState<'idle' | 'ok' | 'failed'>('idle');
-  useEffect(() => {
-    if (copied === 'idle') return;
-    const t = setTimeout(() => setCopied('idle'), 2500);
-    return () => clearTimeout(t);
-  }, [copied]);
+  const clipboard = useClipboardCopy();
 
   const tabId = (f: ExportFormat) => `${ids}-tab-${f}`;
   const onTabKey = (e: KeyboardEvent<HTMLButtonElement>) => {
@@ -180,13 +175,13 @@ export function ExportPanel({ designs, workload: fixedWorkload, format: formatPr
                 >
                   Download {fileName}
                 </button>
-                <button type="button" disabled={!ready} onClick={async () => ready && setCopied((await copyText(ready.text)) ? 'ok' : 'failed')} data-testid="export-copy">
+                <button type="button" disabled={!ready} onClick={() => ready && clipboard.copy(ready.text)} data-testid="export-copy">
                   Copy text
                 </button>
               </div>
               <p className="export-copy-status" aria-live="polite">
-                {copied === 'ok' && 'Copied to the clipboard.'}
-                {copied === 'failed' && 'Copy failed: select the text in the preview.'}
+                {clipboard.status === 'ok' && 'Copied to the clipboard.'}
+                {clipboard.status === 'failed' && 'Copy failed: select the text in the preview.'}
               </p>
               {result?.status === 'needs-workload' && (
                 <p className="field-msg" data-testid="export-needs-workload">

@@ -1,17 +1,12 @@
 /** Presets, "Copy link" and "Reset" at the top of the controls panel. */
-import { useEffect, useId, useState } from 'react';
-import { copyText } from '../export/clipboard';
+import { useId } from 'react';
+import { useClipboardCopy } from '../export/useClipboardCopy';
 import type { Schema } from '../state/params';
 import type { UrlState } from '../state/useUrlState';
 
 export function UrlToolbar<S extends Schema>({ url }: { url: UrlState<S> }) {
   const presetId = useId();
-  const [copied, setCopied] = useState<'idle' | 'ok' | 'failed'>('idle');
-  useEffect(() => {
-    if (copied === 'idle') return;
-    const t = setTimeout(() => setCopied('idle'), 2500);
-    return () => clearTimeout(t);
-  }, [copied]);
+  const clipboard = useClipboardCopy();
 
   const presets = url.spec.presets ?? [];
   return (
@@ -43,7 +38,7 @@ export function UrlToolbar<S extends Schema>({ url }: { url: UrlState<S> }) {
       <div className="toolbar-buttons">
         <button
           type="button"
-          onClick={async () => setCopied((await copyText(url.link)) ? 'ok' : 'failed')}
+          onClick={() => clipboard.copy(url.link)}
           title="Copy a link to exactly this view"
         >
           Copy link
@@ -53,8 +48,8 @@ export function UrlToolbar<S extends Schema>({ url }: { url: UrlState<S> }) {
         </button>
       </div>
       <p className="toolbar-status" aria-live="polite">
-        {copied === 'ok' && 'Link copied to the clipboard.'}
-        {copied === 'failed' && (
+        {clipboard.status === 'ok' && 'Link copied to the clipboard.'}
+        {clipboard.status === 'failed' && (
           <>
             Copy failed; the link is in the address bar. <span className="mono">{url.link}</span>
           </>

@@ -9,7 +9,7 @@
  * files above ℓ on its path get empty probes, the level-ℓ file a found probe (reference §A.2:
  * z counts probes of a file, P-A4). This is exactly how Example A (§A.7, M2) is built.
  */
-import { ModelInputError, requireFraction, requireNumber } from '@lsm/models';
+import { ModelInputError, mulberry32, requireFraction, requireNumber, shuffleInPlace } from '@lsm/models';
 
 /** Lookups that reach the disk levels in the observation window (only ratios matter to the solver). */
 export const LOOKUPS = 1_000_000;
@@ -83,18 +83,6 @@ export function probeCounts(
   return files;
 }
 
-/** mulberry32: a tiny deterministic PRNG, so a seed in a link always gives the same hot ranges. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Zipf(θ) over `ranges` leaf key ranges: rank r gets ∝ 1/r^θ (θ = 0 is uniform). Seed 0 puts the
  * hottest range leftmost and the coldest rightmost; any other seed shuffles the ranks
@@ -108,12 +96,7 @@ export function zipfRanges(ranges: number, skew: number, seed: number): number[]
   const total = weights.reduce((s, w) => s + w, 0);
   const byRank = weights.map((w) => w / total);
   if (seed === 0) return byRank;
-  const order = byRank.map((_, i) => i);
-  const rand = prng(seed);
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(rand() * (i + 1));
-    [order[i], order[j]] = [order[j], order[i]];
-  }
+  const order = shuffleInPlace(byRank.map((_, i) => i), mulberry32(seed));
   return order.map((rank) => byRank[rank]);
 }
 

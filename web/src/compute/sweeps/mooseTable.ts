@@ -3,7 +3,7 @@
  * valid row list for the URL, how the table is checked as the user types (per cell, then against
  * the data set), and the structural edits (add a level, remove one, fit the last level).
  *
- * Conventions are the model's (models/src/moose.ts): levels 1..L−1 are full, N_i = F·r_1⋯r_i; the
+ * Conventions are the model's (models/src/moose/): levels 1..L−1 are full, N_i = F·r_1⋯r_i; the
  * last level holds the remainder N − Σ_{i<L} N_i and its ratio is only a capacity (≥ 1); runs are
  * whole numbers in [1, floor(r_i)].
  */
@@ -25,7 +25,7 @@ export interface TableEnv {
 /** One row of the table; the same fields as the model's MooseLevel. */
 export type TableLevel = MooseLevel;
 
-/** The buffer in entries, F = floor(bufferBytes / entryBytes), exactly as models/src/moose.ts. */
+/** The buffer in entries, F = floor(bufferBytes / entryBytes), exactly as models/src/moose/. */
 export function bufferEntriesOf(env: TableEnv): number {
   return Math.floor(env.bufferBytes / env.dataset.entryBytes);
 }

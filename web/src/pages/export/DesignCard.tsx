@@ -2,6 +2,7 @@
 import type { ReactNode } from 'react';
 import type { EngineConfig, Workload } from '../../engine/types';
 import { DesignSummary } from '../../export-ui/DesignSummary';
+import { ChartPlaceholder } from '../../layout/sweepStatus';
 import { MooseLink } from './MooseLink';
 
 export function DesignCard({
@@ -36,7 +37,7 @@ export function DesignCard({
           <MooseLink config={config} workload={workload} testId="design-moose-link" />
         </div>
       )}
-      {!config && !problem && <div className="chart-placeholder" style={{ height: 120 }}>loading…</div>}
+      {!config && !problem && <ChartPlaceholder height={120}>loading…</ChartPlaceholder>}
     </article>
   );
 }

@@ -137,7 +137,7 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
                   const isOpen = engine.open?.name === d.name && engine.open.backend === d.backend;
                   return (
                     <tr key={d.key} data-testid={`db-row-${d.backend}-${d.name}`} className={isOpen ? 'current' : undefined}>
-                      <td className="mono">{d.name}</td>
+                      <td className="mono nowrap">{d.name}</td>
                       <td>{BACKEND_NAME[d.backend]}</td>
                       <td className="num">{formatBytes(d.bytes)}</td>
                       <td>{new Date(d.lastUsed).toLocaleString()}</td>

@@ -10,6 +10,8 @@ import { TreeView } from '../teaching/TreeView';
 import { useLabEngine, withTask } from './labEngine';
 import { treeEntries } from './predict';
 
+const plural = (n: number, one: string, many: string) => `${formatInt(n)} ${n === 1 ? one : many}`;
+
 export function OpenDatabaseCard() {
   const { open, busy } = useLabEngine();
   const ids = { key: useId(), value: useId() };
@@ -50,7 +52,7 @@ export function OpenDatabaseCard() {
             Open: <span className="mono">{open.name}</span> ({where})
           </h2>
           <p className="caption" data-testid="open-db-summary">
-            {formatInt(treeEntries(open.tree))} entries in {open.tree.levels.length} levels and {runs} runs
+            {plural(treeEntries(open.tree), 'entry', 'entries')} in {plural(open.tree.levels.length, 'level', 'levels')} and {plural(runs, 'run', 'runs')}
             {open.recovered > 0 && ` · ${formatInt(open.recovered)} log records replayed on opening`} · {open.config.name || 'unnamed design'}
           </p>
         </div>

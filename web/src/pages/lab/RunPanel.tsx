@@ -6,6 +6,8 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { ParamControl } from '../../controls';
 import type { UrlState } from '../../state/useUrlState';
 import { downloadText } from '../../export/svg';
+import { engineClient } from '../../engine/client';
+import type { EngineConfig, Workload } from '../../engine/types';
 import { formatInt } from '../../format';
 import { designName, labProblems, stateToConfig, stateToWorkload, workloadName } from './documents';
 import { useLabEngine } from './labEngine';
@@ -30,9 +32,14 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
   const [trace, setTrace] = useState<Trace | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [stopMs, setStopMs] = useState<number | null>(null);
-  const problems = useMemo(() => labProblems(s), [s]);
   const config = useMemo(() => stateToConfig(s), [s]);
   const workload = useMemo(() => stateToWorkload(s), [s]);
+  const engineProblem = useEngineValidation(config, workload);
+  const problems = useMemo(() => {
+    const own = labProblems(s);
+    // The engine's validator knows every rule; its message names the document field.
+    return own.length === 0 && engineProblem ? [engineProblem] : own;
+  }, [s, engineProblem]);
   const open = engine.open;
   const canReuse = open !== null && open.backend !== 'memory' && !engine.busy;
   const reuseOpen = reuse && canReuse;
@@ -179,4 +186,23 @@ function useCancelMoment(at: number | null) {
     if (at !== null) ref.current = at;
   }, [at]);
   return ref;
+}
+
+/** The engine's own verdict on the documents (debounced; null when valid or not yet checked). */
+function useEngineValidation(config: EngineConfig, workload: Workload): string | null {
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    const t = setTimeout(() => {
+      engineClient()
+        .call('validate', { config, workload })
+        .then(() => live && setProblem(null))
+        .catch((err: unknown) => live && setProblem(err instanceof Error ? err.message : String(err)));
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [config, workload]);
+  return problem;
 }

@@ -74,7 +74,8 @@ export const RunResultView = memo(function RunResultView({ result }: { result: R
   const levels = useMemo(() => levelOverlay(report), [report]);
   const counters = useMemo(() => counterRows(report).filter((c) => c.value !== 0 || c.counter.startsWith('missing')), [report]);
   const rocks = useMemo(() => rocksdbRows(report), [report]);
-  const shown = rows.filter((r) => r.measured !== null);
+  // Classes with a prediction from the tree (lookups); updates are listed below the chart.
+  const shown = rows.filter((r) => r.measured !== null && r.tree !== null);
   const zero = rows.find((r) => r.cls === 'zero');
   const runMs = report.timings?.run_ms ?? 0;
   const runOps = Object.values(report.operations).reduce((a, b) => a + b, 0);
@@ -132,16 +133,15 @@ export const RunResultView = memo(function RunResultView({ result }: { result: R
       <CardGrid>
         <ChartCard
           id="overlay"
-          wide
           title="Measured vs predicted I/O per operation"
-          caption="Bars per operation class: what the engine counted, the prediction from the runs it really has (Σ of their filter FPRs for a zero-result lookup), and Monkey’s model for the same data (Eq 7 / Eq 56 closed forms, Eq 9, 11, 10)."
+          caption="Per lookup class: what the engine counted, the prediction from the runs it really has (Σ of their FPRs for a zero-result lookup), and Monkey’s model for the same data (Eq 7 / 56, 9, 11)."
           csv={() => barChartCsv(overlayChart)}
           footer={<OverlayNumbers rows={rows} />}
         >
           {shown.length > 0 ? (
-            <BarChart {...overlayChart} title="Measured vs predicted I/O per operation" data-testid="overlay-chart" valueLabels height={300} />
+            <BarChart {...overlayChart} title="Measured vs predicted I/O per operation" data-testid="overlay-chart" valueLabels height={280} />
           ) : (
-            <p className="chart-placeholder">This run measured no lookups or updates.</p>
+            <p className="chart-placeholder">This run measured no point or range lookups.</p>
           )}
         </ChartCard>
         <ChartCard
@@ -150,9 +150,22 @@ export const RunResultView = memo(function RunResultView({ result }: { result: R
           caption="Where the false positives happen: measured data pages read per zero-result lookup at each level, against the Σ of the FPRs of that level’s runs. Monkey moves them to the small levels."
           csv={() => barChartCsv(levelChart)}
         >
-          <BarChart {...levelChart} title="Zero-result I/O by level" data-testid="level-chart" height={260} />
+          <BarChart {...levelChart} title="Zero-result I/O by level" data-testid="level-chart" height={280} />
         </ChartCard>
-        <ChartCard id="tree" title="The tree at the end of the run" caption="Runs sized by bytes within their level, coloured by filter bits per key.">
+        <ChartCard
+          id="tree"
+          wide
+          title="The tree at the end of the run"
+          caption="Runs sized by bytes within their level, coloured by filter bits per key."
+          footer={
+            <details className="tree-json">
+              <summary>Tree JSON</summary>
+              <pre className="mono lab-json" data-testid="result-tree-json">
+                {JSON.stringify(report.tree, null, 1)}
+              </pre>
+            </details>
+          }
+        >
           <TreeView tree={report.tree} title="Final tree" data-testid="result-tree" />
         </ChartCard>
         <article className="card chart-card wide" aria-labelledby="counters-title">

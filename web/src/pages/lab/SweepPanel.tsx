@@ -13,8 +13,9 @@ import { formatPercent, formatSig } from '../../format';
 import { useLabEngine } from './labEngine';
 import { runSweep } from './runner';
 import type { SweepResult } from './results';
-import { lookupSweepChart, mslsChart, mslsLevelChart, slopePerDoubling, tradeoffChart } from './sweepCharts';
-import { sweepCsv, SWEEPS, sweepPoints, totalWriteAmp, type SweepPointResult, type SweepSpec } from './sweeps';
+import { lookupSweepChart, mooseChart, mslsChart, mslsLevelChart, slopePerDoubling, tradeoffChart } from './sweepCharts';
+import { SWEEPS, sweepPoints, totalWriteAmp, type SweepPointResult, type SweepSpec } from './sweeps';
+import { pointModel, sweepCsv } from './sweepCsv';
 import type { LabSchema, LabState } from './state';
 import { TaskProgress } from './TaskProgress';
 
@@ -44,13 +45,24 @@ export function SweepControls({ url }: { url: UrlState<LabSchema> }) {
           This sweep uses 2^{info.log2.min} … 2^{info.log2.max}; running at 2^{specOf(s).log2}.
         </p>
       )}
-      {s.sweepKind !== 'msls' && <ParamControl {...url.bind('sweepLookups')} noSlider />}
+      {s.sweepKind !== 'msls' && s.sweepKind !== 'moose' && <ParamControl {...url.bind('sweepLookups')} noSlider />}
       <p className="field-msg">Sweeps run in memory, one engine run per point.</p>
     </ControlGroup>
   );
 }
 
-type Row = { series: string; param: number; measured: number | null; tree: number | null; cost: number | null; levels: number; bits: number; ms: number } & Record<string, string | number | null>;
+type Row = {
+  series: string;
+  param: number;
+  measured: number | null;
+  tree: number | null;
+  cost: number | null;
+  range: number | null;
+  model: number | null;
+  levels: number;
+  bits: number;
+  ms: number;
+} & Record<string, string | number | null>;
 
 const fmt = (v: Row[keyof Row]) => (typeof v === 'number' ? formatSig(v, 4) : '—');
 
@@ -78,21 +90,44 @@ export function SweepPanel({ url, stored }: { url: UrlState<LabSchema>; stored: 
   };
 
   const rows: Row[] = points.map((p) => ({
-    series: p.series,
+    series: spec.kind === 'moose' ? p.label : p.series,
     param: p.param,
     measured: spec.kind === 'msls' ? totalWriteAmp(p) : p.zeroIo,
-    tree: spec.kind === 'msls' ? null : p.treeZeroIo,
-    cost: spec.kind === 'tradeoff' ? p.loadPagesPerInsert : null,
+    tree: spec.kind === 'msls' ? null : spec.kind === 'moose' || spec.kind === 'tradeoff' ? pointModel(spec, p).zero : p.treeZeroIo,
+    cost: spec.kind === 'tradeoff' || spec.kind === 'moose' ? (p.runPagesPerUpdate ?? null) : null,
+    range: p.rangeIo ?? null,
+    model: spec.kind === 'moose' ? pointModel(spec, p).range : null,
     levels: p.levels,
     bits: p.bitsPerKey,
     ms: Math.round(p.millis),
   }));
   const columns: Column<Row>[] = [
     { key: 'series', label: 'Series', numeric: false },
-    { key: 'param', label: spec.kind === 'bits' ? 'Bits/key' : spec.kind === 'tradeoff' ? 'T' : 'Entries', numeric: true, format: (v) => (typeof v === 'number' ? v.toLocaleString('en-US') : '') },
+    ...(spec.kind === 'moose'
+      ? []
+      : [
+          {
+            key: 'param',
+            label: spec.kind === 'bits' ? 'Bits/key' : spec.kind === 'tradeoff' ? 'T' : 'Entries',
+            numeric: true,
+            format: (v: Row[keyof Row]) => (typeof v === 'number' ? v.toLocaleString('en-US') : ''),
+          } as Column<Row>,
+        ]),
     { key: 'measured', label: spec.kind === 'msls' ? 'Measured WA' : 'Measured', unit: spec.kind === 'msls' ? '×' : 'I/O per lookup', numeric: true, format: fmt },
-    ...(spec.kind === 'msls' ? [] : [{ key: 'tree', label: 'From the tree', unit: 'Σ FPR', numeric: true, format: fmt } as Column<Row>]),
-    ...(spec.kind === 'tradeoff' ? [{ key: 'cost', label: 'Update cost', unit: 'pages/insert', numeric: true, format: fmt } as Column<Row>] : []),
+    ...(spec.kind === 'msls'
+      ? []
+      : [
+          spec.kind === 'moose' || spec.kind === 'tradeoff'
+            ? ({ key: 'tree', label: spec.kind === 'moose' ? 'Moose model' : 'Paper model', unit: spec.kind === 'moose' ? 'Eq 4, full tree' : 'Eq 7 / Eq 56', numeric: true, format: fmt } as Column<Row>)
+            : ({ key: 'tree', label: 'From the tree', unit: 'Σ FPR', numeric: true, format: fmt } as Column<Row>),
+        ]),
+    ...(spec.kind === 'tradeoff' || spec.kind === 'moose' ? [{ key: 'cost', label: 'Update cost', unit: 'pages/insert', numeric: true, format: fmt } as Column<Row>] : []),
+    ...(spec.kind === 'moose'
+      ? [
+          { key: 'range', label: 'Short range', unit: 'I/O (measured)', numeric: true, format: fmt } as Column<Row>,
+          { key: 'model', label: 'Short range', unit: 'I/O (Moose Eq 3)', numeric: true, format: fmt } as Column<Row>,
+        ]
+      : []),
     { key: 'levels', label: 'Levels', numeric: true },
     { key: 'bits', label: 'Bits spent', unit: 'bits/key', numeric: true, format: fmt },
     { key: 'ms', label: 'Time', unit: 'ms', numeric: true },
@@ -163,9 +198,19 @@ export function SweepPanel({ url, stored }: { url: UrlState<LabSchema>; stored: 
       )}
       {points.length > 0 && (
         <CardGrid>
-          <ChartCard id={`sweep-${spec.kind}`} wide title={title} caption={caption} csv={csv} status={engine.busy ? `${points.length} points so far` : undefined}>
+          <ChartCard
+            id={`sweep-${spec.kind}`}
+            wide
+            title={title}
+            caption={caption}
+            csv={csv}
+            status={engine.busy ? `${points.length} points so far` : undefined}
+            footer={<p className="caption sweep-notice">{info.notice}</p>}
+          >
             {spec.kind === 'tradeoff' ? (
               <ScatterChart {...tradeoffChart(spec, points)} title={title} height={380} data-testid="sweep-chart" />
+            ) : spec.kind === 'moose' ? (
+              <ScatterChart {...mooseChart(spec, points)} title={title} height={380} data-testid="sweep-chart" />
             ) : spec.kind === 'msls' ? (
               <LineChart {...mslsChart(spec, points)} title={title} height={340} data-testid="sweep-chart" />
             ) : (

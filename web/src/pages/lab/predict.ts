@@ -132,8 +132,6 @@ export function modelCosts(report: Report, selectivity: number): ModelCosts | nu
   if (!dataset) return null;
   const design = monkeyDesignOf(report.config);
   if (!design) return null;
-  const levels = treeLevels(report.tree);
-  const shape = { policy: design.policy, sizeRatio: design.sizeRatio, levels };
   const bits = Math.min(design.filterBitsPerEntry, 1000);
   try {
     const c = costs(
@@ -143,6 +141,8 @@ export function modelCosts(report: Report, selectivity: number): ModelCosts | nu
       // φ = 0: the update cost counts each merged page once, i.e. pages written.
       { writeReadCostRatio: 0, pageReadSeconds: 1 },
     );
+    // The paper's curve on the paper's tree: L from Eq 1 for this data, as in the sweeps.
+    const shape = { policy: design.policy, sizeRatio: design.sizeRatio, levels: c.levels };
     const zeroClosedForm =
       design.allocation === 'monkey' ? monkeyZeroResultCostClosedForm(shape, bits).cost : uniformZeroResultCost(shape, bits);
     return { zeroClosedForm, nonZero: c.nonZeroResultLookup, range: c.rangeLookup, update: c.update, levels: c.levels };
@@ -164,6 +164,8 @@ export function overlay(report: Report): ClassOverlay[] {
   const s = selectivityOf(report);
   const model = modelCosts(report, s);
   const skewed = report.workload !== null && report.workload.distribution.kind !== 'uniform';
+  const changed = report.operations.insert + report.operations.update + report.operations.delete > 0;
+  const treeNote = changed ? 'the tree changed during the run; predictions use the final tree' : undefined;
   const zero = summaryOf(report, 'get_zero_result');
   const nonZero = summaryOf(report, 'get_non_zero_result');
   const scan = summaryOf(report, 'scan');
@@ -178,7 +180,7 @@ export function overlay(report: Report): ClassOverlay[] {
       tree: report.predicted.zero_result_lookup_io,
       model: model?.zeroClosedForm ?? null,
       errorTree: null,
-      note: skewed ? 'skewed keys: runs whose key range misses the hot keys are skipped' : undefined,
+      note: skewed ? 'skewed keys: runs whose key range misses the hot keys are skipped' : treeNote,
     },
     {
       cls: 'nonzero',
@@ -188,7 +190,7 @@ export function overlay(report: Report): ClassOverlay[] {
       tree: nonZeroFromTree(report.tree),
       model: model?.nonZero ?? null,
       errorTree: null,
-      note: skewed ? 'assumes every stored key is equally likely' : undefined,
+      note: skewed ? 'assumes every stored key is equally likely' : (treeNote ?? 'assumes every stored key is equally likely'),
     },
     {
       cls: 'range',

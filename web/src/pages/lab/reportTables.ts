@@ -8,7 +8,7 @@ import { OP_CLASSES, totalReads, totalWrites, type Report } from '../../engine/t
 import type { LabResult } from './results';
 import { compareCsv } from './mnemosyne';
 import { levelOverlay, overlay } from './predict';
-import { sweepCsv } from './sweeps';
+import { sweepCsv } from './sweepCsv';
 
 export interface CounterRow extends Record<string, string | number> {
   counter: string;
@@ -67,7 +67,7 @@ export function rocksdbRows(report: Report): CounterRow[] {
 /** Per operation class: count, I/O per operation and the filter counters (Report.summary). */
 export function summaryCsv(report: Report): string {
   return toCsv(
-    ['class', 'page I/Os', 'I/O per op', 'data pages read', 'filter probes', 'filter negatives', 'filter positives', 'false positives', 'seeks'],
+    ['class', 'count', 'page I/Os', 'I/O per op', 'data pages read', 'filter probes', 'filter negatives', 'filter positives', 'false positives', 'seeks'],
     report.summary.map((s) => [
       s.class,
       s.count,
@@ -85,14 +85,14 @@ export function summaryCsv(report: Report): string {
 
 export function overlayCsv(report: Report): string {
   return toCsv(
-    ['operation', 'measured (I/O per op)', 'predicted from the tree', 'paper model', 'error vs tree'],
+    ['operation', 'count', 'measured (I/O per op)', 'predicted from the tree', 'paper model', 'error vs tree'],
     overlay(report).map((o) => [o.label, o.count, o.measured, o.tree, o.model, o.errorTree]),
   );
 }
 
 export function levelCsv(report: Report): string {
   return toCsv(
-    ['level', 'entries', 'filter bits per key', 'measured zero-result I/O per lookup', 'sum of run FPRs'],
+    ['level', 'runs', 'entries', 'filter bits per key', 'measured zero-result I/O per lookup', 'sum of run FPRs'],
     levelOverlay(report).map((l) => [l.level, l.runs, l.entries, l.bitsPerKey, l.measuredIo, l.predictedIo]),
   );
 }

@@ -111,6 +111,7 @@ export const labParams = {
       { value: 'size', label: 'Data size (Monkey Fig 12 A)' },
       { value: 'bits', label: 'Bits per key (Monkey Fig 12 C)' },
       { value: 'tradeoff', label: 'Lookup vs update (Monkey Fig 13 C)' },
+      { value: 'moose', label: 'Per-level structures (Moose)' },
       { value: 'msls', label: 'Write amplification (MSLS)' },
     ],
   }),

@@ -5,7 +5,10 @@
 import { mslsWriteAmplification, worstCaseWriteAmplification } from '@lsm/models';
 import { SERIES_COLORS } from '../../charts/palette';
 import type { AxisSpec, BarChartProps, LineChartProps, LineSeries, ScatterChartProps, ScatterSeries } from '../../charts/types';
-import { mslsParams, sweepCurves, totalWriteAmp, type SweepPointResult, type SweepSpec } from './sweeps';
+import { mslsParams, pow2Label, sweepCurves, totalWriteAmp, type SweepPointResult, type SweepSpec } from './sweeps';
+
+export { pow2Label };
+import { mooseDesigns, mooseModel } from './mooseSweep';
 
 const COLORS: Record<string, string> = { uniform: SERIES_COLORS[1], monkey: SERIES_COLORS[0] };
 const TRADEOFF_COLORS: Record<string, string> = {
@@ -15,14 +18,7 @@ const TRADEOFF_COLORS: Record<string, string> = {
   'tiering · monkey': SERIES_COLORS[3],
 };
 
-const SUPER: Record<string, string> = { '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹', '.': '·' };
 
-/** 2^k typeset as 2¹⁶ (non-integer k, from the tooltip's crosshair, with one decimal). */
-export const pow2Label = (v: number) => {
-  const k = Math.log2(v);
-  const exp = Math.abs(k - Math.round(k)) < 1e-9 ? String(Math.round(k)) : k.toFixed(1);
-  return `2${exp.replace(/[0-9.]/g, (c) => SUPER[c])}`;
-};
 
 function entriesAxis(from: number, to: number, label: string): AxisSpec {
   return {
@@ -70,7 +66,7 @@ export function tradeoffChart(spec: SweepSpec, points: readonly SweepPointResult
       color: TRADEOFF_COLORS[name],
       radius: 5,
       line: true,
-      points: pts.flatMap((p) => (p.zeroIo === null ? [] : [{ x: p.loadPagesPerInsert, y: p.zeroIo, label: `T = ${p.param}` }])),
+      points: pts.flatMap((p) => (p.zeroIo === null ? [] : [{ x: p.runPagesPerUpdate ?? p.loadPagesPerInsert, y: p.zeroIo, label: `T = ${p.param}` }])),
     });
   }
   return {
@@ -133,4 +129,51 @@ export function slopePerDoubling(points: readonly SweepPointResult[], series: st
   const first = pts[Math.max(0, pts.length - 1 - doublings)];
   const span = Math.log2(last.param / first.param);
   return span > 0 ? ((last.zeroIo ?? 0) - (first.zeroIo ?? 0)) / span : null;
+}
+
+const MOOSE_COLORS: Record<string, string> = {
+  leveling: SERIES_COLORS[0],
+  tiering: SERIES_COLORS[1],
+  lazy: SERIES_COLORS[2],
+  moose: SERIES_COLORS[3],
+};
+const MOOSE_NAMES: Record<string, string> = { leveling: 'leveling', tiering: 'tiering', lazy: 'lazy leveling', moose: 'Moose' };
+
+/**
+ * Moose's trade-off: per design, update cost (pages written per insert) against short-range cost
+ * (seeks, one per run: Moose Eq 3) — measured (filled) and Moose's model (ringed, joined to it).
+ */
+export function mooseChart(spec: SweepSpec, points: readonly SweepPointResult[]): Pick<ScatterChartProps, 'x' | 'y' | 'series'> {
+  const n = 2 ** spec.log2;
+  const designs = mooseDesigns(n);
+  const series: ScatterSeries[] = [];
+  for (const family of Object.keys(MOOSE_COLORS)) {
+    const pts = points.filter((p) => p.series === family);
+    if (pts.length === 0) continue;
+    series.push({
+      id: `measured-${family}`,
+      label: `${MOOSE_NAMES[family]} (measured)`,
+      color: MOOSE_COLORS[family],
+      radius: 6,
+      points: pts.flatMap((p) => (p.rangeIo == null ? [] : [{ x: p.runPagesPerUpdate ?? p.loadPagesPerInsert, y: p.rangeIo, label: p.label }])),
+    });
+    series.push({
+      id: `model-${family}`,
+      label: `${MOOSE_NAMES[family]} (Moose model)`,
+      color: MOOSE_COLORS[family],
+      radius: 3,
+      dash: '3 3',
+      points: pts.flatMap((p) => {
+        const d = designs.find((x) => x.id === p.id);
+        if (!d) return [];
+        const m = mooseModel(n, d);
+        return [{ x: m.update, y: m.shortRange, label: `${p.label} (model)` }];
+      }),
+    });
+  }
+  return {
+    x: { label: 'update cost', unit: 'pages written per insert', zero: true },
+    y: { label: 'short range lookup cost', unit: 'I/O per lookup', zero: true },
+    series,
+  };
 }

@@ -19,10 +19,10 @@ import {
   type Policy,
 } from '@lsm/models';
 import { totalWrites, type EngineConfig, type Report, type Workload } from '../../engine/types';
-import { toCsv, type Cell } from '../../charts/csv';
 import { bitsSpentPerKey, measuredWriteAmplification, treeLevels } from './predict';
+import { MOOSE_BITS, mooseConfig, mooseDesigns, mooseWorkload } from './mooseSweep';
 
-export type SweepKind = 'size' | 'bits' | 'tradeoff' | 'msls';
+export type SweepKind = 'size' | 'bits' | 'tradeoff' | 'moose' | 'msls';
 
 export interface SweepSpec {
   kind: SweepKind;
@@ -40,7 +40,19 @@ export interface SweepInfo {
   /** Allowed range of `log2` and its default. */
   log2: { min: number; max: number; default: number };
   describe: (spec: SweepSpec) => string;
+  /** What to notice in the chart. */
+  notice: string;
 }
+
+const SUPER: Record<string, string> = { '0': '⁰', '1': '¹', '2': '²', '3': '³', '4': '⁴', '5': '⁵', '6': '⁶', '7': '⁷', '8': '⁸', '9': '⁹', '.': '·' };
+
+/** 2^k typeset as 2¹⁶ (non-integer k, from the tooltip's crosshair, with one decimal). */
+export const pow2Label = (v: number): string => {
+  const k = Math.log2(v);
+  const exp = Math.abs(k - Math.round(k)) < 1e-9 ? String(Math.round(k)) : k.toFixed(1);
+  return `2${exp.replace(/[0-9.]/g, (c) => SUPER[c])}`;
+};
+const p2 = (k: number) => pow2Label(2 ** k);
 
 export const KEY_BYTES = 16;
 export const VALUE_BYTES = 48;
@@ -59,33 +71,51 @@ export const SWEEPS: Record<SweepKind, SweepInfo> = {
     kind: 'size',
     title: 'Zero-result lookups against data size',
     figure: 'Monkey Fig 12 (A)',
+    notice:
+      'With the same filter bits per key everywhere, each doubling of the data adds a level (T = 2) and its false positives, so the uniform cost climbs by about one FPR per doubling. Monkey gives the small levels more bits and the big ones fewer: its cost converges and stays flat, as in the paper (up to 60% lower there). The paper’s curves meet at 2¹² entries, where its tree has one level; the engine’s already has two.',
     log2: { min: 13, max: 20, default: 19 },
     describe: (s) =>
-      `2^12 … 2^${s.log2} entries of 64 B, leveling, T = 2, 64 KiB buffer, ${SWEEP_BITS} bits/key; uniform vs Monkey; ${s.lookups.toLocaleString('en-US')} zero-result lookups each.`,
+      `${p2(12)} … ${p2(s.log2)} entries of 64 B, leveling, T = 2, 64 KiB buffer, ${SWEEP_BITS} bits/key; uniform vs Monkey; ${s.lookups.toLocaleString('en-US')} zero-result lookups each.`,
   },
   bits: {
     kind: 'bits',
     title: 'Zero-result lookups against filter memory',
     figure: 'Monkey Fig 12 (C)',
+    notice:
+      'At 0 bits both probe every run (one I/O per level); with more memory both fall exponentially, Monkey faster: it reaches uniform’s cost at 10 bits/key with a few bits less. Solid lines: the Σ of the FPRs of the runs the engine really built; dashed: the paper’s Eq 56 and Eq 7.',
     log2: { min: 12, max: 19, default: 16 },
     describe: (s) =>
-      `2^${s.log2} entries of 64 B, leveling, T = 2, 64 KiB buffer; ${BITS_VALUES.join(', ')} bits/key; uniform vs Monkey; ${s.lookups.toLocaleString('en-US')} zero-result lookups each.`,
+      `${p2(s.log2)} entries of 64 B, leveling, T = 2, 64 KiB buffer; ${BITS_VALUES.join(', ')} bits/key; uniform vs Monkey; ${s.lookups.toLocaleString('en-US')} zero-result lookups each.`,
   },
   tradeoff: {
     kind: 'tradeoff',
     title: 'Lookup cost against update cost',
     figure: 'Monkey Fig 13 (C)',
+    notice:
+      'Each point is one design: raising T moves leveling to costlier updates and cheaper lookups, tiering the other way. For the same update cost Monkey’s filters make lookups cheaper, or, for the same lookup cost, allow a cheaper-to-update design. Update cost here is the measured pages written per insert (flushes included); the model is Eq 10’s merge writes plus the flush, and Eq 7 / Eq 56 for lookups.',
     log2: { min: 12, max: 18, default: 16 },
     describe: (s) =>
-      `2^${s.log2} inserts of 64 B (the update cost: pages written per insert), then ${s.lookups.toLocaleString('en-US')} zero-result lookups; T = ${TRADEOFF_RATIOS.join(', ')}, leveling and tiering, ${SWEEP_BITS} bits/key, uniform vs Monkey.`,
+      `${p2(s.log2 - 1)} entries of 64 B, then as many inserts with ${s.lookups.toLocaleString('en-US')} zero-result lookups interleaved (costs averaged while the tree grows to ${p2(s.log2)}); T = ${TRADEOFF_RATIOS.join(', ')}, leveling and tiering, ${SWEEP_BITS} bits/key, uniform vs Monkey.`,
+  },
+  moose: {
+    kind: 'moose',
+    title: 'Trade-offs of per-level structures',
+    figure: 'Moose §3 (Eq 2–4)',
+    notice:
+      'More runs per level (tiering, lazy leveling, Moose’s √T runs) make inserts cheaper and ranges costlier: every run is one more seek. Filled points are measured while the tree grows (averaged over its states); ringed points are mooseCosts for the full tree. Moose’s structure sits between leveling and tiering.',
+    log2: { min: 14, max: 19, default: 17 },
+    describe: (s) =>
+      `${p2(s.log2 - 1)} keys of 64 B, then as many inserts interleaved with zero-result lookups and short ranges (${p2(s.log2)} entries at the end); leveling, tiering and lazy leveling at T = 4 and 8 and Moose’s default structure for ${p2(s.log2)} entries, ${MOOSE_BITS} bits/key split optimally per level; measured against mooseCosts.`,
   },
   msls: {
     kind: 'msls',
     title: 'Write amplification by level',
     figure: 'MSLS Fig 9 / Table 1',
+    notice:
+      'MSLS counts the keys that merge away as duplicates and the dense region round-robin compaction picks, so its estimate sits well below the worst case — and close to what the engine writes, level by level. The log (1×) is not included.',
     log2: { min: 14, max: 19, default: 18 },
     describe: (s) =>
-      `2^13 … 2^${s.log2} keys of 64 B loaded, then 2× as many uniform updates; merges by file (64 KiB files), level 0 holds 4 files, Size(1) = 256 KiB, growth ×4.`,
+      `${p2(13)} … ${p2(s.log2)} keys of 64 B loaded, then 2× as many uniform updates; merges by file (64 KiB files), level 0 holds 4 files, Size(1) = 256 KiB, growth ×4.`,
   },
 };
 
@@ -126,6 +156,26 @@ function lookupWorkload(entries: number, lookups: number, seed: number): Workloa
     preload: { entries, key_space: entries * 100, key_bytes: KEY_BYTES, value_bytes: VALUE_BYTES },
     operations: lookups,
     mix: { get_missing: 1 },
+    distribution: { kind: 'uniform' },
+  };
+}
+
+/**
+ * Half the data loaded, then the other half inserted with the lookups interleaved: both costs are
+ * averaged over the tree's states as it grows, as the model's amortised costs are (the tree at one
+ * moment may have just merged, with fewer runs than it usually has).
+ */
+export function growingWorkload(entries: number, lookups: number, seed: number): Workload {
+  const inserts = entries / 2;
+  const insert = inserts / (inserts + lookups);
+  return {
+    kind: 'lsm-navigator/workload',
+    version: 1,
+    name: `${inserts} entries, then ${inserts} inserts with ${lookups} zero-result lookups interleaved`,
+    seed,
+    preload: { entries: inserts, key_space: entries * 100, key_bytes: KEY_BYTES, value_bytes: VALUE_BYTES },
+    operations: inserts + lookups,
+    mix: { insert, get_missing: 1 - insert },
     distribution: { kind: 'uniform' },
   };
 }
@@ -196,10 +246,21 @@ export function sweepPoints(spec: SweepSpec): SweepPoint[] {
             param: t,
             label: `${policy}, T = ${t}, ${a}`,
             config: config(t, policy === 'leveling' ? 1 : t - 1, a, SWEEP_BITS),
-            workload: lookupWorkload(2 ** spec.log2, spec.lookups, spec.seed),
+            workload: growingWorkload(2 ** spec.log2, spec.lookups, spec.seed),
           })),
         ),
       );
+    case 'moose': {
+      const n = 2 ** spec.log2;
+      return mooseDesigns(n).map((d) => ({
+        id: d.id,
+        series: d.id.replace(/-\d+$/, ''),
+        param: Number(d.id.split('-')[1] ?? 0),
+        label: d.name,
+        config: mooseConfig(n, d),
+        workload: mooseWorkload(n, spec.seed),
+      }));
+    }
     case 'msls':
       return pow2(13, spec.log2).map((n) => ({
         id: `msls-${n}`,
@@ -231,8 +292,12 @@ export interface SweepPointResult {
   zeroIo: number | null;
   /** Σ of the runs' FPRs at the end of the run (the engine's prediction). */
   treeZeroIo: number;
+  /** Measured I/O per range lookup (null without ranges). */
+  rangeIo?: number | null;
   /** Data pages written per preloaded entry (the update cost of loading the data). */
   loadPagesPerInsert: number;
+  /** Data pages written per insert/update of the measured run (Report.writes.pages_written_per_update). */
+  runPagesPerUpdate?: number;
   /** Bytes written into each level ÷ bytes the run inserted (msls), index 0 = level 1. */
   writeAmp: number[] | null;
   bitsPerKey: number;
@@ -243,6 +308,7 @@ export interface SweepPointResult {
 
 export function measurePoint(point: SweepPoint, report: Report, millis: number): SweepPointResult {
   const zero = report.summary.find((s) => s.class === 'get_zero_result');
+  const scan = report.summary.find((s) => s.class === 'scan');
   const loadWrites = totalWrites(report.preload);
   return {
     id: point.id,
@@ -251,6 +317,8 @@ export function measurePoint(point: SweepPoint, report: Report, millis: number):
     label: point.label,
     zeroIo: zero && zero.count > 0 ? zero.io_per_op : null,
     treeZeroIo: report.predicted.zero_result_lookup_io,
+    rangeIo: scan && scan.count > 0 ? scan.io_per_op : null,
+    runPagesPerUpdate: report.writes.pages_written_per_update,
     loadPagesPerInsert: report.preload_operations > 0 ? loadWrites.data_pages_written / report.preload_operations : 0,
     writeAmp: measuredWriteAmplification(report),
     bitsPerKey: bitsSpentPerKey(report.tree),
@@ -321,6 +389,9 @@ export function sweepCurves(spec: SweepSpec): Curve[] {
         })),
       );
     }
+    case 'moose':
+      // Model points sit with the measured ones (one per design): see mooseChart.
+      return [];
     case 'msls': {
       const xs = Array.from({ length: (spec.log2 - 13) * 4 + 1 }, (_, i) => Math.round(2 ** (13 + i / 4)));
       const model = (f: (p: MslsLevelParams) => { perLevel: number[] }) => xs.map((n) => ({ x: n, y: sum(f(mslsParams(n)).perLevel) }));
@@ -337,53 +408,4 @@ const sum = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0);
 /** Total measured write amplification of a point (all levels, the log excluded). */
 export function totalWriteAmp(p: SweepPointResult): number | null {
   return p.writeAmp ? sum(p.writeAmp) : null;
-}
-
-/** The sweep's measured points as CSV, one row per run, with the predictions beside them. */
-export function sweepCsv(spec: SweepSpec, points: readonly SweepPointResult[]): string {
-  const header = [
-    'sweep',
-    'series',
-    'label',
-    spec.kind === 'bits' ? 'bits per key' : spec.kind === 'tradeoff' ? 'size ratio' : 'entries',
-    'measured zero-result I/O per lookup',
-    'predicted from tree (sum of run FPRs)',
-    'paper closed form',
-    'pages written per insert (load)',
-    'model pages written per insert',
-    'measured write amplification (all levels)',
-    'MSLS write amplification (all levels)',
-    'measured write amplification by level',
-    'filter bits per key spent',
-    'levels',
-    'runs',
-    'milliseconds',
-  ];
-  const rows: Cell[][] = points.map((p) => {
-    const [policy, allocation] = spec.kind === 'tradeoff' ? (p.series.split(' · ') as [Policy, 'uniform' | 'monkey']) : ['leveling' as Policy, p.series as 'uniform' | 'monkey'];
-    const n = spec.kind === 'size' ? p.param : 2 ** spec.log2;
-    const t = spec.kind === 'tradeoff' ? p.param : 2;
-    const bits = spec.kind === 'bits' ? p.param : SWEEP_BITS;
-    const lookup = spec.kind !== 'msls';
-    const l = lookup ? modelLevels(n, t) : 0;
-    return [
-      spec.kind,
-      p.series,
-      p.label,
-      p.param,
-      p.zeroIo,
-      lookup ? p.treeZeroIo : null,
-      lookup ? closedFormZero(allocation, policy, t, l, bits) : null,
-      p.loadPagesPerInsert,
-      lookup ? modelUpdatePages(policy, t, l) : null,
-      totalWriteAmp(p),
-      spec.kind === 'msls' ? sum(mslsWriteAmplification(mslsParams(p.param)).perLevel) : null,
-      p.writeAmp ? p.writeAmp.map((w) => w.toFixed(4)).join(' ') : null,
-      p.bitsPerKey,
-      p.levels,
-      p.runs,
-      Math.round(p.millis),
-    ];
-  });
-  return toCsv(header, rows);
 }

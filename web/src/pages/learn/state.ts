@@ -1,6 +1,7 @@
 /** The Learn page's controls, as they appear in its URL (`#/learn?v=1&b=10&T=10&pol=lev&N=1e8&buf=64`). */
 import { defineUrlState } from '../../state/codec';
-import { enumParam, numberParam } from '../../state/params';
+import { numberParam } from '../../state/params';
+import { entriesParam, mergePolicyParam, writeBufferParam } from '../shared/lsmParams';
 
 /** Fixed for the page, stated in the text: a typical small key-value pair and a 4 KiB page. */
 export const ENTRY_BYTES = 128;
@@ -32,37 +33,9 @@ export const learnParams = {
     log: true,
     help: 'How much larger each level is than the one above.',
   }),
-  policy: enumParam({
-    key: 'pol',
-    label: 'merge policy',
-    default: 'lev',
-    options: [
-      { value: 'lev', label: 'Leveling', help: 'One run per level' },
-      { value: 'tier', label: 'Tiering', help: 'Up to T−1 runs per level' },
-    ],
-  }),
-  entries: numberParam({
-    key: 'N',
-    label: 'entries',
-    symbol: 'N',
-    default: 100_000_000,
-    min: 100_000,
-    max: 100_000_000_000,
-    integer: true,
-    log: true,
-    help: `Total key-value pairs, ${ENTRY_BYTES} bytes each.`,
-  }),
-  bufferMiB: numberParam({
-    key: 'buf',
-    label: 'write buffer',
-    symbol: 'M_buf',
-    unit: 'MiB',
-    default: 64,
-    min: 1,
-    max: 4096,
-    log: true,
-    help: 'Memory for the in-memory buffer (memtable).',
-  }),
+  policy: mergePolicyParam,
+  entries: entriesParam({ default: 100_000_000, min: 100_000, max: 100_000_000_000, help: `Total key-value pairs, ${ENTRY_BYTES} bytes each.` }),
+  bufferMiB: writeBufferParam({ symbol: 'M_buf', default: 64, min: 1, max: 4096, help: 'Memory for the in-memory buffer (memtable).' }),
 };
 
 export const learnUrl = defineUrlState({

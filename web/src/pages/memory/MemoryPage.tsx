@@ -4,7 +4,6 @@
  * cache can hold the part that answers most lookups. Every number comes from @lsm/models via
  * compute/sweeps/memory*.ts; the heavy sweeps and the solver timing run in the model worker.
  */
-import { useRef } from 'react';
 import { shambaMaxModules } from '@lsm/models';
 import { useSweep } from '../../compute/useSweep';
 import { treeProblems, type MnemosyneTreeInput } from '../../compute/sweeps/memoryTree';
@@ -13,6 +12,7 @@ import { ControlGroup } from '../../controls/ControlGroup';
 import { ParamControl } from '../../controls/ParamControl';
 import { formatBound } from '../../state/validate';
 import { Page } from '../../layout/Page';
+import { useLastValid } from '../../state/useLastValid';
 import { useUrlState } from '../../state/useUrlState';
 import { MnemosyneSection } from './MnemosyneSection';
 import { ShambaSection } from './ShambaSection';
@@ -21,13 +21,6 @@ import './memory.css';
 
 /** Budgets drawn on the SHaMBa chart, % of index + filter bytes (the paper sweeps 10–150 %). */
 const BUDGETS = Array.from({ length: 141 }, (_, i) => 10 + i);
-
-/** The value as of the last render where it was valid: an impossible combination keeps the charts drawn. */
-function useLastValid<T>(value: T, valid: boolean): T {
-  const last = useRef(value);
-  if (valid) last.current = value;
-  return last.current;
-}
 
 /** Why a combination of controls is impossible, shown right under the control it names. */
 function Problem({ message, testId }: { message?: string | null; testId: string }) {

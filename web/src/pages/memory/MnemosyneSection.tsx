@@ -12,6 +12,7 @@ import { formatCount, formatFixed, formatInt, formatPercent, formatSig } from '.
 import { CardGrid } from '../../layout/Page';
 import { DataTable, type Column } from '../../layout/DataTable';
 import { Readouts } from '../../layout/Readouts';
+import { ChartPlaceholder } from '../../layout/sweepStatus';
 import { SolverTimingCard } from './SolverTimingCard';
 
 export const STRATEGY_STYLE: Record<Strategy, { label: string; color: string }> = {
@@ -199,9 +200,7 @@ export function MnemosyneSection({
           {sweep ? (
             <LineChart {...costChart} title="Data-block reads per lookup against filter memory" data-testid="mn-cost-chart" rules={[{ x: budget, label: `${formatFixed(budget, 2)} bits/key` }]} height={320} />
           ) : (
-            <div className="chart-placeholder" style={{ height: 320 }}>
-              computing…
-            </div>
+            <ChartPlaceholder height={320} />
           )}
         </ChartCard>
         <SolverTimingCard timing={timing} />

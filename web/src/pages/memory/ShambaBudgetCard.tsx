@@ -10,7 +10,8 @@ import { formatBound } from '../../state/validate';
 import { formatFixed, formatPercent, formatSig } from '../../format';
 import { DataTable, type Column } from '../../layout/DataTable';
 import { Readouts } from '../../layout/Readouts';
-import { TableCard } from './TableCard';
+import { ChartPlaceholder } from '../../layout/sweepStatus';
+import { TableCard } from '../../layout/TableCard';
 
 type View = SweepResult<'memory.shamba'>;
 type Skip = 'none' | 'partial' | 'full';
@@ -164,9 +165,7 @@ export function ShambaBudgetCard({
         {data ? (
           <LineChart {...chart} title="I/O per lookup against the block-cache budget" data-testid="shamba-budget-chart" rules={[{ x: budget, label: `${budget} %` }]} height={340} />
         ) : (
-          <div className="chart-placeholder" style={{ height: 340 }}>
-            computing…
-          </div>
+          <ChartPlaceholder height={340} />
         )}
       </ChartCard>
       <TableCard

@@ -10,7 +10,7 @@ import { formatFixed, formatSig } from '../../format';
 import { CardGrid } from '../../layout/Page';
 import { DataTable, type Column } from '../../layout/DataTable';
 import { ShambaBudgetCard } from './ShambaBudgetCard';
-import { TableCard } from './TableCard';
+import { TableCard } from '../../layout/TableCard';
 
 type View = SweepResult<'memory.shamba'>;
 

@@ -7,6 +7,7 @@ import type { LineSeries } from '../../charts/types';
 import type { SweepResult, SweepState } from '../../compute';
 import { formatInt, formatPercent, formatSig } from '../../format';
 import { Readouts } from '../../layout/Readouts';
+import { ChartPlaceholder } from '../../layout/sweepStatus';
 
 /** A duration given in ms, written in the unit that keeps it readable. */
 export function formatDuration(ms: number): string {
@@ -75,9 +76,7 @@ export function SolverTimingCard({ timing }: { timing: SweepState<Timing> }) {
       {t ? (
         <LineChart {...chart} title="Solver time against number of files, measured" data-testid="timing-chart" height={260} />
       ) : (
-        <div className="chart-placeholder" style={{ height: 260 }}>
-          measuring…
-        </div>
+        <ChartPlaceholder height={260}>measuring…</ChartPlaceholder>
       )}
     </ChartCard>
   );

@@ -7,7 +7,8 @@ import type { AxisSpec, BarChartProps } from '../../charts/types';
 import type { LevelRow } from '../../compute/sweeps/monkey';
 import { formatCount, formatFixed, formatSig } from '../../format';
 import { DataTable, type Column } from '../../layout/DataTable';
-import { MONKEY_COLOR, TableCard, UNIFORM_COLOR } from './common';
+import { TableCard } from '../../layout/TableCard';
+import { MONKEY_COLOR, UNIFORM_COLOR } from './colors';
 
 const FPR_AXIS: AxisSpec = { label: 'false-positive rate per run', unit: 'probability', scale: 'log' };
 const BITS_AXIS: AxisSpec = { label: 'filter memory', unit: 'bits per entry', zero: true };

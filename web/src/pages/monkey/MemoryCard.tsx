@@ -6,7 +6,8 @@ import { LineChart } from '../../charts/LineChart';
 import type { Annotation, AxisSpec, LineSeries, Rule } from '../../charts/types';
 import type { SweepResult } from '../../compute';
 import { formatBytes, formatFixed, formatSig } from '../../format';
-import { CLOSED_DASH, MONKEY_COLOR, Placeholder, sweepStatus, UNIFORM_COLOR } from './common';
+import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { CLOSED_DASH, MONKEY_COLOR, UNIFORM_COLOR } from './colors';
 
 const BITS_AXIS: AxisSpec = { label: 'filter memory', unit: 'bits per entry', zero: true };
 const R_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', zero: true };
@@ -83,7 +84,7 @@ export const MemoryCard = memo(function MemoryCard(p: MemoryCardProps) {
           annotations={annotations}
         />
       ) : (
-        <Placeholder height={320} />
+        <ChartPlaceholder height={320} />
       )}
     </ChartCard>
   );

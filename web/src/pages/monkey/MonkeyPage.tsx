@@ -3,7 +3,7 @@
  * every level the same bits per entry, across memory, data size, buffer size and lookup mix —
  * the exact model of the finite tree next to the paper's closed forms.
  */
-import { useDeferredValue, useMemo, useRef } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { ControlGroup } from '../../controls/ControlGroup';
 import { ParamControl } from '../../controls/ParamControl';
 import { useSweep } from '../../compute/useSweep';
@@ -11,10 +11,13 @@ import type { MonkeyPageDesign } from '../../compute/sweeps/monkey';
 import { monkeyPageDesigns } from '../../export-ui/designs';
 import { ExportCard } from '../../export-ui/ExportPanel';
 import { CardGrid, Page } from '../../layout/Page';
+import { useLastValid } from '../../state/useLastValid';
 import { useUrlState } from '../../state/useUrlState';
+import { datasetOf, datasetProblem } from '../shared/dataset';
+import { DatasetControls } from '../shared/DatasetControls';
 import { MemoryCard } from './MemoryCard';
 import { LevelCards } from './LevelCards';
-import { datasetOf, datasetProblem, MIB, policyOf } from './params';
+import { MIB, policyOf } from './params';
 import { monkeyUrl } from './state';
 import { Comparison, Headline } from './Summary';
 import { BufferLookupCard, BufferUpdateCard, DataSizeCard, MixCard } from './SweepCards';
@@ -31,9 +34,7 @@ export function MonkeyPage() {
   const problem = datasetProblem(s);
 
   // While the data set is impossible as a whole, keep drawing the last one that was possible.
-  const lastGood = useRef(datasetOf(s));
-  if (!problem) lastGood.current = datasetOf(s);
-  const { entries, entryBytes, pageBytes } = lastGood.current;
+  const { entries, entryBytes, pageBytes } = useLastValid(datasetOf(s), !problem);
   const dataset = useMemo(() => ({ entries, entryBytes, pageBytes }), [entries, entryBytes, pageBytes]);
   const policy = policyOf(s.policy);
   const bufferBytes = s.bufferMiB * MIB;
@@ -61,16 +62,7 @@ export function MonkeyPage() {
       url={url}
       controls={
         <>
-          <ControlGroup title="Data set">
-            <ParamControl {...url.bind('entries')} />
-            <ParamControl {...url.bind('entryBytes')} />
-            <ParamControl {...url.bind('pageBytes')} />
-            {problem && (
-              <p className="field-msg field-error" role="alert" data-testid="dataset-problem">
-                {problem} Still showing the last valid data set.
-              </p>
-            )}
-          </ControlGroup>
+          <DatasetControls url={url} problem={problem} />
           <ControlGroup title="Design">
             <ParamControl {...url.bind('policy')} />
             <ParamControl {...url.bind('sizeRatio')} />

@@ -5,7 +5,7 @@ import type { CurrentView } from '../../compute/sweeps/monkey';
 import { formatBytes, formatFixed, formatSig } from '../../format';
 import { DataTable, type Column } from '../../layout/DataTable';
 import { Readouts } from '../../layout/Readouts';
-import { TableCard } from './common';
+import { TableCard } from '../../layout/TableCard';
 
 export const Headline = memo(function Headline({ view }: { view: CurrentView }) {
   const { exact } = view;

@@ -10,7 +10,8 @@ import { LineChart } from '../../charts/LineChart';
 import type { Annotation, AxisSpec, LineSeries } from '../../charts/types';
 import type { SweepResult } from '../../compute';
 import { formatBytes, formatCount, formatSig } from '../../format';
-import { ACCENT_COLOR, CLOSED_DASH, MONKEY_COLOR, Placeholder, sweepStatus, UNIFORM_COLOR } from './common';
+import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { ACCENT_COLOR, CLOSED_DASH, MONKEY_COLOR, UNIFORM_COLOR } from './colors';
 
 const R_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', zero: true };
 const R_LOG_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', scale: 'log' };
@@ -57,7 +58,7 @@ export const DataSizeCard = memo(function DataSizeCard(p: SweepProps<'monkey.dat
       csv={() => lineChartCsv(chart)}
       status={sweepStatus(p.computing, p.error)}
     >
-      {data ? <LineChart {...chart} title="Zero-result lookup cost against number of entries" data-testid="data-size-chart" rules={rules} /> : <Placeholder height={300} />}
+      {data ? <LineChart {...chart} title="Zero-result lookup cost against number of entries" data-testid="data-size-chart" rules={rules} /> : <ChartPlaceholder height={300} />}
     </ChartCard>
   );
 });
@@ -109,7 +110,7 @@ export const BufferLookupCard = memo(function BufferLookupCard(p: SweepProps<'mo
       {data ? (
         <LineChart {...chart} title="Zero-result lookup cost against buffer size at fixed total memory" data-testid="buffer-chart" rules={rules} annotations={annotations} />
       ) : (
-        <Placeholder height={300} />
+        <ChartPlaceholder height={300} />
       )}
     </ChartCard>
   );
@@ -132,7 +133,7 @@ export const BufferUpdateCard = memo(function BufferUpdateCard(p: SweepProps<'mo
       csv={() => lineChartCsv(chart)}
       status={sweepStatus(p.computing, p.error)}
     >
-      {data ? <LineChart {...chart} title="Update cost against buffer size at fixed total memory" data-testid="buffer-update-chart" rules={rules} /> : <Placeholder height={300} />}
+      {data ? <LineChart {...chart} title="Update cost against buffer size at fixed total memory" data-testid="buffer-update-chart" rules={rules} /> : <ChartPlaceholder height={300} />}
     </ChartCard>
   );
 });
@@ -172,7 +173,7 @@ export const MixCard = memo(function MixCard(p: SweepProps<'monkey.mix'> & { per
       csv={() => lineChartCsv(chart)}
       status={sweepStatus(p.computing, p.error)}
     >
-      {data ? <LineChart {...chart} title="Point-lookup cost against share of lookups that find their key" data-testid="mix-chart" rules={rules} /> : <Placeholder height={300} />}
+      {data ? <LineChart {...chart} title="Point-lookup cost against share of lookups that find their key" data-testid="mix-chart" rules={rules} /> : <ChartPlaceholder height={300} />}
     </ChartCard>
   );
 });

@@ -5,7 +5,8 @@
 import { monkeySystemDefaults } from '@lsm/models';
 import { defineUrlState, encodeQuery, type Preset } from '../../state/codec';
 import { numberParam, type StateOf } from '../../state/params';
-import { bufferParam, datasetParams, FIG7, filterBitsParam, MIB, policyCode, policyParam } from './params';
+import { mergePolicyParam } from '../shared/lsmParams';
+import { bufferParam, datasetParams, FIG7, filterBitsParam, MIB, policyCode } from './params';
 
 export const monkeyParams = {
   ...datasetParams,
@@ -19,7 +20,7 @@ export const monkeyParams = {
     log: true,
     help: 'How much larger each level is than the one above.',
   }),
-  policy: policyParam,
+  policy: mergePolicyParam,
   bits: filterBitsParam(40, 5),
   bufferMiB: bufferParam,
   nonZeroPercent: numberParam({

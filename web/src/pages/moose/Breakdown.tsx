@@ -11,7 +11,7 @@ import { SERIES_COLORS } from '../../charts/palette';
 import type { BarChartProps } from '../../charts/types';
 import { formatCount, formatFixed, formatPercent, formatSig } from '../../format';
 import { DataTable, type Column } from '../../layout/DataTable';
-import { TableCard } from '../monkey/common';
+import { TableCard } from '../../layout/TableCard';
 
 interface LevelRow extends Record<string, string | number> {
   level: string;

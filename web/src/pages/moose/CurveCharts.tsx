@@ -12,7 +12,7 @@ import { ScatterChart } from '../../charts/ScatterChart';
 import type { LineChartProps, Rule, ScatterChartProps, ScatterSeries } from '../../charts/types';
 import type { SweepResult } from '../../compute';
 import { formatSig } from '../../format';
-import { Placeholder, sweepStatus } from '../monkey/common';
+import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
 import { YOURS_COLOR } from './common';
 
 type LastLevelPoint = SweepResult<'moose.lastLevel'>['points'][number];
@@ -92,7 +92,7 @@ export const RuCard = memo(function RuCard({
       csv={() => (chart ? scatterChartCsv(chart) : '')}
       status={sweepStatus(computing, error)}
     >
-      {chart ? <ScatterChart {...chart} height={360} title="Range seeks against update cost as k varies" data-testid="ru-chart" /> : <Placeholder height={360} />}
+      {chart ? <ScatterChart {...chart} height={360} title="Range seeks against update cost as k varies" data-testid="ru-chart" /> : <ChartPlaceholder height={360} />}
     </ChartCard>
   );
 });
@@ -149,7 +149,7 @@ export const LastLevelCard = memo(function LastLevelCard({
       csv={() => (chart ? lineChartCsv(chart) : '')}
       status={sweepStatus(computing, error)}
     >
-      {chart ? <LineChart {...chart} height={360} title="Default Moose's costs against the last level's share" data-testid="last-level-chart" /> : <Placeholder height={360} />}
+      {chart ? <LineChart {...chart} height={360} title="Default Moose's costs against the last level's share" data-testid="last-level-chart" /> : <ChartPlaceholder height={360} />}
     </ChartCard>
   );
 });

@@ -2,9 +2,9 @@
  * The current layout as the engine's EngineConfig JSON, with a copy button and the one thing the
  * engine does differently from the model (the last level's headroom).
  */
-import { memo, useEffect, useMemo, useState } from 'react';
+import { memo, useMemo } from 'react';
 import type { Dataset, MooseLevel } from '@lsm/models';
-import { copyText } from '../../export/clipboard';
+import { useClipboardCopy } from '../../export/useClipboardCopy';
 import { formatCount, formatSig } from '../../format';
 import { ENGINE_LAST_LEVEL_HEADROOM, engineConfigJson, engineConfigProblem, mooseEngineHeadroom, mooseLayoutToEngineConfig } from './engineConfig';
 
@@ -28,12 +28,7 @@ export const EngineCard = memo(function EngineCard({
 }) {
   const { config, headroom, problem } = useMemo(() => build(dataset, levels, bufferBytes), [dataset, levels, bufferBytes]);
   const json = config ? engineConfigJson(config) : '';
-  const [copied, setCopied] = useState<'idle' | 'ok' | 'failed'>('idle');
-  useEffect(() => {
-    if (copied === 'idle') return;
-    const t = setTimeout(() => setCopied('idle'), 2500);
-    return () => clearTimeout(t);
-  }, [copied]);
+  const clipboard = useClipboardCopy();
 
   return (
     <article className="card chart-card wide" data-testid="card-engine" aria-labelledby="engine-title">
@@ -46,12 +41,12 @@ export const EngineCard = memo(function EngineCard({
           </p>
         </div>
         <div className="card-tools">
-          <button type="button" onClick={async () => setCopied((await copyText(json)) ? 'ok' : 'failed')} disabled={!config} data-testid="copy-config">
+          <button type="button" onClick={() => clipboard.copy(json)} disabled={!config} data-testid="copy-config">
             Copy JSON
           </button>
           <span className="card-status" aria-live="polite">
-            {copied === 'ok' && 'Copied.'}
-            {copied === 'failed' && 'Copy failed: select the text below.'}
+            {clipboard.status === 'ok' && 'Copied.'}
+            {clipboard.status === 'failed' && 'Copy failed: select the text below.'}
           </span>
         </div>
       </header>

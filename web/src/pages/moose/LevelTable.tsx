@@ -16,7 +16,7 @@ import {
   type TableLevel,
 } from '../../compute/sweeps/mooseTable';
 import { formatCount, formatFixed, formatSig } from '../../format';
-import { draftOf, sameTable } from './workload';
+import { draftOf, sameTable } from './modelInputs';
 
 export interface LevelTableProps {
   env: TableEnv;

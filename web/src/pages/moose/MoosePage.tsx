@@ -4,19 +4,23 @@
  * leveling, tiering, lazy leveling and Moose structures, the RU-curve of its capacities, what
  * Smoose picks for the workload, and the engine config that builds it.
  */
-import { useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { ControlGroup } from '../../controls/ControlGroup';
 import { ParamControl } from '../../controls/ParamControl';
 import { useModel } from '../../compute/useModel';
 import { useSweep } from '../../compute/useSweep';
 import { compareDesigns, layoutView, type MooseEnv, type NamedLayout } from '../../compute/sweeps/moose';
 import { checkDraft, roundBits, tableFromLayout, type TableEnv, type TableLevel } from '../../compute/sweeps/mooseTable';
-import { formatSig } from '../../format';
 import { mooseDesign } from '../../export-ui/designs';
 import { ExportCard } from '../../export-ui/ExportPanel';
 import { CardGrid, Page } from '../../layout/Page';
 import { defaultsOf } from '../../state/params';
+import { useLastValid } from '../../state/useLastValid';
 import { useUrlState } from '../../state/useUrlState';
+import { datasetOf } from '../shared/dataset';
+import { DatasetControls } from '../shared/DatasetControls';
+import { mixOf, mixProblem, workloadOf } from '../shared/workloadMix';
+import { WorkloadMixControls } from '../shared/WorkloadMixControls';
 import { BreakdownCards } from './Breakdown';
 import type { MarkedDesign } from './common';
 import { LastLevelCard, RuCard } from './CurveCharts';
@@ -25,15 +29,8 @@ import { LayoutCard, type LayoutPreset } from './LayoutCard';
 import { CompareCards, SmooseCard } from './SmooseSection';
 import { SpaceCards } from './SpaceCharts';
 import { mooseParams, mooseUrl } from './state';
-import { bufferBytesOf, datasetOf, datasetProblem, draftOf, listsOf, listsProblem, mixOf, mixProblem, mixTotal, tableOf, workloadOf } from './workload';
+import { bufferBytesOf, datasetAndBufferProblem, draftOf, listsOf, listsProblem, tableOf } from './modelInputs';
 import './moose.css';
-
-/** Keep the last value for which `problem` was null, so an impossible input never reaches a model. */
-function useLastValid<T>(value: T, problem: string | null): T {
-  const last = useRef(value);
-  if (!problem) last.current = value;
-  return last.current;
-}
 
 const DEFAULTS = defaultsOf(mooseParams);
 
@@ -42,8 +39,8 @@ export function MoosePage() {
   const s = url.state;
 
   // ---- data set, memory, cost model
-  const dataProblem = datasetProblem(s);
-  const data = useLastValid({ entries: s.entries, entryBytes: s.entryBytes, pageBytes: s.pageBytes, bufferBytes: bufferBytesOf(s) }, dataProblem);
+  const dataProblem = datasetAndBufferProblem(s);
+  const data = useLastValid({ entries: s.entries, entryBytes: s.entryBytes, pageBytes: s.pageBytes, bufferBytes: bufferBytesOf(s) }, dataProblem === null);
   const env = useMemo<MooseEnv>(
     () => ({
       dataset: datasetOf({ ...s, ...data }),
@@ -57,9 +54,8 @@ export function MoosePage() {
   const options = useMemo(() => ({ bufferBytes: env.bufferBytes, updateModel: env.updateModel }), [env.bufferBytes, env.updateModel]);
 
   // ---- workload
-  const mixInput = mixOf(s);
-  const mixIssue = mixProblem(mixInput);
-  const mix = useLastValid(mixInput, mixIssue);
+  const mixIssue = mixProblem(mixOf(s));
+  const mix = useLastValid(mixOf(s), mixIssue === null);
   const workload = useMemo(() => workloadOf(mix, s.selectivity), [mix.zeroResult, mix.nonZeroResult, mix.range, mix.update, s.selectivity]);
 
   // ---- the level table; a hand-edited link with impossible lists falls back to the default table
@@ -148,22 +144,7 @@ export function MoosePage() {
       url={url}
       controls={
         <>
-          <ControlGroup title="Workload (% of operations)">
-            <ParamControl {...url.bind('zeroResult')} />
-            <ParamControl {...url.bind('nonZeroResult')} />
-            <ParamControl {...url.bind('range')} />
-            <ParamControl {...url.bind('update')} />
-            {mixIssue ? (
-              <p className="field-msg field-error" role="alert" data-testid="mix-problem">
-                {mixIssue} The page keeps the last mix that added up.
-              </p>
-            ) : (
-              <p className="field-msg" data-testid="mix-total">
-                Total {formatSig(mixTotal(mixInput), 6)}%.
-              </p>
-            )}
-            <ParamControl {...url.bind('selectivity')} noSlider />
-          </ControlGroup>
+          <WorkloadMixControls url={url} whileInvalid="The page keeps the last mix that added up." noSelectivitySlider />
           <ControlGroup title="Memory and cost model">
             <ParamControl {...url.bind('memoryBits')} />
             <ParamControl {...url.bind('updateModel')} />
@@ -171,17 +152,9 @@ export function MoosePage() {
           <ControlGroup title="Presets">
             <ParamControl {...url.bind('presetRatio')} />
           </ControlGroup>
-          <ControlGroup title="Data set">
-            <ParamControl {...url.bind('entries')} />
-            <ParamControl {...url.bind('entryBytes')} />
-            <ParamControl {...url.bind('pageBytes')} />
+          <DatasetControls url={url} problem={dataProblem}>
             <ParamControl {...url.bind('bufferMiB')} />
-            {dataProblem && (
-              <p className="field-msg field-error" role="alert" data-testid="dataset-problem">
-                {dataProblem} Still showing the last valid data set.
-              </p>
-            )}
-          </ControlGroup>
+          </DatasetControls>
         </>
       }
     >

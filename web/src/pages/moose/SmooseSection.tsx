@@ -13,7 +13,8 @@ import type { DesignRow } from '../../compute/sweeps/moose';
 import { formatCount, formatFixed, formatPercent, formatSig } from '../../format';
 import { DataTable, type Column } from '../../layout/DataTable';
 import { Readouts } from '../../layout/Readouts';
-import { TableCard } from '../monkey/common';
+import { ChartPlaceholder } from '../../layout/sweepStatus';
+import { TableCard } from '../../layout/TableCard';
 import { SMOOSE_COLOR } from './common';
 
 type SmooseData = SweepResult<'moose.smoose'>;
@@ -116,9 +117,7 @@ export const SmooseCard = memo(function SmooseCard({
             </div>
           </>
         ) : (
-          <div className="chart-placeholder" style={{ height: 200 }}>
-            searching…
-          </div>
+          <ChartPlaceholder height={200}>searching…</ChartPlaceholder>
         )}
       </div>
     </TableCard>

@@ -11,7 +11,7 @@ import type { Annotation, AxisSpec, ScatterChartProps, ScatterSeries } from '../
 import type { SweepResult } from '../../compute';
 import type { DesignFamily, DesignPoint } from '../../compute/sweeps/moose';
 import { formatSig } from '../../format';
-import { Placeholder, sweepStatus } from '../monkey/common';
+import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
 import { FAMILY_COLORS, FAMILY_LABELS, SMOOSE_COLOR, YOURS_COLOR, type MarkedDesign } from './common';
 
 const FAMILIES: DesignFamily[] = ['leveling', 'tiering', 'lazyLeveling', 'moose'];
@@ -78,7 +78,7 @@ export const SpaceCards = memo(function SpaceCards({
         csv={() => (point ? scatterChartCsv(point) : '')}
         status={status}
       >
-        {point ? <ScatterChart {...point} height={380} title="Zero-result point lookup cost against update cost for many designs" data-testid="space-point-chart" /> : <Placeholder height={380} />}
+        {point ? <ScatterChart {...point} height={380} title="Zero-result point lookup cost against update cost for many designs" data-testid="space-point-chart" /> : <ChartPlaceholder height={380} />}
       </ChartCard>
       <ChartCard
         id="space-range"
@@ -88,7 +88,7 @@ export const SpaceCards = memo(function SpaceCards({
         csv={() => (range ? scatterChartCsv(range) : '')}
         status={status}
       >
-        {range ? <ScatterChart {...range} height={380} title="Range lookup cost against update cost for many designs" data-testid="space-range-chart" /> : <Placeholder height={380} />}
+        {range ? <ScatterChart {...range} height={380} title="Range lookup cost against update cost for many designs" data-testid="space-range-chart" /> : <ChartPlaceholder height={380} />}
       </ChartCard>
     </>
   );

@@ -11,59 +11,15 @@
 import { defineUrlState, type Preset } from '../../state/codec';
 import { booleanParam, enumParam, numberListParam, numberParam, type StateOf } from '../../state/params';
 import { MAX_TABLE_BITS, MAX_TABLE_LEVELS, MAX_TABLE_RATIO, MAX_TABLE_RUNS } from '../../compute/sweeps/mooseTable';
+import { entriesParam, entryBytesParam, operationShareParam, pageBytesParam, writeBufferParam } from '../shared/lsmParams';
 
 export const MIB = 1024 * 1024;
 
-function share(key: string, label: string, def: number, help: string) {
-  return numberParam({ key, label, unit: '%', default: def, min: 0, max: 100, step: 1, help });
-}
-
 export const mooseParams = {
-  entries: numberParam({
-    key: 'N',
-    label: 'entries',
-    symbol: 'N',
-    default: 24_576_000,
-    min: 1000,
-    max: 1e12,
-    integer: true,
-    log: true,
-    help: 'Entries on disk (all levels together).',
-  }),
-  entryBytes: numberParam({
-    key: 'E',
-    label: 'entry size',
-    symbol: 'E',
-    unit: 'bytes',
-    default: 1024,
-    min: 1,
-    max: 65536,
-    integer: true,
-    log: true,
-    help: 'Key plus value; the paper uses 24 B keys and 1000 B values.',
-  }),
-  pageBytes: numberParam({
-    key: 'pg',
-    label: 'page size',
-    unit: 'bytes',
-    default: 4096,
-    min: 256,
-    max: 1048576,
-    integer: true,
-    log: true,
-    help: 'One disk block; B = page ÷ entry size entries per I/O.',
-  }),
-  bufferMiB: numberParam({
-    key: 'buf',
-    label: 'write buffer',
-    symbol: 'F',
-    unit: 'MiB',
-    default: 2,
-    min: 0.001,
-    max: 65536,
-    log: true,
-    help: 'Level 0; level 1 holds r₁ buffers. The paper uses 2 MB.',
-  }),
+  entries: entriesParam({ default: 24_576_000, min: 1000, max: 1e12, help: 'Entries on disk (all levels together).' }),
+  entryBytes: entryBytesParam(1024, 'Key plus value; the paper uses 24 B keys and 1000 B values.'),
+  pageBytes: pageBytesParam(4096, 'One disk block; B = page ÷ entry size entries per I/O.'),
+  bufferMiB: writeBufferParam({ symbol: 'F', default: 2, min: 0.001, max: 65536, help: 'Level 0; level 1 holds r₁ buffers. The paper uses 2 MB.' }),
   memoryBits: numberParam({
     key: 'M',
     label: 'filter memory',
@@ -113,10 +69,10 @@ export const mooseParams = {
     default: true,
     help: 'Bits per level from the optimal split of the filter memory (p_i ∝ N_i/n_i, Eq.10).',
   }),
-  zeroResult: share('zr', 'point lookups (missing keys)', 40, 'Zero-result point lookups: Z = Σ n_i p_i (Eq.4).'),
-  nonZeroResult: share('nzr', 'point lookups (existing keys)', 0, '[extension] Lookups that find their key in the last level.'),
-  range: share('rq', 'range lookups', 20, 'One seek per run, Σ n_i (Eq.3), plus the scan.'),
-  update: share('up', 'updates', 40, 'Inserts, updates and deletes: (1/B) Σ r_i/n_i (Eq.2).'),
+  zeroResult: operationShareParam('zr', 'point lookups (missing keys)', 40, 'Zero-result point lookups: Z = Σ n_i p_i (Eq.4).'),
+  nonZeroResult: operationShareParam('nzr', 'point lookups (existing keys)', 0, '[extension] Lookups that find their key in the last level.'),
+  range: operationShareParam('rq', 'range lookups', 20, 'One seek per run, Σ n_i (Eq.3), plus the scan.'),
+  update: operationShareParam('up', 'updates', 40, 'Inserts, updates and deletes: (1/B) Σ r_i/n_i (Eq.2).'),
   selectivity: numberParam({
     key: 's',
     label: 'range selectivity',

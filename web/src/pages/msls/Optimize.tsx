@@ -8,7 +8,8 @@ import { MIB, type OptimizeResult } from '../../compute/sweeps/msls';
 import { formatCount, formatFixed, formatPercent, formatSig } from '../../format';
 import { DataTable, type Column } from '../../layout/DataTable';
 import { Readouts } from '../../layout/Readouts';
-import { formatMiB, formatWa, Placeholder, sweepStatus, UNIFORM_COLOR, useNarrow } from './common';
+import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { formatMiB, formatWa, UNIFORM_COLOR, useNarrow } from './common';
 import type { MslsState } from './state';
 
 const BASELINE_COLOR = '#9aa5b4';
@@ -85,7 +86,7 @@ export function OptimizeCard({ sweep, s }: { sweep: SweepState<SweepResult<'msls
       title="Optimized level sizes"
       caption="MSLS §6, Table 1 (“Analysis, opt”), Fig 14: Size(1)…Size(L−1) that minimise the MSLS WA, searched in the model worker."
       csv={o ? () => tableCsv(CSV_COLUMNS, rows) : undefined}
-      status={sweepStatus(sweep)}
+      status={sweepStatus(sweep.computing, sweep.error, sweep.ms)}
       footer={
         o && (
           <>
@@ -121,7 +122,7 @@ export function OptimizeCard({ sweep, s }: { sweep: SweepState<SweepResult<'msls
         )
       }
     >
-      {bars ? <BarChart {...bars} data-testid="msls-optimize-chart" valueLabels={!narrow && rows.length <= 10} height={260} /> : <Placeholder height={260} />}
+      {bars ? <BarChart {...bars} data-testid="msls-optimize-chart" valueLabels={!narrow && rows.length <= 10} height={260} /> : <ChartPlaceholder height={260} />}
     </ChartCard>
   );
 }

@@ -7,7 +7,8 @@ import { SERIES_COLORS } from '../../charts/palette';
 import type { LineChartProps } from '../../charts/types';
 import type { SweepResult, SweepState } from '../../compute';
 import { formatCount } from '../../format';
-import { formatTheta, Placeholder, sweepStatus, UNIFORM_COLOR, ZIPF_COLOR } from './common';
+import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { formatTheta, UNIFORM_COLOR, ZIPF_COLOR } from './common';
 import type { MslsState } from './state';
 
 const HEIGHT = 280;
@@ -40,9 +41,9 @@ export function UniqueCard({ sweep, s, walItems }: { sweep: SweepState<SweepResu
         </p>
       }
       csv={chart ? () => lineChartCsv(chart) : undefined}
-      status={sweepStatus(sweep)}
+      status={sweepStatus(sweep.computing, sweep.error, sweep.ms)}
     >
-      {chart ? <LineChart {...chart} title={chart.title} data-testid="msls-unique-chart" height={HEIGHT} /> : <Placeholder height={HEIGHT} />}
+      {chart ? <LineChart {...chart} title={chart.title} data-testid="msls-unique-chart" height={HEIGHT} /> : <ChartPlaceholder height={HEIGHT} />}
     </ChartCard>
   );
 }
@@ -77,14 +78,14 @@ export function DensityCard({ sweep, s }: { sweep: SweepState<SweepResult<'msls.
         </p>
       }
       csv={chart ? () => lineChartCsv(chart) : undefined}
-      status={sweepStatus(sweep)}
+      status={sweepStatus(sweep.computing, sweep.error, sweep.ms)}
     >
       {chart ? (
         <LineChart {...chart} title={chart.title} data-testid="msls-density-chart" height={HEIGHT} />
       ) : d ? (
         <p className="fine">With one level there is no level above the last to draw.</p>
       ) : (
-        <Placeholder height={HEIGHT} />
+        <ChartPlaceholder height={HEIGHT} />
       )}
     </ChartCard>
   );

@@ -9,12 +9,11 @@ import type { SeriesSweep } from '../../compute/sweeps/msls';
 import { ParamControl } from '../../controls/ParamControl';
 import { formatCount, formatSig } from '../../format';
 import type { UrlState } from '../../state/useUrlState';
+import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
 import {
   formatMiB,
   formatTheta,
   formatWa,
-  Placeholder,
-  sweepStatus,
   UNIFORM_COLOR,
   WA_AXIS,
   WORST_COLOR,
@@ -52,7 +51,7 @@ interface CardProps<N extends 'msls.keys' | 'msls.levels' | 'msls.skew'> {
 }
 
 function Chart({ chart, testId, title, height = HEIGHT }: { chart: LineChartProps | null; testId: string; title: string; height?: number }) {
-  return chart ? <LineChart {...chart} title={title} data-testid={testId} height={height} /> : <Placeholder height={height} />;
+  return chart ? <LineChart {...chart} title={title} data-testid={testId} height={height} /> : <ChartPlaceholder height={height} />;
 }
 
 export function KeysCard({ sweep, s, now }: CardProps<'msls.keys'>) {
@@ -82,7 +81,7 @@ export function KeysCard({ sweep, s, now }: CardProps<'msls.keys'>) {
         </p>
       }
       csv={chart ? () => lineChartCsv(chart) : undefined}
-      status={sweepStatus(sweep)}
+      status={sweepStatus(sweep.computing, sweep.error, sweep.ms)}
     >
       <Chart chart={chart} testId="msls-keys-chart" title="Write amplification against the number of keys" />
     </ChartCard>
@@ -119,7 +118,7 @@ export function SkewCard({ sweep, s, now }: CardProps<'msls.skew'>) {
         </p>
       }
       csv={chart ? () => lineChartCsv(chart) : undefined}
-      status={sweepStatus(sweep)}
+      status={sweepStatus(sweep.computing, sweep.error, sweep.ms)}
     >
       <Chart chart={chart} testId="msls-skew-chart" title="Write amplification against Zipf skew" />
     </ChartCard>
@@ -169,7 +168,7 @@ export function LevelSizeCard({ sweep, s, now, url }: CardProps<'msls.levels'> &
       caption={`${LEVEL_AXES[axis].fig}: WA as one level-size setting varies, the others as on the left.`}
       footer={<p className="fine msls-note">{what}</p>}
       csv={chart ? () => lineChartCsv(chart) : undefined}
-      status={sweepStatus(sweep)}
+      status={sweepStatus(sweep.computing, sweep.error, sweep.ms)}
     >
       <div className="msls-axis-toggle">
         <ParamControl {...url.bind('sweepAxis')} />

@@ -6,6 +6,7 @@ import type { MslsLevelParams } from '@lsm/models';
 import { MIB } from '../../compute/sweeps/msls';
 import { defineUrlState } from '../../state/codec';
 import { enumParam, numberParam, type StateOf } from '../../state/params';
+import { writeBufferParam } from '../shared/lsmParams';
 
 export const mslsParams = {
   keys: numberParam({
@@ -49,17 +50,7 @@ export const mslsParams = {
     step: 0.01,
     help: 'Used by Zipf and by every chart’s Zipf curve; 0.99 is YCSB’s default.',
   }),
-  bufferMiB: numberParam({
-    key: 'buf',
-    label: 'write buffer',
-    symbol: 'wal',
-    unit: 'MiB',
-    default: 4,
-    min: 0.01,
-    max: 65_536,
-    log: true,
-    help: 'Log bytes (duplicates included) that trigger a memtable flush.',
-  }),
+  bufferMiB: writeBufferParam({ symbol: 'wal', default: 4, min: 0.01, max: 65_536, help: 'Log bytes (duplicates included) that trigger a memtable flush.' }),
   l0: numberParam({
     key: 'c0',
     label: 'level-0 trigger',

@@ -70,7 +70,7 @@ export function TeachingPage() {
         </>
       }
     >
-      <div className="teach-stage card" ref={figure}>
+      <div className="teach-stage card" ref={figure} data-testid="teach-stage" data-steps={classroom.steps}>
         <div className="teach-toolbar" role="toolbar" aria-label="Playback">
           <button type="button" className="primary" onClick={() => setPlaying((p) => !p)} aria-pressed={playing} data-testid="teach-play">
             {playing ? '❚❚ Pause' : '▶ Play'}

@@ -4,7 +4,7 @@
  * outlined. Runs keep their React key (the engine's run id), so a run that grows or moves glides
  * there (CSS transitions on the SVG geometry) and a new run grows in.
  */
-import { memo, type CSSProperties } from 'react';
+import { memo, useId, type CSSProperties } from 'react';
 import type { TreeShape } from '../../engine/types';
 import { useWidth } from '../../charts/useWidth';
 import { formatBytes, formatCount, formatPercent } from '../../format';
@@ -27,12 +27,13 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
   const narrow = width < 520;
   const font = large && !narrow ? 16 : 13;
   const rowHeight = large && !narrow ? 54 : 40;
-  const labelWidth = narrow ? 84 : large ? 150 : 120;
+  const labelWidth = narrow ? 96 : large ? 170 : 132;
+  const rowGap = large ? 18 : 12;
   const layout = layoutTree(tree, {
     width,
     labelWidth,
     rowHeight,
-    rowGap: large ? 18 : 12,
+    rowGap,
     top: 8,
     minLevels,
     bufferBytes: tree.buffer_capacity_bytes,
@@ -67,6 +68,7 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
               rx={6}
               fill={BUFFER_COLOR}
               opacity={0.85}
+              width={Math.max(0, layout.buffer.width * layout.buffer.fill)}
               style={{ width: `${Math.max(0, layout.buffer.width * layout.buffer.fill)}px` }}
             />
             <text
@@ -101,15 +103,30 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
                 fontWeight={l.merging || l.receiving ? 700 : 400}
                 dominantBaseline="middle"
               >
-                {l.merging ? `merging ↓ into L${l.level + 1}` : l.receiving ? 'receiving the merge' : l.placeholder ? 'empty' : l.capacityBytes === null ? `${l.runs.length} of ${l.maxRuns} files` : `${formatPercent(l.fill, 2)} full`}
+                {l.merging ? `merging ↓ into L${l.level + 1}` : l.receiving ? 'receiving ↓' : l.placeholder ? 'empty' : l.capacityBytes === null ? `${l.runs.length} of ${l.maxRuns} files` : `${formatPercent(l.fill, 2)} full`}
               </text>
+              {l.merging && (
+                <path
+                  className="tv-arrow"
+                  d={`M ${layout.trackX - 14} ${rowHeight * 0.3} V ${rowHeight + rowGap + rowHeight * 0.55} m -6 -8 l 6 8 l 6 -8`}
+                  fill="none"
+                  stroke="#d1495b"
+                  strokeWidth={2.5}
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                />
+              )}
               {l.slots.map((s, i) => (
                 <rect key={i} x={s.x} y={0} width={Math.max(0, s.width - 4)} height={rowHeight} rx={6} className="tv-slot" />
               ))}
-              {l.runs.map((r) => (
-                <g key={r.id} className="tv-run" data-run={r.id} data-entries={r.entries}>
+              {l.runs.map((r, i) => (
+                // With one run per level, a flush or merge replaces the run (new id): keying the oldest
+                // run by its level lets it grow in place (or slide aside) instead of blinking out and in.
+                <g key={l.maxRuns === 1 && i === l.runs.length - 1 ? 'solo' : r.id} className="tv-run" data-run={r.id} data-entries={r.entries}>
                   <rect
                     className="tv-grow"
+                    x={r.x}
+                    width={r.width}
                     y={0}
                     height={rowHeight}
                     rx={5}
@@ -150,12 +167,14 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
 });
 
 function Legend({ x, y, width, font }: { x: number; y: number; width: number; font: number }) {
+  // One gradient per picture: several trees can be on a page (some in hidden tabs).
+  const gradient = `tv-bits-${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
   const stops = [0, 0.25, 0.5, 0.75, 1];
   const ticks = [0, 3, 6, 9, 12];
   return (
     <g transform={`translate(${x}, ${y})`} aria-hidden="true">
       <defs>
-        <linearGradient id="tv-bits-gradient">
+        <linearGradient id={gradient}>
           {stops.map((s) => (
             <stop key={s} offset={`${s * 100}%`} stopColor={bitsColor(s * BITS_DOMAIN)} />
           ))}
@@ -164,7 +183,7 @@ function Legend({ x, y, width, font }: { x: number; y: number; width: number; fo
       <text x={0} y={font} fontSize={font} fill="#4a5566">
         filter bits per key (run colour)
       </text>
-      <rect x={0} y={font + 5} width={width} height={10} rx={3} fill="url(#tv-bits-gradient)" stroke="#dde2e9" />
+      <rect x={0} y={font + 5} width={width} height={10} rx={3} fill={`url(#${gradient})`} stroke="#dde2e9" />
       {ticks.map((t) => (
         <text key={t} x={(t / BITS_DOMAIN) * width} y={font * 2 + 18} fontSize={font} fill="#4a5566" textAnchor={t === 0 ? 'start' : t === 12 ? 'end' : 'middle'}>
           {t === 12 ? '12+' : t}

@@ -18,6 +18,8 @@ export interface ClassroomTree {
   tree: TreeShape | null;
   stats: Stats | null;
   inserted: number;
+  /** Steps completed since the tree was (re)created. */
+  steps: number;
   /** True while a merge is in progress or may be needed next. */
   merging: boolean;
   log: LogLine[];
@@ -34,6 +36,7 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
   const [tree, setTree] = useState<TreeShape | null>(null);
   const [stats, setStats] = useState<Stats | null>(null);
   const [inserted, setInserted] = useState(0);
+  const [steps, setSteps] = useState(0);
   const [merging, setMerging] = useState(false);
   const [log, setLog] = useState<LogLine[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -62,6 +65,7 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
     try {
       await withTask(what, job);
       setError(null);
+      setSteps((n) => n + 1);
     } catch (err) {
       setError(err instanceof BusyError ? `${err.message} (on the lab page)` : err instanceof Error ? err.message : String(err));
     } finally {
@@ -117,5 +121,5 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
     });
   }, [guarded, show, sizeRatio]);
 
-  return { tree, stats, inserted, merging, log, error, step, flush, reset };
+  return { tree, stats, inserted, steps, merging, log, error, step, flush, reset };
 }

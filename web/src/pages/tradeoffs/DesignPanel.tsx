@@ -11,7 +11,7 @@ import { formatBytes, formatCount, formatFixed, formatSig } from '../../format';
 import { DataTable, type Column } from '../../layout/DataTable';
 import { Readouts } from '../../layout/Readouts';
 import { numberProblem } from '../../state/validate';
-import { TableCard } from '../monkey/common';
+import { TableCard } from '../../layout/TableCard';
 import { MIB, policyCode } from '../monkey/params';
 import { monkeyPageHash, monkeyParams, type MonkeyState } from '../monkey/state';
 import { monkeyDesignToEngineConfig } from './engineConfig';

@@ -7,7 +7,8 @@ import { SERIES_COLORS } from '../../charts/palette';
 import type { Annotation, AxisSpec, LineSeries } from '../../charts/types';
 import type { SweepResult } from '../../compute';
 import { formatCount, formatSig } from '../../format';
-import { CHOSEN_COLOR, MONKEY_COLOR, Placeholder, sweepStatus } from '../monkey/common';
+import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { CHOSEN_COLOR, MONKEY_COLOR } from '../monkey/colors';
 
 const Y_LABEL = { label: 'throughput', unit: 'operations/s', scale: 'log', format: formatCount } as const;
 
@@ -86,7 +87,7 @@ export const StepsCard = memo(function StepsCard({
       {data ? (
         <LineChart {...chart} height={360} title="Throughput against memory for each optimisation step" data-testid="steps-chart" rules={rules} annotations={annotations} />
       ) : (
-        <Placeholder height={360} />
+        <ChartPlaceholder height={360} />
       )}
     </ChartCard>
   );

@@ -9,7 +9,8 @@ import { ScatterChart } from '../../charts/ScatterChart';
 import type { Annotation, AxisSpec, ScatterChartProps, ScatterSeries } from '../../charts/types';
 import type { SweepResult } from '../../compute';
 import { formatBytes, formatCount, formatSig } from '../../format';
-import { CHOSEN_COLOR, MONKEY_COLOR, Placeholder, sweepStatus, UNIFORM_COLOR } from '../monkey/common';
+import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { CHOSEN_COLOR, MONKEY_COLOR, UNIFORM_COLOR } from '../monkey/colors';
 
 const X_AXIS: AxisSpec = { label: 'update cost W', unit: 'I/O per update', scale: 'log' };
 const Y_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', scale: 'log' };
@@ -93,7 +94,7 @@ export const TradeoffCard = memo(function TradeoffCard({
       {chart ? (
         <ScatterChart {...chart} height={460} title="Zero-result lookup cost against update cost for every size ratio" data-testid="tradeoff-chart" />
       ) : (
-        <Placeholder height={460} />
+        <ChartPlaceholder height={460} />
       )}
     </ChartCard>
   );

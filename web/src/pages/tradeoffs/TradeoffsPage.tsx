@@ -3,7 +3,7 @@
  * (Monkey Fig 4/8, with the defaults of five systems), which design Monkey's Algorithm 1 picks for a
  * workload and a memory budget, and how much each optimisation step adds (Fig 11).
  */
-import { useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import type { MonkeySla } from '@lsm/models';
 import { ControlGroup } from '../../controls/ControlGroup';
 import { ParamControl } from '../../controls/ParamControl';
@@ -12,33 +12,30 @@ import { formatBytes, formatSig } from '../../format';
 import { holisticDesign } from '../../export-ui/designs';
 import { ExportCard } from '../../export-ui/ExportPanel';
 import { CardGrid, Page } from '../../layout/Page';
+import { ChartPlaceholder } from '../../layout/sweepStatus';
+import { useLastValid } from '../../state/useLastValid';
 import { useUrlState } from '../../state/useUrlState';
-import { datasetOf, datasetProblem, MIB } from '../monkey/params';
+import { MIB } from '../monkey/params';
+import { datasetOf, datasetProblem } from '../shared/dataset';
+import { DatasetControls } from '../shared/DatasetControls';
+import { mixOf, mixProblem, workloadOf } from '../shared/workloadMix';
+import { WorkloadMixControls } from '../shared/WorkloadMixControls';
 import '../monkey/monkey.css';
 import { CandidatesCard, DesignPanel } from './DesignPanel';
 import { tradeoffUrl } from './state';
 import { MEMORY_GRID, StepsCard } from './StepsCard';
 import { TradeoffCard, type ChosenPoint } from './TradeoffCard';
-import { mixProblem, mixTotal, workloadOf, type MixPercents } from './workload';
-
-/** Keep the last value for which `problem` was null, so an impossible input never reaches a model. */
-function useLastValid<T>(value: T, problem: string | null): T {
-  const last = useRef(value);
-  if (!problem) last.current = value;
-  return last.current;
-}
 
 export function TradeoffsPage() {
   const url = useUrlState(tradeoffUrl);
   const s = url.state;
 
   const dataProblem = datasetProblem(s);
-  const ds = useLastValid(datasetOf(s), dataProblem);
+  const ds = useLastValid(datasetOf(s), dataProblem === null);
   const dataset = useMemo(() => ds, [ds.entries, ds.entryBytes, ds.pageBytes]);
 
-  const mixInput: MixPercents = { zeroResult: s.zeroResult, nonZeroResult: s.nonZeroResult, range: s.range, update: s.update };
-  const problem = mixProblem(mixInput);
-  const mix = useLastValid(mixInput, problem);
+  const problem = mixProblem(mixOf(s));
+  const mix = useLastValid(mixOf(s), problem === null);
   const workload = useMemo(
     () => workloadOf(mix, s.selectivity),
     [mix.zeroResult, mix.nonZeroResult, mix.range, mix.update, s.selectivity],
@@ -75,22 +72,7 @@ export function TradeoffsPage() {
       url={url}
       controls={
         <>
-          <ControlGroup title="Workload (% of operations)">
-            <ParamControl {...url.bind('zeroResult')} />
-            <ParamControl {...url.bind('nonZeroResult')} />
-            <ParamControl {...url.bind('range')} />
-            <ParamControl {...url.bind('update')} />
-            {problem ? (
-              <p className="field-msg field-error" role="alert" data-testid="mix-problem">
-                {problem} The charts keep the last mix that added up.
-              </p>
-            ) : (
-              <p className="field-msg" data-testid="mix-total">
-                Total {formatSig(mixTotal(mixInput), 6)}%.
-              </p>
-            )}
-            <ParamControl {...url.bind('selectivity')} />
-          </ControlGroup>
+          <WorkloadMixControls url={url} whileInvalid="The charts keep the last mix that added up." />
           <ControlGroup title="Device">
             <ParamControl {...url.bind('phi')} />
             <ParamControl {...url.bind('readMicros')} />
@@ -106,16 +88,7 @@ export function TradeoffsPage() {
             <ParamControl {...url.bind('maxLookup')} noSlider />
             <ParamControl {...url.bind('maxUpdate')} noSlider />
           </ControlGroup>
-          <ControlGroup title="Data set">
-            <ParamControl {...url.bind('entries')} />
-            <ParamControl {...url.bind('entryBytes')} />
-            <ParamControl {...url.bind('pageBytes')} />
-            {dataProblem && (
-              <p className="field-msg field-error" role="alert" data-testid="dataset-problem">
-                {dataProblem} Still showing the last valid data set.
-              </p>
-            )}
-          </ControlGroup>
+          <DatasetControls url={url} problem={dataProblem} />
         </>
       }
     >
@@ -134,9 +107,7 @@ export function TradeoffsPage() {
           stale={holistic.computing || problem !== null || dataProblem !== null}
         />
       ) : (
-        <div className="chart-placeholder" style={{ height: 220 }}>
-          searching designs…
-        </div>
+        <ChartPlaceholder height={220}>searching designs…</ChartPlaceholder>
       )}
       <div className="monkey-cards">
         <CardGrid>

@@ -7,10 +7,7 @@ import { monkeySystemDefaults } from '@lsm/models';
 import { defineUrlState, type Preset } from '../../state/codec';
 import { numberParam, type StateOf } from '../../state/params';
 import { bufferParam, datasetParams, FIG7, filterBitsParam, MIB } from '../monkey/params';
-
-function share(key: string, label: string, def: number, help: string) {
-  return numberParam({ key, label, unit: '%', default: def, min: 0, max: 100, step: 1, help });
-}
+import { operationShareParam } from '../shared/lsmParams';
 
 function bound(key: string, label: string, help: string) {
   return numberParam({ key, label, unit: 'I/O', default: 0, min: 0, max: 1e6, help });
@@ -20,10 +17,10 @@ export const tradeoffParams = {
   ...datasetParams,
   bits: filterBitsParam(32, 10),
   bufferMiB: bufferParam,
-  zeroResult: share('zr', 'lookups of missing keys', 40, 'Point lookups that find nothing (zero-result).'),
-  nonZeroResult: share('nzr', 'lookups of existing keys', 10, 'Point lookups that find their key.'),
-  range: share('rq', 'range lookups', 0, 'Short scans; see the selectivity below.'),
-  update: share('up', 'updates', 50, 'Inserts, updates and deletes.'),
+  zeroResult: operationShareParam('zr', 'lookups of missing keys', 40, 'Point lookups that find nothing (zero-result).'),
+  nonZeroResult: operationShareParam('nzr', 'lookups of existing keys', 10, 'Point lookups that find their key.'),
+  range: operationShareParam('rq', 'range lookups', 0, 'Short scans; see the selectivity below.'),
+  update: operationShareParam('up', 'updates', 50, 'Inserts, updates and deletes.'),
   selectivity: numberParam({
     key: 's',
     label: 'range selectivity',

@@ -11,6 +11,7 @@ import type { Allocation, TreeShape } from '../../../compute/sweeps/learn';
 import { formatCount, formatFixed, formatSig } from '../../../format';
 import { DataTable, type Column } from '../../../layout/DataTable';
 import { Readouts } from '../../../layout/Readouts';
+import { ChartPlaceholder } from '../../../layout/sweepStatus';
 import { Concept, Formula } from '../Concept';
 
 const UNIFORM = '#5d6b7f';
@@ -115,9 +116,7 @@ export function MonkeySection({
                 ]}
               />
             ) : (
-              <div className="chart-placeholder" style={{ height: 300 }}>
-                computing…
-              </div>
+              <ChartPlaceholder height={300} />
             )}
           </ChartCard>
         </>

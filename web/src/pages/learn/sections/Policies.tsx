@@ -9,6 +9,7 @@ import { updateCost, type MergePolicy, type TreeShape } from '../../../compute/s
 import type { SweepResult, SweepState } from '../../../compute';
 import { formatFixed, formatInt, formatSig } from '../../../format';
 import { DataTable, type Column } from '../../../layout/DataTable';
+import { ChartPlaceholder } from '../../../layout/sweepStatus';
 import { Concept } from '../Concept';
 import { ENTRIES_PER_PAGE } from '../state';
 import { TreeDiagram } from '../TreeDiagram';
@@ -152,9 +153,7 @@ export function SizeRatioSection({
               rules={[{ x: sizeRatio, label: `T = ${sizeRatio}` }]}
             />
           ) : (
-            <div className="chart-placeholder" style={{ height: 300 }}>
-              computing…
-            </div>
+            <ChartPlaceholder height={300} />
           )}
         </ChartCard>
       }

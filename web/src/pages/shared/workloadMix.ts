@@ -1,7 +1,7 @@
 /**
- * The operation mix as the page's four shares (percent of all operations) and its translation to
- * the models' Workload, with the one rule the controls cannot check one by one: the shares must
- * add up to 100%.
+ * The operation mix as pages show it, four shares in percent of all operations, and its
+ * translation to the models' Workload, with the one rule the controls cannot check one by one:
+ * the shares must add up to 100%.
  */
 import type { Workload } from '@lsm/models';
 
@@ -16,8 +16,13 @@ export interface MixPercents {
   update: number;
 }
 
-/** Shares may be typed with decimals; a sum within this of 100 counts as 100. */
+/** Shares may be typed with decimals (Moose's workload J is 33.3/33.3/33.4); a sum within this of 100 counts as 100. */
 const TOLERANCE = 1e-9;
+
+/** The four shares of a page state that holds them (and more). */
+export function mixOf(s: MixPercents): MixPercents {
+  return { zeroResult: s.zeroResult, nonZeroResult: s.nonZeroResult, range: s.range, update: s.update };
+}
 
 export function mixTotal(m: MixPercents): number {
   return m.zeroResult + m.nonZeroResult + m.range + m.update;

@@ -1,5 +1,5 @@
-/** Shared pieces of the MSLS page: series colours, axes, number formats, card status. */
-import { useSyncExternalStore, type ReactNode } from 'react';
+/** Shared pieces of the MSLS page: series colours, axes, number formats, the narrow-screen switch. */
+import { useSyncExternalStore } from 'react';
 import { SERIES_COLORS } from '../../charts/palette';
 import type { AxisSpec } from '../../charts/types';
 import { formatFixed, formatSig } from '../../format';
@@ -22,21 +22,6 @@ export function formatMiB(mib: number): string {
   if (mib >= 1024) return `${formatSig(mib / 1024, 3)} GiB`;
   if (mib < 1) return `${formatSig(mib * 1024, 3)} KiB`;
   return `${formatSig(mib, 3)} MiB`;
-}
-
-/** The header status of a card fed by a worker sweep. */
-export function sweepStatus(s: { computing: boolean; error: string | null; ms: number | null }): ReactNode {
-  if (s.error) return <span className="error">{s.error}</span>;
-  if (s.computing) return 'computing…';
-  return s.ms !== null ? <span title="time in the model worker">{formatSig(s.ms, 2)} ms</span> : undefined;
-}
-
-export function Placeholder({ height }: { height: number }) {
-  return (
-    <div className="chart-placeholder" style={{ height }}>
-      computing…
-    </div>
-  );
 }
 
 const NARROW = '(max-width: 760px)';

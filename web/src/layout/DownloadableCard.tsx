@@ -1,0 +1,40 @@
+/**
+ * The frame of every card that offers its content as files: a title, a one-line caption, an
+ * optional status ("computing…") and a group of download buttons in the header, then the body.
+ * ChartCard and TableCard differ only in the buttons and the body they put in it.
+ */
+import type { ReactNode } from 'react';
+
+export interface DownloadableCardProps {
+  /** Short id of the card, used in file names and test ids (`card-<id>`). */
+  id: string;
+  title: string;
+  caption?: ReactNode;
+  /** Shown in the header, e.g. "computing…". */
+  status?: ReactNode;
+  /** Span both columns of the page grid. */
+  wide?: boolean;
+  /** The download buttons, grouped under "Download <title>". */
+  downloads: ReactNode;
+  children: ReactNode;
+}
+
+export function DownloadableCard({ id, title, caption, status, wide, downloads, children }: DownloadableCardProps) {
+  return (
+    <article className={`card chart-card${wide ? ' wide' : ''}`} data-testid={`card-${id}`} aria-labelledby={`${id}-title`}>
+      <header className="card-head">
+        <div>
+          <h2 id={`${id}-title`}>{title}</h2>
+          {caption && <p className="caption">{caption}</p>}
+        </div>
+        <div className="card-tools">
+          {status && <span className="card-status">{status}</span>}
+          <div className="export-buttons" role="group" aria-label={`Download ${title}`}>
+            {downloads}
+          </div>
+        </div>
+      </header>
+      {children}
+    </article>
+  );
+}
