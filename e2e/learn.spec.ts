@@ -95,6 +95,13 @@ test('learn: moving controls redraws the numbers the models compute', async ({ p
   await page.getByRole('link', { name: 'Learn' }).click();
   await expect(page.getByRole('textbox', { name: /bits per key/i })).toHaveValue('7.5');
   await expect(page).toHaveURL(/b=7\.5&T=100&pol=tier/);
+
+  // The teaching view opens on the same policy and bits, its size ratio brought into the classroom's range.
+  const teach = page.getByTestId('learn-teach-link');
+  await expect(teach).toHaveAttribute('href', '#/teach?v=1&T=6&pol=tiering&fa=monkey&b=7.5&spd=2');
+  await teach.click();
+  await expect(page.getByRole('radio', { name: 'Tiering' })).toBeChecked();
+  await expect(page.getByRole('textbox', { name: /size ratio/i })).toHaveValue('6');
   expect(errors).toEqual([]);
 });
 

@@ -22,6 +22,12 @@ export const ROUTES: Route[] = [
     load: () => import('./pages/learn/LearnPage').then((m) => m.LearnPage),
   },
   {
+    path: 'teach',
+    title: 'Teaching view',
+    blurb: 'Watch a tiny LSM-tree on the engine fill, flush and merge, step by step',
+    load: () => import('./pages/teaching/TeachingPage').then((m) => m.TeachingPage),
+  },
+  {
     path: 'monkey',
     title: 'Monkey vs SOTA',
     blurb: 'Optimal Bloom filters against uniform bits per key',
@@ -34,22 +40,16 @@ export const ROUTES: Route[] = [
     load: () => import('./pages/tradeoffs/TradeoffsPage').then((m) => m.TradeoffsPage),
   },
   {
+    path: 'moose',
+    title: 'Moose design space',
+    blurb: 'Per-level size ratios, runs and filters; Smoose’s pick for a workload',
+    load: () => import('./pages/moose/MoosePage').then((m) => m.MoosePage),
+  },
+  {
     path: 'memory',
     title: 'Memory pressure',
     blurb: 'Mnemosyne’s per-file filter bits and SHaMBa’s modular filters when memory is scarce',
     load: () => import('./pages/memory/MemoryPage').then((m) => m.MemoryPage),
-  },
-  {
-    path: 'lab',
-    title: 'Workload lab',
-    blurb: 'Run real workloads on the engine; measured I/O over the models’ predictions, sweeps, persistent databases',
-    load: () => import('./pages/lab/LabPage').then((m) => m.LabPage),
-  },
-  {
-    path: 'teach',
-    title: 'Teaching view',
-    blurb: 'Watch a tiny LSM-tree on the engine fill, flush and merge, step by step',
-    load: () => import('./pages/teaching/TeachingPage').then((m) => m.TeachingPage),
   },
   {
     path: 'msls',
@@ -58,10 +58,10 @@ export const ROUTES: Route[] = [
     load: () => import('./pages/msls/MslsPage').then((m) => m.MslsPage),
   },
   {
-    path: 'moose',
-    title: 'Moose design space',
-    blurb: 'Per-level size ratios, runs and filters; Smoose’s pick for a workload',
-    load: () => import('./pages/moose/MoosePage').then((m) => m.MoosePage),
+    path: 'lab',
+    title: 'Workload lab',
+    blurb: 'Run real workloads on the engine; measured I/O over the models’ predictions, sweeps, persistent databases',
+    load: () => import('./pages/lab/LabPage').then((m) => m.LabPage),
   },
   {
     path: 'export',

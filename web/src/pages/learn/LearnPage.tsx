@@ -8,6 +8,7 @@ import { useSweep } from '../../compute/useSweep';
 import type { MergePolicy, TreeInput } from '../../compute/sweeps/learn';
 import { Page } from '../../layout/Page';
 import { useUrlState } from '../../state/useUrlState';
+import { teachingLink } from '../teaching/state';
 import { Toc } from './Toc';
 import { BloomSection } from './sections/Bloom';
 import { BufferSection, FenceSection, LevelsSection } from './sections/Basics';
@@ -54,6 +55,11 @@ export function LearnPage() {
             <ParamControl {...url.bind('bits')} />
           </ControlGroup>
           <Toc />
+          <p className="learn-teach-link">
+            <a href={teachingLink({ policy, sizeRatio: s.sizeRatio, bits: s.bits })} data-testid="learn-teach-link">
+              Watch a real tree fill, flush and merge, step by step →
+            </a>
+          </p>
         </>
       }
     >

@@ -1,6 +1,7 @@
 /** The teaching view's controls in its URL (`#/teach?v=1&T=3&pol=lev&fa=monkey&b=5&spd=2`). */
-import { defineUrlState } from '../../state/codec';
-import { enumParam, numberParam } from '../../state/params';
+import { defineUrlState, encodeQuery } from '../../state/codec';
+import { hashFor } from '../../routes';
+import { defaultsOf, enumParam, numberParam } from '../../state/params';
 
 export const teachUrl = defineUrlState({
   page: 'teach',
@@ -34,3 +35,19 @@ export const teachUrl = defineUrlState({
     { id: 'uniform', label: 'Uniform filters (state of the art)', values: { sizeRatio: 3, policy: 'leveling', allocation: 'uniform', bits: 5 } },
   ],
 });
+
+/**
+ * A link into the teaching view showing the tree another page describes (Learn's policy, size
+ * ratio and bits), brought into the classroom tree's ranges: it is small on purpose.
+ */
+export function teachingLink(from: { policy: 'leveling' | 'tiering'; sizeRatio: number; bits: number }): string {
+  const { sizeRatio, bits } = teachUrl.params;
+  const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
+  const state = {
+    ...defaultsOf(teachUrl.params),
+    policy: from.policy,
+    sizeRatio: clamp(Math.round(from.sizeRatio), sizeRatio.min, sizeRatio.max),
+    bits: clamp(Math.round(from.bits * 2) / 2, bits.min, bits.max),
+  };
+  return hashFor('teach', encodeQuery(teachUrl, state));
+}
