@@ -28,6 +28,7 @@ import {
   readout,
   tooltipValue,
 } from './helpers';
+import { downloadEngineJson, engineExportPanel, enginePreview, openInLab } from './exportCard';
 
 const DEFAULT_QUERY = 'v=1&T=4&L=3&f1=1&nf=8192&b=3&th=1&Z=0.5&at=size&hl=1&seed=0&D=2&sb=10&skip=full&bud=50&a=0&be=0.5&t1=0.2&t2=0.1';
 const LOOKUPS = 1_000_000;
@@ -289,6 +290,85 @@ test('memory: charts and tables download as valid SVG, PNG and CSV', async ({ pa
   const utility = csvLines((await downloadFrom(page.getByTestId('card-shamba-utility'), 'CSV')).bytes);
   expect(utility[0]).toBe('Filter,Module,Bits (bits/key),FPR,Reached by (share of empty lookups),Utility (I/O per lookup),Threshold θ (I/O),Partial (P),Full (F)');
   expect(utility).toHaveLength(5);
+});
+
+test('memory: the export card offers the page’s designs, follows its controls and opens them in the lab', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto(`/#/memory?${DEFAULT_QUERY}`);
+  const panel = await engineExportPanel(page);
+  await expect(page.getByTestId('card-export').getByRole('heading')).toHaveText('Export these designs for RocksDB and the native engine');
+  await expect(panel.locator('.export-design-choice').getByRole('radio')).toHaveCount(4);
+  const preview = enginePreview(panel);
+
+  // Section A's tree (T = 4, 1 file in level 1, 8,192 entries of 512 B a file) with Mnemosyne at 3 bits/key.
+  const fileBytes = 8192 * 512;
+  const tree = {
+    page_bytes: 4096,
+    buffer_bytes: fileBytes,
+    levels: [
+      { size_ratio: 1, max_runs: 1 },
+      { size_ratio: 4, max_runs: 1 },
+    ],
+    compaction: { granularity: 'file', target_file_bytes: fileBytes },
+  };
+  await expect(preview).toContainText('"allocation": "mnemosyne"');
+  const mnemosyne = await downloadEngineJson(panel);
+  expect(mnemosyne.name).toBe('lsm-mnemosyne-t4-l3-3bpk.json');
+  expect(mnemosyne.config).toMatchObject({ ...tree, filter: { allocation: 'mnemosyne', bits_per_key: 3, kind: 'bloom', modules: 1, skip: 'none' } });
+
+  // The page's controls change the design: the memory budget, the size ratio.
+  await box(page, /^Memory budget/).fill('4.5');
+  await box(page, /^Size ratio/).fill('5');
+  await expect(preview).toContainText('"bits_per_key": 4.5');
+  await expect(preview).toContainText(/"size_ratio": 5(\.0)?,/);
+  await panel.getByRole('radio', { name: /^Uniform/ }).check();
+  await expect(preview).toContainText('"allocation": "uniform"');
+  const uniform = await downloadEngineJson(panel);
+  expect(uniform.name).toBe('lsm-uniform-t5-l3-4.5bpk.json');
+  expect(uniform.config.levels).toEqual([
+    { size_ratio: 1, max_runs: 1 },
+    { size_ratio: 5, max_runs: 1 },
+  ]);
+  expect(uniform.config.filter).toMatchObject({ allocation: 'uniform', bits_per_key: 4.5 });
+
+  // SHaMBa: the module count and skip strategy follow section B's controls; the cache its budget.
+  await panel.getByRole('radio', { name: /^SHaMBa/ }).check();
+  await expect(preview).toContainText('"kind": "modular"');
+  await expect(preview).toContainText('"modules": 2');
+  await box(page, /^Modules/).fill('3');
+  await page.getByRole('radio', { name: 'Partial (P)' }).check();
+  await box(page, /^Cache budget/).fill('70');
+  await expect(preview).toContainText('"modules": 3');
+  await expect(preview).toContainText('"skip": "partial"');
+  const shamba = await downloadEngineJson(panel);
+  expect(shamba.name).toBe('lsm-shamba-d3-skip-partial-10bpk-cache70pct-t5-l3.json');
+  // 31 files (1 + 5 + 25) of SHaMBa Table 5: 32 KiB of index and 80 KiB of filter each at 10 bits/key.
+  const perFile = 0.7 * (32_768 + 81_920);
+  expect(shamba.config).toMatchObject({
+    page_bytes: 4096,
+    buffer_bytes: 4 * 1024 * 1024,
+    levels: [
+      { size_ratio: 1, max_runs: 1 },
+      { size_ratio: 5, max_runs: 1 },
+    ],
+    filter: { allocation: 'uniform', bits_per_key: 10, kind: 'modular', modules: 3, skip: 'partial' },
+    compaction: { granularity: 'file', target_file_bytes: 4 * 1024 * 1024 },
+    block_cache: { bytes: Math.round(31 * perFile), cache_index_and_filter_blocks: true },
+  });
+  expect(shamba.config.block_cache?.high_priority_ratio).toBeCloseTo((32_768 + 81_920 / 3) / perFile, 4);
+  // The export card has no URL keys of its own.
+  await expect(page).toHaveURL(/#\/memory\?v=1&T=5&L=3&f1=1&nf=8192&b=4\.5&th=1&Z=0\.5&at=size&hl=1&seed=0&D=3&sb=10&skip=partial&bud=70&a=0&be=0\.5&t1=0\.2&t2=0\.1$/);
+
+  // Run in the lab: the lab's controls hold the SHaMBa design.
+  const lab = await openInLab(panel);
+  await expect(lab.getByRole('combobox', { name: 'Filter allocation' })).toHaveValue('uniform');
+  await expect(lab.getByRole('textbox', { name: /^Size ratios/ })).toHaveValue('1, 5');
+  await expect(lab.getByRole('radio', { name: 'By file' })).toBeChecked();
+  await lab.getByText('Filters, cache and statistics').click();
+  await expect(lab.getByRole('radio', { name: 'Modular' })).toBeChecked();
+  await expect(lab.getByRole('textbox', { name: /^Filter modules/ })).toHaveValue('3');
+  await expect(lab.getByRole('radio', { name: 'Partial', exact: true })).toBeChecked();
+  expect(errors).toEqual([]);
 });
 
 test('memory: the page reads well at 1280×800 and on a phone', async ({ page }) => {

@@ -22,6 +22,7 @@ import {
   readout,
   tooltipAt,
 } from './helpers';
+import { downloadEngineJson, engineExportPanel, enginePreview, openInLab } from './exportCard';
 
 const MIB = 1024 * 1024;
 /** The Zipf grouping the page's swept curves use (web/src/compute/sweeps/msls.ts, SWEEP_GROUPING). */
@@ -260,6 +261,88 @@ test('msls: charts and tables download as valid SVG, PNG and CSV', async ({ page
   const optimized = csvLines((await downloadFrom(page.getByTestId('card-optimize'), 'CSV')).bytes);
   expect(optimized).toHaveLength(1 + 5);
   expect(optimized[1].split(',')[0]).toBe('L1');
+});
+
+/**
+ * The engine levels of an MSLS design, from the model's level sizes (items; the last is N): level 0
+ * (the engine's level 1) compacts at c0 files, then Size(l+1)/Size(l) with leveling; the last
+ * level holds N entries with 25 % headroom (rounded up to six digits), at least r (see
+ * web/src/pages/msls/engineConfig.ts).
+ */
+function engineLevels(p: MslsLevelParams, items: readonly number[]) {
+  const ceil6 = (v: number) => {
+    const unit = 10 ** (Math.floor(Math.log10(v)) - 5);
+    return Number((Math.ceil(v / unit - 1e-9) * unit).toPrecision(6));
+  };
+  const E = p.entryBytes ?? 1000;
+  const r = p.growthFactor ?? 10;
+  let above = p.writeBufferBytes ?? 4 * MIB;
+  return items.map((size, i) => {
+    const last = i === items.length - 1;
+    const exact = (size * E) / above;
+    const ratio = last ? Math.max(r, ceil6(1.25 * exact)) : Number(Math.max(1, exact).toPrecision(6));
+    above *= ratio;
+    return { size_ratio: ratio, max_runs: i === 0 ? Math.max(1, (p.level0Trigger ?? 4) - 1) : 1 };
+  });
+}
+
+test('msls: the export card exports the level layout, follows the controls and opens it in the lab', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/#/msls');
+  await settled(page);
+  const panel = await engineExportPanel(page);
+  const preview = enginePreview(panel);
+
+  // The user's design: LevelDB's geometric sizes, 10 MiB level 1 = 2.5 write buffers.
+  const base = P();
+  const levels = engineLevels(base, mslsResolveLevelParams(base).levelItems);
+  expect(levels.map((l) => l.size_ratio)).toEqual([2.5, 10, 10, 10, 11.921]);
+  await expect(preview).toContainText('"size_ratio": 2.5,');
+  const yours = await downloadEngineJson(panel);
+  expect(yours.name).toBe('lsm-msls-c0-4-l1-10mib-r10.json');
+  expect(yours.config).toMatchObject({
+    page_bytes: 4096,
+    buffer_bytes: 4 * MIB,
+    levels,
+    filter: { allocation: 'uniform', bits_per_key: 10 },
+    compaction: { granularity: 'file', target_file_bytes: 2 * MIB },
+  });
+
+  // A level-1 size, growth factor and level-0 trigger change the exported levels.
+  await page.getByRole('textbox', { name: /^Level-1 size/ }).fill('20');
+  await page.getByRole('textbox', { name: /^Growth factor/ }).fill('8');
+  await page.getByRole('textbox', { name: /^Level-0 trigger/ }).fill('6');
+  await expect(preview).toContainText(/"size_ratio": 5(\.0)?,/);
+  await expect(preview).toContainText('"max_runs": 5');
+  const p = P({ level1Bytes: 20 * MIB, growthFactor: 8, level0Trigger: 6 });
+  const changed = await downloadEngineJson(panel);
+  expect(changed.name).toBe('lsm-msls-c0-6-l1-20mib-r8.json');
+  expect(changed.config.levels).toEqual(engineLevels(p, mslsResolveLevelParams(p).levelItems));
+  expect(changed.config.levels).toHaveLength(mslsResolveLevelParams(p).levels);
+
+  // The optimiser's level sizes, once the worker has them.
+  await settled(page);
+  await panel.getByRole('radio', { name: 'MSLS-optimized level sizes' }).check();
+  await expect(preview).toContainText('MSLS-optimized level sizes');
+  const optimized = await downloadEngineJson(panel);
+  expect(optimized.name).toBe(`lsm-msls-optimized-c0-6-l${mslsResolveLevelParams(p).levels}.json`);
+  const want = engineLevels(p, mslsOptimizeLevelSizes(p).levelItems);
+  expect(optimized.config.levels).toHaveLength(want.length);
+  optimized.config.levels.forEach((l, i) => {
+    // The WA surface is flat near the optimum: Chromium's and Node's last bits may move the sizes a little.
+    expect(Math.abs(l.size_ratio / want[i].size_ratio - 1)).toBeLessThan(1e-4);
+    expect(l.max_runs).toBe(want[i].max_runs);
+  });
+  await expect(page).toHaveURL(/#\/msls\?v=1&N=100000000&E=1000&d=u&th=0\.99&buf=4&c0=6&l1=20&r=8&L=0&x=buf$/);
+
+  // Run in the lab: the lab's design controls hold the optimised levels.
+  const lab = await openInLab(panel);
+  const ratios = (await lab.getByRole('textbox', { name: /^Size ratios/ }).inputValue()).split(',').map((v) => Number(v.replace(/\s/g, '')));
+  expect(ratios).toEqual(optimized.config.levels.map((l) => l.size_ratio));
+  await expect(lab.getByRole('textbox', { name: /^Runs per level/ })).toHaveValue(optimized.config.levels.map((l) => l.max_runs).join(', '));
+  await expect(lab.getByRole('radio', { name: 'By file' })).toBeChecked();
+  await expect(lab.getByRole('combobox', { name: 'Filter allocation' })).toHaveValue('uniform');
+  expect(errors).toEqual([]);
 });
 
 test('msls: the page reads well at 1280×800 and on a phone', async ({ page }) => {

@@ -12,7 +12,7 @@
  */
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
-import { env, root, setup } from './setup.mjs';
+import { env, freePort, root, setup } from './setup.mjs';
 
 const args = process.argv.slice(2);
 const flag = (name) => args.includes(name);
@@ -65,7 +65,7 @@ function modelsBench() {
 async function browserBench(entries) {
   console.log(`\n== browser (Debian Chromium): ${fmt(entries)} inserts and lookups per store ==`);
   run('npm', ['run', 'build', '-w', 'web'], { stdio: 'inherit' });
-  const port = 4191;
+  const port = freePort();
   const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], {
     cwd: path.join(root, 'web'),
     env,
@@ -88,6 +88,7 @@ async function browserBench(entries) {
     }
     await page.getByRole('button', { name: 'Run benchmark' }).click();
     await page.getByTestId('bench-done').waitFor({ timeout: 60 * 60 * 1000 });
+    const physical = await page.$$eval('[data-testid="bench-physical"]', (ps) => ps.map((p) => p.textContent));
     const rows = await page.$$eval('[data-testid^="bench-"] ', (trs) =>
       trs
         .filter((tr) => tr.tagName === 'TR')
@@ -104,6 +105,7 @@ async function browserBench(entries) {
     }
     const opfs = rows.find((r) => r.id === 'bench-engine-opfs');
     if (opfs && plain) console.log(`  engine on OPFS / plain IndexedDB puts: ${(opfs.ins / plain.ins).toFixed(1)}×   (aim ≥ 10×)`);
+    for (const line of physical) console.log(`  ${line}`);
   } finally {
     try {
       process.kill(-server.pid);

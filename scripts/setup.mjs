@@ -140,6 +140,17 @@ function buildWasm() {
   s.write(key);
 }
 
+/** A free local port for a preview server (4173 unless something else holds it). */
+export function freePort() {
+  const script = `const net = require('node:net');
+    (async () => { for (let p = 4173; p < 4300; p++) {
+      const ok = await new Promise((r) => { const s = net.createServer().once('error', () => r(false))
+        .once('listening', () => s.close(() => r(true))).listen(p, 'localhost'); });
+      if (ok) { console.log(p); return; } } })();`;
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+  return Number(r.stdout.trim()) || 4173;
+}
+
 export function setup() {
   checkNode();
   npmDependencies();

@@ -10,7 +10,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { env, root, setup } from './setup.mjs';
+import { env, freePort, root, setup } from './setup.mjs';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const resultsDir = path.join(root, '.cache', 'results');
@@ -78,17 +78,6 @@ function vitest(workspace) {
   ).length;
   const failed = json.numFailedTests + brokenFiles;
   return { passed: json.numPassedTests, failed: failed === 0 && r.status !== 0 ? 1 : failed };
-}
-
-/** A free local port for the preview server (4173 unless something else holds it). */
-function freePort() {
-  const script = `const net = require('node:net');
-    (async () => { for (let p = 4173; p < 4300; p++) {
-      const ok = await new Promise((r) => { const s = net.createServer().once('error', () => r(false))
-        .once('listening', () => s.close(() => r(true))).listen(p, 'localhost'); });
-      if (ok) { console.log(p); return; } } })();`;
-  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
-  return Number(r.stdout.trim()) || 4173;
 }
 
 function e2e() {

@@ -90,7 +90,10 @@ pub struct Runner {
     preload_total: u64,
     run_total: Option<u64>,
     tally: Tally,
-    retry: Option<(Phase, OwnedOp)>,
+    /// An operation taken from the source but not executed yet: one a full storage refused
+    /// (retried first next step, so the sequence stays the same), or the first of the next
+    /// phase (a step never spans the preload and the run, so callers can time each phase).
+    pending: Option<(Phase, OwnedOp)>,
     preload_stats: Option<Stats>,
     finished: bool,
 }
@@ -115,7 +118,7 @@ impl Runner {
             preload_total,
             run_total,
             tally: Tally::default(),
-            retry: None,
+            pending: None,
             preload_stats: None,
             finished: false,
         }
@@ -143,10 +146,7 @@ impl Runner {
     }
 
     fn enter_run(&mut self, engine: &mut Engine) {
-        if self.preload_stats.is_none() {
-            self.preload_stats = Some(engine.stats().clone());
-            engine.reset_stats();
-        }
+        set_preload_aside(&mut self.preload_stats, engine);
     }
 
     /// Execute up to `max_ops` operations, then sync: when a step returns, its writes are durable.
@@ -157,10 +157,15 @@ impl Runner {
     }
 
     fn run_ops(&mut self, engine: &mut Engine, max_ops: u64) -> Result<()> {
+        let mut step_phase = None;
         for _ in 0..max_ops {
-            if let Some((phase, op)) = self.retry.take() {
+            if let Some((phase, op)) = self.pending.take() {
+                step_phase = Some(phase);
+                if phase == Phase::Run {
+                    set_preload_aside(&mut self.preload_stats, engine);
+                }
                 if let Err(e) = self.tally.execute(engine, phase, &op.as_op()) {
-                    self.retry = Some((phase, op));
+                    self.pending = Some((phase, op));
                     return Err(e);
                 }
                 continue;
@@ -170,14 +175,15 @@ impl Runner {
                 self.finished = true;
                 break;
             };
-            if phase == Phase::Run && self.preload_stats.is_none() {
-                // First run operation: the preload's counters are set aside.
-                self.preload_stats = Some(engine.stats().clone());
-                engine.reset_stats();
+            if *step_phase.get_or_insert(phase) != phase {
+                self.pending = Some((phase, OwnedOp::of(&op)));
+                break;
+            }
+            if phase == Phase::Run {
+                set_preload_aside(&mut self.preload_stats, engine);
             }
             if let Err(e) = self.tally.execute(engine, phase, &op) {
-                // Keep the operation: the next step retries it, so the sequence stays the same.
-                self.retry = Some((phase, OwnedOp::of(&op)));
+                self.pending = Some((phase, OwnedOp::of(&op)));
                 return Err(e);
             }
         }
@@ -210,5 +216,14 @@ impl Runner {
             tree,
             timings: None,
         }
+    }
+}
+
+/// At the first run operation (or the end of a workload without one), the preload's counters
+/// are set aside and the engine's are reset, so the run's are counted alone.
+fn set_preload_aside(preload_stats: &mut Option<Stats>, engine: &mut Engine) {
+    if preload_stats.is_none() {
+        *preload_stats = Some(engine.stats().clone());
+        engine.reset_stats();
     }
 }

@@ -51,3 +51,26 @@ fn refused_operations_are_retried_and_the_run_is_unchanged() {
         assert_eq!(engine.scan(b"", b"\xff").unwrap(), want_data, "fail_at {fail_at}");
     }
 }
+
+/// A step never spans the preload and the run, so whoever calls `step` can time each phase:
+/// a step of 1,100 operations from 1,000 preloaded stops at the 1,000th, and the next step
+/// starts the run with the same operation an unbroken run would have.
+#[test]
+fn a_step_stops_where_the_preload_ends() {
+    let (config, mut workload) = documents();
+    workload.preload.entries = 1_000;
+    let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
+    let mut runner = Runner::for_workload(&workload).unwrap();
+    let p = runner.step(&mut engine, 1_100).unwrap();
+    assert_eq!((p.preload_done, p.run_done), (1_000, 0));
+    let p = runner.step(&mut engine, 1_100).unwrap();
+    assert_eq!((p.preload_done, p.run_done), (1_000, 1_100));
+    finish(&mut engine, &mut runner);
+
+    let mut whole = Engine::create(config, Box::new(MemStorage::new())).unwrap();
+    let mut unbroken = Runner::for_workload(&workload).unwrap();
+    unbroken.step(&mut whole, 1_000).unwrap();
+    unbroken.step(&mut whole, u64::MAX).unwrap();
+    // Sync counts follow how a run is chopped into steps; every other counter must match.
+    assert_eq!(unbroken.report(&whole).counters_only(), runner.report(&engine).counters_only());
+}

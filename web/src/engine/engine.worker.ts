@@ -25,7 +25,7 @@ import {
   persistJournal,
   saveDatabase,
 } from './idbStore';
-import { deleteOpfsDatabase, OpfsPool } from './opfsPool';
+import { deleteOpfsDatabase, OpfsPool, type PhysicalCalls } from './opfsPool';
 import type { Kind, Progress, RequestMessage, Requests, Responses, ResponseMessage, Session, Snapshot } from './protocol';
 import type { EngineConfig, Report, RunProgress } from './types';
 
@@ -173,6 +173,12 @@ function progressOf(p: RunProgress, opsPerSecond: number): Progress {
   };
 }
 
+/** The calls made since `before` (the pool's tallies only grow). */
+function callsSince(now: PhysicalCalls, before: PhysicalCalls): PhysicalCalls {
+  const diff = (k: keyof PhysicalCalls) => ({ count: now[k].count - before[k].count, ms: now[k].ms - before[k].ms });
+  return { read: diff('read'), write: diff('write'), flush: diff('flush'), truncate: diff('truncate') };
+}
+
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 async function run(req: Requests['run'], id: number): Promise<Responses['run']> {
@@ -184,7 +190,9 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
   running = true;
   cancelRequested = false;
   const started = performance.now();
+  const callsBefore = o.pool ? structuredClone(o.pool.calls) : null;
   const ms = { preload: 0, run: 0 };
+  let preloadDone = 0;
   let chunk = 2_000;
   let rate = 0;
   let cancelled = false;
@@ -198,7 +206,10 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
       const p: RunProgress = JSON.parse(await withSlots(o, () => o.engine.run_steps(chunk)));
       await persist(o);
       const elapsed = Math.max(performance.now() - t0, 0.01);
-      ms[p.phase === 'preload' ? 'preload' : 'run'] += elapsed;
+      // A step never spans both phases (the engine stops at the preload's end), so its time
+      // belongs to the phase whose count it advanced.
+      ms[p.preload_done > preloadDone ? 'preload' : 'run'] += elapsed;
+      preloadDone = p.preload_done;
       const opsPerSecond = (chunk / elapsed) * 1000;
       rate = rate === 0 ? opsPerSecond : 0.7 * rate + 0.3 * opsPerSecond;
       chunk = Math.round(Math.min(500_000, Math.max(200, (chunk * STEP_TARGET_MS) / elapsed)));
@@ -211,7 +222,8 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
   }
   const report: Report = JSON.parse(o.engine.report_json(ms.preload, ms.run));
   await touch(o, `${req.label}${cancelled ? ' (cancelled)' : ''}`);
-  return { report, cancelled, millis: performance.now() - started, ...snapshot(o.engine) };
+  const physical = o.pool && callsBefore ? callsSince(o.pool.calls, callsBefore) : undefined;
+  return { report, cancelled, millis: performance.now() - started, physical, ...snapshot(o.engine) };
 }
 
 type Handlers = { [K in Kind]: (payload: Requests[K], id: number) => Promise<Responses[K]> | Responses[K] };

@@ -29,6 +29,19 @@ class NoFreeSlotError extends Error {
   }
 }
 
+/** Synchronous OPFS calls of one kind: how many, and their total time. */
+export interface CallTally {
+  count: number;
+  ms: number;
+}
+
+export interface PhysicalCalls {
+  read: CallTally;
+  write: CallTally;
+  flush: CallTally;
+  truncate: CallTally;
+}
+
 interface Slot {
   index: number;
   handle: FileSystemSyncAccessHandle;
@@ -73,8 +86,19 @@ export class OpfsPool {
   private files = new Map<string, Slot>();
   private cache = new Map<string, Uint8Array>(); // key `${slot}:${chunk}`, insertion order = LRU
   private cachedBytes = 0;
-  /** Physical calls made, for the benchmark and the UI. */
-  calls = { reads: 0, writes: 0, flushes: 0 };
+  /** Physical calls made and the time they took, for the benchmark and the UI. */
+  readonly calls: PhysicalCalls = { read: { count: 0, ms: 0 }, write: { count: 0, ms: 0 }, flush: { count: 0, ms: 0 }, truncate: { count: 0, ms: 0 } };
+
+  /** Make one synchronous OPFS call, counting it and its time. */
+  private timed<T>(kind: keyof PhysicalCalls, call: () => T): T {
+    const t0 = performance.now();
+    try {
+      return call();
+    } finally {
+      this.calls[kind].count += 1;
+      this.calls[kind].ms += performance.now() - t0;
+    }
+  }
 
   private constructor(dir: FileSystemDirectoryHandle) {
     this.dir = dir;
@@ -159,9 +183,11 @@ export class OpfsPool {
       view.setUint32(0, MAGIC, true);
       view.setUint32(4, name.length, true);
       head.set(name, 8);
-      slot.handle.truncate(0);
-      slot.size = 0;
-      this.write(slot, head, 0);
+      // Free slots are empty (see `remove` and `reserve`) unless found with leftovers at open.
+      const fresh = slot;
+      if (fresh.size > 0) this.timed('truncate', () => fresh.handle.truncate(0));
+      fresh.size = 0;
+      this.write(fresh, head, 0);
       this.files.set(file, slot);
     }
     if (bytes.length === 0) return;
@@ -208,8 +234,7 @@ export class OpfsPool {
   private write(slot: Slot, bytes: Uint8Array, at: number): void {
     let done = 0;
     while (done < bytes.length) {
-      const n = slot.handle.write(bytes.subarray(done), { at: at + done });
-      this.calls.writes += 1;
+      const n = this.timed('write', () => slot.handle.write(bytes.subarray(done), { at: at + done }));
       if (n <= 0) throw Object.assign(new Error('OPFS write made no progress'), { name: 'QuotaExceededError' });
       done += n;
     }
@@ -221,8 +246,7 @@ export class OpfsPool {
     const size = slot.size - HEADER;
     if (out.length >= CHUNK && !this.cache.has(`${slot.index}:${Math.floor(offset / CHUNK)}`)) {
       // A large sequential read (a merge reading ahead) that misses: one OPFS call.
-      slot.handle.read(out, { at: HEADER + offset });
-      this.calls.reads += 1;
+      this.timed('read', () => slot.handle.read(out, { at: HEADER + offset }));
       return;
     }
     let pos = offset;
@@ -249,8 +273,7 @@ export class OpfsPool {
     }
     const len = Math.max(0, Math.min(CHUNK, size - chunk * CHUNK));
     const data = new Uint8Array(len);
-    slot.handle.read(data, { at: HEADER + chunk * CHUNK });
-    this.calls.reads += 1;
+    this.timed('read', () => slot.handle.read(data, { at: HEADER + chunk * CHUNK }));
     this.remember(key, data);
     return data;
   }
@@ -262,26 +285,25 @@ export class OpfsPool {
   flush(file: string): void {
     const slot = this.files.get(file);
     if (slot) {
-      slot.handle.flush();
-      this.calls.flushes += 1;
+      this.timed('flush', () => slot.handle.flush());
     }
   }
 
   truncate(file: string, len: number): void {
     const slot = this.slot(file);
     this.forget(slot);
-    slot.handle.truncate(HEADER + len);
+    this.timed('truncate', () => slot.handle.truncate(HEADER + len));
     slot.size = HEADER + len;
-    slot.handle.flush();
+    this.timed('flush', () => slot.handle.flush());
   }
 
   remove(file: string): void {
     const slot = this.files.get(file);
     if (!slot) return;
     this.forget(slot);
-    slot.handle.truncate(0);
+    this.timed('truncate', () => slot.handle.truncate(0));
     slot.size = 0;
-    slot.handle.flush();
+    this.timed('flush', () => slot.handle.flush());
     this.files.delete(file);
     this.free.push(slot);
   }

@@ -4,6 +4,7 @@
  * events with the id of its `run` request.
  */
 import type { Backend, DatabaseInfo } from './idbStore';
+import type { PhysicalCalls } from './opfsPool';
 import type { BatchResult, EngineConfig, Report, RunProgress, Stats, TreeShape, Workload } from './types';
 
 export type { Backend, DatabaseInfo };
@@ -36,6 +37,8 @@ export interface RunResult extends Snapshot {
   report: Report;
   cancelled: boolean;
   millis: number;
+  /** OPFS only: the synchronous file calls the run made and their time (the physical I/O). */
+  physical?: PhysicalCalls;
 }
 
 export interface Requests {

@@ -1,10 +1,13 @@
 /**
  * The designs the explorer pages offer to the export panel, each with its file-name slug. The
- * EngineConfig converters are the pages' own (tradeoffs/engineConfig.ts, moose/engineConfig.ts);
+ * EngineConfig converters are the pages' own (tradeoffs/, moose/, memory/ and msls/engineConfig.ts);
  * this only names the results and turns a converter's error into the panel's message. Pure.
  */
-import type { Dataset, Design, MooseLevel, Policy } from '@lsm/models';
+import type { Dataset, Design, MooseLevel, MslsLevelParams, Policy } from '@lsm/models';
+import type { EngineConfig } from '../engine/types';
+import { shambaToEngineConfig, treeToEngineConfig, type MemoryTree, type ShambaChoice, type TreeAllocation } from '../pages/memory/engineConfig';
 import { mooseLayoutToEngineConfig, engineConfigProblem } from '../pages/moose/engineConfig';
+import { mslsToEngineConfig } from '../pages/msls/engineConfig';
 import { monkeyDesignToEngineConfig } from '../pages/tradeoffs/engineConfig';
 import type { ExportDesign } from './ExportPanel';
 import { designSlug } from './formats';
@@ -53,4 +56,64 @@ export function mooseDesign(
   } catch (err) {
     return { id, label, slug, config: null, problem: err instanceof Error ? err.message : String(err) };
   }
+}
+
+/** A design from a converter that may throw: its error becomes the panel's message. */
+function guarded(id: string, label: string, slug: string, build: () => EngineConfig): ExportDesign {
+  try {
+    return { id, label, slug, config: build() };
+  } catch (err) {
+    return { id, label, slug, config: null, problem: err instanceof Error ? err.message : String(err) };
+  }
+}
+
+const TREE_DESIGNS: { id: TreeAllocation; label: string }[] = [
+  { id: 'mnemosyne', label: 'Mnemosyne' },
+  { id: 'monkey', label: 'Monkey+' },
+  { id: 'uniform', label: 'Uniform' },
+];
+
+/**
+ * The Memory-pressure page's designs: section A's tree with Mnemosyne's filter allocation and the
+ * Monkey+ and uniform ones it is compared with, at `bitsPerKey`; and section B's SHaMBa filters.
+ */
+export function memoryPageDesigns(tree: MemoryTree, bitsPerKey: number, shamba: ShambaChoice): ExportDesign[] {
+  const shape = [`T${tree.sizeRatio}`, `L${tree.levels}`];
+  return [
+    ...TREE_DESIGNS.map(({ id, label }) =>
+      guarded(id, label, designSlug(id, ...shape, `${short(bitsPerKey)}bpk`), () => treeToEngineConfig(tree, id, bitsPerKey)),
+    ),
+    guarded(
+      'shamba',
+      'SHaMBa',
+      designSlug('shamba', `D${shamba.modules}`, `skip-${shamba.skip}`, `${short(shamba.bitsPerKey)}bpk`, `cache${shamba.budgetPercent}pct`, ...shape),
+      () => shambaToEngineConfig(tree, shamba),
+    ),
+  ];
+}
+
+/**
+ * The MSLS page's designs: the user's level sizes (`params`) and the optimiser's (Size(1..L) in
+ * items and the parameters it optimised; undefined while it is being computed).
+ */
+export function mslsPageDesigns(
+  params: MslsLevelParams,
+  optimized: { params: MslsLevelParams; levelItems: readonly number[] } | undefined,
+): ExportDesign[] {
+  const mib = (bytes: number | undefined) => `${short((bytes ?? 0) / 2 ** 20)}mib`;
+  const yours = guarded(
+    'yours',
+    'Your level sizes',
+    designSlug('msls', `c0-${params.level0Trigger ?? 4}`, `l1-${mib(params.level1Bytes)}`, `r${short(params.growthFactor ?? 10)}`, params.levels ? `L${params.levels}` : ''),
+    () => mslsToEngineConfig(params, 'yours'),
+  );
+  const label = 'MSLS-optimized level sizes';
+  if (!optimized) return [yours, { id: 'optimized', label, slug: 'msls-optimized', config: null, problem: `${label}: still computing…` }];
+  const L = optimized.levelItems.length;
+  return [
+    yours,
+    guarded('optimized', label, designSlug('msls-optimized', `c0-${optimized.params.level0Trigger ?? 4}`, `L${L}`), () =>
+      mslsToEngineConfig(optimized.params, 'optimized', optimized.levelItems),
+    ),
+  ];
 }

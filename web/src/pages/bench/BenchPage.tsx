@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { formatFixed, formatInt } from '../../format';
+import type { PhysicalCalls } from '../../engine/opfsPool';
 import { type BenchRow, runStorageBenchmark } from './storageBench';
 
 const SIZES = [100_000, 200_000, 1_000_000];
@@ -8,6 +9,21 @@ const SIZES = [100_000, 200_000, 1_000_000];
 function initialSize(): number {
   const n = Number(new URLSearchParams(window.location.hash.split('?')[1] ?? '').get('n'));
   return SIZES.includes(n) ? n : 1_000_000;
+}
+
+/** What the OPFS figures cost in browser calls: the per-call price is what batching works against. */
+function PhysicalCallsNote({ label, calls }: { label: string; calls: PhysicalCalls }) {
+  const kinds = ['write', 'read', 'flush', 'truncate'] as const;
+  return (
+    <p className="field-msg" data-testid="bench-physical">
+      {label}, file calls: {kinds.map((k, i) => (
+        <span key={k} data-kind={k} data-count={calls[k].count} data-ms={calls[k].ms}>
+          {i > 0 && ' · '}
+          {formatInt(calls[k].count)} {k}s ({formatInt(calls[k].ms)} ms)
+        </span>
+      ))}
+    </p>
+  );
 }
 
 export function BenchPage() {
@@ -80,6 +96,7 @@ export function BenchPage() {
             ))}
           </tbody>
         </table>
+        {rows.map((r) => r.physical && <PhysicalCallsNote key={r.id} label={r.label} calls={r.physical} />)}
         {state === 'done' && <p data-testid="bench-done">Done.</p>}
       </div>
     </section>

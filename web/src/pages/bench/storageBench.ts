@@ -6,6 +6,7 @@
 import { engineClient } from '../../engine/client';
 import { plainKvBenchmark } from '../../engine/idbStore';
 import type { Backend } from '../../engine/protocol';
+import type { PhysicalCalls } from '../../engine/opfsPool';
 import type { EngineConfig, Workload } from '../../engine/types';
 
 export interface BenchRow {
@@ -15,6 +16,8 @@ export interface BenchRow {
   insertsPerSecond: number;
   lookups: number;
   lookupsPerSecond: number;
+  /** OPFS rows: the file calls behind the figures (both phases). */
+  physical?: PhysicalCalls;
 }
 
 async function fetchJson<T>(url: string): Promise<T> {
@@ -29,7 +32,7 @@ async function engineRow(backend: Backend, n: number, config: EngineConfig, work
   for (const d of await client.call('list', {})) if (d.name === name) await client.call('remove', { key: d.key });
   await client.call('open', { name, backend, config, create: true });
   const w: Workload = { ...workload, preload: { ...workload.preload, entries: n }, operations: n };
-  const { report } = await client.call('run', { workload: w, label: 'storage benchmark' });
+  const { report, physical } = await client.call('run', { workload: w, label: 'storage benchmark' });
   await client.call('close', {});
   const t = report.timings ?? { preload_ms: NaN, run_ms: NaN };
   const labels: Record<Backend, string> = { memory: 'engine, memory', opfs: 'engine, OPFS', idb: 'engine, IndexedDB' };
@@ -40,6 +43,7 @@ async function engineRow(backend: Backend, n: number, config: EngineConfig, work
     insertsPerSecond: (n / t.preload_ms) * 1000,
     lookups: n,
     lookupsPerSecond: (n / t.run_ms) * 1000,
+    physical,
   };
 }
 

@@ -4,17 +4,21 @@
  * cache can hold the part that answers most lookups. Every number comes from @lsm/models via
  * compute/sweeps/memory*.ts; the heavy sweeps and the solver timing run in the model worker.
  */
+import { useMemo } from 'react';
 import { shambaMaxModules } from '@lsm/models';
 import { useSweep } from '../../compute/useSweep';
 import { treeProblems, type MnemosyneTreeInput } from '../../compute/sweeps/memoryTree';
 import { SST } from '../../compute/sweeps/memoryShamba';
 import { ControlGroup } from '../../controls/ControlGroup';
+import { memoryPageDesigns } from '../../export-ui/designs';
+import { ExportCard } from '../../export-ui/ExportPanel';
 import { ParamControl } from '../../controls/ParamControl';
 import { formatBound } from '../../state/validate';
-import { Page } from '../../layout/Page';
+import { CardGrid, Page } from '../../layout/Page';
 import { useLastValid } from '../../state/useLastValid';
 import { useUrlState } from '../../state/useUrlState';
 import { MnemosyneSection } from './MnemosyneSection';
+import { ENGINE_SKIP_THRESHOLDS } from './engineConfig';
 import { ShambaSection } from './ShambaSection';
 import { memoryUrl } from './state';
 import './memory.css';
@@ -76,6 +80,20 @@ export function MemoryPage() {
   const shamba = useSweep('memory.shamba', { ...shambaArgs, budgetFraction: s.budget / 100 }, { mode: 'main' });
   const shambaBudget = useSweep('memory.shambaBudget', { ...shambaArgs, budgetsPercent: BUDGETS });
 
+  // The export card: the designs both sections show, from the same (last valid) inputs.
+  const { sizeRatio, levels, filesInFirstLevel, entriesPerFile } = tree;
+  const exportDesigns = useMemo(
+    () =>
+      memoryPageDesigns({ sizeRatio, levels, filesInFirstLevel, entriesPerFile }, s.bits, {
+        bitsPerKey: filter.bitsPerKey,
+        modules: filter.modules,
+        skip: s.skip,
+        budgetPercent: s.budget,
+      }),
+    [sizeRatio, levels, filesInFirstLevel, entriesPerFile, s.bits, filter.bitsPerKey, filter.modules, s.skip, s.budget],
+  );
+  const ownThresholds = s.thetaWhole !== ENGINE_SKIP_THRESHOLDS.whole || s.thetaLater !== ENGINE_SKIP_THRESHOLDS.later;
+
   return (
     <Page
       title="Memory pressure: Mnemosyne and SHaMBa"
@@ -130,6 +148,22 @@ export function MemoryPage() {
         view={shamba}
         budgetSweep={shambaBudget}
       />
+      <section className="memory-section" aria-label="Export">
+        <CardGrid>
+          <ExportCard
+            title="Export these designs for RocksDB and the native engine"
+            caption={
+              <>
+                Section A’s tree with Mnemosyne’s filter allocation, or the Monkey+ and uniform ones it is compared with; or section B’s
+                SHaMBa filters on the same tree shape, with a block cache of {s.budget}% of the index and filter bytes. The engine
+                measures α and β itself and skips modules at θ₁ = {ENGINE_SKIP_THRESHOLDS.whole}, θ₂ = {ENGINE_SKIP_THRESHOLDS.later} I/O
+                {ownThresholds ? ' (not this page’s thresholds)' : ''}. Each tab lists what its target cannot express.
+              </>
+            }
+            designs={exportDesigns}
+          />
+        </CardGrid>
+      </section>
     </Page>
   );
 }

@@ -10,6 +10,8 @@ import { CardGrid } from '../../layout/Page';
 import { ControlGroup } from '../../controls/ControlGroup';
 import { ParamControl } from '../../controls/ParamControl';
 import { useSweep } from '../../compute/useSweep';
+import { mslsPageDesigns } from '../../export-ui/designs';
+import { ExportCard } from '../../export-ui/ExportPanel';
 import { Page } from '../../layout/Page';
 import { useUrlState } from '../../state/useUrlState';
 import { BreakdownCard } from './Breakdown';
@@ -49,6 +51,13 @@ export function MslsPage() {
     distribution: good.distribution ?? { kind: 'uniform' },
     levelItems: upperLevels,
   });
+
+  // The export card: the user's level sizes, and the optimiser's once it has answered for them.
+  const optimizedItems = optimize.computing ? undefined : optimize.data?.optimizedItems;
+  const exportDesigns = useMemo(
+    () => mslsPageDesigns(params, optimizedItems && { params: good, levelItems: optimizedItems }),
+    [params, good, optimizedItems],
+  );
 
   const data = current.data;
   const now = data ? { msls: data.msls.total, worst: data.worst.total, levels: data.msls.resolved.levels } : undefined;
@@ -107,6 +116,11 @@ export function MslsPage() {
         <OptimizeCard sweep={optimize} s={s} />
         <UniqueCard sweep={primitives} s={s} walItems={data?.msls.resolved.walItems} />
         <DensityCard sweep={primitives} s={s} />
+        <ExportCard
+          title="Export this design for RocksDB and the native engine"
+          caption="Your level sizes or the MSLS-optimized ones, as per-level size ratios with leveling and merges by file (the engine’s level 1 is LevelDB’s level 0), written by the engine: the same bytes as lsm export. The model has no pages, files or filters: the engine gets LevelDB’s 4 KiB pages, 2 MiB files and 10 bits/key. Each tab lists what its target cannot express."
+          designs={exportDesigns}
+        />
       </CardGrid>
     </Page>
   );
