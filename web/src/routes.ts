@@ -41,7 +41,7 @@ export const ROUTES: Route[] = [
   },
   {
     path: 'moose',
-    title: 'Moose design space',
+    title: 'Moose',
     blurb: 'Per-level size ratios, runs and filters; Smoose’s pick for a workload',
     load: () => import('./pages/moose/MoosePage').then((m) => m.MoosePage),
   },
@@ -53,7 +53,7 @@ export const ROUTES: Route[] = [
   },
   {
     path: 'msls',
-    title: 'Write amplification (MSLS)',
+    title: 'Write amp (MSLS)',
     blurb: 'Bytes written per byte inserted: MSLS model vs worst case, optimized level sizes',
     load: () => import('./pages/msls/MslsPage').then((m) => m.MslsPage),
   },
