@@ -5,7 +5,9 @@
  * with one line `N passed, N failed` over all of them. Every suite runs even if an earlier one
  * failed; the exit code is non-zero if anything failed.
  *
- * Run one suite alone: `node scripts/test.mjs rust|lint|models|web|e2e` (several may be given).
+ * The `rocksdb` suite checks the exports against a real RocksDB (Debian's db_bench and librocksdb).
+ *
+ * Run one suite alone: `node scripts/test.mjs rust|lint|models|web|e2e|rocksdb` (several may be given).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -96,6 +98,25 @@ function e2e() {
   return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: failed === 0 && r.status !== 0 ? 1 : failed };
 }
 
+/** The exports against a real RocksDB: Node's test runner over interop/rocksdb. */
+function rocksdb() {
+  const r = exec(process.execPath, ['--test', '--test-reporter=spec', 'interop/rocksdb/'], { maxBuffer: 16 << 20 });
+  const count = (word) => Number(new RegExp(`^ℹ ${word} (\\d+)$`, 'm').exec(r.stdout)?.[1] ?? 0);
+  const passed = count('pass');
+  const failed = count('fail');
+  return { passed, failed: failed === 0 && (r.status !== 0 || passed === 0) ? 1 : failed };
+}
+
+/** What a suite needs from Debian beyond Node and rustup, and the line that installs it. */
+const SYSTEM_NEEDS = {
+  e2e: { present: () => fs.existsSync(CHROMIUM), what: `Chromium at ${CHROMIUM}`, install: 'sudo apt-get install -y chromium' },
+  rocksdb: {
+    present: () => ['/usr/bin/db_bench', '/usr/include/rocksdb/db.h', '/usr/bin/g++'].every((f) => fs.existsSync(f)),
+    what: "RocksDB's db_bench, its C++ headers and library, and g++",
+    install: 'sudo apt-get install -y rocksdb-tools librocksdb-dev g++',
+  },
+};
+
 /** The native `lsm` CLI, which the parity and export tests compare the browser against. */
 function buildNativeCli() {
   return exec('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', 'wasm-engine/Cargo.toml'], {
@@ -103,7 +124,7 @@ function buildNativeCli() {
   }).status === 0;
 }
 
-const SUITES = { rust, lint, models: () => vitest('models'), web: () => vitest('web'), e2e };
+const SUITES = { rust, lint, models: () => vitest('models'), web: () => vitest('web'), e2e, rocksdb };
 
 function main() {
   const wanted = process.argv.slice(2);
@@ -114,9 +135,12 @@ function main() {
     }
   }
   const names = wanted.length ? wanted : Object.keys(SUITES);
-  if (names.includes('e2e') && !fs.existsSync(CHROMIUM)) {
-    console.error(`Chromium is missing at ${CHROMIUM}. Install it with:\n  sudo apt-get install -y chromium`);
-    process.exit(1);
+  for (const name of names) {
+    const need = SYSTEM_NEEDS[name];
+    if (need && !need.present()) {
+      console.error(`The ${name} suite needs ${need.what}. Install it with:\n  ${need.install}`);
+      process.exit(1);
+    }
   }
   try {
     setup();
@@ -127,7 +151,7 @@ function main() {
   }
   fs.mkdirSync(resultsDir, { recursive: true });
   const rows = [];
-  if ((names.includes('web') || names.includes('e2e')) && !buildNativeCli()) {
+  if (['web', 'e2e', 'rocksdb'].some((n) => names.includes(n)) && !buildNativeCli()) {
     rows.push(['native', { passed: 0, failed: 1 }]);
   }
   for (const name of names) {

@@ -107,7 +107,10 @@ pub fn filter_policy(config: &EngineConfig, workload: Option<&Workload>) -> Expo
          //   // then rocksdb::DB::Open(db_options, path, cf_descs, &handles, &db)\n\
          //\n\
          // RocksDB persists the policy by its name; to reopen from the OPTIONS file it writes, set the policy\n\
-         // again as above (or register it with rocksdb::ObjectLibrary).\n//\n",
+         // again as above (or register it with rocksdb::ObjectLibrary).\n\
+         //\n\
+         // A file RocksDB moves down without rewriting it (a trivial move, typically into an empty level)\n\
+         // keeps the filter it was built with; files written by compactions get their level's bits.\n//\n",
     );
     t.push_str(&format!("// Levels: {mapping_note}.\n"));
     if warnings.is_empty() {

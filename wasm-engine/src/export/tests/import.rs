@@ -1,0 +1,127 @@
+//! Imports: an exported OPTIONS file read back gives what RocksDB expresses; unknown keys are
+//! reported by name; malformed files and bad designs fail with a reason.
+
+use super::*;
+
+/// Engine levels 1..=depth as (size ratio, runs).
+fn shape(c: &EngineConfig, depth: usize) -> Vec<(f64, u32)> {
+    (1..=depth).map(|i| (c.level(i).size_ratio, c.level(i).max_runs)).collect()
+}
+
+/// Capacities (entry bytes) of RocksDB's L1..L6 as a design lays them out.
+fn rocks_capacities(c: &EngineConfig) -> Vec<f64> {
+    let m = Mapping::new(c, None);
+    (1..7).map(|r| m.capacity(m.engine_level(r))).collect()
+}
+
+#[test]
+fn importing_an_exported_options_file_gives_back_what_rocksdb_expresses() {
+    let mut cached = design(&[(8.0, 1, None)], Allocation::Uniform, 7.5);
+    cached.page_bytes = 16384;
+    cached.block_cache.bytes = 64 << 20;
+    cached.block_cache.cache_index_and_filter_blocks = true;
+    cached.block_cache.high_priority_ratio = 0.25;
+    let cases = [
+        design(&[(10.0, 1, None)], Allocation::Uniform, 10.0),
+        design(&[(2.5, 1, None), (7.0, 1, None), (5.0, 1, None)], Allocation::Uniform, 5.0),
+        design(&[(4.0, 3, None), (10.0, 1, None)], Allocation::Uniform, 10.0),
+        design(&[(10.0, 9, None)], Allocation::Uniform, 10.0),
+        design(&[(4.0, 4, None)], Allocation::Uniform, 0.0),
+        cached,
+    ];
+    for c in &cases {
+        let e = export(c, Format::Rocksdb, None).unwrap();
+        let i = import(&e.text, ImportKind::Rocksdb).unwrap();
+        let back = &i.config;
+        assert_eq!((back.page_bytes, back.buffer_bytes), (c.page_bytes, c.buffer_bytes));
+        if back.compaction.granularity == Granularity::File {
+            // Leveled RocksDB imports as merges by file (level 1 = L0): the same level targets.
+            let (a, b) = (rocks_capacities(back), rocks_capacities(c));
+            assert!(a.iter().zip(&b).all(|(x, y)| (x - y).abs() <= 1e-9 * y), "{:?}: {a:?} vs {b:?}", c.levels);
+        } else {
+            assert_eq!(shape(back, 8), shape(c, 8), "{:?}", c.levels);
+        }
+        assert_eq!(back.filter.bits_per_key, c.filter.bits_per_key);
+        assert_eq!(back.block_cache, c.block_cache);
+        assert!(i.unknown_keys.is_empty(), "{:?}", i.unknown_keys);
+    }
+
+    // Sizes converted for a workload (16 + 100 B entries): the memtable gets 24 B and the SST
+    // 11 B more per entry, so write_buffer_size grows by 140/116 and L1's ratio reads 127/140 of T.
+    let w = workload(1_500_000, 0, Mix::default());
+    let c = design(&[(10.0, 1, Some(10.0)), (10.0, 1, Some(10.0)), (10.0, 1, Some(0.0))], Allocation::Explicit, 0.0);
+    let i = import(&export(&c, Format::Rocksdb, Some(&w)).unwrap().text, ImportKind::Rocksdb).unwrap();
+    let back = &i.config;
+    assert_eq!(back.buffer_bytes, (c.buffer_bytes as f64 * 140.0 / 116.0).round() as u64);
+    assert!((back.levels[0].size_ratio - 10.0 * 127.0 / 140.0).abs() < 1e-5, "{}", back.levels[0].size_ratio);
+    assert_eq!(back.levels[1].size_ratio, 10.0);
+    // optimize_filters_for_hits: every level filtered but RocksDB's last.
+    assert_eq!(back.filter.allocation, Allocation::Explicit);
+    let bits: Vec<f64> = back.levels.iter().map(|l| l.bits_per_key.unwrap()).collect();
+    assert_eq!(bits, [10.0, 10.0, 10.0, 10.0, 10.0, 0.0]);
+}
+
+#[test]
+fn unknown_keys_in_an_imported_options_file_are_reported_by_name() {
+    let text = "[Version]\n  rocksdb_version=8.10.0\n  options_file_version=1.1\n\
+                [DBOptions]\n  max_background_jobs=4\n  create_if_missing=true\n\
+                [CFOptions \"default\"]\n  write_buffer_size=4M\n  level0_file_num_compaction_trigger=4\n  \
+                max_bytes_for_level_base=16M\n  frobnicate_level=3\n  compression=kLZ4Compression\n\
+                [TableOptions/BlockBasedTable \"default\"]\n  block_size=8k\n  filter_policy=ribbonfilter:10:-1\n  \
+                index_type=kTwoLevelIndexSearch\n\
+                [CFOptions \"logs\"]\n  write_buffer_size=1024\n";
+    let i = import(text, ImportKind::Rocksdb).unwrap();
+    assert_eq!(
+        i.unknown_keys,
+        vec![
+            "DBOptions.max_background_jobs",
+            "CFOptions.frobnicate_level",
+            "TableOptions/BlockBasedTable.index_type",
+            "[CFOptions \"logs\"] (only the default column family's block-based table is imported)",
+        ]
+    );
+    let c = &i.config;
+    assert_eq!((c.page_bytes, c.buffer_bytes), (8192, 4 << 20));
+    // Trigger 4: level 1 is L0 with 3 runs; L1 = 16 MiB = 4 × the 4 MiB buffer → T₁ = 4; then 10.
+    assert_eq!(shape(c, 3), vec![(4.0, 3), (10.0, 1), (10.0, 1)]);
+    assert_eq!(c.compaction.granularity, Granularity::File);
+    let fields: Vec<(&str, WarningKind)> = i.warnings.iter().map(|w| (w.field.as_str(), w.kind)).collect();
+    assert!(fields.contains(&("levels", Approximated)), "RocksDB 8.10 defaults to dynamic level bytes");
+    assert!(fields.contains(&("filter.bits_per_key", Approximated)), "ribbon");
+    assert!(fields.contains(&("compression", Dropped)));
+    assert_eq!(c.filter.bits_per_key, 10.0);
+    assert_eq!(c.block_cache.bytes, 32 << 20);
+}
+
+#[test]
+fn malformed_options_files_fail_with_a_reason() {
+    let e = import("[CFOptions \"default\"]\n", ImportKind::Rocksdb).unwrap_err().to_string();
+    assert!(e.contains("[DBOptions]"), "{e}");
+    let e = import("[DBOptions]\n[CFOptions \"default\"]\n  write_buffer_size=lots\n", ImportKind::Rocksdb)
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("write_buffer_size:"), "{e}");
+    let e =
+        import("[DBOptions]\n[CFOptions \"default\"]\n  compaction_style=kCompactionStyleFIFO\n", ImportKind::Rocksdb)
+            .unwrap_err()
+            .to_string();
+    assert!(e.starts_with("compaction_style:"), "{e}");
+}
+
+#[test]
+fn bad_designs_and_formats_are_rejected_naming_the_field() {
+    let mut c = design(&[(10.0, 1, None)], Allocation::Uniform, 10.0);
+    c.levels[0].max_runs = 0;
+    for format in Format::ALL {
+        let e = export(&c, format, None).unwrap_err().to_string();
+        assert!(e.starts_with("levels[0].max_runs: must be an integer in [1, 1000]"), "{format}: {e}");
+    }
+    let e = "xml".parse::<Format>().unwrap_err().to_string();
+    assert!(e.starts_with("format: must be one of rocksdb"), "{e}");
+    let mut w = workload(10, 10, Mix { get_missing: 0.5, ..Mix::default() });
+    w.seed = 1;
+    let e = export(&design(&[(10.0, 1, None)], Allocation::Uniform, 10.0), Format::DbBench, Some(&w))
+        .unwrap_err()
+        .to_string();
+    assert!(e.starts_with("mix:"), "{e}");
+}
