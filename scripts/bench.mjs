@@ -8,7 +8,7 @@
  * 2. The models: holisticDesign, a 200-point curve, Mnemosyne's solver against gradient descent.
  * 3. In Chromium: the engine on OPFS and on IndexedDB against a plain `idb` key-value store.
  *
- * Options: --rounds N (default 3), --browser-entries N (default 1000000), --skip-engine, --skip-browser,
+ * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --skip-engine, --skip-browser,
  * --skip-models, --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -66,7 +66,8 @@ function modelsBench() {
 }
 
 async function browserBench(entries) {
-  const where = flag('--incognito') ? 'a fresh in-memory context' : 'an on-disk profile, as a person\'s browser';
+  const incognito = flag('--incognito');
+  const where = incognito ? 'a fresh in-memory context' : 'an on-disk profile, as a person\'s browser';
   console.log(`\n== browser (Debian Chromium, ${where}): ${fmt(entries)} inserts and lookups per store ==`);
   run('npm', ['run', 'build', '-w', 'web'], { stdio: 'inherit' });
   const port = freePort();
@@ -76,15 +77,16 @@ async function browserBench(entries) {
     stdio: 'ignore',
     detached: true,
   });
+  let profile = null;
   try {
     const { chromium } = await import('@playwright/test');
     const flags = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
     // A persistent profile on disk, as a person's browser has: a fresh (incognito-like) context
     // keeps OPFS and IndexedDB in memory behind IPC, which is neither what users get nor as fast.
     // (--incognito measures that context instead, for comparison.)
-    const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-bench-profile-'));
     const launch = { executablePath: '/usr/bin/chromium', args: flags };
-    const browser = flag('--incognito')
+    if (!incognito) profile = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-bench-profile-'));
+    const browser = incognito
       ? await (await chromium.launch(launch)).newContext()
       : await chromium.launchPersistentContext(profile, launch);
     const page = browser.pages()[0] ?? (await browser.newPage());
@@ -110,7 +112,6 @@ async function browserBench(entries) {
     );
     await browser.close();
     await browser.browser()?.close();
-    fs.rmSync(profile, { recursive: true, force: true });
     const plain = rows.find((r) => r.id === 'bench-plain-idb');
     for (const r of rows) {
       const vs = plain ? `  ${(r.ins / plain.ins).toFixed(1)}× plain IndexedDB puts` : '';
@@ -120,6 +121,7 @@ async function browserBench(entries) {
     if (opfs && plain) console.log(`  engine on OPFS / plain IndexedDB puts: ${(opfs.ins / plain.ins).toFixed(1)}×   (aim ≥ 10×)`);
     for (const line of physical) console.log(`  ${line}`);
   } finally {
+    if (profile) fs.rmSync(profile, { recursive: true, force: true });
     try {
       process.kill(-server.pid);
     } catch {
@@ -128,7 +130,15 @@ async function browserBench(entries) {
   }
 }
 
+// The sizes the benchmark page offers (web/src/pages/bench/BenchPage.tsx); it runs 1,000,000 for any other.
+const BROWSER_SIZES = [100_000, 200_000, 1_000_000];
+const browserEntries = option('--browser-entries', 1_000_000);
+if (!BROWSER_SIZES.includes(browserEntries)) {
+  console.error(`--browser-entries must be one of ${BROWSER_SIZES.map(fmt).join(', ')}`);
+  process.exit(2);
+}
+
 setup();
 if (!flag('--skip-engine')) engineBench(option('--rounds', 3));
 if (!flag('--skip-models')) modelsBench();
-if (!flag('--skip-browser')) await browserBench(option('--browser-entries', 1_000_000));
+if (!flag('--skip-browser')) await browserBench(browserEntries);
