@@ -4,12 +4,15 @@
  * the figures cost. Rates are printed, never compared: the machine is shared.
  */
 import { expect, test } from '@playwright/test';
-import { collectErrors, dataValue, screenshot } from './helpers';
+import {
+  dataValue,
+  openPage,
+  screenshot,
+} from './helpers';
 
 test('benchmark: the engine on memory, OPFS and IndexedDB and a plain IndexedDB store all report rates', async ({ page }) => {
   test.setTimeout(180_000);
-  const errors = collectErrors(page);
-  await page.goto('/#/bench?n=100000');
+  const errors = await openPage(page, 'bench?n=100000');
   await expect(page.getByLabel('Entries')).toHaveValue('100000');
   await page.getByRole('button', { name: 'Run benchmark' }).click();
   await expect(page.getByTestId('bench-done')).toBeVisible({ timeout: 170_000 });

@@ -12,7 +12,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { initSync, WasmEngine } from '../web/src/wasm/pkg/lsm_engine.js';
-import { collectErrors, screenshot } from './helpers';
+import {
+  collectErrors,
+  openPage,
+  screenshot,
+} from './helpers';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '..');
@@ -119,8 +123,7 @@ test('export page: three presets, every format, byte for byte as lsm export', as
 });
 
 test('trade-offs: the holistic optimizer’s design exports as lsm export writes it', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/tradeoffs');
+  const errors = await openPage(page, 'tradeoffs');
   await expect(page.getByTestId('design-card')).toHaveAttribute('aria-busy', 'false');
   // The design the page chose, as the page shows it (its EngineConfig, before the engine's canonical form).
   await page.getByText('Engine config (JSON)').click();
@@ -146,8 +149,7 @@ test('trade-offs: the holistic optimizer’s design exports as lsm export writes
 });
 
 test('Monkey and Moose pages: the panel exports the page’s designs', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/monkey?v=1&N=1048576&E=1024&pg=4096&T=4&pol=lev&b=5&buf=1&nz=50');
+  const errors = await openPage(page, 'monkey?v=1&N=1048576&E=1024&pg=4096&T=4&pol=lev&b=5&buf=1&nz=50');
   const monkeyPanel = page.getByTestId('card-export').getByTestId('export-panel');
   await monkeyPanel.scrollIntoViewIfNeeded();
   const monkey = await download(monkeyPanel, 'engine');
@@ -181,8 +183,7 @@ test('Monkey and Moose pages: the panel exports the page’s designs', async ({ 
 });
 
 test('import: an exported OPTIONS file comes back, with an added key reported by name', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/export?v=1&d=leveldb&w=none&f=rocksdb');
+  const errors = await openPage(page, 'export?v=1&d=leveldb&w=none&f=rocksdb');
   const panel = page.getByTestId('export-panel');
   const options = await download(panel, 'rocksdb');
   // A key this version does not know, in the column family section.
@@ -217,7 +218,7 @@ test('import: an exported OPTIONS file comes back, with an added key reported by
   await card.getByTestId('import-export').click();
   await expect(page).toHaveURL(/[?&]d=custom/);
   await expect(page.getByTestId('design-summary-name')).toHaveText('Imported from a RocksDB OPTIONS file');
-  // "Run in the lab" follows the lab's own link convention (pages/lab/documents.ts labLink).
+  // "Run in the lab" follows the lab's own link convention (documents/urls/labDocuments.ts labLink).
   await expect(panel.getByTestId('export-lab-link')).toHaveAttribute('href', /^#\/lab\?v=1&/);
   const again = await download(panel, 'engine');
   expect(again.name).toBe('lsm-imported-from-a-rocksdb-options-file.json');

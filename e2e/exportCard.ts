@@ -1,11 +1,11 @@
 /**
  * Steps the page specs share for an explorer page's "Export this design" card (ExportCard in
- * web/src/export-ui/ExportPanel.tsx): open its Engine JSON tab, download the current design's
+ * web/src/ui/export/ExportPanel.tsx): open its Engine JSON tab, download the current design's
  * file, and follow "Run in the lab →".
  */
 import fs from 'node:fs';
 import { expect, type Locator, type Page } from '@playwright/test';
-import type { EngineConfig } from '../web/src/engine/types';
+import type { EngineConfig } from '../web/src/documents/engine';
 
 /** The page's export panel, scrolled into view, on the Engine JSON tab. */
 export async function engineExportPanel(page: Page): Promise<Locator> {

@@ -22,6 +22,18 @@ export function collectErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * The steps every page test starts with: listen for console errors and uncaught exceptions (the
+ * test ends by expecting none), open `#/<route>` (a query may follow the path) and, given a title,
+ * wait for the page's heading.
+ */
+export async function openPage(page: Page, route: string, title?: string | RegExp): Promise<string[]> {
+  const errors = collectErrors(page);
+  await page.goto(`/#/${route}`);
+  if (title !== undefined) await expect(page.getByRole('heading', { name: title, level: 1 })).toBeVisible();
+  return errors;
+}
+
 // ─── exact numbers
 
 /** The exact number an element carries in `data-value` (what the page rounds for display). */

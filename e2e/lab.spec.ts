@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
+import { collectErrors, openPage } from './helpers';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = path.join(HERE, 'artifacts');
@@ -11,15 +12,6 @@ const ROOT = path.resolve(HERE, '..');
 
 async function value(page: Page, testId: string): Promise<number> {
   return Number(await page.getByTestId(testId).first().getAttribute('data-value'));
-}
-
-function collectErrors(page: Page): string[] {
-  const errors: string[] = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => {
-    if (m.type() === 'error') errors.push(m.text());
-  });
-  return errors;
 }
 
 interface TreeJson {
@@ -50,9 +42,7 @@ async function runAndWait(page: Page, timeout = 150_000): Promise<string> {
 }
 
 test('default lab workload: zero-result I/O within 5% of the exact prediction, for Monkey and for uniform filters', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/lab');
-  await expect(page.getByRole('heading', { name: 'Workload lab' })).toBeVisible();
+  const errors = await openPage(page, 'lab', 'Workload lab');
   // The default: 100,000 keys, then 200,000 zero-result lookups over a key space 100× larger; leveling T = 4, 5 bits/key.
   await expect(page.getByLabel('Preset')).toHaveValue('zero');
   await expect(page.getByTestId('run-button')).toHaveText('Run 100,000 + 200,000 operations');
@@ -85,8 +75,7 @@ test('default lab workload: zero-result I/O within 5% of the exact prediction, f
 });
 
 test('1,000,000 operations on OPFS with a progress bar; the overlay appears; after a reload the database reopens with the same tree', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/lab');
+  const errors = await openPage(page, 'lab');
   await page.getByLabel('Preset').selectOption('million');
   await expect(page.getByRole('textbox', { name: /^Operations/ })).toHaveValue('1,000,000');
   await page.getByRole('radio', { name: 'OPFS' }).check();
@@ -205,8 +194,7 @@ for (const backend of [
 }
 
 test('sweep: Monkey Fig 12 A from measured points — uniform grows with data size, Monkey stays flat; its CSV is stored with it', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/lab?tab=sweep');
+  const errors = await openPage(page, 'lab?tab=sweep');
   await expect(page.getByTestId('sweep-run')).toHaveText('Run sweep (16 runs)');
   await page.getByTestId('sweep-run').click();
   await expect(page.getByTestId('task-step')).toBeVisible();

@@ -1,13 +1,13 @@
 import { expect, test, type Page } from '@playwright/test';
 import {
   chartPngSize,
-  collectErrors,
   copyLink,
   csvLines,
   downloadFrom,
   expectLinkShowsView,
   expectPng,
   expectReadsWell,
+  openPage,
   parseSvg,
   pressOnChart,
   readout,
@@ -33,9 +33,7 @@ function levels(N: number, T: number, L: number): number[] {
 }
 
 test('learn: moving controls redraws the numbers the models compute', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/learn');
-  await expect(page.getByRole('heading', { name: 'Learn: how an LSM-tree works' })).toBeVisible();
+  const errors = await openPage(page, 'learn', 'Learn: how an LSM-tree works');
 
   // Defaults: 10 bits/key, leveling, T = 10, 1e8 entries, 64 MiB buffer → 3 levels.
   await expect(page.getByTestId('bloom-fpr')).toHaveText(percent(fpr(10)));
@@ -106,9 +104,8 @@ test('learn: moving controls redraws the numbers the models compute', async ({ p
 });
 
 test('learn: the URL holds the view; Copy link restores it exactly; bad links fall back with a notice', async ({ page, context }) => {
-  const errors = collectErrors(page);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.goto('/#/learn');
+  const errors = await openPage(page, 'learn');
   await page.getByRole('textbox', { name: /bits per key/i }).fill('6.5');
   await page.getByRole('textbox', { name: /size ratio/i }).fill('7');
   await page.getByRole('radio', { name: 'Tiering' }).check();

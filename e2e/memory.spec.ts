@@ -16,13 +16,13 @@ import {
 import {
   cellValue,
   chartPngSize,
-  collectErrors,
   copyLink,
   csvLines,
   downloadFrom,
   expectLinkShowsView,
   expectPng,
   expectReadsWell,
+  openPage,
   parseSvg,
   pressOnChart,
   readout,
@@ -75,9 +75,7 @@ function allocations(files: ReturnType<typeof tree>, bitsPerKey: number) {
 const box = (page: Page, name: RegExp) => page.getByRole('textbox', { name });
 
 test('memory (A): Mnemosyne, Monkey+ and uniform follow the controls', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/memory');
-  await expect(page.getByRole('heading', { name: 'Memory pressure: Mnemosyne and SHaMBa' })).toBeVisible();
+  const errors = await openPage(page, 'memory', 'Memory pressure: Mnemosyne and SHaMBa');
   await expect(page).toHaveURL(new RegExp(`#/memory\\?${DEFAULT_QUERY.replace(/\./g, '\\.')}$`));
 
   // Defaults: T = 4, 3 levels (21 files), θ = 1, Z = 0.5, 3 bits/key.
@@ -146,8 +144,7 @@ test('memory (A): Mnemosyne, Monkey+ and uniform follow the controls', async ({ 
 });
 
 test('memory (B): SHaMBa modules, budget curves and utilities follow the controls', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/memory');
+  const errors = await openPage(page, 'memory');
   const f10 = fprFromBitsPerKey(10);
   const fsm = fprFromBitsPerKey(5);
 
@@ -215,9 +212,8 @@ test('memory (B): SHaMBa modules, budget curves and utilities follow the control
 });
 
 test('memory: a shared link reproduces the view; Reset restores the defaults', async ({ page, context }) => {
-  const errors = collectErrors(page);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.goto('/#/memory');
+  const errors = await openPage(page, 'memory');
   await box(page, /^Memory budget/).fill('2.5');
   await box(page, /^Levels/).fill('4');
   await box(page, /^Skew/).fill('0.8');
@@ -293,8 +289,7 @@ test('memory: charts and tables download as valid SVG, PNG and CSV', async ({ pa
 });
 
 test('memory: the export card offers the page’s designs, follows its controls and opens them in the lab', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto(`/#/memory?${DEFAULT_QUERY}`);
+  const errors = await openPage(page, `memory?${DEFAULT_QUERY}`);
   const panel = await engineExportPanel(page);
   await expect(page.getByTestId('card-export').getByRole('heading')).toHaveText('Export these designs for RocksDB and the native engine');
   await expect(panel.locator('.export-design-choice').getByRole('radio')).toHaveCount(4);

@@ -10,13 +10,13 @@ import {
 } from '../models/src/index';
 import {
   cellValue,
-  collectErrors,
   copyLink,
   csvLines,
   downloadFrom,
   expectLinkShowsView,
   expectPng,
   expectReadsWell,
+  openPage,
   parseSvg,
   readout,
   tooltipAt,
@@ -33,9 +33,7 @@ function design(over: Partial<Design> = {}): Design {
 const R = (d: Design, data: Dataset = FIG7, w: Workload = ZERO) => costs(data, d, w, HW);
 
 test('monkey: the drawn numbers are the models’ and follow the controls', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/monkey');
-  await expect(page.getByRole('heading', { name: 'Monkey vs state of the art' })).toBeVisible();
+  const errors = await openPage(page, 'monkey', 'Monkey vs state of the art');
 
   // Defaults: Monkey Fig 7's data set at 5 bits/entry (reference V4: 0.191573 vs 0.814614).
   const d0 = design();

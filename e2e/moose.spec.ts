@@ -14,7 +14,6 @@ import {
 } from '../models/src/index';
 import {
   chartPngSize,
-  collectErrors,
   controlsLeftOf,
   copyLink,
   csvLines,
@@ -23,6 +22,7 @@ import {
   expectLinkShowsView,
   expectPng,
   expectReadsWell,
+  openPage,
   parseSvg,
   pressOnChart,
   readout,
@@ -72,9 +72,7 @@ async function expectCosts(page: Page, c: MooseCosts) {
 }
 
 test('moose: editing the table redraws the costs the models compute', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/moose');
-  await expect(page.getByRole('heading', { name: 'Moose design space' })).toBeVisible();
+  const errors = await openPage(page, 'moose', 'Moose design space');
 
   // Defaults: default Moose for N/F = 12 000 (reference E6: r = 7,7,7,5.83,4.80, n = 3,3,3,2,2).
   expect(await readTable(page)).toEqual({ ratios: DEFAULT_RATIOS, runs: DEFAULT_RUNS });
@@ -153,8 +151,7 @@ test('moose: editing the table redraws the costs the models compute', async ({ p
 });
 
 test('moose: the workload moves Smoose, whose choice is the model’s and applies to the table', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/moose');
+  const errors = await openPage(page, 'moose');
   const r0 = smoose(DS, WL_I, MEM, OPTS);
   await expect.poll(() => readout(page, 'smoose-weighted')).toBeCloseTo(r0.objective, 10);
 
@@ -214,9 +211,8 @@ test('moose: the workload moves Smoose, whose choice is the model’s and applie
 });
 
 test('moose: a shared link reproduces the view, edited table included; bad tables fall back', async ({ page, context }) => {
-  const errors = collectErrors(page);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.goto('/#/moose');
+  const errors = await openPage(page, 'moose');
   await page.getByRole('combobox', { name: 'Preset' }).selectOption('wl-b');
   await cell(page, 1, 'runs').fill('7');
   await cell(page, 4, 'size ratio').fill('5');

@@ -10,7 +10,6 @@ import {
 } from '../models/src/index';
 import {
   chartPngSize,
-  collectErrors,
   copyLink,
   csvLines,
   dataValue,
@@ -18,6 +17,7 @@ import {
   expectLinkShowsView,
   expectPng,
   expectReadsWell,
+  openPage,
   parseSvg,
   readout,
   tooltipAt,
@@ -65,9 +65,7 @@ async function settled(page: Page) {
 }
 
 test('msls: moving controls redraws the numbers the models compute', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/msls');
-  await expect(page.getByRole('heading', { name: 'Write amplification (MSLS)', level: 1 })).toBeVisible();
+  const errors = await openPage(page, 'msls', 'Write amplification (MSLS)');
 
   // Defaults = the paper's Table 1 design: 5 levels, MSLS 25.83 vs worst case 47.16.
   const base = wa(P());
@@ -162,9 +160,8 @@ test('msls: moving controls redraws the numbers the models compute', async ({ pa
 });
 
 test('msls: the URL holds the view; Copy link restores it exactly; presets, reset, bad links', async ({ page, context }) => {
-  const errors = collectErrors(page);
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.goto('/#/msls');
+  const errors = await openPage(page, 'msls');
   await page.getByRole('textbox', { name: /^Keys/ }).fill('33000000');
   await page.getByRole('radio', { name: 'Zipf' }).check();
   await page.getByRole('textbox', { name: /^Zipf skew/ }).fill('1.1');
@@ -267,7 +264,7 @@ test('msls: charts and tables download as valid SVG, PNG and CSV', async ({ page
  * The engine levels of an MSLS design, from the model's level sizes (items; the last is N): level 0
  * (the engine's level 1) compacts at c0 files, then Size(l+1)/Size(l) with leveling; the last
  * level holds N entries with 25 % headroom (rounded up to six digits), at least r (see
- * web/src/pages/msls/engineConfig.ts).
+ * web/src/documents/designs/msls.ts).
  */
 function engineLevels(p: MslsLevelParams, items: readonly number[]) {
   const ceil6 = (v: number) => {
@@ -287,8 +284,7 @@ function engineLevels(p: MslsLevelParams, items: readonly number[]) {
 }
 
 test('msls: the export card exports the level layout, follows the controls and opens it in the lab', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/msls');
+  const errors = await openPage(page, 'msls');
   await settled(page);
   const panel = await engineExportPanel(page);
   const preview = enginePreview(panel);

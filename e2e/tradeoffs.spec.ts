@@ -1,14 +1,14 @@
 import { expect, test, type Page } from '@playwright/test';
 import { costs, holisticDesign, type Dataset, type MonkeySla, type Workload } from '../models/src/index';
-import { monkeyDesignToEngineConfig } from '../web/src/pages/tradeoffs/engineConfig';
+import { monkeyDesignToEngineConfig } from '../web/src/documents/designs/tradeoffs';
 import {
-  collectErrors,
   copyLink,
   csvLines,
   downloadFrom,
   expectLinkShowsView,
   expectPng,
   expectReadsWell,
+  openPage,
   parseSvg,
   pressOnChart,
   readout,
@@ -57,9 +57,7 @@ async function expectChosen(page: Page, workload: Workload, sla: MonkeySla = {})
 }
 
 test('tradeoffs: the holistic design follows the workload panel and opens on the Monkey page', async ({ page }) => {
-  const errors = collectErrors(page);
-  await page.goto('/#/tradeoffs');
-  await expect(page.getByRole('heading', { name: 'Trade-off curves and holistic design' })).toBeVisible();
+  const errors = await openPage(page, 'tradeoffs', 'Trade-off curves and holistic design');
   await expectChosen(page, mix(40, 10, 0, 50));
 
   // The four shares must add up to 100%: a clear message, and the last valid mix stays in use.

@@ -34,7 +34,7 @@ function readJson(file) {
 }
 
 function rust() {
-  const r = exec('cargo', ['test', '--manifest-path', 'wasm-engine/Cargo.toml', '--', '--color', 'never'], {
+  const r = exec('cargo', ['test', '--no-fail-fast', '--manifest-path', 'wasm-engine/Cargo.toml', '--', '--color', 'never'], {
     maxBuffer: 64 << 20,
   });
   let passed = 0;
@@ -47,7 +47,7 @@ function rust() {
   return { passed, failed };
 }
 
-/** Lints count as one test each: clean or not. */
+/** Lints and the dependency check count as one test each: clean or not. */
 function lint() {
   const checks = [
     ['cargo', ['clippy', '--manifest-path', 'wasm-engine/Cargo.toml', '--all-targets', '--', '-D', 'warnings']],
@@ -55,6 +55,11 @@ function lint() {
     ['cargo', ['fmt', '--manifest-path', 'wasm-engine/Cargo.toml', '--check']],
     ['npx', ['tsc', '-p', 'models/tsconfig.json', '--noEmit']],
     ['npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']],
+    ['npx', ['tsc', '-p', 'e2e/tsconfig.json', '--noEmit']],
+    // One-way layers and no import cycles (ARCHITECTURE.md); then proof that the rules catch a
+    // deliberately added cycle or layer violation. The Rust side is wasm-engine/tests/module_cycles.rs.
+    ['npx', ['depcruise', 'web/src', 'models/src', '--config', '.dependency-cruiser.cjs']],
+    [process.execPath, ['--test', '--test-reporter=spec', 'scripts/dependency-rules.test.mjs']],
   ];
   let passed = 0;
   let failed = 0;

@@ -12,5 +12,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'test/**/*.test.tsx'],
     environment: 'node',
+    // A hang guard, not a speed check: some tests run the engine or the Moose search for seconds,
+    // and this machine is shared (speed is measured by `npm run bench`).
+    testTimeout: 60_000,
   },
 });

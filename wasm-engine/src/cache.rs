@@ -4,13 +4,10 @@
 //! to the low pool for one more LRU round instead of being dropped.
 //!
 //! This is the logical cache the I/O counters see: a hit costs no I/O, a miss costs the block's
-//! pages. (Backends may keep their own physical caches; those never change the counters.)
+//! pages. (Backends may keep their own physical caches; those never change the counters.) It holds
+//! any cheaply cloned value (`table::Block` in the engine) and knows nothing of what it caches.
 
 use std::collections::HashMap;
-use std::rc::Rc;
-
-use crate::bloom::Bloom;
-use crate::table::Fences;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BlockKind {
@@ -27,13 +24,6 @@ pub struct BlockKey {
     pub index: u32,
 }
 
-#[derive(Clone, Debug)]
-pub enum Block {
-    Page(Rc<[u8]>),
-    Module(Rc<Bloom>),
-    Fences(Rc<Fences>),
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Priority {
     High,
@@ -42,9 +32,9 @@ pub enum Priority {
 
 const NIL: usize = usize::MAX;
 
-struct Node {
+struct Node<V> {
     key: BlockKey,
-    block: Option<Block>,
+    block: Option<V>,
     charge: u64,
     pool: Priority,
     prev: usize,
@@ -58,10 +48,10 @@ struct Pool {
     bytes: u64,
 }
 
-pub struct BlockCache {
+pub struct BlockCache<V> {
     capacity: u64,
     high_capacity: u64,
-    nodes: Vec<Node>,
+    nodes: Vec<Node<V>>,
     free: Vec<usize>,
     map: HashMap<BlockKey, usize>,
     high: Pool,
@@ -70,7 +60,7 @@ pub struct BlockCache {
     pub demotions: u64,
 }
 
-impl BlockCache {
+impl<V: Clone> BlockCache<V> {
     pub fn new(capacity: u64, high_ratio: f64) -> Self {
         BlockCache {
             capacity,
@@ -154,7 +144,7 @@ impl BlockCache {
     }
 
     /// The block, if cached; a hit makes it the most recently used of its pool.
-    pub fn get(&mut self, key: &BlockKey) -> Option<Block> {
+    pub fn get(&mut self, key: &BlockKey) -> Option<V> {
         let i = *self.map.get(key)?;
         let p = self.nodes[i].pool;
         self.unlink(i);
@@ -170,7 +160,7 @@ impl BlockCache {
         self.free.push(i);
     }
 
-    pub fn insert(&mut self, key: BlockKey, block: Block, charge: u64, priority: Priority) {
+    pub fn insert(&mut self, key: BlockKey, block: V, charge: u64, priority: Priority) {
         if charge > self.capacity {
             return;
         }
@@ -221,13 +211,14 @@ impl BlockCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::rc::Rc;
 
     fn key(i: u32) -> BlockKey {
         BlockKey { table: 1, kind: BlockKind::Data, index: i }
     }
 
-    fn page() -> Block {
-        Block::Page(Rc::from(vec![0u8; 4]))
+    fn page() -> Rc<[u8]> {
+        Rc::from(vec![0u8; 4])
     }
 
     #[test]

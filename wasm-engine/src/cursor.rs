@@ -4,10 +4,10 @@
 
 use std::rc::Rc;
 
-use crate::cache::{Block, BlockKey, BlockKind, Priority};
+use crate::cache::{BlockKey, BlockKind, Priority};
 use crate::error::{Error, Result};
 use crate::page;
-use crate::table::{ReadCtx, Table};
+use crate::table::{Block, ReadCtx, Table};
 
 /// Physical read-ahead without a cache, in pages.
 const READ_AHEAD_PAGES: usize = 64;

@@ -7,20 +7,19 @@
 use std::rc::Rc;
 
 use crate::bloom::FILTER_SEED;
-use crate::cache::BlockCache;
 use crate::config::{Allocation, EngineConfig};
 use crate::cursor::RunCursor;
 use crate::error::{Error, Result};
 use crate::hash::hash64;
+use crate::job::Job;
 use crate::lookup::{FilterPolicy, probe_table};
-use crate::maintenance::Job;
 use crate::manifest::{Manifest, State};
 use crate::memtable::Memtable;
 use crate::page::{Found, max_entry_bytes};
 use crate::run::Run;
 use crate::stats::{OpClass, ReadCounters, Stats};
 use crate::storage::Storage;
-use crate::table::{ReadCtx, Table};
+use crate::table::{ReadCtx, Table, TableCache};
 use crate::tree::{TreeShape, level_info};
 use crate::wal::{self, Wal};
 
@@ -32,7 +31,7 @@ pub struct Engine {
     pub(crate) levels: Vec<Vec<Run>>,
     /// Round-robin positions of merges by file, per level (index 0 = level 1).
     pub(crate) cursors: Vec<Option<Vec<u8>>>,
-    pub(crate) cache: BlockCache,
+    pub(crate) cache: TableCache,
     pub(crate) stats: Stats,
     pub(crate) state: State,
     pub(crate) manifest: Manifest,
@@ -95,7 +94,7 @@ impl Engine {
         let cursors =
             (0..levels.len()).map(|i| state.cursors.get(&(i + 1).to_string()).and_then(|h| decode_hex(h))).collect();
         let mut engine = Engine {
-            cache: BlockCache::new(config.block_cache.bytes, config.block_cache.high_priority_ratio),
+            cache: TableCache::new(config.block_cache.bytes, config.block_cache.high_priority_ratio),
             wal: Wal::new(0),
             config,
             storage,

@@ -9,7 +9,7 @@ use crate::compaction;
 use crate::config::{Allocation, BITS_PER_KEY_RANGE, FilterKind};
 use crate::engine::Engine;
 use crate::filter::FilterSpec;
-use crate::maintenance::Job;
+use crate::job::Job;
 use crate::math::ln;
 use crate::mnemosyne::{self, FileWeight};
 use crate::run::Run;

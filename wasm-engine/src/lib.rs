@@ -19,6 +19,7 @@ mod filter_sizing;
 pub mod frame;
 pub mod generator;
 pub mod hash;
+mod job;
 pub mod keycmp;
 pub mod keys;
 pub mod kvbench;

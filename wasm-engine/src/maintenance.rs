@@ -6,35 +6,18 @@
 use std::collections::{BTreeMap, HashSet};
 use std::rc::Rc;
 
-use crate::cache::BlockCache;
 use crate::compaction::{self, FilePlan, FlushPlan, MergePlan, Shape, TableShape};
 use crate::config::Granularity;
 use crate::cursor::RunCursor;
 use crate::engine::{Engine, encode_hex};
 use crate::error::Result;
 use crate::filestats::{FileStats, InheritInput, inherit};
+use crate::job::Job;
 use crate::manifest::{Edit, TableEntry};
 use crate::merge::{Merge, Output, Progress, Source};
 use crate::run::Run;
 use crate::stats::{ReadCounters, WriteCounters};
-use crate::table::{ReadCtx, Table, TableBuilder};
-
-/// A flush or merge in progress.
-pub(crate) struct Job {
-    pub source_level: usize,
-    pub dest_level: usize,
-    /// Tables consumed, and which of them come from the destination level.
-    pub(crate) inputs: Vec<Rc<Table>>,
-    /// Each input's statistics when the job started (for inheritance).
-    inherit_inputs: Vec<(u64, InheritInput)>,
-    /// The run the outputs join.
-    pub(crate) dest_run: u64,
-    merge: Merge,
-    pub(crate) outputs: Vec<Rc<Table>>,
-    counters: WriteCounters,
-    cursor: Option<Vec<u8>>,
-    flush: bool,
-}
+use crate::table::{ReadCtx, Table, TableBuilder, TableCache};
 
 /// Pages a `step` call writes at most when the caller gives no budget.
 pub const DEFAULT_STEP_PAGES: u64 = 256;
@@ -259,7 +242,7 @@ impl Engine {
                     job.merge.start_output(TableBuilder::new(id, page_bytes));
                 }
                 let mut reads = ReadCounters::default();
-                let mut no_cache = BlockCache::new(0, 0.0);
+                let mut no_cache = TableCache::new(0, 0.0);
                 let mut ctx = ReadCtx { storage: self.storage.as_mut(), cache: &mut no_cache, counters: &mut reads };
                 match job.merge.step(&mut ctx, max_pages)? {
                     Progress::Working => return Ok(false),

@@ -4,7 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { BatchWriter } from '../src/engine/batch';
 import { initSync, WasmEngine } from '../src/wasm/pkg/lsm_engine.js';
 import { CHECK_CONFIG, checkKey } from '../src/pages/lab/engineCheck';
-import type { BatchResult, Stats, TreeShape } from '../src/engine/types';
+import type { BatchResult, Stats, TreeShape } from '../src/documents/engine';
 
 beforeAll(() => {
   const wasm = fs.readFileSync(path.resolve(__dirname, '../src/wasm/pkg/lsm_engine_bg.wasm'));

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { cleanPoints, dropNote, extentOf } from '../src/charts/clean';
-import { annotationLabelYs, nearestIndex, stepIndex } from '../src/charts/layout';
-import { axisTicks, formatTick, makeScale } from '../src/charts/scales';
-import { sliderScale } from '../src/controls/slider';
-import { formatCount, formatPercent, formatSig, powerOfTen } from '../src/format';
-import { numberParam } from '../src/state/params';
+import { cleanPoints, dropNote, extentOf } from '../src/ui/charts/clean';
+import { annotationLabelYs, nearestIndex, stepIndex } from '../src/ui/charts/layout';
+import { axisTicks, formatTick, makeScale } from '../src/ui/charts/scales';
+import { sliderScale } from '../src/ui/controls/slider';
+import { formatCount, formatPercent, formatSig, powerOfTen } from '../src/documents/format';
+import { numberParam } from '../src/documents/url/params';
 
 describe('chart data cleaning', () => {
   it('turns NaN, Infinity and non-positive log values into gaps, with a note', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { barChartCsv, csvCell, lineChartCsv, scatterChartCsv, tableCsv, toCsv } from '../src/charts/csv';
-import { exportFileName, stateSlug } from '../src/export/filename';
+import { barChartCsv, csvCell, lineChartCsv, scatterChartCsv, tableCsv, toCsv } from '../src/ui/charts/csv';
+import { exportFileName, stateSlug } from '../src/ui/download/filename';
 
 describe('CSV cells', () => {
   it('quote only what needs quoting and leave non-finite numbers empty', () => {

@@ -7,11 +7,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mooseLevelCapacities } from '@lsm/models';
-import type { EngineConfig, Workload } from '../src/engine/types';
-import { holisticDesign, monkeyPageDesigns, mooseDesign } from '../src/export-ui/designs';
-import { designFileName, designSlug, EXPORT_FORMATS, formatInfo } from '../src/export-ui/formats';
-import { detectImportKind } from '../src/export-ui/importKind';
-import { mooseDatasetFor, mooseLinkFor } from '../src/export-ui/mooseLink';
+import type { EngineConfig, Workload } from '../src/documents/engine';
+import { holisticDesign, monkeyPageDesigns, mooseDesign } from '../src/documents/designs/exportDesigns';
+import { designFileName, designSlug, EXPORT_FORMATS, formatInfo } from '../src/documents/exportFormats';
+import { detectImportKind } from '../src/documents/importKind';
+import { mooseDatasetFor, mooseLinkFor } from '../src/documents/urls/mooseLink';
 import {
   formatsToRequest,
   pendingResults,
@@ -20,12 +20,12 @@ import {
   tabBadge,
   warningCounts,
   warningHeadline,
-} from '../src/export-ui/panelState';
-import type { PresetIndex } from '../src/export-ui/sources';
-import { CUSTOM_DESIGN, exportUrlSpec } from '../src/pages/export/state';
-import { mooseUrl } from '../src/pages/moose/state';
-import { decodeQuery, encodeQuery } from '../src/state/codec';
-import { defaultsOf } from '../src/state/params';
+} from '../src/ui/export/panelState';
+import type { PresetIndex } from '../src/documents/sources';
+import { CUSTOM_DESIGN, exportUrlSpec } from '../src/documents/urls/export';
+import { mooseUrl } from '../src/documents/urls/moose';
+import { decodeQuery, encodeQuery } from '../src/documents/url/codec';
+import { defaultsOf } from '../src/documents/url/params';
 
 const root = path.resolve(__dirname, '../..');
 const readJson = <T>(rel: string): T => JSON.parse(fs.readFileSync(path.join(root, rel), 'utf8')) as T;

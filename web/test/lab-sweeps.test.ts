@@ -7,7 +7,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mslsWriteAmplification, uniformZeroResultCost } from '@lsm/models';
 import { initSync, validate_config, validate_workload, WasmEngine } from '../src/wasm/pkg/lsm_engine.js';
-import type { Report } from '../src/engine/types';
+import type { Report } from '../src/documents/engine';
 import {
   closedFormZero,
   defaultSpec,

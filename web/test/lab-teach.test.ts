@@ -8,7 +8,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initSync, validate_config, WasmEngine } from '../src/wasm/pkg/lsm_engine.js';
 import { BatchWriter } from '../src/engine/batch';
-import type { TreeShape } from '../src/engine/types';
+import type { TreeShape } from '../src/documents/engine';
 import {
   describeChange,
   mergeNeeded,
@@ -20,7 +20,7 @@ import {
   teachKey,
   teachValue,
 } from '../src/pages/teaching/teach';
-import { bitsColor, layoutTree } from '../src/pages/teaching/treeLayout';
+import { bitsColor, layoutTree } from '../src/ui/tree/treeLayout';
 
 const root = path.resolve(__dirname, '../..');
 

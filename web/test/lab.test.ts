@@ -8,11 +8,11 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { monkeyZeroResultCostClosedForm, uniformZeroResultCost } from '@lsm/models';
 import { initSync, validate_config, validate_workload, WasmEngine } from '../src/wasm/pkg/lsm_engine.js';
-import { decodeQuery } from '../src/state/codec';
-import { defaultsOf } from '../src/state/params';
-import type { EngineConfig, Report, TreeShape, Workload } from '../src/engine/types';
-import { configToState, labLink, labProblems, stateToConfig, stateToWorkload, workloadToState } from '../src/pages/lab/documents';
-import { labParams, labUrl, type LabState } from '../src/pages/lab/state';
+import { decodeQuery } from '../src/documents/url/codec';
+import { defaultsOf } from '../src/documents/url/params';
+import type { EngineConfig, Report, TreeShape, Workload } from '../src/documents/engine';
+import { configToState, labLink, labProblems, stateToConfig, stateToWorkload, workloadToState } from '../src/documents/urls/labDocuments';
+import { labParams, labUrl, type LabState } from '../src/documents/urls/lab';
 import {
   bitsSpentPerKey,
   levelOverlay,

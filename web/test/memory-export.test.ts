@@ -1,18 +1,18 @@
 /**
- * The Memory-pressure page's designs as EngineConfigs (pages/memory/engineConfig.ts) and as the
- * export panel's designs (export-ui/designs.ts): exact configs for the default state and for one
+ * The Memory-pressure page's designs as EngineConfigs (documents/designs/memory.ts) and as the
+ * export panel's designs (documents/designs/exportDesigns.ts): exact configs for the default state and for one
  * other, each accepted by the engine's own validator (built for wasm).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initSync, validate_config } from '../src/wasm/pkg/lsm_engine.js';
-import type { EngineConfig } from '../src/engine/types';
-import { memoryPageDesigns } from '../src/export-ui/designs';
-import { ENGINE_SKIP_THRESHOLDS, shambaCache, shambaToEngineConfig, treeFiles, treeToEngineConfig, type MemoryTree, type ShambaChoice } from '../src/pages/memory/engineConfig';
-import { memoryParams, memoryUrl } from '../src/pages/memory/state';
-import { decodeQuery } from '../src/state/codec';
-import { defaultsOf, type StateOf } from '../src/state/params';
+import type { EngineConfig } from '../src/documents/engine';
+import { memoryPageDesigns } from '../src/documents/designs/exportDesigns';
+import { ENGINE_SKIP_THRESHOLDS, shambaCache, shambaToEngineConfig, treeFiles, treeToEngineConfig, type MemoryTree, type ShambaChoice } from '../src/documents/designs/memory';
+import { memoryParams, memoryUrl } from '../src/documents/urls/memory';
+import { decodeQuery } from '../src/documents/url/codec';
+import { defaultsOf, type StateOf } from '../src/documents/url/params';
 
 type MemoryState = StateOf<typeof memoryParams>;
 

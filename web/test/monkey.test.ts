@@ -14,9 +14,9 @@ import {
   ZERO_RESULT_WORKLOAD,
   type MonkeyPageDesign,
 } from '../src/compute/sweeps/monkey';
-import { datasetProblem } from '../src/pages/shared/dataset';
-import { monkeyPageHash, monkeyUrl } from '../src/pages/monkey/state';
-import { decodeQuery } from '../src/state/codec';
+import { datasetProblem } from '../src/documents/params/dataset';
+import { monkeyPageHash, monkeyUrl } from '../src/documents/urls/monkey';
+import { decodeQuery } from '../src/documents/url/codec';
 
 const MIB = 1024 * 1024;
 const GIB = 1024 * MIB;

@@ -21,13 +21,13 @@ import {
   trimRatio,
   type DraftRow,
   type TableLevel,
-} from '../src/compute/sweeps/mooseTable';
-import { engineConfigJson, mooseEngineHeadroom, mooseLayoutToEngineConfig } from '../src/pages/moose/engineConfig';
-import { mooseUrl } from '../src/pages/moose/state';
+} from '../src/documents/mooseTable';
+import { engineConfigJson, mooseEngineHeadroom, mooseLayoutToEngineConfig } from '../src/documents/designs/moose';
+import { mooseUrl } from '../src/documents/urls/moose';
 import { listsProblem } from '../src/pages/moose/modelInputs';
-import { mixProblem, workloadOf } from '../src/pages/shared/workloadMix';
-import { decodeQuery, encodeQuery } from '../src/state/codec';
-import { defaultsOf } from '../src/state/params';
+import { mixProblem, workloadOf } from '../src/documents/params/workloadMix';
+import { decodeQuery, encodeQuery } from '../src/documents/url/codec';
+import { defaultsOf } from '../src/documents/url/params';
 
 const MIB = 1024 * 1024;
 /** The page's default data set: N/F = 12 000 (reference §7.5, E6). */

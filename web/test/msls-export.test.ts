@@ -1,6 +1,6 @@
 /**
- * The MSLS page's designs as EngineConfigs (pages/msls/engineConfig.ts) and as the export panel's
- * designs (export-ui/designs.ts): exact configs for the default state and for one other, the
+ * The MSLS page's designs as EngineConfigs (documents/designs/msls.ts) and as the export panel's
+ * designs (documents/designs/exportDesigns.ts): exact configs for the default state and for one other, the
  * optimiser's level sizes, what the engine cannot build, and every config through the engine's own
  * validator (built for wasm).
  */
@@ -9,12 +9,12 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mslsOptimizeLevelSizes } from '@lsm/models';
 import { initSync, validate_config } from '../src/wasm/pkg/lsm_engine.js';
-import type { EngineConfig } from '../src/engine/types';
-import { mslsPageDesigns } from '../src/export-ui/designs';
-import { mslsToEngineConfig } from '../src/pages/msls/engineConfig';
-import { levelParams, mslsParams, mslsUrl } from '../src/pages/msls/state';
-import { decodeQuery } from '../src/state/codec';
-import { defaultsOf } from '../src/state/params';
+import type { EngineConfig } from '../src/documents/engine';
+import { mslsPageDesigns } from '../src/documents/designs/exportDesigns';
+import { mslsToEngineConfig } from '../src/documents/designs/msls';
+import { levelParams, mslsParams, mslsUrl } from '../src/documents/urls/msls';
+import { decodeQuery } from '../src/documents/url/codec';
+import { defaultsOf } from '../src/documents/url/params';
 
 const MIB = 1024 * 1024;
 

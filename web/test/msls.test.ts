@@ -21,9 +21,9 @@ import {
 } from '../src/compute/sweeps/msls';
 import { breakdownRows } from '../src/pages/msls/Breakdown';
 import { optimizeRows } from '../src/pages/msls/Optimize';
-import { controlOfError, levelParams, mslsParams, mslsUrl, type MslsState } from '../src/pages/msls/state';
-import { decodeQuery, encodeQuery } from '../src/state/codec';
-import { defaultsOf } from '../src/state/params';
+import { controlOfError, levelParams, mslsParams, mslsUrl, type MslsState } from '../src/documents/urls/msls';
+import { decodeQuery, encodeQuery } from '../src/documents/url/codec';
+import { defaultsOf } from '../src/documents/url/params';
 
 const DEFAULTS: MslsState = defaultsOf(mslsParams);
 const LEVELDB: MslsLevelParams = levelParams(DEFAULTS);

@@ -4,10 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { costs, holisticDesign, monkeySizeRatioLimit, type Workload } from '@lsm/models';
 import { runSweep } from '../src/compute/sweeps';
 import { designLabel, holistic, memoryStepsSweep, ruleOfThumbDesign, sizeRatioGrid, tradeoffCurves } from '../src/compute/sweeps/tradeoffs';
-import { monkeyDesignToEngineConfig } from '../src/pages/tradeoffs/engineConfig';
-import { tradeoffUrl } from '../src/pages/tradeoffs/state';
-import { mixProblem, workloadOf } from '../src/pages/shared/workloadMix';
-import { defaultsOf } from '../src/state/params';
+import { monkeyDesignToEngineConfig } from '../src/documents/designs/tradeoffs';
+import { tradeoffUrl } from '../src/documents/urls/tradeoffs';
+import { mixProblem, workloadOf } from '../src/documents/params/workloadMix';
+import { defaultsOf } from '../src/documents/url/params';
 
 const MIB = 1024 * 1024;
 const FIG7 = { entries: 2 ** 35, entryBytes: 16, pageBytes: 4096 };

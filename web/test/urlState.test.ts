@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseHash } from '../src/routes';
+import { PAGE_LOADERS } from '../src/app/pages';
+import { parseHash, ROUTES } from '../src/documents/routes';
 import {
   applyPreset,
   decodeQuery,
@@ -7,8 +8,8 @@ import {
   encodeQuery,
   matchingPreset,
   splitQuery,
-} from '../src/state/codec';
-import { booleanParam, defaultsOf, enumParam, numberListParam, numberParam } from '../src/state/params';
+} from '../src/documents/url/codec';
+import { booleanParam, defaultsOf, enumParam, numberListParam, numberParam } from '../src/documents/url/params';
 
 const params = {
   sizeRatio: numberParam({ key: 'T', label: 'size ratio', default: 10, min: 2, max: 100, integer: true }),
@@ -164,5 +165,9 @@ describe('hash routes', () => {
   it('send unknown or empty paths to the default page, dropping their query', () => {
     expect(parseHash('', routes).query).toBe('');
     expect(parseHash('#/nowhere?x=1', routes)).toEqual({ path: 'learn', query: '' });
+  });
+  it('have one page component each, and no component without a route', () => {
+    expect(Object.keys(PAGE_LOADERS).sort()).toEqual(ROUTES.map((r) => r.path).sort());
+    expect(ROUTES.length).toBe(10);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { numberListParam, numberParam } from '../src/state/params';
-import { checkNumberListText, checkNumberText, formatBound, readNumber, valueProblem } from '../src/state/validate';
+import { numberListParam, numberParam } from '../src/documents/url/params';
+import { checkNumberListText, checkNumberText, formatBound, readNumber, valueProblem } from '../src/documents/url/validate';
 
 const T = numberParam({ key: 'T', label: 'size ratio', default: 10, min: 2, max: 100 });
 const N = numberParam({ key: 'N', label: 'entries', default: 1e6, min: 1000, max: 1e12, integer: true });

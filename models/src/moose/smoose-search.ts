@@ -9,10 +9,15 @@ import { updatePaper, updateRefined } from './costs';
 import { branchAndBound, mooseSqrtLevelCost, type MooseDpLevelCost, type MooseDpResult } from './dp';
 import { optimalFprs } from './filters';
 import { runsFor } from './runs';
-import type { SmooseBaseline } from './smoose';
 
 // ---------------------------------------------------------------------------------------------
 // Smoose search (reference §4.3–4.6)
+
+/** A fixed-ratio design Smoose compares itself with (see `SmooseOptions.baselines`). */
+export interface SmooseBaseline {
+  design: 'leveling' | 'tiering' | 'lazyLeveling';
+  sizeRatio: number;
+}
 
 export interface Candidate {
   J: number;

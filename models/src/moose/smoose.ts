@@ -25,7 +25,10 @@ import {
   type Candidate,
   type DpAt,
   type Scorer,
+  type SmooseBaseline,
 } from './smoose-search';
+
+export type { SmooseBaseline };
 import { buffersOf, layoutOf, mooseFixedRatioCapacities, structureFromBuffers } from './structure';
 import {
   MOOSE_DEFAULT_K,
@@ -39,12 +42,6 @@ import {
 // Smoose (reference §4)
 
 export type SmooseVariant = 'sum-sqrt' | 'workload-aware' | 'fixed-ratio';
-
-/** A fixed-ratio design Smoose compares itself with (see `SmooseOptions.baselines`). */
-export interface SmooseBaseline {
-  design: 'leveling' | 'tiering' | 'lazyLeveling';
-  sizeRatio: number;
-}
 
 export interface SmooseOptions extends MooseOptions {
   /**

@@ -6,7 +6,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
 use std::path::PathBuf;
 
-use super::Storage;
+use super::api::Storage;
 use crate::error::{Error, Result};
 
 const WRITE_BUFFER: usize = 1 << 20;

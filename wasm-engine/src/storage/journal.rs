@@ -6,7 +6,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::{MemStorage, Storage};
+use super::api::Storage;
+use super::mem::MemStorage;
 use crate::error::Result;
 
 /// One change to persist, in order.

@@ -5,7 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::Storage;
+use super::api::Storage;
 use super::chunks::Chunks;
 use crate::error::{Error, Result};
 

@@ -7,7 +7,7 @@
 
 use wasm_bindgen::prelude::*;
 
-use super::Storage;
+use super::api::Storage;
 use crate::error::{Error, Result};
 
 #[wasm_bindgen]

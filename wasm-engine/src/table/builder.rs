@@ -12,8 +12,8 @@ use crate::page;
 use crate::stats::WriteCounters;
 use crate::storage::Storage;
 
-use super::format::{Fences, Footer, WRITE_CHUNK};
-use super::{Table, table_file_name};
+use super::format::{Fences, Footer, WRITE_CHUNK, table_file_name};
+use super::reader::Table;
 
 /// Writes a table in key order. Keys must be strictly increasing.
 pub struct TableBuilder {

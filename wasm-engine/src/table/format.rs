@@ -19,6 +19,11 @@ fn prefix(key: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// A table's file name: its id, zero-padded so names sort in creation order.
+pub fn table_file_name(id: u64) -> String {
+    format!("{id:08}.sst")
+}
+
 #[derive(Debug, PartialEq)]
 pub struct Fences {
     keys: Vec<Box<[u8]>>,

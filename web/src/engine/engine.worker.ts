@@ -27,7 +27,7 @@ import {
 } from './idbStore';
 import { deleteOpfsDatabase, OpfsPool, type PhysicalCalls } from './opfsPool';
 import type { Kind, Progress, RequestMessage, Requests, Responses, ResponseMessage, Session, Snapshot } from './protocol';
-import type { EngineConfig, Report, RunProgress } from './types';
+import type { EngineConfig, Report, RunProgress } from '../documents/engine';
 
 declare const self: DedicatedWorkerGlobalScope;
 

@@ -5,7 +5,9 @@
  */
 import type { Backend, DatabaseInfo } from './idbStore';
 import type { PhysicalCalls } from './opfsPool';
-import type { BatchResult, EngineConfig, Report, RunProgress, Stats, TreeShape, Workload } from './types';
+import type { BatchResult, EngineConfig, ExportFormat, ExportWarning, Report, RunProgress, Stats, TreeShape, Workload } from '../documents/engine';
+
+export type { ExportFormat, ExportWarning };
 
 export type { Backend, DatabaseInfo };
 
@@ -67,14 +69,6 @@ export interface Requests {
   import: { text: string; kind: 'rocksdb' | 'engine' };
   /** Check documents with the engine's own rules (errors name the field and range). */
   validate: { config?: EngineConfig; workload?: Workload };
-}
-
-export type ExportFormat = 'engine' | 'rocksdb' | 'rocksdb-cpp' | 'db_bench';
-
-export interface ExportWarning {
-  field: string;
-  kind: 'dropped' | 'rounded' | 'approximated';
-  message: string;
 }
 
 export interface Responses {

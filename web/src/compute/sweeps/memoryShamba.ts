@@ -25,21 +25,14 @@ import {
   shambaModulesToUse,
   shambaPerAccessIo,
   shambaProportionalSplit,
-  shambaSstMetadata,
   shambaUtility,
   type ShambaAccessIo,
   type ShambaSkipPolicy,
 } from '@lsm/models';
+import { SST, SST_ENTRIES, sstSizes } from '../../documents/params/memory';
 
-/** One SST as in SHaMBa Table 5: 64 B entries, 32 B keys, 64 entries per 4 KiB block, 1024 blocks. */
-export const SST = { entryBytes: 64, keyBytes: 32, entriesPerBlock: 64, dataBlocks: 1024, pageBytes: 4096 } as const;
-export const SST_ENTRIES = SST.entriesPerBlock * SST.dataBlocks;
+export { SST, SST_ENTRIES, sstSizes };
 
-/** Index and filter bytes of one SST at `bitsPerKey` (§B.3.6). */
-export function sstSizes(bitsPerKey: number) {
-  const m = shambaSstMetadata({ dataBlocks: SST.dataBlocks, keyBytes: SST.keyBytes, entryBytes: SST.entryBytes, pageBytes: SST.pageBytes, bitsPerKey });
-  return { indexBytes: m.indexBytes, filterBytes: m.filterBytes, dataBytes: SST.dataBlocks * SST.pageBytes };
-}
 
 export type FilterLayout = 'mono' | 'eq' | 'prop';
 

@@ -10,6 +10,9 @@
  * z counts probes of a file, P-A4). This is exactly how Example A (§A.7, M2) is built.
  */
 import { ModelInputError, mulberry32, requireFraction, requireNumber, shuffleInPlace } from '@lsm/models';
+import { levelFileCounts, type MnemosyneTreeInput } from '../../documents/params/memory';
+
+export { levelFileCounts, type FoundAt, type MnemosyneTreeInput } from '../../documents/params/memory';
 
 /** Lookups that reach the disk levels in the observation window (only ratios matter to the solver). */
 export const LOOKUPS = 1_000_000;
@@ -100,28 +103,6 @@ export function zipfRanges(ranges: number, skew: number, seed: number): number[]
   return order.map((rank) => byRank[rank]);
 }
 
-export type FoundAt = 'size' | 'hot';
-
-export interface MnemosyneTreeInput {
-  /** T: files (and entries) per level grow by this factor. */
-  sizeRatio: number;
-  levels: number;
-  filesInFirstLevel: number;
-  entriesPerFile: number;
-  /** Zipf θ over the deepest level's key ranges. */
-  skew: number;
-  /** Z: share of lookups whose key exists nowhere. */
-  emptyFraction: number;
-  /** Where existing keys live: in proportion to level size, or all in `hotLevel`. */
-  foundAt: FoundAt;
-  hotLevel: number;
-  seed: number;
-}
-
-/** Files per level of the synthetic tree: f₁·T^(j−1). */
-export function levelFileCounts(t: Pick<MnemosyneTreeInput, 'sizeRatio' | 'levels' | 'filesInFirstLevel'>): number[] {
-  return Array.from({ length: t.levels }, (_, j) => t.filesInFirstLevel * Math.pow(t.sizeRatio, j));
-}
 
 /** Why a combination of tree controls cannot be drawn, or null. Field names match the state keys. */
 export function treeProblems(t: MnemosyneTreeInput): { files?: string; hotLevel?: string } {

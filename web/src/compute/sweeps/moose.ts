@@ -28,7 +28,7 @@ import {
   type MooseUpdateModel,
   type Workload,
 } from '@lsm/models';
-import { bufferEntriesOf } from './mooseTable';
+import { bufferEntriesOf } from '../../documents/mooseTable';
 
 /** What every Moose computation shares: the data, the buffer, the filter budget, the cost model. */
 export interface MooseEnv {

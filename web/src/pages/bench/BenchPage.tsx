@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { formatFixed, formatInt } from '../../format';
+import { formatFixed, formatInt } from '../../documents/format';
 import type { PhysicalCalls } from '../../engine/opfsPool';
 import { type BenchRow, runStorageBenchmark } from './storageBench';
 

@@ -7,7 +7,7 @@ import { engineClient } from '../../engine/client';
 import { plainKvBenchmark } from '../../engine/idbStore';
 import type { Backend } from '../../engine/protocol';
 import type { PhysicalCalls } from '../../engine/opfsPool';
-import type { EngineConfig, Workload } from '../../engine/types';
+import type { EngineConfig, Workload } from '../../documents/engine';
 
 export interface BenchRow {
   id: string;

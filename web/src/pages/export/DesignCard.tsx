@@ -1,8 +1,8 @@
 /** The design the export page is exporting: what it is and where else it can be opened. */
 import type { ReactNode } from 'react';
-import type { EngineConfig, Workload } from '../../engine/types';
-import { DesignSummary } from '../../export-ui/DesignSummary';
-import { ChartPlaceholder } from '../../layout/sweepStatus';
+import type { EngineConfig, Workload } from '../../documents/engine';
+import { DesignSummary } from '../../ui/export/DesignSummary';
+import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
 import { MooseLink } from './MooseLink';
 
 export function DesignCard({

@@ -5,20 +5,20 @@
  * configs read back into the explorer.
  */
 import { useMemo, useState } from 'react';
-import type { EngineConfig } from '../../engine/types';
-import { ControlGroup } from '../../controls/ControlGroup';
-import { ParamControl } from '../../controls/ParamControl';
-import { ExportCard } from '../../export-ui/ExportPanel';
-import { designSlug } from '../../export-ui/formats';
-import type { PresetIndex } from '../../export-ui/sources';
-import { useExampleWorkload } from '../../export-ui/useExports';
-import { Page } from '../../layout/Page';
-import { useUrlState } from '../../state/useUrlState';
+import type { EngineConfig } from '../../documents/engine';
+import { ControlGroup } from '../../ui/controls/ControlGroup';
+import { ParamControl } from '../../ui/controls/ParamControl';
+import { ExportCard } from '../../ui/export/ExportPanel';
+import { designSlug } from '../../documents/exportFormats';
+import type { PresetIndex } from '../../documents/sources';
+import { useExampleWorkload } from '../../ui/export/useExports';
+import { Page } from '../../ui/layout/Page';
+import { useUrlState } from '../../ui/state/useUrlState';
 import { DesignCard } from './DesignCard';
 import { ImportCard } from './ImportCard';
-import { CUSTOM_DESIGN, exportUrlSpec } from './state';
+import { CUSTOM_DESIGN, exportUrlSpec } from '../../documents/urls/export';
 import { usePresetConfig, usePresetIndex } from './usePresets';
-import '../../export-ui/export-ui.css';
+import '../../ui/export/export-ui.css';
 import './export.css';
 
 const TITLE = 'Export & import';

@@ -7,10 +7,10 @@
 import { useId, useState, type ChangeEvent } from 'react';
 import { engineClient } from '../../engine/client';
 import type { Responses } from '../../engine/protocol';
-import type { EngineConfig, Workload } from '../../engine/types';
-import { DesignSummary } from '../../export-ui/DesignSummary';
-import { detectImportKind, type ImportKind } from '../../export-ui/importKind';
-import { WarningList } from '../../export-ui/WarningList';
+import type { EngineConfig, Workload } from '../../documents/engine';
+import { DesignSummary } from '../../ui/export/DesignSummary';
+import { detectImportKind, type ImportKind } from '../../documents/importKind';
+import { WarningList } from '../../ui/export/WarningList';
 import { MooseLink } from './MooseLink';
 
 type Imported = Responses['import'];

@@ -1,8 +1,8 @@
 /** "Open in the Moose page" for an engine design, or why the Moose page cannot show it. */
 import { useMemo } from 'react';
-import type { EngineConfig, Workload } from '../../engine/types';
-import { formatCount } from '../../format';
-import { mooseDatasetFor, mooseLinkFor } from '../../export-ui/mooseLink';
+import type { EngineConfig, Workload } from '../../documents/engine';
+import { formatCount } from '../../documents/format';
+import { mooseDatasetFor, mooseLinkFor } from '../../documents/urls/mooseLink';
 
 export function MooseLink({ config, workload, testId }: { config: EngineConfig; workload: Workload | null; testId: string }) {
   const dataset = useMemo(() => mooseDatasetFor(config, workload), [config, workload]);

@@ -1,7 +1,7 @@
 /** The preset index and the chosen preset's design, loaded from public/presets. */
 import { useEffect, useState } from 'react';
-import type { EngineConfig } from '../../engine/types';
-import { loadPreset, loadPresetIndex, type PresetEntry, type PresetIndex } from '../../export-ui/sources';
+import type { EngineConfig } from '../../documents/engine';
+import { loadPreset, loadPresetIndex, type PresetEntry, type PresetIndex } from '../../documents/sources';
 
 type Loaded<T> = { status: 'loading' } | { status: 'ok'; value: T } | { status: 'error'; message: string };
 

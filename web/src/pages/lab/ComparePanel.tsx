@@ -4,17 +4,17 @@
  * really spent (from the final tree).
  */
 import { useState } from 'react';
-import { BarChart, ChartCard, SERIES_COLORS, ScatterChart, barChartCsv, scatterChartCsv } from '../../charts';
-import { ControlGroup, ParamControl } from '../../controls';
-import { CardGrid, DataTable, type Column } from '../../layout';
-import type { UrlState } from '../../state/useUrlState';
-import { downloadText } from '../../export/svg';
-import { formatInt, formatPercent, formatSig } from '../../format';
-import { useLabEngine } from './labEngine';
+import { BarChart, ChartCard, SERIES_COLORS, ScatterChart, barChartCsv, scatterChartCsv } from '../../ui/charts';
+import { ControlGroup, ParamControl } from '../../ui/controls';
+import { CardGrid, DataTable, type Column } from '../../ui/layout';
+import type { UrlState } from '../../ui/state/useUrlState';
+import { downloadText } from '../../ui/download/svg';
+import { formatInt, formatPercent, formatSig } from '../../documents/format';
+import { useLabEngine } from '../../engine/session';
 import { compareCsv, savingVsUniform, type CompareRow, type CompareSettings } from './mnemosyne';
 import { runComparison } from './runner';
 import type { CompareResult } from './results';
-import type { LabSchema, LabState } from './state';
+import type { LabSchema, LabState } from '../../documents/urls/lab';
 import { TaskProgress } from './TaskProgress';
 
 export function settingsOf(s: LabState): CompareSettings {

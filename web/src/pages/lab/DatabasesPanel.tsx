@@ -6,13 +6,13 @@
 import { useCallback, useEffect, useId, useState } from 'react';
 import { engineClient } from '../../engine/client';
 import type { DatabaseInfo } from '../../engine/protocol';
-import { formatBytes, formatPercent } from '../../format';
-import type { UrlState } from '../../state/useUrlState';
-import { stateToConfig } from './documents';
-import { forgetOpen, useLabEngine, withTask } from './labEngine';
+import { formatBytes, formatPercent } from '../../documents/format';
+import type { UrlState } from '../../ui/state/useUrlState';
+import { stateToConfig } from '../../documents/urls/labDocuments';
+import { forgetOpen, useLabEngine, withTask } from '../../engine/session';
 import { OpenDatabaseCard } from './OpenDatabaseCard';
 import { suggestDatabaseName } from './runner';
-import type { LabSchema } from './state';
+import type { LabSchema } from '../../documents/urls/lab';
 
 const BACKEND_NAME = { opfs: 'OPFS', idb: 'IndexedDB', memory: 'memory' } as const;
 

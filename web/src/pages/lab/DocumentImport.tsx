@@ -5,9 +5,9 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { engineClient } from '../../engine/client';
-import type { EngineConfig, Report, Workload } from '../../engine/types';
-import { configToState, workloadToState } from './documents';
-import type { LabState } from './state';
+import type { EngineConfig, Report, Workload } from '../../documents/engine';
+import { configToState, workloadToState } from '../../documents/urls/labDocuments';
+import type { LabState } from '../../documents/urls/lab';
 import { newResultId, saveResult, type RunResult } from './results';
 
 interface PresetEntry {

@@ -4,8 +4,8 @@
  * exist, with the outcome known exactly.
  */
 import { useState } from 'react';
-import { formatFixed, formatInt } from '../../format';
-import { totalReads, totalWrites } from '../../engine/types';
+import { formatFixed, formatInt } from '../../documents/format';
+import { totalReads, totalWrites } from '../../documents/engine';
 import { type CheckResult, runEngineCheck } from './engineCheck';
 
 const KEYS = 100_000;

@@ -5,17 +5,17 @@
  * databases across reloads.
  */
 import { useEffect, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { Page } from '../../layout';
-import { useUrlState } from '../../state/useUrlState';
+import { Page } from '../../ui/layout';
+import { useUrlState } from '../../ui/state/useUrlState';
 import { ComparePanel, CompareControls } from './ComparePanel';
 import { DatabasesPanel } from './DatabasesPanel';
 import { EngineCheckCard } from './EngineCheckCard';
-import { useLabEngine } from './labEngine';
+import { useLabEngine } from '../../engine/session';
 import type { CompareResult, LabResult, RunResult, SweepResult } from './results';
 import { ResultsPanel } from './ResultsPanel';
 import { RunControls } from './RunControls';
 import { RunPanel } from './RunPanel';
-import { labParams, labUrl, type LabState } from './state';
+import { labParams, labUrl, type LabState } from '../../documents/urls/lab';
 import { SweepControls, SweepPanel } from './SweepPanel';
 import './lab.css';
 

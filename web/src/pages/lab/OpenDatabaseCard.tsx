@@ -5,9 +5,9 @@
  */
 import { useId, useState } from 'react';
 import { BatchWriter } from '../../engine/batch';
-import { formatInt } from '../../format';
-import { TreeView } from '../teaching/TreeView';
-import { useLabEngine, withTask } from './labEngine';
+import { formatInt } from '../../documents/format';
+import { TreeView } from '../../ui/tree/TreeView';
+import { useLabEngine, withTask } from '../../engine/session';
 import { treeEntries } from './predict';
 
 const plural = (n: number, one: string, many: string) => `${formatInt(n)} ${n === 1 ? one : many}`;

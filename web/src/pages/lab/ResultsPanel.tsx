@@ -3,8 +3,8 @@
  * download its JSON or CSV, delete it, or import a Report written by `lsm run --report`.
  */
 import { useCallback, useEffect, useId, useState } from 'react';
-import { downloadText } from '../../export/svg';
-import { formatSig } from '../../format';
+import { downloadText } from '../../ui/download/svg';
+import { formatSig } from '../../documents/format';
 import { readDocument } from './DocumentImport';
 import { resultCsv, resultJson } from './reportTables';
 import { deleteResult, listResults, onResultsChange, saveResult, type LabResult } from './results';

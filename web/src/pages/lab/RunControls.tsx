@@ -3,11 +3,11 @@
  * to run. Fields that do not apply (per-level bits without per-level allocation, a file size
  * without merges by file, skew without a skewed distribution) are hidden rather than ignored.
  */
-import { ControlGroup, ParamControl } from '../../controls';
-import type { UrlState } from '../../state/useUrlState';
-import { formatPercent } from '../../format';
+import { ControlGroup, ParamControl } from '../../ui/controls';
+import type { UrlState } from '../../ui/state/useUrlState';
+import { formatPercent } from '../../documents/format';
 import { DocumentImport } from './DocumentImport';
-import type { LabSchema } from './state';
+import type { LabSchema } from '../../documents/urls/lab';
 import type { RunResult } from './results';
 
 export function RunControls({ url, onReport }: { url: UrlState<LabSchema>; onReport: (r: RunResult) => void }) {

@@ -3,18 +3,18 @@
  * task's progress, and the result overlaid on its predictions.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { ParamControl } from '../../controls';
-import type { UrlState } from '../../state/useUrlState';
-import { downloadText } from '../../export/svg';
+import { ParamControl } from '../../ui/controls';
+import type { UrlState } from '../../ui/state/useUrlState';
+import { downloadText } from '../../ui/download/svg';
 import { engineClient } from '../../engine/client';
-import type { EngineConfig, Workload } from '../../engine/types';
-import { formatInt } from '../../format';
-import { designName, labProblems, stateToConfig, stateToWorkload, workloadName } from './documents';
-import { useLabEngine } from './labEngine';
+import type { EngineConfig, Workload } from '../../documents/engine';
+import { formatInt } from '../../documents/format';
+import { designName, labProblems, stateToConfig, stateToWorkload, workloadName } from '../../documents/urls/labDocuments';
+import { useLabEngine } from '../../engine/session';
 import { runExperiment, suggestDatabaseName } from './runner';
 import type { RunResult } from './results';
 import { RunResultView } from './RunResultView';
-import type { LabSchema } from './state';
+import type { LabSchema } from '../../documents/urls/lab';
 import { TaskProgress } from './TaskProgress';
 
 interface Trace {

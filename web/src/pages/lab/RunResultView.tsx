@@ -4,11 +4,11 @@
  * The same view shows a fresh run, a stored one and a report imported from `lsm run --report`.
  */
 import { memo, useMemo } from 'react';
-import { BarChart, ChartCard, barChartCsv } from '../../charts';
-import { CardGrid, DataTable, Readouts, type Column, type ReadoutItem } from '../../layout';
-import { downloadText } from '../../export/svg';
-import { formatCount, formatInt, formatPercent, formatSig } from '../../format';
-import { TreeView } from '../teaching/TreeView';
+import { BarChart, ChartCard, barChartCsv } from '../../ui/charts';
+import { CardGrid, DataTable, Readouts, type Column, type ReadoutItem } from '../../ui/layout';
+import { downloadText } from '../../ui/download/svg';
+import { formatCount, formatInt, formatPercent, formatSig } from '../../documents/format';
+import { TreeView } from '../../ui/tree/TreeView';
 import { bitsSpentPerKey, levelOverlay, overlay, type ClassOverlay } from './predict';
 import { counterRows, resultCsv, resultJson, rocksdbRows, type CounterRow } from './reportTables';
 import type { RunResult } from './results';

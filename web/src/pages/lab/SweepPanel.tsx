@@ -4,19 +4,19 @@
  * are stored with their CSV; a stored sweep re-plots here.
  */
 import { useMemo, useState } from 'react';
-import { BarChart, ChartCard, LineChart, ScatterChart, barChartCsv } from '../../charts';
-import { ControlGroup, ParamControl } from '../../controls';
-import { CardGrid, DataTable, Readouts, type Column } from '../../layout';
-import type { UrlState } from '../../state/useUrlState';
-import { downloadText } from '../../export/svg';
-import { formatPercent, formatSig } from '../../format';
-import { useLabEngine } from './labEngine';
+import { BarChart, ChartCard, LineChart, ScatterChart, barChartCsv } from '../../ui/charts';
+import { ControlGroup, ParamControl } from '../../ui/controls';
+import { CardGrid, DataTable, Readouts, type Column } from '../../ui/layout';
+import type { UrlState } from '../../ui/state/useUrlState';
+import { downloadText } from '../../ui/download/svg';
+import { formatPercent, formatSig } from '../../documents/format';
+import { useLabEngine } from '../../engine/session';
 import { runSweep } from './runner';
 import type { SweepResult } from './results';
 import { lookupSweepChart, mooseChart, mslsChart, mslsLevelChart, slopePerDoubling, tradeoffChart } from './sweepCharts';
 import { SWEEPS, sweepPoints, totalWriteAmp, type SweepPointResult, type SweepSpec } from './sweeps';
 import { pointModel, sweepCsv } from './sweepCsv';
-import type { LabSchema, LabState } from './state';
+import type { LabSchema, LabState } from '../../documents/urls/lab';
 import { TaskProgress } from './TaskProgress';
 
 export function specOf(s: LabState): SweepSpec {

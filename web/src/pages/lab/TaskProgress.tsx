@@ -2,8 +2,8 @@
  * The running task: phase (preload / run), operations done of total, operations per second, time
  * left, and Cancel. For sweeps and comparisons, which run of how many is in progress, too.
  */
-import { formatCount, formatInt } from '../../format';
-import { cancelTask, useLabEngine } from './labEngine';
+import { formatCount, formatInt } from '../../documents/format';
+import { cancelTask, useLabEngine } from '../../engine/session';
 
 function eta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '—';

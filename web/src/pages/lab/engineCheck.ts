@@ -5,8 +5,8 @@
  */
 import { BatchWriter } from '../../engine/batch';
 import type { Snapshot } from '../../engine/protocol';
-import type { BatchResult, EngineConfig } from '../../engine/types';
-import { withTask } from './labEngine';
+import type { BatchResult, EngineConfig } from '../../documents/engine';
+import { withTask } from '../../engine/session';
 
 export const CHECK_CONFIG: EngineConfig = {
   kind: 'lsm-navigator/engine-config',

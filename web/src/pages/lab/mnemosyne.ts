@@ -5,8 +5,8 @@
  * lookups concentrated on a hot key range, inserts interleaved so files are rebuilt after access
  * statistics accumulate, merges by file so there are many files to tune.
  */
-import { toCsv } from '../../charts/csv';
-import type { EngineConfig, Report, Workload } from '../../engine/types';
+import { toCsv } from '../../ui/charts/csv';
+import type { EngineConfig, Report, Workload } from '../../documents/engine';
 import { bitsSpentPerKey, runsInOrder } from './predict';
 
 export const COMPARE_ALLOCATIONS = ['uniform', 'monkey', 'mnemosyne'] as const;

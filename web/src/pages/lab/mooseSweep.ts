@@ -5,8 +5,8 @@
  * `mooseCosts` for the same layout. Pure.
  */
 import { mooseCosts, mooseLayout, moosePresetLayouts, type Dataset, type MooseLevel, type Workload as ModelWorkload } from '@lsm/models';
-import type { EngineConfig, Workload } from '../../engine/types';
-import { mooseLayoutToEngineConfig } from '../moose/engineConfig';
+import type { EngineConfig, Workload } from '../../documents/engine';
+import { mooseLayoutToEngineConfig } from '../../documents/designs/moose';
 
 export const MOOSE_BUFFER_BYTES = 64 * 1024;
 export const MOOSE_BITS = 5;

@@ -15,7 +15,7 @@ import {
   type Dataset,
   type Design,
 } from '@lsm/models';
-import { OP_CLASSES, type ClassSummary, type EngineConfig, type Report, type RunInfo, type TreeShape } from '../../engine/types';
+import { OP_CLASSES, type ClassSummary, type EngineConfig, type Report, type RunInfo, type TreeShape } from '../../documents/engine';
 
 export type OverlayClass = 'zero' | 'nonzero' | 'range' | 'update';
 

@@ -3,8 +3,8 @@
  * where one exists), the writes, and the measured-vs-predicted overlay. Pure, shared by fresh runs,
  * stored results and reports imported from the native CLI.
  */
-import { toCsv } from '../../charts/csv';
-import { OP_CLASSES, totalReads, totalWrites, type Report } from '../../engine/types';
+import { toCsv } from '../../ui/charts/csv';
+import { OP_CLASSES, totalReads, totalWrites, type Report } from '../../documents/engine';
 import type { LabResult } from './results';
 import { compareCsv } from './mnemosyne';
 import { levelOverlay, overlay } from './predict';

@@ -5,7 +5,7 @@
  */
 import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 import type { Backend } from '../../engine/protocol';
-import type { EngineConfig, Report, Workload } from '../../engine/types';
+import type { EngineConfig, Report, Workload } from '../../documents/engine';
 import type { SweepSpec, SweepPointResult } from './sweeps';
 import type { CompareRow } from './mnemosyne';
 

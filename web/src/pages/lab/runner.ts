@@ -5,8 +5,8 @@
  * through the task's state.
  */
 import type { Backend } from '../../engine/protocol';
-import type { EngineConfig, Workload } from '../../engine/types';
-import { withTask } from './labEngine';
+import type { EngineConfig, Workload } from '../../documents/engine';
+import { withTask } from '../../engine/session';
 import { COMPARE_ALLOCATIONS, compareConfig, compareRow, compareWorkload, type CompareRow, type CompareSettings } from './mnemosyne';
 import { newResultId, saveResult, type CompareResult, type RunResult, type SweepResult } from './results';
 import { measurePoint, SWEEPS, sweepPoints, type SweepPointResult, type SweepSpec } from './sweeps';

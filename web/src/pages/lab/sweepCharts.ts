@@ -3,8 +3,8 @@
  * from its spec and points alone.
  */
 import { mslsWriteAmplification, worstCaseWriteAmplification } from '@lsm/models';
-import { SERIES_COLORS } from '../../charts/palette';
-import type { AxisSpec, BarChartProps, LineChartProps, LineSeries, ScatterChartProps, ScatterSeries } from '../../charts/types';
+import { SERIES_COLORS } from '../../ui/charts/palette';
+import type { AxisSpec, BarChartProps, LineChartProps, LineSeries, ScatterChartProps, ScatterSeries } from '../../ui/charts/types';
 import { mslsParams, pow2Label, sweepCurves, totalWriteAmp, type SweepPointResult, type SweepSpec } from './sweeps';
 
 export { pow2Label };

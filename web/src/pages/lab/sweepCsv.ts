@@ -4,7 +4,7 @@
  * downloaded with a sweep result.
  */
 import { mslsWriteAmplification, type Policy } from '@lsm/models';
-import { toCsv, type Cell } from '../../charts/csv';
+import { toCsv, type Cell } from '../../ui/charts/csv';
 import { mooseDesigns, mooseModel, type MooseModel } from './mooseSweep';
 import { closedFormZero, modelLevels, modelUpdatePages, mslsParams, SWEEP_BITS, totalWriteAmp, type SweepPointResult, type SweepSpec } from './sweeps';
 

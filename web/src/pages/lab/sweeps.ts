@@ -18,7 +18,7 @@ import {
   type MslsLevelParams,
   type Policy,
 } from '@lsm/models';
-import { totalWrites, type EngineConfig, type Report, type Workload } from '../../engine/types';
+import { totalWrites, type EngineConfig, type Report, type Workload } from '../../documents/engine';
 import { bitsSpentPerKey, measuredWriteAmplification, treeLevels } from './predict';
 import { MOOSE_BITS, mooseConfig, mooseDesigns, mooseWorkload } from './mooseSweep';
 

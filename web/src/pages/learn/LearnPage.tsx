@@ -2,19 +2,19 @@
  * Learn: LSM-trees from first principles. Each concept sits beside a live figure driven by the
  * controls on the left (kept in the URL), so a teacher can share a link to an exact view.
  */
-import { ParamControl } from '../../controls/ParamControl';
-import { ControlGroup } from '../../controls/ControlGroup';
+import { ParamControl } from '../../ui/controls/ParamControl';
+import { ControlGroup } from '../../ui/controls/ControlGroup';
 import { useSweep } from '../../compute/useSweep';
 import type { MergePolicy, TreeInput } from '../../compute/sweeps/learn';
-import { Page } from '../../layout/Page';
-import { useUrlState } from '../../state/useUrlState';
-import { teachingLink } from '../teaching/state';
+import { Page } from '../../ui/layout/Page';
+import { useUrlState } from '../../ui/state/useUrlState';
+import { teachingLink } from '../../documents/urls/teaching';
 import { Toc } from './Toc';
 import { BloomSection } from './sections/Bloom';
 import { BufferSection, FenceSection, LevelsSection } from './sections/Basics';
 import { MonkeySection } from './sections/Monkey';
 import { MergeSection, SizeRatioSection } from './sections/Policies';
-import { ENTRY_BYTES, learnUrl, MIB, PAGE_BYTES } from './state';
+import { ENTRY_BYTES, learnUrl, MIB, PAGE_BYTES } from '../../documents/urls/learn';
 
 export function LearnPage() {
   const url = useUrlState(learnUrl);

@@ -1,7 +1,7 @@
 /** Two fixed illustrations with live numbers: the buffer flushing a run, and fence pointers. */
-import { formatCount, formatInt } from '../../format';
-import { INK, INK_SOFT, SERIES_COLORS } from '../../charts/palette';
-import { useWidth } from '../../charts/useWidth';
+import { formatCount, formatInt } from '../../documents/format';
+import { INK, INK_SOFT, SERIES_COLORS } from '../../ui/charts/palette';
+import { useWidth } from '../../ui/charts/useWidth';
 
 const BLUE = SERIES_COLORS[0];
 const AMBER = SERIES_COLORS[2];

@@ -3,9 +3,9 @@
  * on disk, each drawn wider than the last (not to scale: real levels grow T× per step), with the
  * runs a level holds at steady state and its entry count.
  */
-import { formatCount } from '../../format';
-import { INK, INK_SOFT, SERIES_COLORS } from '../../charts/palette';
-import { useWidth } from '../../charts/useWidth';
+import { formatCount } from '../../documents/format';
+import { INK, INK_SOFT, SERIES_COLORS } from '../../ui/charts/palette';
+import { useWidth } from '../../ui/charts/useWidth';
 import type { MergePolicy, TreeShape } from '../../compute/sweeps/learn';
 
 const ROW = 30;

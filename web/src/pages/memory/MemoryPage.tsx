@@ -9,18 +9,18 @@ import { shambaMaxModules } from '@lsm/models';
 import { useSweep } from '../../compute/useSweep';
 import { treeProblems, type MnemosyneTreeInput } from '../../compute/sweeps/memoryTree';
 import { SST } from '../../compute/sweeps/memoryShamba';
-import { ControlGroup } from '../../controls/ControlGroup';
-import { memoryPageDesigns } from '../../export-ui/designs';
-import { ExportCard } from '../../export-ui/ExportPanel';
-import { ParamControl } from '../../controls/ParamControl';
-import { formatBound } from '../../state/validate';
-import { CardGrid, Page } from '../../layout/Page';
-import { useLastValid } from '../../state/useLastValid';
-import { useUrlState } from '../../state/useUrlState';
+import { ControlGroup } from '../../ui/controls/ControlGroup';
+import { memoryPageDesigns } from '../../documents/designs/exportDesigns';
+import { ExportCard } from '../../ui/export/ExportPanel';
+import { ParamControl } from '../../ui/controls/ParamControl';
+import { formatBound } from '../../documents/url/validate';
+import { CardGrid, Page } from '../../ui/layout/Page';
+import { useLastValid } from '../../ui/state/useLastValid';
+import { useUrlState } from '../../ui/state/useUrlState';
 import { MnemosyneSection } from './MnemosyneSection';
-import { ENGINE_SKIP_THRESHOLDS } from './engineConfig';
+import { ENGINE_SKIP_THRESHOLDS } from '../../documents/designs/memory';
 import { ShambaSection } from './ShambaSection';
-import { memoryUrl } from './state';
+import { memoryUrl } from '../../documents/urls/memory';
 import './memory.css';
 
 /** Budgets drawn on the SHaMBa chart, % of index + filter bytes (the paper sweeps 10–150 %). */

@@ -1,18 +1,18 @@
 /** Section A: Mnemosyne's per-file bits against Monkey+ and uniform, their cost, and the solver speed. */
 import { useMemo } from 'react';
-import { BarChart } from '../../charts/BarChart';
-import { ChartCard } from '../../charts/ChartCard';
-import { barChartCsv, lineChartCsv, tableCsv } from '../../charts/csv';
-import { LineChart } from '../../charts/LineChart';
-import type { BarChartProps, LineSeries } from '../../charts/types';
+import { BarChart } from '../../ui/charts/BarChart';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { barChartCsv, lineChartCsv, tableCsv } from '../../ui/charts/csv';
+import { LineChart } from '../../ui/charts/LineChart';
+import type { BarChartProps, LineSeries } from '../../ui/charts/types';
 import type { SweepResult, SweepState } from '../../compute';
 import { MAX_FILE_BARS, STRATEGIES, type FileGroup, type Strategy } from '../../compute/sweeps/memoryMnemosyne';
 import { LOOKUPS, type MnemosyneTreeInput } from '../../compute/sweeps/memoryTree';
-import { formatCount, formatFixed, formatInt, formatPercent, formatSig } from '../../format';
-import { CardGrid } from '../../layout/Page';
-import { DataTable, type Column } from '../../layout/DataTable';
-import { Readouts } from '../../layout/Readouts';
-import { ChartPlaceholder } from '../../layout/sweepStatus';
+import { formatCount, formatFixed, formatInt, formatPercent, formatSig } from '../../documents/format';
+import { CardGrid } from '../../ui/layout/Page';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
+import { Readouts } from '../../ui/layout/Readouts';
+import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
 import { SolverTimingCard } from './SolverTimingCard';
 
 export const STRATEGY_STYLE: Record<Strategy, { label: string; color: string }> = {

@@ -1,17 +1,17 @@
 /** SHaMBa Fig 6/7 style: I/O per lookup against the cache budget, its breakdown, and the utility table. */
 import { useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { lineChartCsv, tableCsv } from '../../charts/csv';
-import { LineChart } from '../../charts/LineChart';
-import type { LineSeries } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { lineChartCsv, tableCsv } from '../../ui/charts/csv';
+import { LineChart } from '../../ui/charts/LineChart';
+import type { LineSeries } from '../../ui/charts/types';
 import type { SweepResult, SweepState } from '../../compute';
 import { SST, sstSizes, type AccessCost, type CurveId, type UtilityRow } from '../../compute/sweeps/memoryShamba';
-import { formatBound } from '../../state/validate';
-import { formatFixed, formatPercent, formatSig } from '../../format';
-import { DataTable, type Column } from '../../layout/DataTable';
-import { Readouts } from '../../layout/Readouts';
-import { ChartPlaceholder } from '../../layout/sweepStatus';
-import { TableCard } from '../../layout/TableCard';
+import { formatBound } from '../../documents/url/validate';
+import { formatFixed, formatPercent, formatSig } from '../../documents/format';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
+import { Readouts } from '../../ui/layout/Readouts';
+import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
+import { TableCard } from '../../ui/layout/TableCard';
 
 type View = SweepResult<'memory.shamba'>;
 type Skip = 'none' | 'partial' | 'full';

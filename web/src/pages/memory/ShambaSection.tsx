@@ -1,16 +1,16 @@
 /** Section B: SHaMBa's modular Bloom filters — FPR and modules read against D, Table 3, then the budget card. */
 import { useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { lineChartCsv, tableCsv } from '../../charts/csv';
-import { LineChart } from '../../charts/LineChart';
-import type { AxisSpec, LineSeries } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { lineChartCsv, tableCsv } from '../../ui/charts/csv';
+import { LineChart } from '../../ui/charts/LineChart';
+import type { AxisSpec, LineSeries } from '../../ui/charts/types';
 import type { SweepResult, SweepState } from '../../compute';
-import { formatBound } from '../../state/validate';
-import { formatFixed, formatSig } from '../../format';
-import { CardGrid } from '../../layout/Page';
-import { DataTable, type Column } from '../../layout/DataTable';
+import { formatBound } from '../../documents/url/validate';
+import { formatFixed, formatSig } from '../../documents/format';
+import { CardGrid } from '../../ui/layout/Page';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
 import { ShambaBudgetCard } from './ShambaBudgetCard';
-import { TableCard } from '../../layout/TableCard';
+import { TableCard } from '../../ui/layout/TableCard';
 
 type View = SweepResult<'memory.shamba'>;
 

@@ -1,13 +1,13 @@
 /** Mnemosyne Fig 4, measured live: sort-and-search against gradient descent in the model worker. */
 import { useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { lineChartCsv } from '../../charts/csv';
-import { LineChart } from '../../charts/LineChart';
-import type { LineSeries } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { lineChartCsv } from '../../ui/charts/csv';
+import { LineChart } from '../../ui/charts/LineChart';
+import type { LineSeries } from '../../ui/charts/types';
 import type { SweepResult, SweepState } from '../../compute';
-import { formatInt, formatPercent, formatSig } from '../../format';
-import { Readouts } from '../../layout/Readouts';
-import { ChartPlaceholder } from '../../layout/sweepStatus';
+import { formatInt, formatPercent, formatSig } from '../../documents/format';
+import { Readouts } from '../../ui/layout/Readouts';
+import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
 
 /** A duration given in ms, written in the unit that keeps it readable. */
 export function formatDuration(ms: number): string {

@@ -1,14 +1,14 @@
 /** Per-level FPRs and bits per entry of both allocations: two bar charts and one table. */
 import { memo, useMemo } from 'react';
-import { BarChart } from '../../charts/BarChart';
-import { ChartCard } from '../../charts/ChartCard';
-import { barChartCsv, tableCsv, type TableColumn } from '../../charts/csv';
-import type { AxisSpec, BarChartProps } from '../../charts/types';
+import { BarChart } from '../../ui/charts/BarChart';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { barChartCsv, tableCsv, type TableColumn } from '../../ui/charts/csv';
+import type { AxisSpec, BarChartProps } from '../../ui/charts/types';
 import type { LevelRow } from '../../compute/sweeps/monkey';
-import { formatCount, formatFixed, formatSig } from '../../format';
-import { DataTable, type Column } from '../../layout/DataTable';
-import { TableCard } from '../../layout/TableCard';
-import { MONKEY_COLOR, UNIFORM_COLOR } from './colors';
+import { formatCount, formatFixed, formatSig } from '../../documents/format';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
+import { TableCard } from '../../ui/layout/TableCard';
+import { MONKEY_COLOR, UNIFORM_COLOR } from '../../ui/charts/designColors';
 
 const FPR_AXIS: AxisSpec = { label: 'false-positive rate per run', unit: 'probability', scale: 'log' };
 const BITS_AXIS: AxisSpec = { label: 'filter memory', unit: 'bits per entry', zero: true };

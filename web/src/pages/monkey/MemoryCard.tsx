@@ -1,13 +1,13 @@
 /** Monkey Fig 7: zero-result lookup cost against filter memory, Monkey vs the uniform baseline. */
 import { memo, useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { lineChartCsv } from '../../charts/csv';
-import { LineChart } from '../../charts/LineChart';
-import type { Annotation, AxisSpec, LineSeries, Rule } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { lineChartCsv } from '../../ui/charts/csv';
+import { LineChart } from '../../ui/charts/LineChart';
+import type { Annotation, AxisSpec, LineSeries, Rule } from '../../ui/charts/types';
 import type { SweepResult } from '../../compute';
-import { formatBytes, formatFixed, formatSig } from '../../format';
-import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
-import { CLOSED_DASH, MONKEY_COLOR, UNIFORM_COLOR } from './colors';
+import { formatBytes, formatFixed, formatSig } from '../../documents/format';
+import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
+import { CLOSED_DASH, MONKEY_COLOR, UNIFORM_COLOR } from '../../ui/charts/designColors';
 
 const BITS_AXIS: AxisSpec = { label: 'filter memory', unit: 'bits per entry', zero: true };
 const R_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', zero: true };

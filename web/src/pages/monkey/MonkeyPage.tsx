@@ -4,24 +4,23 @@
  * the exact model of the finite tree next to the paper's closed forms.
  */
 import { useDeferredValue, useMemo } from 'react';
-import { ControlGroup } from '../../controls/ControlGroup';
-import { ParamControl } from '../../controls/ParamControl';
+import { ControlGroup } from '../../ui/controls/ControlGroup';
+import { ParamControl } from '../../ui/controls/ParamControl';
 import { useSweep } from '../../compute/useSweep';
 import type { MonkeyPageDesign } from '../../compute/sweeps/monkey';
-import { monkeyPageDesigns } from '../../export-ui/designs';
-import { ExportCard } from '../../export-ui/ExportPanel';
-import { CardGrid, Page } from '../../layout/Page';
-import { useLastValid } from '../../state/useLastValid';
-import { useUrlState } from '../../state/useUrlState';
-import { datasetOf, datasetProblem } from '../shared/dataset';
-import { DatasetControls } from '../shared/DatasetControls';
+import { monkeyPageDesigns } from '../../documents/designs/exportDesigns';
+import { ExportCard } from '../../ui/export/ExportPanel';
+import { CardGrid, Page } from '../../ui/layout/Page';
+import { useLastValid } from '../../ui/state/useLastValid';
+import { useUrlState } from '../../ui/state/useUrlState';
+import { datasetOf, datasetProblem } from '../../documents/params/dataset';
+import { DatasetControls } from '../../ui/controls/DatasetControls';
 import { MemoryCard } from './MemoryCard';
 import { LevelCards } from './LevelCards';
-import { MIB, policyOf } from './params';
-import { monkeyUrl } from './state';
+import { MIB, policyOf } from '../../documents/params/monkey';
+import { monkeyUrl } from '../../documents/urls/monkey';
 import { Comparison, Headline } from './Summary';
 import { BufferLookupCard, BufferUpdateCard, DataSizeCard, MixCard } from './SweepCards';
-import './monkey.css';
 
 /** Fig 7's x axis: 0..12 bits/entry covers the paper's 0..8.75; wider only when the slider goes past it. */
 function memoryAxisMax(bits: number): number {
@@ -83,7 +82,7 @@ export function MonkeyPage() {
       {view && (
         <>
           <Headline view={view} />
-          <div className="monkey-cards">
+          <div className="card-islands">
             <CardGrid>
               <MemoryCard
                 data={memory.data}

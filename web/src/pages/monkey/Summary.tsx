@@ -1,11 +1,11 @@
 /** Headline numbers of the current setting, and the exact model next to the paper's closed forms. */
 import { memo } from 'react';
-import { tableCsv, type TableColumn } from '../../charts/csv';
+import { tableCsv, type TableColumn } from '../../ui/charts/csv';
 import type { CurrentView } from '../../compute/sweeps/monkey';
-import { formatBytes, formatFixed, formatSig } from '../../format';
-import { DataTable, type Column } from '../../layout/DataTable';
-import { Readouts } from '../../layout/Readouts';
-import { TableCard } from '../../layout/TableCard';
+import { formatBytes, formatFixed, formatSig } from '../../documents/format';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
+import { Readouts } from '../../ui/layout/Readouts';
+import { TableCard } from '../../ui/layout/TableCard';
 
 export const Headline = memo(function Headline({ view }: { view: CurrentView }) {
   const { exact } = view;

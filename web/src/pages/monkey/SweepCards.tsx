@@ -4,14 +4,14 @@
  * key (Sec 4.4, Fig 13(A)).
  */
 import { memo, useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { lineChartCsv } from '../../charts/csv';
-import { LineChart } from '../../charts/LineChart';
-import type { Annotation, AxisSpec, LineSeries } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { lineChartCsv } from '../../ui/charts/csv';
+import { LineChart } from '../../ui/charts/LineChart';
+import type { Annotation, AxisSpec, LineSeries } from '../../ui/charts/types';
 import type { SweepResult } from '../../compute';
-import { formatBytes, formatCount, formatSig } from '../../format';
-import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
-import { ACCENT_COLOR, CLOSED_DASH, MONKEY_COLOR, UNIFORM_COLOR } from './colors';
+import { formatBytes, formatCount, formatSig } from '../../documents/format';
+import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
+import { ACCENT_COLOR, CLOSED_DASH, MONKEY_COLOR, UNIFORM_COLOR } from '../../ui/charts/designColors';
 
 const R_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', zero: true };
 const R_LOG_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', scale: 'log' };

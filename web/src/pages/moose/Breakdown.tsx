@@ -4,14 +4,14 @@
  */
 import { memo, useMemo } from 'react';
 import type { MooseCosts } from '@lsm/models';
-import { BarChart } from '../../charts/BarChart';
-import { ChartCard } from '../../charts/ChartCard';
-import { barChartCsv, tableCsv, type TableColumn } from '../../charts/csv';
-import { SERIES_COLORS } from '../../charts/palette';
-import type { BarChartProps } from '../../charts/types';
-import { formatCount, formatFixed, formatPercent, formatSig } from '../../format';
-import { DataTable, type Column } from '../../layout/DataTable';
-import { TableCard } from '../../layout/TableCard';
+import { BarChart } from '../../ui/charts/BarChart';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { barChartCsv, tableCsv, type TableColumn } from '../../ui/charts/csv';
+import { SERIES_COLORS } from '../../ui/charts/palette';
+import type { BarChartProps } from '../../ui/charts/types';
+import { formatCount, formatFixed, formatPercent, formatSig } from '../../documents/format';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
+import { TableCard } from '../../ui/layout/TableCard';
 
 interface LevelRow extends Record<string, string | number> {
   level: string;

@@ -4,15 +4,15 @@
  * Moose's costs as the last level's share grows (Fig.10B).
  */
 import { memo, useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { lineChartCsv, scatterChartCsv } from '../../charts/csv';
-import { LineChart } from '../../charts/LineChart';
-import { SERIES_COLORS } from '../../charts/palette';
-import { ScatterChart } from '../../charts/ScatterChart';
-import type { LineChartProps, Rule, ScatterChartProps, ScatterSeries } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { lineChartCsv, scatterChartCsv } from '../../ui/charts/csv';
+import { LineChart } from '../../ui/charts/LineChart';
+import { SERIES_COLORS } from '../../ui/charts/palette';
+import { ScatterChart } from '../../ui/charts/ScatterChart';
+import type { LineChartProps, Rule, ScatterChartProps, ScatterSeries } from '../../ui/charts/types';
 import type { SweepResult } from '../../compute';
-import { formatSig } from '../../format';
-import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { formatSig } from '../../documents/format';
+import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
 import { YOURS_COLOR } from './common';
 
 type LastLevelPoint = SweepResult<'moose.lastLevel'>['points'][number];

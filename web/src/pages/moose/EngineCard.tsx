@@ -4,9 +4,9 @@
  */
 import { memo, useMemo } from 'react';
 import type { Dataset, MooseLevel } from '@lsm/models';
-import { useClipboardCopy } from '../../export/useClipboardCopy';
-import { formatCount, formatSig } from '../../format';
-import { ENGINE_LAST_LEVEL_HEADROOM, engineConfigJson, engineConfigProblem, mooseEngineHeadroom, mooseLayoutToEngineConfig } from './engineConfig';
+import { useClipboardCopy } from '../../ui/download/useClipboardCopy';
+import { formatCount, formatSig } from '../../documents/format';
+import { ENGINE_LAST_LEVEL_HEADROOM, engineConfigJson, engineConfigProblem, mooseEngineHeadroom, mooseLayoutToEngineConfig } from '../../documents/designs/moose';
 
 function build(dataset: Dataset, levels: readonly MooseLevel[], bufferBytes: number) {
   try {

@@ -4,9 +4,9 @@
  */
 import type { MooseLevel } from '@lsm/models';
 import type { LayoutView } from '../../compute/sweeps/moose';
-import { tableFromLayout, type TableEnv, type TableLevel } from '../../compute/sweeps/mooseTable';
-import { formatFixed, formatSig } from '../../format';
-import { Readouts } from '../../layout/Readouts';
+import { tableFromLayout, type TableEnv, type TableLevel } from '../../documents/mooseTable';
+import { formatFixed, formatSig } from '../../documents/format';
+import { Readouts } from '../../ui/layout/Readouts';
 import { LevelTable } from './LevelTable';
 
 export interface LayoutPreset {

@@ -14,8 +14,8 @@ import {
   type DraftRow,
   type TableEnv,
   type TableLevel,
-} from '../../compute/sweeps/mooseTable';
-import { formatCount, formatFixed, formatSig } from '../../format';
+} from '../../documents/mooseTable';
+import { formatCount, formatFixed, formatSig } from '../../documents/format';
 import { draftOf, sameTable } from './modelInputs';
 
 export interface LevelTableProps {

@@ -5,22 +5,22 @@
  * Smoose picks for the workload, and the engine config that builds it.
  */
 import { useDeferredValue, useEffect, useMemo, useState } from 'react';
-import { ControlGroup } from '../../controls/ControlGroup';
-import { ParamControl } from '../../controls/ParamControl';
+import { ControlGroup } from '../../ui/controls/ControlGroup';
+import { ParamControl } from '../../ui/controls/ParamControl';
 import { useModel } from '../../compute/useModel';
 import { useSweep } from '../../compute/useSweep';
 import { compareDesigns, layoutView, type MooseEnv, type NamedLayout } from '../../compute/sweeps/moose';
-import { checkDraft, roundBits, tableFromLayout, type TableEnv, type TableLevel } from '../../compute/sweeps/mooseTable';
-import { mooseDesign } from '../../export-ui/designs';
-import { ExportCard } from '../../export-ui/ExportPanel';
-import { CardGrid, Page } from '../../layout/Page';
-import { defaultsOf } from '../../state/params';
-import { useLastValid } from '../../state/useLastValid';
-import { useUrlState } from '../../state/useUrlState';
-import { datasetOf } from '../shared/dataset';
-import { DatasetControls } from '../shared/DatasetControls';
-import { mixOf, mixProblem, workloadOf } from '../shared/workloadMix';
-import { WorkloadMixControls } from '../shared/WorkloadMixControls';
+import { checkDraft, roundBits, tableFromLayout, type TableEnv, type TableLevel } from '../../documents/mooseTable';
+import { mooseDesign } from '../../documents/designs/exportDesigns';
+import { ExportCard } from '../../ui/export/ExportPanel';
+import { CardGrid, Page } from '../../ui/layout/Page';
+import { defaultsOf } from '../../documents/url/params';
+import { useLastValid } from '../../ui/state/useLastValid';
+import { useUrlState } from '../../ui/state/useUrlState';
+import { datasetOf } from '../../documents/params/dataset';
+import { DatasetControls } from '../../ui/controls/DatasetControls';
+import { mixOf, mixProblem, workloadOf } from '../../documents/params/workloadMix';
+import { WorkloadMixControls } from '../../ui/controls/WorkloadMixControls';
 import { BreakdownCards } from './Breakdown';
 import type { MarkedDesign } from './common';
 import { LastLevelCard, RuCard } from './CurveCharts';
@@ -28,7 +28,7 @@ import { EngineCard } from './EngineCard';
 import { LayoutCard, type LayoutPreset } from './LayoutCard';
 import { CompareCards, SmooseCard } from './SmooseSection';
 import { SpaceCards } from './SpaceCharts';
-import { mooseParams, mooseUrl } from './state';
+import { mooseParams, mooseUrl } from '../../documents/urls/moose';
 import { bufferBytesOf, datasetAndBufferProblem, draftOf, listsOf, listsProblem, tableOf } from './modelInputs';
 import './moose.css';
 

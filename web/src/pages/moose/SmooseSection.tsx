@@ -4,17 +4,17 @@
  * table.
  */
 import { memo, useMemo } from 'react';
-import { BarChart } from '../../charts/BarChart';
-import { ChartCard } from '../../charts/ChartCard';
-import { barChartCsv, tableCsv, type TableColumn } from '../../charts/csv';
-import type { BarChartProps } from '../../charts/types';
+import { BarChart } from '../../ui/charts/BarChart';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { barChartCsv, tableCsv, type TableColumn } from '../../ui/charts/csv';
+import type { BarChartProps } from '../../ui/charts/types';
 import type { SweepResult } from '../../compute';
 import type { DesignRow } from '../../compute/sweeps/moose';
-import { formatCount, formatFixed, formatPercent, formatSig } from '../../format';
-import { DataTable, type Column } from '../../layout/DataTable';
-import { Readouts } from '../../layout/Readouts';
-import { ChartPlaceholder } from '../../layout/sweepStatus';
-import { TableCard } from '../../layout/TableCard';
+import { formatCount, formatFixed, formatPercent, formatSig } from '../../documents/format';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
+import { Readouts } from '../../ui/layout/Readouts';
+import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
+import { TableCard } from '../../ui/layout/TableCard';
 import { SMOOSE_COLOR } from './common';
 
 type SmooseData = SweepResult<'moose.smoose'>;

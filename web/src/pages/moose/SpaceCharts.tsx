@@ -4,14 +4,14 @@
  * user's layout and Smoose's choice marked.
  */
 import { memo, useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { scatterChartCsv } from '../../charts/csv';
-import { ScatterChart } from '../../charts/ScatterChart';
-import type { Annotation, AxisSpec, ScatterChartProps, ScatterSeries } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { scatterChartCsv } from '../../ui/charts/csv';
+import { ScatterChart } from '../../ui/charts/ScatterChart';
+import type { Annotation, AxisSpec, ScatterChartProps, ScatterSeries } from '../../ui/charts/types';
 import type { SweepResult } from '../../compute';
 import type { DesignFamily, DesignPoint } from '../../compute/sweeps/moose';
-import { formatSig } from '../../format';
-import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { formatSig } from '../../documents/format';
+import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
 import { FAMILY_COLORS, FAMILY_LABELS, SMOOSE_COLOR, YOURS_COLOR, type MarkedDesign } from './common';
 
 const FAMILIES: DesignFamily[] = ['leveling', 'tiering', 'lazyLeveling', 'moose'];

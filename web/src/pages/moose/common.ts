@@ -1,5 +1,5 @@
 /** Colours and labels shared by the Moose page's cards. */
-import { INK, SERIES_COLORS } from '../../charts/palette';
+import { INK, SERIES_COLORS } from '../../ui/charts/palette';
 import type { DesignFamily } from '../../compute/sweeps/moose';
 
 export const FAMILY_COLORS: Record<DesignFamily, string> = {

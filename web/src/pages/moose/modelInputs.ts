@@ -4,9 +4,9 @@
  * buffer too. The operation mix and the data set are the shared ones (../shared/workloadMix,
  * ../shared/dataset).
  */
-import type { DraftRow, TableLevel } from '../../compute/sweeps/mooseTable';
-import { datasetProblem } from '../shared/dataset';
-import { MIB, type MooseState } from './state';
+import type { DraftRow, TableLevel } from '../../documents/mooseTable';
+import { datasetProblem } from '../../documents/params/dataset';
+import { MIB, type MooseState } from '../../documents/urls/moose';
 
 export function bufferBytesOf(s: MooseState): number {
   return s.bufferMiB * MIB;

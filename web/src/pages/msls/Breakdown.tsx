@@ -1,13 +1,13 @@
 /** Where the writes go: WA by source (log, flush, each compaction step), MSLS vs worst case (Table 1). */
-import { BarChart } from '../../charts/BarChart';
-import { ChartCard } from '../../charts/ChartCard';
-import { tableCsv } from '../../charts/csv';
-import type { BarChartProps } from '../../charts/types';
+import { BarChart } from '../../ui/charts/BarChart';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { tableCsv } from '../../ui/charts/csv';
+import type { BarChartProps } from '../../ui/charts/types';
 import { sourceLabels, type CurrentResult } from '../../compute/sweeps/msls';
-import { formatCount, formatFixed } from '../../format';
-import { DataTable, type Column } from '../../layout/DataTable';
+import { formatCount, formatFixed } from '../../documents/format';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
 import { useNarrow, UNIFORM_COLOR, WA_AXIS, WORST_COLOR, WORST_LABEL, ZIPF_COLOR, zipfLabel } from './common';
-import type { MslsState } from './state';
+import type { MslsState } from '../../documents/urls/msls';
 
 interface SourceRow extends Record<string, string | number | null> {
   source: string;

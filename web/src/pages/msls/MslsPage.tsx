@@ -6,18 +6,18 @@
  */
 import { useMemo, useRef } from 'react';
 import type { MslsLevelParams } from '@lsm/models';
-import { CardGrid } from '../../layout/Page';
-import { ControlGroup } from '../../controls/ControlGroup';
-import { ParamControl } from '../../controls/ParamControl';
+import { CardGrid } from '../../ui/layout/Page';
+import { ControlGroup } from '../../ui/controls/ControlGroup';
+import { ParamControl } from '../../ui/controls/ParamControl';
 import { useSweep } from '../../compute/useSweep';
-import { mslsPageDesigns } from '../../export-ui/designs';
-import { ExportCard } from '../../export-ui/ExportPanel';
-import { Page } from '../../layout/Page';
-import { useUrlState } from '../../state/useUrlState';
+import { mslsPageDesigns } from '../../documents/designs/exportDesigns';
+import { ExportCard } from '../../ui/export/ExportPanel';
+import { Page } from '../../ui/layout/Page';
+import { useUrlState } from '../../ui/state/useUrlState';
 import { BreakdownCard } from './Breakdown';
 import { OptimizeCard } from './Optimize';
 import { DensityCard, UniqueCard } from './Primitives';
-import { controlOfError, levelParams, mslsUrl, type MslsState } from './state';
+import { controlOfError, levelParams, mslsUrl, type MslsState } from '../../documents/urls/msls';
 import { Summary } from './Summary';
 import { KeysCard, LevelSizeCard, SkewCard } from './SweepCharts';
 import './msls.css';

@@ -1,16 +1,16 @@
 /** The level-size optimiser (MSLS §6, Table 1 "opt", Fig 14): current geometric sizes vs optimised. */
-import { BarChart } from '../../charts/BarChart';
-import { ChartCard } from '../../charts/ChartCard';
-import { tableCsv } from '../../charts/csv';
-import type { BarChartProps } from '../../charts/types';
+import { BarChart } from '../../ui/charts/BarChart';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { tableCsv } from '../../ui/charts/csv';
+import type { BarChartProps } from '../../ui/charts/types';
 import type { SweepResult, SweepState } from '../../compute';
 import { MIB, type OptimizeResult } from '../../compute/sweeps/msls';
-import { formatCount, formatFixed, formatPercent, formatSig } from '../../format';
-import { DataTable, type Column } from '../../layout/DataTable';
-import { Readouts } from '../../layout/Readouts';
-import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { formatCount, formatFixed, formatPercent, formatSig } from '../../documents/format';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
+import { Readouts } from '../../ui/layout/Readouts';
+import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
 import { formatMiB, formatWa, UNIFORM_COLOR, useNarrow } from './common';
-import type { MslsState } from './state';
+import type { MslsState } from '../../documents/urls/msls';
 
 const BASELINE_COLOR = '#9aa5b4';
 

@@ -1,15 +1,15 @@
 /** The primitives the model is built from: Unique(p) (Fig 4) and a level's key density (Fig 6). */
 import { useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { lineChartCsv } from '../../charts/csv';
-import { LineChart } from '../../charts/LineChart';
-import { SERIES_COLORS } from '../../charts/palette';
-import type { LineChartProps } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { lineChartCsv } from '../../ui/charts/csv';
+import { LineChart } from '../../ui/charts/LineChart';
+import { SERIES_COLORS } from '../../ui/charts/palette';
+import type { LineChartProps } from '../../ui/charts/types';
 import type { SweepResult, SweepState } from '../../compute';
-import { formatCount } from '../../format';
-import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { formatCount } from '../../documents/format';
+import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
 import { formatTheta, UNIFORM_COLOR, ZIPF_COLOR } from './common';
-import type { MslsState } from './state';
+import type { MslsState } from '../../documents/urls/msls';
 
 const HEIGHT = 280;
 

@@ -1,9 +1,9 @@
 /** The headline numbers of the current design and the model's warnings about it. */
 import type { CurrentResult, OptimizeResult } from '../../compute/sweeps/msls';
-import { formatPercent, formatSig } from '../../format';
-import { Readouts } from '../../layout/Readouts';
+import { formatPercent, formatSig } from '../../documents/format';
+import { Readouts } from '../../ui/layout/Readouts';
 import { formatTheta, formatWa } from './common';
-import type { MslsState } from './state';
+import type { MslsState } from '../../documents/urls/msls';
 
 export function Summary({
   s,

@@ -1,15 +1,15 @@
 /** WA as one parameter changes: number of keys (Fig 9), skew (Fig 8), level sizes (Fig 10/15). */
 import { useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { lineChartCsv } from '../../charts/csv';
-import { LineChart } from '../../charts/LineChart';
-import type { Annotation, AxisSpec, LineChartProps, LineSeries, Rule } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { lineChartCsv } from '../../ui/charts/csv';
+import { LineChart } from '../../ui/charts/LineChart';
+import type { Annotation, AxisSpec, LineChartProps, LineSeries, Rule } from '../../ui/charts/types';
 import type { SweepResult, SweepState } from '../../compute';
 import type { SeriesSweep } from '../../compute/sweeps/msls';
-import { ParamControl } from '../../controls/ParamControl';
-import { formatCount, formatSig } from '../../format';
-import type { UrlState } from '../../state/useUrlState';
-import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
+import { ParamControl } from '../../ui/controls/ParamControl';
+import { formatCount, formatSig } from '../../documents/format';
+import type { UrlState } from '../../ui/state/useUrlState';
+import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
 import {
   formatMiB,
   formatTheta,
@@ -22,7 +22,7 @@ import {
   ZIPF_COLOR,
   zipfLabel,
 } from './common';
-import type { mslsParams, MslsState } from './state';
+import type { mslsParams, MslsState } from '../../documents/urls/msls';
 
 const HEIGHT = 300;
 

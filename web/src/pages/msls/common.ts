@@ -1,8 +1,8 @@
 /** Shared pieces of the MSLS page: series colours, axes, number formats, the narrow-screen switch. */
 import { useSyncExternalStore } from 'react';
-import { SERIES_COLORS } from '../../charts/palette';
-import type { AxisSpec } from '../../charts/types';
-import { formatFixed, formatSig } from '../../format';
+import { SERIES_COLORS } from '../../ui/charts/palette';
+import type { AxisSpec } from '../../ui/charts/types';
+import { formatFixed, formatSig } from '../../documents/format';
 
 export const UNIFORM_COLOR = SERIES_COLORS[0];
 export const ZIPF_COLOR = SERIES_COLORS[1];

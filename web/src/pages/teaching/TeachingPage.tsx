@@ -3,16 +3,16 @@
  * buffer fill, flush into level 1, and merges carry data down, with filter memory as colour.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { ControlGroup, ParamControl } from '../../controls';
-import { Page } from '../../layout';
-import { useUrlState } from '../../state/useUrlState';
-import { totalWrites } from '../../engine/types';
-import { formatBytes, formatInt } from '../../format';
-import { teachUrl } from './state';
+import { ControlGroup, ParamControl } from '../../ui/controls';
+import { Page } from '../../ui/layout';
+import { useUrlState } from '../../ui/state/useUrlState';
+import { totalWrites } from '../../documents/engine';
+import { formatBytes, formatInt } from '../../documents/format';
+import { teachUrl } from '../../documents/urls/teaching';
 import { TEACH_BATCH, TEACH_BUFFER_BYTES, TEACH_KEY_BYTES, TEACH_MERGE_PAGES, TEACH_PAGE_BYTES, TEACH_VALUE_BYTES, teachConfig } from './teach';
-import { TreeView } from './TreeView';
+import { TreeView } from '../../ui/tree/TreeView';
 import { useClassroomTree } from './useClassroomTree';
-import '../lab/lab.css';
+import './teaching.css';
 
 export function TeachingPage() {
   const url = useUrlState(teachUrl);

@@ -4,7 +4,7 @@
  * helpers: the config, the keys inserted, and the narration of what changed between two
  * snapshots of the engine's tree.
  */
-import type { EngineConfig, TreeShape } from '../../engine/types';
+import type { EngineConfig, TreeShape } from '../../documents/engine';
 
 export const TEACH_PAGE_BYTES = 256;
 export const TEACH_BUFFER_BYTES = 2048;

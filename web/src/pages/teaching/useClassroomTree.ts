@@ -5,8 +5,8 @@
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { BatchWriter } from '../../engine/batch';
-import type { EngineConfig, Stats, TreeShape } from '../../engine/types';
-import { BusyError, withTask } from '../lab/labEngine';
+import type { EngineConfig, Stats, TreeShape } from '../../documents/engine';
+import { BusyError, withTask } from '../../engine/session';
 import { describeChange, mergeNeeded, shapeKey, TEACH_BATCH, TEACH_MERGE_PAGES, teachKey, teachValue } from './teach';
 
 export interface LogLine {

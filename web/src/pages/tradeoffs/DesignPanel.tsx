@@ -4,17 +4,17 @@
  * the best candidates of the search.
  */
 import { memo, useMemo } from 'react';
-import { tableCsv, type TableColumn } from '../../charts/csv';
+import { tableCsv, type TableColumn } from '../../ui/charts/csv';
 import type { Dataset } from '@lsm/models';
 import type { HolisticView } from '../../compute/sweeps/tradeoffs';
-import { formatBytes, formatCount, formatFixed, formatSig } from '../../format';
-import { DataTable, type Column } from '../../layout/DataTable';
-import { Readouts } from '../../layout/Readouts';
-import { numberProblem } from '../../state/validate';
-import { TableCard } from '../../layout/TableCard';
-import { MIB, policyCode } from '../monkey/params';
-import { monkeyPageHash, monkeyParams, type MonkeyState } from '../monkey/state';
-import { monkeyDesignToEngineConfig } from './engineConfig';
+import { formatBytes, formatCount, formatFixed, formatSig } from '../../documents/format';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
+import { Readouts } from '../../ui/layout/Readouts';
+import { numberProblem } from '../../documents/url/validate';
+import { TableCard } from '../../ui/layout/TableCard';
+import { MIB, policyCode } from '../../documents/params/monkey';
+import { monkeyPageHash, monkeyParams, type MonkeyState } from '../../documents/urls/monkey';
+import { monkeyDesignToEngineConfig } from '../../documents/designs/tradeoffs';
 
 export const DesignPanel = memo(function DesignPanel({
   result,

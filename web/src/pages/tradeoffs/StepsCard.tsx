@@ -1,14 +1,14 @@
 /** Monkey Fig 11: throughput against memory, each optimisation step as its own line. */
 import { memo, useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { lineChartCsv } from '../../charts/csv';
-import { LineChart } from '../../charts/LineChart';
-import { SERIES_COLORS } from '../../charts/palette';
-import type { Annotation, AxisSpec, LineSeries } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { lineChartCsv } from '../../ui/charts/csv';
+import { LineChart } from '../../ui/charts/LineChart';
+import { SERIES_COLORS } from '../../ui/charts/palette';
+import type { Annotation, AxisSpec, LineSeries } from '../../ui/charts/types';
 import type { SweepResult } from '../../compute';
-import { formatCount, formatSig } from '../../format';
-import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
-import { CHOSEN_COLOR, MONKEY_COLOR } from '../monkey/colors';
+import { formatCount, formatSig } from '../../documents/format';
+import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
+import { CHOSEN_COLOR, MONKEY_COLOR } from '../../ui/charts/designColors';
 
 const Y_LABEL = { label: 'throughput', unit: 'operations/s', scale: 'log', format: formatCount } as const;
 

@@ -3,14 +3,14 @@
  * allocation traced by the size ratio, with the Table 4 systems and the holistic design as points.
  */
 import { memo, useMemo } from 'react';
-import { ChartCard } from '../../charts/ChartCard';
-import { scatterChartCsv } from '../../charts/csv';
-import { ScatterChart } from '../../charts/ScatterChart';
-import type { Annotation, AxisSpec, ScatterChartProps, ScatterSeries } from '../../charts/types';
+import { ChartCard } from '../../ui/charts/ChartCard';
+import { scatterChartCsv } from '../../ui/charts/csv';
+import { ScatterChart } from '../../ui/charts/ScatterChart';
+import type { Annotation, AxisSpec, ScatterChartProps, ScatterSeries } from '../../ui/charts/types';
 import type { SweepResult } from '../../compute';
-import { formatBytes, formatCount, formatSig } from '../../format';
-import { ChartPlaceholder, sweepStatus } from '../../layout/sweepStatus';
-import { CHOSEN_COLOR, MONKEY_COLOR, UNIFORM_COLOR } from '../monkey/colors';
+import { formatBytes, formatCount, formatSig } from '../../documents/format';
+import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
+import { CHOSEN_COLOR, MONKEY_COLOR, UNIFORM_COLOR } from '../../ui/charts/designColors';
 
 const X_AXIS: AxisSpec = { label: 'update cost W', unit: 'I/O per update', scale: 'log' };
 const Y_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', scale: 'log' };

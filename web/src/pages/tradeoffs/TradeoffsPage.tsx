@@ -5,24 +5,23 @@
  */
 import { useMemo } from 'react';
 import type { MonkeySla } from '@lsm/models';
-import { ControlGroup } from '../../controls/ControlGroup';
-import { ParamControl } from '../../controls/ParamControl';
+import { ControlGroup } from '../../ui/controls/ControlGroup';
+import { ParamControl } from '../../ui/controls/ParamControl';
 import { useSweep } from '../../compute/useSweep';
-import { formatBytes, formatSig } from '../../format';
-import { holisticDesign } from '../../export-ui/designs';
-import { ExportCard } from '../../export-ui/ExportPanel';
-import { CardGrid, Page } from '../../layout/Page';
-import { ChartPlaceholder } from '../../layout/sweepStatus';
-import { useLastValid } from '../../state/useLastValid';
-import { useUrlState } from '../../state/useUrlState';
-import { MIB } from '../monkey/params';
-import { datasetOf, datasetProblem } from '../shared/dataset';
-import { DatasetControls } from '../shared/DatasetControls';
-import { mixOf, mixProblem, workloadOf } from '../shared/workloadMix';
-import { WorkloadMixControls } from '../shared/WorkloadMixControls';
-import '../monkey/monkey.css';
+import { formatBytes, formatSig } from '../../documents/format';
+import { holisticDesign } from '../../documents/designs/exportDesigns';
+import { ExportCard } from '../../ui/export/ExportPanel';
+import { CardGrid, Page } from '../../ui/layout/Page';
+import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
+import { useLastValid } from '../../ui/state/useLastValid';
+import { useUrlState } from '../../ui/state/useUrlState';
+import { MIB } from '../../documents/params/monkey';
+import { datasetOf, datasetProblem } from '../../documents/params/dataset';
+import { DatasetControls } from '../../ui/controls/DatasetControls';
+import { mixOf, mixProblem, workloadOf } from '../../documents/params/workloadMix';
+import { WorkloadMixControls } from '../../ui/controls/WorkloadMixControls';
 import { CandidatesCard, DesignPanel } from './DesignPanel';
-import { tradeoffUrl } from './state';
+import { tradeoffUrl } from '../../documents/urls/tradeoffs';
 import { MEMORY_GRID, StepsCard } from './StepsCard';
 import { TradeoffCard, type ChosenPoint } from './TradeoffCard';
 
@@ -109,7 +108,7 @@ export function TradeoffsPage() {
       ) : (
         <ChartPlaceholder height={220}>searching designs…</ChartPlaceholder>
       )}
-      <div className="monkey-cards">
+      <div className="card-islands">
         <CardGrid>
           <TradeoffCard
             data={curves.data}

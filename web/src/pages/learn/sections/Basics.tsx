@@ -1,13 +1,13 @@
 /** Sections 1–3: the write buffer, runs and levels, fence pointers. */
-import { ChartCard } from '../../../charts/ChartCard';
-import { tableCsv } from '../../../charts/csv';
+import { ChartCard } from '../../../ui/charts/ChartCard';
+import { tableCsv } from '../../../ui/charts/csv';
 import type { MergePolicy, TreeShape } from '../../../compute/sweeps/learn';
-import { formatBytes, formatCount, formatFixed, formatInt } from '../../../format';
-import { DataTable, type Column } from '../../../layout/DataTable';
-import { Readouts } from '../../../layout/Readouts';
+import { formatBytes, formatCount, formatFixed, formatInt } from '../../../documents/format';
+import { DataTable, type Column } from '../../../ui/layout/DataTable';
+import { Readouts } from '../../../ui/layout/Readouts';
 import { Concept, Formula } from '../Concept';
 import { BufferDiagram, FenceDiagram } from '../SmallDiagrams';
-import { ENTRIES_PER_PAGE, ENTRY_BYTES, KEY_BYTES, MIB, PAGE_BYTES } from '../state';
+import { ENTRIES_PER_PAGE, ENTRY_BYTES, KEY_BYTES, MIB, PAGE_BYTES } from '../../../documents/urls/learn';
 import { TreeDiagram } from '../TreeDiagram';
 
 export function BufferSection({ bufferMiB, entries }: { bufferMiB: number; entries: number }) {

@@ -1,12 +1,12 @@
 /** Section 4: Bloom filters, with the FPR-vs-memory curve from models/src/bloom.ts. */
 import { fprFromBitsPerKey, fprWithHashes, optimalHashCount } from '@lsm/models';
 import { useMemo } from 'react';
-import { ChartCard } from '../../../charts/ChartCard';
-import { lineChartCsv } from '../../../charts/csv';
-import { LineChart } from '../../../charts/LineChart';
-import type { AxisSpec, LineSeries } from '../../../charts/types';
-import { formatFixed, formatInt, formatPercent } from '../../../format';
-import { Readouts } from '../../../layout/Readouts';
+import { ChartCard } from '../../../ui/charts/ChartCard';
+import { lineChartCsv } from '../../../ui/charts/csv';
+import { LineChart } from '../../../ui/charts/LineChart';
+import type { AxisSpec, LineSeries } from '../../../ui/charts/types';
+import { formatFixed, formatInt, formatPercent } from '../../../documents/format';
+import { Readouts } from '../../../ui/layout/Readouts';
 import { Concept, Formula } from '../Concept';
 
 const X: AxisSpec = { label: 'memory', unit: 'bits per key', domain: [0, 24] };

@@ -1,17 +1,17 @@
 /** Section 7: why Monkey gives smaller levels more bits per key. */
 import { useMemo } from 'react';
-import { BarChart } from '../../../charts/BarChart';
-import { ChartCard } from '../../../charts/ChartCard';
-import { barChartCsv, lineChartCsv, tableCsv } from '../../../charts/csv';
-import { LineChart } from '../../../charts/LineChart';
-import { SERIES_COLORS } from '../../../charts/palette';
-import type { AxisSpec, LineSeries } from '../../../charts/types';
+import { BarChart } from '../../../ui/charts/BarChart';
+import { ChartCard } from '../../../ui/charts/ChartCard';
+import { barChartCsv, lineChartCsv, tableCsv } from '../../../ui/charts/csv';
+import { LineChart } from '../../../ui/charts/LineChart';
+import { SERIES_COLORS } from '../../../ui/charts/palette';
+import type { AxisSpec, LineSeries } from '../../../ui/charts/types';
 import type { SweepResult, SweepState } from '../../../compute';
 import type { Allocation, TreeShape } from '../../../compute/sweeps/learn';
-import { formatCount, formatFixed, formatSig } from '../../../format';
-import { DataTable, type Column } from '../../../layout/DataTable';
-import { Readouts } from '../../../layout/Readouts';
-import { ChartPlaceholder } from '../../../layout/sweepStatus';
+import { formatCount, formatFixed, formatSig } from '../../../documents/format';
+import { DataTable, type Column } from '../../../ui/layout/DataTable';
+import { Readouts } from '../../../ui/layout/Readouts';
+import { ChartPlaceholder } from '../../../ui/layout/sweepStatus';
 import { Concept, Formula } from '../Concept';
 
 const UNIFORM = '#5d6b7f';

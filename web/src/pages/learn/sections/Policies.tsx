@@ -1,17 +1,17 @@
 /** Sections 5–6: merge policies (leveling vs tiering) and the size ratio trade-off. */
 import { useMemo } from 'react';
-import { ChartCard } from '../../../charts/ChartCard';
-import { lineChartCsv, tableCsv } from '../../../charts/csv';
-import { LineChart } from '../../../charts/LineChart';
-import { SERIES_COLORS } from '../../../charts/palette';
-import type { AxisSpec, LineSeries } from '../../../charts/types';
+import { ChartCard } from '../../../ui/charts/ChartCard';
+import { lineChartCsv, tableCsv } from '../../../ui/charts/csv';
+import { LineChart } from '../../../ui/charts/LineChart';
+import { SERIES_COLORS } from '../../../ui/charts/palette';
+import type { AxisSpec, LineSeries } from '../../../ui/charts/types';
 import { updateCost, type MergePolicy, type TreeShape } from '../../../compute/sweeps/learn';
 import type { SweepResult, SweepState } from '../../../compute';
-import { formatFixed, formatInt, formatSig } from '../../../format';
-import { DataTable, type Column } from '../../../layout/DataTable';
-import { ChartPlaceholder } from '../../../layout/sweepStatus';
+import { formatFixed, formatInt, formatSig } from '../../../documents/format';
+import { DataTable, type Column } from '../../../ui/layout/DataTable';
+import { ChartPlaceholder } from '../../../ui/layout/sweepStatus';
 import { Concept } from '../Concept';
-import { ENTRIES_PER_PAGE } from '../state';
+import { ENTRIES_PER_PAGE } from '../../../documents/urls/learn';
 import { TreeDiagram } from '../TreeDiagram';
 
 interface CompareRow extends Record<string, string | number> {

@@ -1,0 +1,259 @@
+/**
+ * The engine's documents as TypeScript sees them. EngineConfig mirrors
+ * wasm-engine/src/config.rs; Stats and TreeShape mirror stats.rs and engine.rs.
+ */
+
+export interface LevelConfig {
+  size_ratio: number;
+  max_runs: number;
+  bits_per_key?: number;
+}
+
+export interface EngineConfig {
+  kind: 'lsm-navigator/engine-config';
+  version: 1;
+  name?: string;
+  page_bytes: number;
+  buffer_bytes: number;
+  levels: LevelConfig[];
+  filter: {
+    allocation: 'explicit' | 'uniform' | 'monkey' | 'mnemosyne';
+    bits_per_key: number;
+    kind?: 'bloom' | 'modular';
+    modules?: number;
+    skip?: 'none' | 'partial' | 'full';
+  };
+  compaction?: { granularity: 'level' | 'file'; target_file_bytes?: number };
+  block_cache?: { bytes: number; cache_index_and_filter_blocks?: boolean; high_priority_ratio?: number };
+  statistics_window?: number;
+}
+
+/** The Workload document (wasm-engine/src/workload.rs). */
+export interface Workload {
+  kind: 'lsm-navigator/workload';
+  version: 1;
+  name?: string;
+  seed: number;
+  preload: { entries: number; key_space?: number; key_bytes: number; value_bytes: number };
+  operations: number;
+  mix: Partial<Record<'insert' | 'update' | 'delete' | 'get_existing' | 'get_missing' | 'range', number>>;
+  distribution:
+    | { kind: 'uniform' }
+    | { kind: 'zipf'; theta: number }
+    | { kind: 'latest'; theta: number }
+    | { kind: 'hotspot'; hot_fraction: number; hot_probability: number };
+  range_selectivity?: number;
+}
+
+/** Runner progress (wasm-engine/src/runner.rs). */
+export interface RunProgress {
+  phase: 'preload' | 'run' | 'done';
+  preload_done: number;
+  preload_total: number;
+  run_done: number;
+  run_total: number | null;
+}
+
+export interface ReadCounters {
+  filter_probes: number;
+  filter_negatives: number;
+  filter_positives: number;
+  filter_true_positives: number;
+  runs_skipped_by_range: number;
+  runs_without_filter: number;
+  data_pages_read: number;
+  index_pages_read: number;
+  filter_pages_read: number;
+  data_cache_hits: number;
+  index_cache_hits: number;
+  filter_cache_hits: number;
+  index_block_reads: number;
+  filter_block_reads: number;
+  filter_modules_probed: number;
+  filter_modules_skipped: number;
+  filters_skipped: number;
+  seeks: number;
+}
+
+export interface WriteCounters {
+  flushes: number;
+  compactions: number;
+  data_pages_written: number;
+  meta_pages_written: number;
+  bytes_written: number;
+  entries_written: number;
+  pages_read: number;
+  entries_read: number;
+  entries_dropped: number;
+}
+
+/** Operation classes, in the order of Stats.ops and LevelStats.reads. */
+export const OP_CLASSES = ['put', 'delete', 'get_zero_result', 'get_non_zero_result', 'get_tombstone', 'scan'] as const;
+export type OpClass = (typeof OP_CLASSES)[number];
+
+export interface LevelStats {
+  reads: ReadCounters[];
+  writes: WriteCounters;
+}
+
+export interface Stats {
+  ops: number[];
+  levels: LevelStats[];
+  wal_bytes_written: number;
+  wal_syncs: number;
+  /** Pages read when tables were opened. */
+  open: ReadCounters;
+  wal_records_replayed: number;
+}
+
+export interface TableInfo {
+  id: number;
+  entries: number;
+  entry_bytes: number;
+  file_bytes: number;
+  data_pages: number;
+  filter_bits: number;
+  filter_hashes: number;
+  filter_modules: number;
+  bits_per_key: number;
+  filter_fpr: number;
+  accesses: number;
+  found: number;
+  estimated_empty_probes: number;
+}
+
+export interface RunInfo {
+  id: number;
+  entries: number;
+  entry_bytes: number;
+  file_bytes: number;
+  data_pages: number;
+  filter_bits: number;
+  bits_per_key: number;
+  /** Expected FPR for a key in the run's range (tables weighted by entries). */
+  filter_fpr: number;
+  tables: TableInfo[];
+}
+
+export interface LevelInfo {
+  level: number;
+  /** null: level 1 with merges by file, bounded by its run count only. */
+  capacity_bytes: number | null;
+  max_runs: number;
+  runs: RunInfo[];
+}
+
+export interface TreeShape {
+  buffer_entries: number;
+  buffer_bytes: number;
+  buffer_capacity_bytes: number;
+  levels: LevelInfo[];
+  merging_level: number | null;
+  cache_bytes: number;
+  mnemosyne_log_c: number | null;
+}
+
+export interface ClassSummary {
+  class: OpClass;
+  count: number;
+  page_ios: number;
+  io_per_op: number;
+  data_pages_read: number;
+  filter_probes: number;
+  filter_negatives: number;
+  filter_positives: number;
+  filter_true_positives: number;
+  filter_false_positives: number;
+  seeks: number;
+}
+
+/** The Report document (wasm-engine/src/report.rs). */
+export interface Report {
+  kind: 'lsm-navigator/report';
+  version: 1;
+  engine: string;
+  config: EngineConfig;
+  workload: Workload | null;
+  source: string;
+  preload_operations: number;
+  operations: Record<'insert' | 'update' | 'delete' | 'get_existing' | 'get_missing' | 'get' | 'range', number>;
+  results: { get_existing_found: number; get_missing_found: number; get_found: number; range_entries: number };
+  preload: Stats;
+  run: Stats;
+  summary: ClassSummary[];
+  writes: { totals: WriteCounters; bytes_written_per_level: number[]; pages_written_per_update: number };
+  tree: TreeShape;
+  predicted: { zero_result_lookup_io: number; runs: number };
+  /** The run's counters under RocksDB's statistics names (rocksdb.bloom.filter.useful, …). */
+  rocksdb_counters: Record<string, number>;
+  timings: { preload_ms: number; run_ms: number } | null;
+}
+
+export interface BatchResult {
+  puts: number;
+  deletes: number;
+  gets: number;
+  gets_found: number;
+  scans: number;
+  scanned_entries: number;
+}
+
+const ZERO_READS: ReadCounters = {
+  filter_probes: 0,
+  filter_negatives: 0,
+  filter_positives: 0,
+  filter_true_positives: 0,
+  runs_skipped_by_range: 0,
+  runs_without_filter: 0,
+  data_pages_read: 0,
+  index_pages_read: 0,
+  filter_pages_read: 0,
+  data_cache_hits: 0,
+  index_cache_hits: 0,
+  filter_cache_hits: 0,
+  index_block_reads: 0,
+  filter_block_reads: 0,
+  filter_modules_probed: 0,
+  filter_modules_skipped: 0,
+  filters_skipped: 0,
+  seeks: 0,
+};
+
+/** Reads of the given operation classes summed over every level. */
+export function totalReads(stats: Stats, classes: readonly OpClass[] = OP_CLASSES): ReadCounters {
+  const total = { ...ZERO_READS };
+  for (const level of stats.levels) {
+    for (const c of classes) {
+      const r = level.reads[OP_CLASSES.indexOf(c)];
+      for (const k of Object.keys(total) as (keyof ReadCounters)[]) total[k] += r[k];
+    }
+  }
+  return total;
+}
+
+export function totalWrites(stats: Stats): WriteCounters {
+  const total: WriteCounters = {
+    flushes: 0,
+    compactions: 0,
+    data_pages_written: 0,
+    meta_pages_written: 0,
+    bytes_written: 0,
+    entries_written: 0,
+    pages_read: 0,
+    entries_read: 0,
+    entries_dropped: 0,
+  };
+  for (const level of stats.levels) {
+    for (const k of Object.keys(total) as (keyof WriteCounters)[]) total[k] += level.writes[k];
+  }
+  return total;
+}
+
+/** The formats the engine writes a design in (wasm-engine/src/export). */
+export type ExportFormat = 'engine' | 'rocksdb' | 'rocksdb-cpp' | 'db_bench';
+
+export interface ExportWarning {
+  field: string;
+  kind: 'dropped' | 'rounded' | 'approximated';
+  message: string;
+}

@@ -1,0 +1,60 @@
+/**
+ * The frame of an explorer page: title and lede, link notices, a sticky controls panel on the left
+ * (with presets, Copy link and Reset) and the charts and tables on the right. Below 900 px the
+ * panel stacks above the content.
+ */
+import type { ReactNode } from 'react';
+import type { Schema } from '../../documents/url/params';
+import type { UrlState } from '../state/useUrlState';
+import { PageContext } from './pageContext';
+import { UrlToolbar } from './UrlToolbar';
+
+export interface PageProps<S extends Schema> {
+  title: string;
+  /** One line under the title: what the page answers. */
+  lede: ReactNode;
+  url: UrlState<S>;
+  /** The controls, usually ControlGroups of ParamControls. */
+  controls: ReactNode;
+  children: ReactNode;
+}
+
+export function Page<S extends Schema>({ title, lede, url, controls, children }: PageProps<S>) {
+  return (
+    <PageContext.Provider value={{ page: url.spec.page, query: url.query }}>
+      <section className="page" data-testid={`page-${url.spec.page}`}>
+        <header className="page-header">
+          <h1>{title}</h1>
+          <p className="lede">{lede}</p>
+        </header>
+        {url.notices.length > 0 && (
+          <div className="notice" role="status" data-testid="url-notices">
+            <div>
+              <strong>Some settings in this link could not be used.</strong>
+              <ul>
+                {url.notices.map((n) => (
+                  <li key={n}>{n}</li>
+                ))}
+              </ul>
+            </div>
+            <button type="button" className="ghost" onClick={url.dismissNotices} aria-label="Dismiss link notices">
+              Dismiss
+            </button>
+          </div>
+        )}
+        <div className="page-body">
+          <aside className="controls-panel" aria-label="Controls">
+            <UrlToolbar url={url} />
+            {controls}
+          </aside>
+          <div className="page-content">{children}</div>
+        </div>
+      </section>
+    </PageContext.Provider>
+  );
+}
+
+/** A responsive grid of cards: two columns on wide screens, one on narrow ones. */
+export function CardGrid({ children }: { children: ReactNode }) {
+  return <div className="card-grid">{children}</div>;
+}
