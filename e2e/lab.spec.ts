@@ -274,3 +274,42 @@ test('a Report from the native CLI imports, re-plots and shows its counters', as
   await page.getByRole('tab', { name: 'Results' }).click();
   await expect(page.getByTestId('results-list')).toContainText('Imported: native-report.json');
 });
+
+test('YCSB: a core workload loads into the lab, a bad properties file is refused with its line, and the workload downloads as YCSB properties', async ({ page }) => {
+  const errors = await openPage(page, 'lab');
+  await page.getByRole('textbox', { name: /^Preload/ }).fill('20,000');
+  await page.getByRole('textbox', { name: /^Operations/ }).fill('10,000');
+  await page.getByTestId('ycsb-core').selectOption('b');
+  await expect(page.getByTestId('doc-message')).toHaveText('Workload loaded: YCSB workloadb.');
+  // The lab's controls (and so its link) now hold YCSB B: 95% reads, 5% updates, Zipf 0.99, 23 B keys, 10 × 100 B values.
+  await expect.poll(() => new URL(page.url()).hash).toMatch(/me=0\.95/);
+  const query = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
+  expect(Object.fromEntries(['me', 'mu', 'mm', 'mi', 'dist', 'th', 'kb', 'vb', 'pre', 'ops'].map((k) => [k, query.get(k)]))).toMatchObject({
+    me: '0.95',
+    mu: '0.05',
+    dist: 'zipf',
+    th: '0.99',
+    kb: '23',
+    vb: '1000',
+  });
+
+  // A properties file with a proportion out of range: the message names the file, the property, its line and the range.
+  await page.getByRole('button', { name: /Paste or upload/ }).click();
+  await page.getByTestId('doc-text').fill('recordcount=1000\nreadproportion=1.5\nrequestdistribution=zipfian\n');
+  await page.getByRole('button', { name: 'Load', exact: true }).click();
+  await expect(page.getByTestId('doc-message')).toHaveText('readproportion (line 2): must be a number in [0, 1], got "1.5"');
+  await expect.poll(() => new URL(page.url()).hash).toMatch(/me=0\.95/); // nothing half-applied
+
+  // Back out as YCSB properties, written by the engine.
+  await page.getByText('Documents and the native CLI').click();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-ycsb').click()]);
+  expect(download.suggestedFilename()).toBe('workload.properties');
+  const text = fs.readFileSync(await download.path(), 'utf8');
+  expect(text).toContain('workload=site.ycsb.workloads.CoreWorkload\n');
+  expect(text).toContain('readproportion=0.95\n');
+  expect(text).toContain('updateproportion=0.05\n');
+  expect(text).toContain('requestdistribution=zipfian\nzipfianconstant=0.99\n');
+  expect(text).toContain('fieldlength=1000\n');
+  await expect(page.getByTestId('ycsb-notes')).toHaveText('YCSB runs this workload as it is.');
+  expect(errors).toEqual([]);
+});

@@ -7,11 +7,14 @@
  *
  * The `rocksdb` suite checks the exports against a real RocksDB (Debian's db_bench and librocksdb).
  *
- * Run one suite alone: `node scripts/test.mjs rust|lint|models|web|e2e|rocksdb` (several may be given).
+ * The `fuzz` suite runs each cargo-fuzz target of the engine's parsers for a few seconds.
+ *
+ * Run one suite alone: `node scripts/test.mjs rust|lint|models|web|e2e|rocksdb|fuzz` (several may be given).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { buildFuzzTargets, ensureFuzzTools, fuzz, TARGETS as FUZZ_TARGETS } from './fuzz.mjs';
 import { env, freePort, root, setup } from './setup.mjs';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -112,6 +115,33 @@ function rocksdb() {
   return { passed, failed: failed === 0 && (r.status !== 0 || passed === 0) ? 1 : failed };
 }
 
+/** Seconds each fuzz target runs in `npm test`: a smoke run; `npm run fuzz` runs long. */
+const FUZZ_SECONDS = 15;
+
+/** The engine's parsers and importers under coverage-guided fuzzing, briefly; each target is a test. */
+function fuzzing() {
+  try {
+    ensureFuzzTools();
+    buildFuzzTargets();
+  } catch (err) {
+    console.error(`[fuzz] ${err instanceof Error ? err.message : String(err)}`);
+    return { passed: 0, failed: 1 };
+  }
+  let passed = 0;
+  let failed = 0;
+  for (const target of FUZZ_TARGETS) {
+    const r = fuzz(target, FUZZ_SECONDS);
+    console.log(`[fuzz] ${target}: ${r.runs.toLocaleString('en-US')} cases in ${FUZZ_SECONDS} s, ${r.crashed ? `CRASH (input: ${r.artifact ?? 'see below'})` : '0 crashes'}`);
+    if (r.crashed || r.runs === 0) {
+      failed += 1;
+      console.log(r.output.split('\n').slice(-60).join('\n'));
+    } else {
+      passed += 1;
+    }
+  }
+  return { passed, failed };
+}
+
 /** What a suite needs from Debian beyond Node and rustup, and the line that installs it. */
 const SYSTEM_NEEDS = {
   e2e: { present: () => fs.existsSync(CHROMIUM), what: `Chromium at ${CHROMIUM}`, install: 'sudo apt-get install -y chromium' },
@@ -129,7 +159,7 @@ function buildNativeCli() {
   }).status === 0;
 }
 
-const SUITES = { rust, lint, models: () => vitest('models'), web: () => vitest('web'), e2e, rocksdb };
+const SUITES = { rust, lint, models: () => vitest('models'), web: () => vitest('web'), e2e, rocksdb, fuzz: fuzzing };
 
 function main() {
   const wanted = process.argv.slice(2);

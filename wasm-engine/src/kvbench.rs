@@ -31,6 +31,8 @@ pub fn write_trace(source: &mut dyn OpSource) -> Result<String> {
 }
 
 pub struct TraceReader {
+    /// What errors call the trace: its file name, or "trace".
+    name: String,
     text: String,
     pos: usize,
     line_no: usize,
@@ -42,8 +44,22 @@ pub struct TraceReader {
 
 impl TraceReader {
     pub fn new(text: String, key_bytes: usize) -> Self {
+        Self::named("trace", text, key_bytes)
+    }
+
+    /// A reader whose errors name the trace (its file): `ops.txt: line 7: …`.
+    pub fn named(name: &str, text: String, key_bytes: usize) -> Self {
         let lines = text.lines().filter(|l| is_op_line(l)).count() as u64;
-        TraceReader { text, pos: 0, line_no: 0, lines, codec: KeyCodec { key_bytes }, key: Vec::new(), end: Vec::new() }
+        TraceReader {
+            name: name.to_string(),
+            text,
+            pos: 0,
+            line_no: 0,
+            lines,
+            codec: KeyCodec { key_bytes },
+            key: Vec::new(),
+            end: Vec::new(),
+        }
     }
 }
 
@@ -86,7 +102,7 @@ impl OpSource for TraceReader {
                 continue;
             }
             let n = self.line_no;
-            let bad = |m: String| Error::Parse { document: "trace".into(), message: format!("line {n}: {m}") };
+            let bad = |m: String| Error::Parse { document: self.name.clone(), message: format!("line {n}: {m}") };
             let mut parts = line.trim_start().splitn(3, ' ');
             let op = parts.next().unwrap_or("");
             let key = parts.next().filter(|k| !k.is_empty()).ok_or_else(|| bad(format!("'{op}' needs a key")))?;

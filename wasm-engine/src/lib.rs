@@ -41,6 +41,7 @@ pub mod table;
 pub mod tree;
 pub mod wal;
 pub mod workload;
+pub mod ycsb;
 
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -106,7 +106,7 @@ impl Runner {
 
     /// A KVBench trace; integer keys are encoded at `key_bytes` bytes.
     pub fn for_trace(name: &str, text: String, key_bytes: usize) -> Runner {
-        Self::new(Box::new(TraceReader::new(text, key_bytes)), None, format!("trace:{name}"))
+        Self::new(Box::new(TraceReader::named(name, text, key_bytes)), None, format!("trace:{name}"))
     }
 
     fn new(source: Box<dyn OpSource>, workload: Option<Workload>, source_name: String) -> Runner {

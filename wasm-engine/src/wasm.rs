@@ -15,6 +15,7 @@ use crate::report::Timings;
 use crate::runner::Runner;
 use crate::storage::{Change, Journal, JournalStorage, MemStorage, OpfsPool, OpfsStorage, Storage};
 use crate::workload::Workload;
+use crate::ycsb;
 
 fn js(e: Error) -> JsError {
     JsError::new(&e.to_string())
@@ -38,6 +39,31 @@ pub fn validate_config(config_json: &str) -> Result<(), JsError> {
 #[wasm_bindgen]
 pub fn validate_workload(workload_json: &str) -> Result<(), JsError> {
     Workload::from_json(workload_json).map(|_| ()).map_err(js)
+}
+
+/// A YCSB workload properties file as `{workload, warnings, unknown_keys}` (JSON); errors name
+/// the file, the property, its line and the allowed range.
+#[wasm_bindgen]
+pub fn import_ycsb(text: &str, file: &str) -> Result<String, JsError> {
+    json(&ycsb::from_properties(text, file).map_err(js)?)
+}
+
+/// YCSB's core workload `letter` (a–f) as a properties file with these record and operation counts.
+#[wasm_bindgen]
+pub fn ycsb_core_workload(letter: &str, records: f64, operations: f64) -> Result<String, JsError> {
+    let mut chars = letter.chars();
+    let (Some(l), None) = (chars.next(), chars.next()) else {
+        return Err(JsError::new(&format!("workload: YCSB core workloads are a, b, c, d, e and f, got \"{letter}\"")));
+    };
+    ycsb::core_workload(l, records as u64, operations as u64).map_err(js)
+}
+
+/// A Workload as a YCSB CoreWorkload properties file: `{text, warnings}` (JSON).
+#[wasm_bindgen]
+pub fn export_ycsb(workload_json: &str) -> Result<String, JsError> {
+    let w = Workload::from_json(workload_json).map_err(js)?;
+    let (text, warnings) = ycsb::to_properties(&w).map_err(js)?;
+    json(&crate::export::Export { text, warnings })
 }
 
 #[wasm_bindgen]

@@ -136,3 +136,85 @@ fn import_of_exported_options_prints_the_design_and_reports_unknown_keys() {
     assert!(stderr.contains(&broken) && stderr.contains("line 3"), "{stderr}");
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+#[test]
+fn importers_name_the_file_the_line_the_field_and_what_is_allowed() {
+    let dir = scratch("hostile");
+    // A RocksDB OPTIONS file with a negative size on line 5.
+    let options = write(
+        &dir,
+        "OPTIONS-bad",
+        "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n[CFOptions \"default\"]\n  write_buffer_size=-5\n",
+    );
+    let out = lsm(&["import", "--rocksdb", &options]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(&format!(
+            "{options}: write_buffer_size (line 5): must be an integer in [0, 2^64 − 1] (k/m/g/t suffix allowed), got \"-5\""
+        )),
+        "{stderr}"
+    );
+    assert!(out.stdout.is_empty(), "nothing half-imported is printed");
+
+    // A KVBench trace with an unknown operation on line 3.
+    let trace = write(&dir, "ops.trace", "I 1 one\nQ 1\nX 2\n");
+    let config = format!("{}/../public/presets/leveldb.json", env!("CARGO_MANIFEST_DIR"));
+    let out = lsm(&["run", "--config", &config, "--trace", &trace]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains(&format!("{trace}: line 3: unknown operation 'X' (expected I, U, D, Q or S)")), "{stderr}");
+
+    // A Workload whose size field is beyond the cap: refused, with the range, before anything is allocated.
+    let workload = write(
+        &dir,
+        "huge.json",
+        r#"{"kind":"lsm-navigator/workload","version":1,"seed":1,
+            "preload":{"entries":1000,"key_space":0,"key_bytes":16,"value_bytes":4000000000},
+            "operations":10,"mix":{"insert":1,"update":0,"delete":0,"get_existing":0,"get_missing":0,"range":0},
+            "distribution":{"kind":"uniform"},"range_selectivity":0}"#,
+    );
+    let out = lsm(&["validate", "--workload", &workload]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains(workload.as_str())
+            && stderr.contains("preload.value_bytes: must be an integer in [0, 60000], got 4000000000"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn ycsb_workloads_run_by_name_or_file_and_write_back_as_ycsb() {
+    let dir = scratch("ycsb");
+    // A core workload by name, with YCSB's -p style counts.
+    let out = lsm(&["ycsb", "--core", "b", "--records", "5000", "--operations", "3000"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8(out.stdout).unwrap();
+    for line in [
+        "recordcount=5000",
+        "operationcount=3000",
+        "readproportion=0.95",
+        "updateproportion=0.05",
+        "requestdistribution=zipfian",
+    ] {
+        assert!(text.lines().any(|l| l == line), "{line} in:\n{text}");
+    }
+    // That file runs as a workload, exactly like the name does.
+    let file = write(&dir, "workloadb", &text);
+    let config = format!("{}/../public/presets/leveldb.json", env!("CARGO_MANIFEST_DIR"));
+    let by_file = lsm(&["run", "--config", &config, "--workload", &file]);
+    let by_name =
+        lsm(&["run", "--config", &config, "--workload", "ycsb:b", "--records", "5000", "--operations", "3000"]);
+    assert!(by_file.status.success() && by_name.status.success(), "{}", String::from_utf8_lossy(&by_file.stderr));
+    let counters = |o: &Output| {
+        let r: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        (r["summary"].clone(), r["tree"].clone())
+    };
+    assert_eq!(counters(&by_file), counters(&by_name));
+    // Bad counts are refused with the flag and the range.
+    let out = lsm(&["run", "--config", &config, "--workload", "ycsb:a", "--records", "-1"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--records: must be an integer in [0, 1000000000], got -1"));
+    let out = lsm(&["ycsb", "--core", "z"]);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("YCSB core workloads are a, b, c, d, e and f, got \"z\""));
+}

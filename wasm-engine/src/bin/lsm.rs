@@ -13,7 +13,8 @@ use lsm_engine::kvbench;
 use lsm_engine::report::{Report, Timings};
 use lsm_engine::runner::Runner;
 use lsm_engine::storage::{FileStorage, MemStorage, Storage};
-use lsm_engine::workload::Workload;
+use lsm_engine::workload::{MAX_OPERATIONS, Workload};
+use lsm_engine::ycsb;
 
 const USAGE: &str = "\
 usage: lsm <command> [options]
@@ -31,6 +32,12 @@ commands:
            Print the design in that format; what the format cannot express goes to stderr.
   import   (--rocksdb OPTIONS | --engine C.json)
            Print the design as EngineConfig JSON; unknown keys and warnings go to stderr.
+  ycsb     (--core a|b|c|d|e|f | --workload W) [--records N] [--operations N]
+           Print a YCSB CoreWorkload properties file: one of YCSB's core workloads, or the
+           workload W; what YCSB cannot run of it goes to stderr.
+
+Wherever a workload W is read it may be Workload JSON, a YCSB workload properties file, or
+ycsb:a … ycsb:f; --records / --operations set a YCSB workload's recordcount / operationcount.
   version
 ";
 
@@ -54,6 +61,7 @@ fn main() -> ExitCode {
         "bench" => bench(&options),
         "export" => export(&options),
         "import" => import(&options),
+        "ycsb" => ycsb_properties(&options),
         "version" | "--version" => {
             println!("lsm {}", env!("CARGO_PKG_VERSION"));
             Ok(())
@@ -99,8 +107,55 @@ fn load_config(path: &str) -> Result<EngineConfig> {
     EngineConfig::from_json(&read(path)?).map_err(|e| in_file(path, e))
 }
 
-fn load_workload(path: &str) -> Result<Workload> {
-    Workload::from_json(&read(path)?).map_err(|e| in_file(path, e))
+/// A Workload from its JSON, from a YCSB workload properties file, or `ycsb:a` … `ycsb:f` (YCSB's
+/// core workloads). `--records` / `--operations` replace a YCSB workload's recordcount /
+/// operationcount, as YCSB's `-p` does. What YCSB says that the engine cannot goes to stderr.
+fn load_workload(path: &str, o: &HashMap<String, String>) -> Result<Workload> {
+    // A core workload is named as YCSB names its file (workloads/workloada).
+    let mut file = path.to_string();
+    let mut text = match path.strip_prefix("ycsb:") {
+        Some(name) => {
+            let mut letters = name.chars();
+            match (letters.next(), letters.next()) {
+                (Some(letter), None) => {
+                    file = format!("workload{}", letter.to_ascii_lowercase());
+                    ycsb::core_workload(letter, 1_000, 1_000)?
+                }
+                _ => {
+                    return Err(Error::invalid(
+                        "--workload",
+                        format!("YCSB core workloads are ycsb:a … ycsb:f, got \"{path}\""),
+                    ));
+                }
+            }
+        }
+        None => {
+            let text = read(path)?;
+            if text.trim_start().starts_with('{') {
+                return Workload::from_json(&text).map_err(|e| in_file(path, e));
+            }
+            text
+        }
+    };
+    for (flag, property) in [("records", "recordcount"), ("operations", "operationcount")] {
+        if let Some(v) = o.get(flag) {
+            let n: u64 = v.parse().ok().filter(|&n| n <= MAX_OPERATIONS).ok_or_else(|| {
+                Error::invalid(format!("--{flag}"), format!("must be an integer in [0, {MAX_OPERATIONS}], got {v}"))
+            })?;
+            text.push_str(&format!("\n{property}={n}\n"));
+        }
+    }
+    let imported = ycsb::from_properties(&text, &file).map_err(|e| match e {
+        Error::Invalid { field, message } => Error::Invalid { field: format!("{path}: {field}"), message },
+        other => other,
+    })?;
+    for w in &imported.warnings {
+        eprintln!("{path}: {} ({}): {}", w.field, w.kind, w.message);
+    }
+    for k in &imported.unknown_keys {
+        eprintln!("{path}: {k}: not a YCSB CoreWorkload property; ignored");
+    }
+    Ok(imported.workload)
 }
 
 /// Prefix a document error with the file it came from.
@@ -148,7 +203,7 @@ fn drive(runner: &mut Runner, engine: &mut Engine) -> Result<Timings> {
 fn run(o: &HashMap<String, String>) -> Result<()> {
     let config = load_config(required(o, "config")?)?;
     let mut runner = match (o.get("workload"), o.get("trace")) {
-        (Some(w), None) => Runner::for_workload(&load_workload(w)?)?,
+        (Some(w), None) => Runner::for_workload(&load_workload(w, o)?)?,
         (None, Some(t)) => {
             let key_bytes = match o.get("key-bytes") {
                 Some(k) => k.parse::<usize>().ok().filter(|k| (8..=1024).contains(k)).ok_or_else(|| {
@@ -194,7 +249,7 @@ fn summary(r: &Report) -> String {
 }
 
 fn trace(o: &HashMap<String, String>) -> Result<()> {
-    let w = load_workload(required(o, "workload")?)?;
+    let w = load_workload(required(o, "workload")?, o)?;
     print!("{}", kvbench::write_trace(&mut Generator::new(&w))?);
     Ok(())
 }
@@ -202,7 +257,7 @@ fn trace(o: &HashMap<String, String>) -> Result<()> {
 fn validate(o: &HashMap<String, String>) -> Result<()> {
     match (o.get("config"), o.get("workload")) {
         (Some(c), None) => load_config(c).map(|_| ()),
-        (None, Some(w)) => load_workload(w).map(|_| ()),
+        (None, Some(w)) => load_workload(w, o).map(|_| ()),
         _ => Err(Error::invalid("--config/--workload", "give exactly one of them")),
     }?;
     println!("ok");
@@ -218,7 +273,7 @@ fn bench(o: &HashMap<String, String>) -> Result<()> {
         None => EngineConfig::from_json(BENCH_CONFIG)?,
     };
     let workload = match o.get("workload") {
-        Some(p) => load_workload(p)?,
+        Some(p) => load_workload(p, o)?,
         None => Workload::from_json(BENCH_WORKLOAD)?,
     };
     let mut engine = Engine::create(config, Box::new(MemStorage::new()))?;
@@ -249,7 +304,7 @@ fn export(o: &HashMap<String, String>) -> Result<()> {
     let design = required(o, "design")?;
     let config = load_config(design)?;
     let format: lsm_engine::export::Format = required(o, "format")?.parse()?;
-    let workload = o.get("workload").map(|w| load_workload(w)).transpose()?;
+    let workload = o.get("workload").map(|w| load_workload(w, o)).transpose()?;
     let out = lsm_engine::export::export(&config, format, workload.as_ref())?;
     for w in &out.warnings {
         eprintln!("warning: {} {}: {}", w.kind, w.field, w.message);
@@ -273,5 +328,19 @@ fn import(o: &HashMap<String, String>) -> Result<()> {
         eprintln!("warning: {} {}: {}", w.kind, w.field, w.message);
     }
     print!("{}", lsm_engine::export::engine::canonical_json(&imported.config));
+    Ok(())
+}
+
+fn ycsb_properties(o: &HashMap<String, String>) -> Result<()> {
+    let workload = match (o.get("core"), o.get("workload")) {
+        (Some(letter), None) => load_workload(&format!("ycsb:{letter}"), o)?,
+        (None, Some(w)) => load_workload(w, o)?,
+        _ => return Err(Error::invalid("--core/--workload", "give exactly one of them")),
+    };
+    let (text, warnings) = ycsb::to_properties(&workload)?;
+    for w in &warnings {
+        eprintln!("{}: {} ({}): {}", o.get("workload").map_or("workload", String::as_str), w.field, w.kind, w.message);
+    }
+    print!("{text}");
     Ok(())
 }

@@ -43,18 +43,30 @@ impl<'a> Reader<'a> {
         self.section.and_then(|s| s.get(name))
     }
 
+    /// Parse `name`'s value; a bad value's error names the option and its line in the file.
+    fn parsed<T>(&mut self, name: &'static str, parse: impl Fn(&str, &str) -> Result<T>) -> Result<Option<T>> {
+        self.used.insert(name);
+        let Some(entry) = self.section.and_then(|s| s.entry(name)) else { return Ok(None) };
+        parse(name, &entry.value).map(Some).map_err(|e| match e {
+            Error::Invalid { field, message } => {
+                Error::Invalid { field: format!("{field} (line {})", entry.line), message }
+            }
+            other => other,
+        })
+    }
+
     fn size(&mut self, name: &'static str) -> Result<Option<u64>> {
-        self.raw(name).map(|v| parse_size(name, v)).transpose()
+        self.parsed(name, parse_size)
     }
 
     fn float(&mut self, name: &'static str) -> Result<Option<f64>> {
-        self.raw(name)
-            .map(|v| v.parse::<f64>().map_err(|_| Error::invalid(name, format!("must be a number, got \"{v}\""))))
-            .transpose()
+        self.parsed(name, |name, v| {
+            v.parse::<f64>().map_err(|_| Error::invalid(name, format!("must be a number, got \"{v}\"")))
+        })
     }
 
     fn boolean(&mut self, name: &'static str) -> Result<Option<bool>> {
-        self.raw(name).map(|v| parse_bool(name, v)).transpose()
+        self.parsed(name, parse_bool)
     }
 
     /// Names in the section this import did not use, as `Section.name`.
@@ -72,7 +84,8 @@ impl<'a> Reader<'a> {
 
 /// An unsigned size with RocksDB's optional k/m/g/t suffix (powers of 1024).
 fn parse_size(name: &str, v: &str) -> Result<u64> {
-    let bad = || Error::invalid(name, format!("must be a non-negative integer (k/m/g/t suffix allowed), got \"{v}\""));
+    let bad =
+        || Error::invalid(name, format!("must be an integer in [0, 2^64 − 1] (k/m/g/t suffix allowed), got \"{v}\""));
     let (digits, shift) = match v.chars().last() {
         Some('k' | 'K') => (&v[..v.len() - 1], 10),
         Some('m' | 'M') => (&v[..v.len() - 1], 20),

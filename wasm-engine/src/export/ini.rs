@@ -109,7 +109,12 @@ fn parse_section(line: &str, line_no: usize) -> Section {
 impl Section {
     /// The value of `name`; the first statement wins, as in RocksDB.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.entries.iter().find(|e| e.name == name).map(|e| e.value.as_str())
+        self.entry(name).map(|e| e.value.as_str())
+    }
+
+    /// The statement that sets `name` (the first, as in RocksDB), with its line for messages.
+    pub fn entry(&self, name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.name == name)
     }
 
     /// `Title "argument"` as written in the header, for messages.

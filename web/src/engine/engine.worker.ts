@@ -7,6 +7,9 @@
  */
 import init, {
   export_design,
+  export_ycsb,
+  import_ycsb,
+  ycsb_core_workload,
   import_config,
   validate_config,
   validate_workload,
@@ -25,6 +28,7 @@ import {
   persistJournal,
   saveDatabase,
 } from './idbStore';
+import { acquireDatabaseLock, databasesInUse, inUseMessage, type HeldLock } from './dbLock';
 import { deleteOpfsDatabase, OpfsPool, type PhysicalCalls } from './opfsPool';
 import type { Kind, Progress, RequestMessage, Requests, Responses, ResponseMessage, Session, Snapshot } from './protocol';
 import type { EngineConfig, Report, RunProgress } from '../documents/engine';
@@ -45,11 +49,15 @@ interface Open {
   pool: OpfsPool | null;
   nextSeq: Map<string, number> | null;
   info: DatabaseInfo | null;
+  /** This tab's hold on a stored database (dbLock.ts); null in memory. */
+  lock: HeldLock | null;
 }
 
 let db: Open | null = null;
 let running = false;
 let cancelRequested = false;
+/** Set while an open waits for another tab to let go of its database; a cancel aborts it. */
+let waiting: AbortController | null = null;
 
 function current(): Open {
   if (!db) throw new Error('no database is open: open or create one first');
@@ -112,9 +120,30 @@ async function closeCurrent(): Promise<void> {
   db = null;
   o.engine.free();
   o.pool?.close();
+  o.lock?.release();
 }
 
-async function open({ name, backend, config, create }: Requests['open']): Promise<Session> {
+/** Take a stored database's lock, or say it is open in another tab (or wait for it, if asked). */
+async function lockFor(key: string, name: string, wait: boolean): Promise<HeldLock> {
+  if (!wait) {
+    const lock = await acquireDatabaseLock(key);
+    if (!lock) throw new Error(inUseMessage(name));
+    return lock;
+  }
+  waiting = new AbortController();
+  try {
+    const lock = await acquireDatabaseLock(key, waiting.signal);
+    if (!lock) throw new Error(inUseMessage(name));
+    return lock;
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw new Error(`stopped waiting for "${name}"`);
+    throw err;
+  } finally {
+    waiting = null;
+  }
+}
+
+async function open({ name, backend, config, create, wait }: Requests['open']): Promise<Session> {
   notWhileRunning('opening a database');
   await closeCurrent();
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(name)) {
@@ -129,20 +158,26 @@ async function open({ name, backend, config, create }: Requests['open']): Promis
   let engine: WasmEngine;
   let pool: OpfsPool | null = null;
   let nextSeq: Map<string, number> | null = null;
-  if (backend === 'memory') {
-    engine = new WasmEngine(JSON.stringify(config));
-  } else if (backend === 'opfs') {
-    pool = await OpfsPool.open(name, create);
-    try {
-      engine = WasmEngine.open_opfs(pool, configJson);
-    } catch (err) {
-      pool.close();
-      throw err;
+  const lock = backend === 'memory' ? null : await lockFor(key, name, wait ?? false);
+  try {
+    if (backend === 'memory') {
+      engine = new WasmEngine(JSON.stringify(config));
+    } else if (backend === 'opfs') {
+      pool = await OpfsPool.open(name, create);
+      try {
+        engine = WasmEngine.open_opfs(pool, configJson);
+      } catch (err) {
+        pool.close();
+        throw err;
+      }
+    } else {
+      const files = await loadFiles(name);
+      nextSeq = files.nextSeq;
+      engine = WasmEngine.open_journaled(files.names, files.contents, configJson);
     }
-  } else {
-    const files = await loadFiles(name);
-    nextSeq = files.nextSeq;
-    engine = WasmEngine.open_journaled(files.names, files.contents, configJson);
+  } catch (err) {
+    lock?.release();
+    throw err;
   }
   const stored: EngineConfig = JSON.parse(engine.config_json());
   const now = Date.now();
@@ -150,12 +185,19 @@ async function open({ name, backend, config, create }: Requests['open']): Promis
     backend === 'memory'
       ? null
       : known ?? { key, name, backend, created: now, lastUsed: now, lastRun: null, bytes: 0, configName: stored.name ?? '' };
-  const o: Open = { name, backend, engine, pool, nextSeq, info };
+  const o: Open = { name, backend, engine, pool, nextSeq, info, lock };
   db = o;
   await persist(o); // opening may have cut a torn log tail or created the first files
   await touch(o);
   const s = snapshot(engine);
   return { ...s, name, backend, config: stored, recovered: s.stats.wal_records_replayed };
+}
+
+/** The stored databases, each marked if another tab has it open. */
+async function listed(): Promise<Responses['list']> {
+  const [all, inUse] = await Promise.all([listDatabases(), databasesInUse()]);
+  const mine = db ? `${db.backend}/${db.name}` : null;
+  return all.map((d) => ({ ...d, openElsewhere: d.key !== mine && inUse.has(d.key) }));
 }
 
 function progressOf(p: RunProgress, opsPerSecond: number): Progress {
@@ -246,7 +288,9 @@ const handlers: Handlers = {
   run,
   cancel() {
     cancelRequested = running;
-    return { cancelling: running };
+    const stopWaiting = waiting !== null;
+    waiting?.abort();
+    return { cancelling: running || stopWaiting };
   },
   async step({ pages }) {
     notWhileRunning('stepping merges');
@@ -276,17 +320,23 @@ const handlers: Handlers = {
     return snapshot(current().engine);
   },
   list() {
-    return listDatabases();
+    return listed();
   },
   async remove({ key }) {
     notWhileRunning('deleting a database');
     const info = await getDatabase(key);
     if (!info) throw new Error(`no database ${key}`);
     if (db && `${db.backend}/${db.name}` === key) await closeCurrent();
-    if (info.backend === 'opfs') await deleteOpfsDatabase(info.name);
-    else await deleteIdbFiles(info.name);
-    await forgetDatabase(key);
-    return listDatabases();
+    const lock = await acquireDatabaseLock(key);
+    if (!lock) throw new Error(`${inUseMessage(info.name)} It was not deleted.`);
+    try {
+      if (info.backend === 'opfs') await deleteOpfsDatabase(info.name);
+      else await deleteIdbFiles(info.name);
+      await forgetDatabase(key);
+    } finally {
+      lock.release();
+    }
+    return listed();
   },
   async estimate() {
     const e = await navigator.storage.estimate();
@@ -302,6 +352,15 @@ const handlers: Handlers = {
     if (config) validate_config(JSON.stringify(config));
     if (workload) validate_workload(JSON.stringify(workload));
     return { ok: true };
+  },
+  ycsbImport({ text, file }) {
+    return JSON.parse(import_ycsb(text, file));
+  },
+  ycsbCore({ letter, records, operations }) {
+    return { text: ycsb_core_workload(letter, records, operations) };
+  },
+  ycsbExport({ workload }) {
+    return JSON.parse(export_ycsb(JSON.stringify(workload)));
   },
 };
 

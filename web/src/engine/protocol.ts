@@ -11,6 +11,11 @@ export type { ExportFormat, ExportWarning };
 
 export type { Backend, DatabaseInfo };
 
+/** A stored database as the lab lists it: `openElsewhere` when another tab has it open. */
+export interface ListedDatabase extends DatabaseInfo {
+  openElsewhere: boolean;
+}
+
 export interface Snapshot {
   stats: Stats;
   tree: TreeShape;
@@ -44,8 +49,11 @@ export interface RunResult extends Snapshot {
 }
 
 export interface Requests {
-  /** Open a database, creating it (with `config`) if `create`; memory databases are always new. */
-  open: { name: string; backend: Backend; config?: EngineConfig; create: boolean };
+  /**
+   * Open a database, creating it (with `config`) if `create`; memory databases are always new.
+   * `wait`: if another tab has the database open, wait until it lets go (a cancel stops waiting).
+   */
+  open: { name: string; backend: Backend; config?: EngineConfig; create: boolean; wait?: boolean };
   close: Record<string, never>;
   /** Apply an encoded operation batch (see batch.ts), then sync and persist. */
   apply: { batch: Uint8Array };
@@ -69,6 +77,12 @@ export interface Requests {
   import: { text: string; kind: 'rocksdb' | 'engine' };
   /** Check documents with the engine's own rules (errors name the field and range). */
   validate: { config?: EngineConfig; workload?: Workload };
+  /** A YCSB workload properties file as a Workload (`file` names it in errors). */
+  ycsbImport: { text: string; file: string };
+  /** YCSB's core workload `letter` (a–f) as a properties file with these counts. */
+  ycsbCore: { letter: string; records: number; operations: number };
+  /** A Workload as a YCSB CoreWorkload properties file. */
+  ycsbExport: { workload: Workload };
 }
 
 export interface Responses {
@@ -82,12 +96,15 @@ export interface Responses {
   get: { value: string | null };
   setAutoCompact: Snapshot;
   snapshot: Snapshot;
-  list: DatabaseInfo[];
-  remove: DatabaseInfo[];
+  list: ListedDatabase[];
+  remove: ListedDatabase[];
   estimate: { usage: number; quota: number };
   export: { text: string; warnings: ExportWarning[] };
   import: { config: EngineConfig; unknown_keys: string[]; warnings: ExportWarning[] };
   validate: { ok: true };
+  ycsbImport: { workload: Workload; warnings: ExportWarning[]; unknown_keys: string[] };
+  ycsbCore: { text: string };
+  ycsbExport: { text: string; warnings: ExportWarning[] };
 }
 
 export type Kind = keyof Requests;

@@ -81,7 +81,8 @@ export async function withTask<T>(label: string, job: (ctl: TaskControl) => Prom
 export interface TaskControl {
   cancelled: () => boolean;
   step: (index: number, total: number, label: string) => void;
-  open: (name: string, backend: Backend, config: EngineConfig | undefined, create: boolean) => Promise<Session>;
+  /** `wait`: if another tab has it open, wait until that tab lets go (cancelTask stops waiting). */
+  open: (name: string, backend: Backend, config: EngineConfig | undefined, create: boolean, wait?: boolean) => Promise<Session>;
   close: () => Promise<void>;
   run: (req: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string }) => Promise<EngineRun>;
   /** Any other engine call; the open database's snapshot is refreshed from calls that return one. */
@@ -104,9 +105,9 @@ async function engineCall<K extends Kind>(
 const control: TaskControl = {
   cancelled: () => cancelRequested,
   step: (index, total, label) => patchBusy({ step: { index, total, label }, progress: null }),
-  async open(name, backend, config, create) {
+  async open(name, backend, config, create, wait) {
     set({ open: null });
-    const s = await engineClient().call('open', { name, backend, config, create });
+    const s = await engineClient().call('open', { name, backend, config, create, wait });
     set({ open: { name: s.name, backend: s.backend, config: s.config, tree: s.tree, stats: s.stats, recovered: s.recovered } });
     return s;
   },

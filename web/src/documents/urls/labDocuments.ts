@@ -25,10 +25,12 @@ function levelSpecs(s: LabState): LevelConfig[] {
 
 /** A short, readable name for a design: "leveling, T = 4, monkey 5 bits/key". */
 export function designName(s: LabState): string {
-  const t = s.sizeRatios.map((v) => Number(v.toPrecision(4))).join('/');
-  const k = s.maxRuns.join('/');
-  const shape = s.maxRuns.every((r) => r === 1) ? `leveling, T = ${t}` : `T = ${t}, K = ${k}`;
-  const filters = s.allocation === 'explicit' ? `bits ${s.levelBits.join('/')}` : `${s.allocation} ${s.bits} bits/key`;
+  // From the level specs, not the raw lists, so a design and its EngineConfig read back share a name.
+  const levels = levelSpecs(s);
+  const t = levels.map((l) => Number(l.size_ratio.toPrecision(4))).join('/');
+  const k = levels.map((l) => l.max_runs).join('/');
+  const shape = levels.every((l) => l.max_runs === 1) ? `leveling, T = ${t}` : `T = ${t}, K = ${k}`;
+  const filters = s.allocation === 'explicit' ? `bits ${levels.map((l) => l.bits_per_key).join('/')}` : `${s.allocation} ${s.bits} bits/key`;
   return `${shape}, ${filters}${s.granularity === 'file' ? ', merges by file' : ''}`;
 }
 
@@ -48,8 +50,10 @@ export function stateToConfig(s: LabState): EngineConfig {
     config.filter.skip = s.skip;
   }
   if (s.granularity === 'file') config.compaction = { granularity: 'file', target_file_bytes: Math.round(s.fileKiB * KIB) };
-  if (s.cacheKiB > 0) {
-    config.block_cache = { bytes: Math.round(s.cacheKiB * KIB), cache_index_and_filter_blocks: s.cacheMeta, high_priority_ratio: s.highPriority };
+  // A cache under half a byte is no cache: say so by leaving it out, as a config read back does.
+  const cacheBytes = Math.round(s.cacheKiB * KIB);
+  if (cacheBytes > 0) {
+    config.block_cache = { bytes: cacheBytes, cache_index_and_filter_blocks: s.cacheMeta, high_priority_ratio: s.highPriority };
   }
   if (s.window !== 64) config.statistics_window = s.window;
   return config;

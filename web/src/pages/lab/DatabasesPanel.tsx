@@ -5,12 +5,14 @@
  */
 import { useCallback, useEffect, useId, useState } from 'react';
 import { engineClient } from '../../engine/client';
-import type { DatabaseInfo } from '../../engine/protocol';
+import { IN_USE_MARK } from '../../engine/dbLock';
+import type { ListedDatabase } from '../../engine/protocol';
 import { formatBytes, formatPercent } from '../../documents/format';
 import type { UrlState } from '../../ui/state/useUrlState';
 import { stateToConfig } from '../../documents/urls/labDocuments';
 import { forgetOpen, useLabEngine, withTask } from '../../engine/session';
 import { OpenDatabaseCard } from './OpenDatabaseCard';
+import { TaskProgress } from './TaskProgress';
 import { suggestDatabaseName } from './runner';
 import type { LabSchema } from '../../documents/urls/lab';
 
@@ -32,7 +34,9 @@ function useStorage() {
 
 export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
   const engine = useLabEngine();
-  const [list, setList] = useState<DatabaseInfo[]>([]);
+  const [list, setList] = useState<ListedDatabase[]>([]);
+  /** The stored database another tab has open, after an open was refused: offered a wait. */
+  const [inUse, setInUse] = useState<ListedDatabase | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState(suggestDatabaseName);
   const nameId = useId();
@@ -51,15 +55,24 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
     void reload();
   }, [reload, engine.busy === null]);
 
-  const act = async (label: string, job: Parameters<typeof withTask>[1]) => {
+  const act = async (label: string, job: Parameters<typeof withTask>[1], target?: ListedDatabase) => {
     setError(null);
+    setInUse(null);
     try {
       await withTask(label, job);
     } catch (err) {
-      setError(err instanceof Error ? err.message : String(err));
+      const message = err instanceof Error ? err.message : String(err);
+      setError(message);
+      if (target && message.includes(IN_USE_MARK)) setInUse(target);
     }
     await reload();
   };
+  const openStored = (d: ListedDatabase, wait = false) =>
+    void act(
+      wait ? `waiting for another tab to close ${d.name}` : `opening ${d.name}`,
+      (ctl) => ctl.open(d.name, d.backend, undefined, false, wait).then(() => undefined),
+      d,
+    );
 
   const [backend, setBackend] = useState<'opfs' | 'idb'>(url.state.backend === 'idb' ? 'idb' : 'opfs');
 
@@ -137,7 +150,14 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
                   const isOpen = engine.open?.name === d.name && engine.open.backend === d.backend;
                   return (
                     <tr key={d.key} data-testid={`db-row-${d.backend}-${d.name}`} className={isOpen ? 'current' : undefined}>
-                      <td className="mono nowrap">{d.name}</td>
+                      <td className="mono nowrap">
+                        {d.name}
+                        {d.openElsewhere && (
+                          <span className="badge" data-testid={`db-in-use-${d.backend}-${d.name}`} title="Another tab of LSM Navigator has this database open">
+                            open in another tab
+                          </span>
+                        )}
+                      </td>
                       <td>{BACKEND_NAME[d.backend]}</td>
                       <td className="num">{formatBytes(d.bytes)}</td>
                       <td>{new Date(d.lastUsed).toLocaleString()}</td>
@@ -146,7 +166,7 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
                         <button
                           type="button"
                           disabled={engine.busy !== null}
-                          onClick={() => void act(`opening ${d.name}`, (ctl) => ctl.open(d.name, d.backend, undefined, false).then(() => undefined))}
+                          onClick={() => openStored(d)}
                           aria-label={`Open ${d.name}`}
                         >
                           {isOpen ? 'Reopen' : 'Open'}
@@ -159,7 +179,7 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
                             void act(`deleting ${d.name}`, async (ctl) => {
                               await ctl.call('remove', { key: d.key });
                               if (isOpen) forgetOpen();
-                            })
+                            }, d)
                           }
                           aria-label={`Delete ${d.name}`}
                         >
@@ -210,9 +230,18 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
         {error && (
           <p role="alert" className="error" data-testid="db-error">
             {error}
+            {inUse && (
+              <>
+                {' '}
+                <button type="button" data-testid="db-wait" disabled={engine.busy !== null} onClick={() => openStored(inUse, true)}>
+                  Wait for it
+                </button>
+              </>
+            )}
           </p>
         )}
       </section>
+      <TaskProgress />
       {engine.open && <OpenDatabaseCard />}
     </>
   );

@@ -1,7 +1,8 @@
 /**
- * Bring a document into the lab: a design preset from /presets, or pasted / uploaded JSON — an
- * EngineConfig or Workload (checked by the engine's own validator, whose messages name the
- * field), a Report from `lsm run --report` (stored and shown), or a RocksDB OPTIONS file.
+ * Bring a document into the lab: a design preset from /presets, one of YCSB's core workloads, or
+ * pasted / uploaded text — an EngineConfig or Workload (checked by the engine's own validator,
+ * whose messages name the field), a Report from `lsm run --report` (stored and shown), a RocksDB
+ * OPTIONS file, or a YCSB workload properties file (read by the engine, as `lsm run` reads it).
  */
 import { useEffect, useId, useState } from 'react';
 import { engineClient } from '../../engine/client';
@@ -52,11 +53,38 @@ export function reportToResult(report: Report, source: string): RunResult {
   };
 }
 
+/** YCSB's core workloads, as the chooser lists them. */
+export const YCSB_CORE = [
+  { letter: 'a', label: 'A: update heavy (50% reads, 50% updates, zipfian)' },
+  { letter: 'b', label: 'B: read mostly (95% reads, 5% updates, zipfian)' },
+  { letter: 'c', label: 'C: read only (zipfian)' },
+  { letter: 'd', label: 'D: read latest (95% reads, 5% inserts, latest)' },
+  { letter: 'e', label: 'E: short ranges (95% scans of ≤ 100, 5% inserts)' },
+  { letter: 'f', label: 'F: read-modify-write (50% reads, 50% RMW)' },
+] as const;
+
+/** A YCSB workload properties file: `name=value` lines naming CoreWorkload properties. */
+export function looksLikeYcsb(text: string): boolean {
+  return /^\s*(workload|recordcount|operationcount|readproportion|updateproportion|insertproportion|scanproportion|requestdistribution)\s*[=:\s]/m.test(text);
+}
+
+type ReadDocument =
+  | { kind: 'config'; patch: Partial<LabState>; name: string }
+  | { kind: 'workload'; patch: Partial<LabState>; name: string; notes?: string[] }
+  | { kind: 'report'; result: RunResult };
+
+/** A YCSB workload as lab controls, with what did not carry over. */
+async function readYcsb(text: string, source: string): Promise<ReadDocument> {
+  const imported = await engineClient().call('ycsbImport', { text, file: source });
+  const notes = [
+    ...imported.warnings.map((w) => `${w.field} (${w.kind}): ${w.message}`),
+    ...imported.unknown_keys.map((k) => `${k}: not a YCSB CoreWorkload property; ignored`),
+  ];
+  return { kind: 'workload', patch: workloadToState(imported.workload), name: imported.workload.name || source, notes };
+}
+
 /** What a pasted text is, and the lab state it sets (or the report it holds). */
-export async function readDocument(
-  text: string,
-  source: string,
-): Promise<{ kind: 'config'; patch: Partial<LabState>; name: string } | { kind: 'workload'; patch: Partial<LabState>; name: string } | { kind: 'report'; result: RunResult }> {
+export async function readDocument(text: string, source: string): Promise<ReadDocument> {
   const client = engineClient();
   let doc: unknown;
   try {
@@ -66,7 +94,8 @@ export async function readDocument(
       const imported = await client.call('import', { text, kind: 'rocksdb' });
       return { kind: 'config', patch: configToState(imported.config), name: `RocksDB OPTIONS (${source})` };
     }
-    throw new Error(`${source}: not JSON (nor a RocksDB OPTIONS file)`);
+    if (looksLikeYcsb(text)) return readYcsb(text, source);
+    throw new Error(`${source}: not JSON, a RocksDB OPTIONS file or a YCSB workload properties file`);
   }
   const kind = typeof doc === 'object' && doc !== null ? (doc as { kind?: unknown }).kind : undefined;
   if (kind === 'lsm-navigator/engine-config') {
@@ -87,9 +116,18 @@ export async function readDocument(
   throw new Error(`${source}: kind must be "lsm-navigator/engine-config", "lsm-navigator/workload" or "lsm-navigator/report", got ${JSON.stringify(kind)}`);
 }
 
-export function DocumentImport({ onPatch, onReport }: { onPatch: (patch: Partial<LabState>) => void; onReport: (r: RunResult) => void }) {
+export function DocumentImport({
+  onPatch,
+  onReport,
+  counts,
+}: {
+  onPatch: (patch: Partial<LabState>) => void;
+  onReport: (r: RunResult) => void;
+  /** recordcount and operationcount for a YCSB core workload: the lab's preload and operations. */
+  counts: { records: number; operations: number };
+}) {
   const presets = usePresetIndex();
-  const ids = { preset: useId(), text: useId(), file: useId() };
+  const ids = { preset: useId(), text: useId(), file: useId(), ycsb: useId() };
   const [open, setOpen] = useState(false);
   const [text, setText] = useState('');
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
@@ -104,7 +142,8 @@ export function DocumentImport({ onPatch, onReport }: { onPatch: (patch: Partial
         setMessage({ ok: true, text: `Report imported and stored: ${got.result.report.config.name || source}.` });
       } else {
         onPatch(got.patch);
-        setMessage({ ok: true, text: `${got.kind === 'config' ? 'Design' : 'Workload'} loaded: ${got.name}.` });
+        const notes = got.kind === 'workload' && got.notes?.length ? ` Not carried over: ${got.notes.join('; ')}.` : '';
+        setMessage({ ok: true, text: `${got.kind === 'config' ? 'Design' : 'Workload'} loaded: ${got.name}.${notes}` });
       }
     } catch (err) {
       setMessage({ ok: false, text: err instanceof Error ? err.message : String(err) });
@@ -122,8 +161,32 @@ export function DocumentImport({ onPatch, onReport }: { onPatch: (patch: Partial
     }
   };
 
+  const loadYcsb = async (letter: string) => {
+    try {
+      const { text: properties } = await engineClient().call('ycsbCore', { letter, records: counts.records, operations: counts.operations });
+      await take(properties, `workload${letter}`);
+    } catch (err) {
+      setMessage({ ok: false, text: `YCSB ${letter.toUpperCase()}: ${err instanceof Error ? err.message : String(err)}` });
+    }
+  };
+
   return (
     <div className="doc-import">
+      <div className="field select-field">
+        <div className="field-head">
+          <label htmlFor={ids.ycsb}>Load a YCSB core workload</label>
+        </div>
+        <select id={ids.ycsb} value="" onChange={(e) => void loadYcsb(e.target.value)} data-testid="ycsb-core" title={`recordcount ${counts.records.toLocaleString('en-US')}, operationcount ${counts.operations.toLocaleString('en-US')} (the preload and operations set here)`}>
+          <option value="" disabled>
+            Choose A–F…
+          </option>
+          {YCSB_CORE.map((w) => (
+            <option key={w.letter} value={w.letter}>
+              {w.label}
+            </option>
+          ))}
+        </select>
+      </div>
       <div className="field select-field">
         <div className="field-head">
           <label htmlFor={ids.preset}>Load a system’s design</label>
@@ -140,7 +203,7 @@ export function DocumentImport({ onPatch, onReport }: { onPatch: (patch: Partial
         </select>
       </div>
       <button type="button" className="link" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-        {open ? 'Hide JSON import' : 'Paste or upload JSON (design, workload or report)…'}
+        {open ? 'Hide import' : 'Paste or upload a design, workload or report (JSON, RocksDB OPTIONS, YCSB properties)…'}
       </button>
       {open && (
         <div className="doc-box">
@@ -166,7 +229,7 @@ export function DocumentImport({ onPatch, onReport }: { onPatch: (patch: Partial
             <input
               id={ids.file}
               type="file"
-              accept=".json,application/json,text/plain,.ini"
+              accept=".json,application/json,text/plain,.ini,.properties"
               className="sr-only"
               data-testid="doc-file"
               onChange={async (e) => {

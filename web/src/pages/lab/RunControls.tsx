@@ -17,7 +17,7 @@ export function RunControls({ url, onReport }: { url: UrlState<LabSchema>; onRep
   return (
     <>
       <ControlGroup title="Documents">
-        <DocumentImport onPatch={url.patch} onReport={onReport} />
+        <DocumentImport onPatch={url.patch} onReport={onReport} counts={{ records: url.state.preload, operations: url.state.operations }} />
       </ControlGroup>
       <ControlGroup title="Design">
         <ParamControl {...url.bind('pageBytes')} />

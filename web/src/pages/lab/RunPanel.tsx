@@ -34,6 +34,17 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
   const [stopMs, setStopMs] = useState<number | null>(null);
   const config = useMemo(() => stateToConfig(s), [s]);
   const workload = useMemo(() => stateToWorkload(s), [s]);
+  const [ycsbNotes, setYcsbNotes] = useState<string | null>(null);
+  /** The workload as a YCSB CoreWorkload file, written by the engine (as `lsm ycsb` writes it). */
+  const downloadYcsb = async () => {
+    try {
+      const { text, warnings } = await engineClient().call('ycsbExport', { workload });
+      downloadText(text, 'workload.properties', 'text/plain');
+      setYcsbNotes(warnings.length ? `YCSB cannot run all of this workload: ${warnings.map((w) => `${w.field} (${w.kind}): ${w.message}`).join('; ')}.` : 'YCSB runs this workload as it is.');
+    } catch (err) {
+      setYcsbNotes(err instanceof Error ? err.message : String(err));
+    }
+  };
   const engineProblem = useEngineValidation(config, workload);
   const problems = useMemo(() => {
     const own = labProblems(s);
@@ -156,7 +167,15 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
               <button type="button" onClick={() => downloadText(JSON.stringify(workload, null, 2), 'workload.json', 'application/json')}>
                 workload.json
               </button>
+              <button type="button" onClick={() => void downloadYcsb()} data-testid="download-ycsb">
+                workload.properties (YCSB)
+              </button>
             </div>
+            {ycsbNotes && (
+              <p className="caption" data-testid="ycsb-notes">
+                {ycsbNotes}
+              </p>
+            )}
             <pre className="mono lab-json" data-testid="config-json">
               {JSON.stringify(config, null, 2)}
             </pre>

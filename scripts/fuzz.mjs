@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+/**
+ * `npm run fuzz -- <target|all> [seconds]`: coverage-guided fuzzing (cargo-fuzz, libFuzzer) of the
+ * engine's parsers and importers — RocksDB OPTIONS, EngineConfig JSON, Workload JSON, KVBench
+ * traces, YCSB workload properties. Each target starts from a corpus seeded from public/ (presets, example configs and
+ * workloads, their OPTIONS exports and traces) and kept in .cache/fuzz/corpus/<target>, so later
+ * runs start where earlier ones stopped. Prints the cases run; exits non-zero on a crash, leaving
+ * the input in wasm-engine/fuzz/artifacts/<target>/ (make it a regression test).
+ *
+ * Needs a nightly toolchain and cargo-fuzz; installs both if missing (`ensureFuzzTools`).
+ * `npm test` runs every target for a few seconds (`fuzzAll`).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { env, root } from './setup.mjs';
+
+export const TARGETS = ['rocksdb_options', 'engine_config', 'workload', 'kvbench_trace', 'ycsb_properties'];
+const fuzzDir = path.join(root, 'wasm-engine', 'fuzz');
+const corpusRoot = path.join(root, '.cache', 'fuzz', 'corpus');
+const lsm = path.join(root, 'wasm-engine', 'target', 'release', 'lsm');
+
+function run(cmd, args, options = {}) {
+  return spawnSync(cmd, args, { cwd: root, env, encoding: 'utf8', maxBuffer: 256 << 20, ...options });
+}
+
+/** The nightly toolchain (cargo-fuzz needs its `-Z` flags) and cargo-fuzz itself. */
+export function ensureFuzzTools() {
+  if (run('rustup', ['run', 'nightly', 'rustc', '--version']).status !== 0) {
+    console.log('[fuzz] installing the nightly Rust toolchain (cargo-fuzz needs it)');
+    if (run('rustup', ['toolchain', 'install', 'nightly', '--profile', 'minimal'], { stdio: 'inherit' }).status !== 0) {
+      throw new Error('could not install the nightly toolchain: rustup toolchain install nightly --profile minimal');
+    }
+  }
+  if (run('cargo', ['fuzz', '--version']).status !== 0) {
+    console.log('[fuzz] installing cargo-fuzz');
+    if (run('cargo', ['install', '--locked', 'cargo-fuzz@0.13.2'], { stdio: 'inherit' }).status !== 0) {
+      throw new Error('could not install cargo-fuzz: cargo install --locked cargo-fuzz@0.13.2');
+    }
+  }
+}
+
+function jsonFiles(dir, skip = []) {
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && !skip.includes(f))
+    .map((f) => path.join(dir, f));
+}
+
+/** Seed a target's corpus from public/ (the native CLI writes the OPTIONS files and traces). */
+function seed(target) {
+  const dir = path.join(corpusRoot, target);
+  fs.mkdirSync(dir, { recursive: true });
+  const put = (name, bytes) => fs.writeFileSync(path.join(dir, `seed-${name}`), bytes);
+  const presets = jsonFiles(path.join(root, 'public', 'presets'), ['index.json']);
+  const configs = [...presets, ...jsonFiles(path.join(root, 'public', 'examples')).filter((f) => !/workload|mixed|lookups/.test(f))];
+  const workloads = ['mixed.json', 'bench-workload.json', 'zero-result-lookups.json'].map((f) => path.join(root, 'public', 'examples', f));
+  if (target === 'engine_config') for (const f of configs) put(path.basename(f), fs.readFileSync(f));
+  if (target === 'workload') for (const f of workloads) put(path.basename(f), fs.readFileSync(f));
+  if (target === 'rocksdb_options') {
+    for (const f of presets) {
+      const r = run(lsm, ['export', '--design', f, '--format', 'rocksdb']);
+      if (r.status === 0) put(path.basename(f, '.json') + '.ini', r.stdout);
+    }
+  }
+  if (target === 'ycsb_properties') {
+    for (const letter of 'abcdef') {
+      const r = run(lsm, ['ycsb', '--core', letter]);
+      if (r.status === 0) put(`workload${letter}`, r.stdout);
+    }
+    const r = run(lsm, ['ycsb', '--workload', workloads[0]]);
+    if (r.status === 0) put('mixed.properties', r.stdout);
+  }
+  if (target === 'kvbench_trace') {
+    for (const f of workloads) {
+      const r = run(lsm, ['trace', '--workload', f]);
+      // The first byte picks the key length (16 bytes: (16 − 8) / 4 = 2); a few hundred lines each.
+      if (r.status === 0) put(path.basename(f, '.json') + '.trace', Buffer.concat([Buffer.from([2]), Buffer.from(r.stdout.split('\n').slice(0, 400).join('\n'))]));
+    }
+  }
+  writeDictionary(target, dir);
+  return dir;
+}
+
+/**
+ * A libFuzzer dictionary from the seeds: JSON keys and string values, OPTIONS names and section
+ * headers, trace operation letters. Mutations then speak the format instead of only flipping bits.
+ */
+function writeDictionary(target, corpus) {
+  const tokens = new Set();
+  for (const f of fs.readdirSync(corpus).filter((n) => n.startsWith('seed-'))) {
+    const text = fs.readFileSync(path.join(corpus, f), 'latin1');
+    for (const m of text.matchAll(/"([A-Za-z_][A-Za-z0-9_./-]{0,40})"/g)) tokens.add(`"${m[1]}"`);
+    for (const m of text.matchAll(/^\s*([A-Za-z_][A-Za-z0-9_.]{1,60})=/gm)) tokens.add(`${m[1]}=`);
+    for (const m of text.matchAll(/^\[([^\]\n]{1,60})\]/gm)) tokens.add(`[${m[1]}]`);
+    for (const m of text.matchAll(/=([A-Za-z][A-Za-z0-9_.]{1,60})$/gm)) tokens.add(m[1]);
+  }
+  if (target === 'kvbench_trace') for (const op of ['I ', 'U ', 'D ', 'Q ', 'S ', '# ']) tokens.add(`\n${op}`);
+  for (const t of ['true', 'false', 'null', '1e308', '-1', '4294967296', '18446744073709551615', 'NaN']) tokens.add(t);
+  const quote = (t) => `"${[...Buffer.from(t, 'latin1')].map((b) => (b === 0x22 || b === 0x5c ? `\\${String.fromCharCode(b)}` : b < 0x20 || b > 0x7e ? `\\x${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b))).join('')}"`;
+  fs.writeFileSync(path.join(path.dirname(corpus), `${target}.dict`), [...tokens].map(quote).join('\n') + '\n');
+}
+
+/**
+ * Fuzz one target for `seconds`. Returns { target, runs, seconds, crashed, output }. Builds with
+ * optimisations and AddressSanitizer (cargo-fuzz's default); libFuzzer's RSS limit catches an
+ * allocation sized from an unchecked field.
+ */
+export function fuzz(target, seconds) {
+  const corpus = seed(target);
+  const r = run(
+    'cargo',
+    ['+nightly', 'fuzz', 'run', '-O', target, corpus, '--', `-dict=${path.join(corpusRoot, `${target}.dict`)}`, `-max_total_time=${seconds}`, '-rss_limit_mb=2048', '-max_len=65536', '-print_final_stats=1'],
+    { cwd: fuzzDir },
+  );
+  const output = `${r.stdout}${r.stderr}`;
+  const runs = Number(/stat::number_of_executed_units:\s*(\d+)/.exec(output)?.[1] ?? /Done (\d+) runs/.exec(output)?.[1] ?? 0);
+  const artifact = /Test unit written to (\S+)/.exec(output)?.[1] ?? null;
+  return { target, runs, seconds, crashed: r.status !== 0, artifact, output };
+}
+
+/** Build the CLI (for the seeds) and the fuzz targets. */
+export function buildFuzzTargets() {
+  if (run('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', 'wasm-engine/Cargo.toml'], { stdio: 'inherit' }).status !== 0) {
+    throw new Error('the lsm CLI did not build');
+  }
+  if (run('cargo', ['+nightly', 'fuzz', 'build', '-O'], { cwd: fuzzDir, stdio: 'inherit' }).status !== 0) {
+    throw new Error('the fuzz targets did not build');
+  }
+}
+
+function main() {
+  const [which = 'all', secondsArg = '60'] = process.argv.slice(2);
+  const targets = which === 'all' ? TARGETS : [which];
+  for (const t of targets) {
+    if (!TARGETS.includes(t)) {
+      console.error(`unknown fuzz target "${t}"; choose from ${TARGETS.join(', ')} or all`);
+      process.exit(2);
+    }
+  }
+  const seconds = Number(secondsArg);
+  if (!Number.isInteger(seconds) || seconds < 1 || seconds > 86_400) {
+    console.error(`seconds must be an integer in [1, 86400], got "${secondsArg}"`);
+    process.exit(2);
+  }
+  ensureFuzzTools();
+  buildFuzzTargets();
+  let failed = false;
+  for (const t of targets) {
+    console.log(`[fuzz] ${t}: ${seconds} s`);
+    const r = fuzz(t, seconds);
+    console.log(`[fuzz] ${t}: ${r.runs.toLocaleString('en-US')} cases in ${seconds} s, ${r.crashed ? `CRASH (input: ${r.artifact ?? 'see output'})` : '0 crashes'}`);
+    if (r.crashed) {
+      failed = true;
+      console.log(r.output.split('\n').slice(-60).join('\n'));
+    }
+  }
+  process.exit(failed ? 1 : 0);
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();
