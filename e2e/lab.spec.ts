@@ -313,3 +313,43 @@ test('YCSB: a core workload loads into the lab, a bad properties file is refused
   await expect(page.getByTestId('ycsb-notes')).toHaveText('YCSB runs this workload as it is.');
   expect(errors).toEqual([]);
 });
+
+test('a trace to fit: the lab fits the mix, the zero-result share and Zipf θ, and takes the fitted workload', async ({ page }) => {
+  // A trace from known parameters (Zipf θ = 0.8, 30% lookups of missing keys), written by the native CLI.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-fit-'));
+  const workload = path.join(dir, 'known.json');
+  fs.writeFileSync(
+    workload,
+    JSON.stringify({
+      kind: 'lsm-navigator/workload',
+      version: 1,
+      seed: 7,
+      preload: { entries: 5000, key_space: 0, key_bytes: 16, value_bytes: 100 },
+      operations: 100000,
+      mix: { insert: 0, update: 0.1, delete: 0, get_existing: 0.6, get_missing: 0.3, range: 0 },
+      distribution: { kind: 'zipf', theta: 0.8 },
+      range_selectivity: 0,
+    }),
+  );
+  const trace = path.join(dir, 'known.trace');
+  fs.writeFileSync(trace, execFileSync(path.join(ROOT, 'wasm-engine/target/release/lsm'), ['trace', '--workload', workload], { maxBuffer: 256 << 20 }));
+
+  const errors = await openPage(page, 'lab');
+  await page.getByRole('button', { name: /Paste or upload/ }).click();
+  await page.getByTestId('doc-file').setInputFiles(trace);
+  const message = page.getByTestId('doc-message');
+  await expect(message).toContainText('Workload loaded: fitted to known.trace.');
+  const theta = Number(/Zipf θ = ([0-9.]+)/.exec((await message.textContent()) ?? '')?.[1]);
+  expect(Math.abs(theta - 0.8)).toBeLessThanOrEqual(0.03);
+  await expect(message).toContainText('5,000 preloaded keys');
+  const zero = Number(/([0-9.]+)% of lookups zero-result/.exec((await message.textContent()) ?? '')?.[1]);
+  expect(Math.abs(zero - 100 / 3)).toBeLessThan(1);
+  // The lab now holds the fitted workload: its link says Zipf, the fitted θ and the mix.
+  await expect.poll(() => new URL(page.url()).hash).toMatch(/dist=zipf/);
+  const query = new URLSearchParams(new URL(page.url()).hash.split('?')[1]);
+  expect(Math.abs(Number(query.get('th')) - 0.8)).toBeLessThanOrEqual(0.03);
+  expect(Math.abs(Number(query.get('mm')) - 0.3)).toBeLessThanOrEqual(0.01);
+  expect(Math.abs(Number(query.get('me')) - 0.6)).toBeLessThanOrEqual(0.01);
+  expect(query.get('vb')).toBe('100');
+  expect(errors).toEqual([]);
+});

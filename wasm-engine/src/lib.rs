@@ -16,6 +16,7 @@ pub mod export;
 pub mod filestats;
 pub mod filter;
 mod filter_sizing;
+pub mod fit;
 pub mod frame;
 pub mod generator;
 pub mod hash;

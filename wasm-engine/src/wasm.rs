@@ -66,6 +66,12 @@ pub fn export_ycsb(workload_json: &str) -> Result<String, JsError> {
     json(&crate::export::Export { text, warnings })
 }
 
+/// Fit a Workload to a KVBench trace: the fit document (JSON) with the Workload inside.
+#[wasm_bindgen]
+pub fn fit_trace(name: &str, text: String, key_bytes: u32) -> Result<String, JsError> {
+    json(&crate::fit::fit_trace(name, text, key_bytes as usize).map_err(js)?)
+}
+
 #[wasm_bindgen]
 pub fn engine_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()

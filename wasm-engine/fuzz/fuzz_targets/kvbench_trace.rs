@@ -1,5 +1,6 @@
 //! A KVBench trace from a stranger: every line either becomes an operation or stops the run with
-//! an error naming the line; the operations run on a small engine without a panic.
+//! an error naming the line; the operations run on a small engine without a panic, and a
+//! workload fitted to the trace is valid.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -17,6 +18,9 @@ fuzz_target!(|data: &[u8]| {
     config.page_bytes = 512;
     config.buffer_bytes = 4096;
     let Ok(mut engine) = Engine::create(config, Box::new(MemStorage::new())) else { return };
+    if let Ok(fit) = lsm_engine::fit::fit_trace("fuzz", text.to_string(), key_bytes) {
+        fit.workload.validate().expect("a fitted workload is valid");
+    }
     let mut runner = Runner::for_trace("fuzz", text.to_string(), key_bytes);
     while !runner.is_finished() {
         if runner.step(&mut engine, 256).is_err() {

@@ -8,6 +8,7 @@ use std::time::Instant;
 use lsm_engine::config::EngineConfig;
 use lsm_engine::engine::Engine;
 use lsm_engine::error::{Error, Result};
+use lsm_engine::fit::fit_trace;
 use lsm_engine::generator::Generator;
 use lsm_engine::kvbench;
 use lsm_engine::report::{Report, Timings};
@@ -35,10 +36,14 @@ commands:
   ycsb     (--core a|b|c|d|e|f | --workload W) [--records N] [--operations N]
            Print a YCSB CoreWorkload properties file: one of YCSB's core workloads, or the
            workload W; what YCSB cannot run of it goes to stderr.
+  fit      --trace T.txt [--key-bytes 16]
+           Fit a Workload to a KVBench trace: operation mix (zero-result lookups apart), key
+           popularity (uniform, or Zipf θ by maximum likelihood, with goodness of fit and a
+           rank-frequency series), sizes. Prints the fit (JSON) with the Workload inside.
+  version
 
 Wherever a workload W is read it may be Workload JSON, a YCSB workload properties file, or
 ycsb:a … ycsb:f; --records / --operations set a YCSB workload's recordcount / operationcount.
-  version
 ";
 
 fn main() -> ExitCode {
@@ -62,6 +67,7 @@ fn main() -> ExitCode {
         "export" => export(&options),
         "import" => import(&options),
         "ycsb" => ycsb_properties(&options),
+        "fit" => fit(&options),
         "version" | "--version" => {
             println!("lsm {}", env!("CARGO_PKG_VERSION"));
             Ok(())
@@ -180,6 +186,18 @@ fn storage(o: &HashMap<String, String>) -> Result<Box<dyn Storage>> {
     }
 }
 
+/// `--key-bytes`: the length integer trace keys are encoded to (16 unless given).
+fn key_bytes(o: &HashMap<String, String>) -> Result<usize> {
+    match o.get("key-bytes") {
+        Some(k) => k
+            .parse::<usize>()
+            .ok()
+            .filter(|k| (8..=1024).contains(k))
+            .ok_or_else(|| Error::invalid("--key-bytes", format!("must be an integer in [8, 1024], got {k}"))),
+        None => Ok(16),
+    }
+}
+
 /// Drive a runner to the end, timing the preload and the run separately.
 fn drive(runner: &mut Runner, engine: &mut Engine) -> Result<Timings> {
     const STEP: u64 = 10_000;
@@ -204,15 +222,7 @@ fn run(o: &HashMap<String, String>) -> Result<()> {
     let config = load_config(required(o, "config")?)?;
     let mut runner = match (o.get("workload"), o.get("trace")) {
         (Some(w), None) => Runner::for_workload(&load_workload(w, o)?)?,
-        (None, Some(t)) => {
-            let key_bytes = match o.get("key-bytes") {
-                Some(k) => k.parse::<usize>().ok().filter(|k| (8..=1024).contains(k)).ok_or_else(|| {
-                    Error::invalid("--key-bytes", format!("must be an integer in [8, 1024], got {k}"))
-                })?,
-                None => 16,
-            };
-            Runner::for_trace(t, read(t)?, key_bytes)
-        }
+        (None, Some(t)) => Runner::for_trace(t, read(t)?, key_bytes(o)?),
         _ => return Err(Error::invalid("--workload/--trace", "give exactly one of them")),
     };
     let mut engine = Engine::create(config, storage(o)?)?;
@@ -342,5 +352,16 @@ fn ycsb_properties(o: &HashMap<String, String>) -> Result<()> {
         eprintln!("{}: {} ({}): {}", o.get("workload").map_or("workload", String::as_str), w.field, w.kind, w.message);
     }
     print!("{text}");
+    Ok(())
+}
+
+fn fit(o: &HashMap<String, String>) -> Result<()> {
+    let path = required(o, "trace")?;
+    let key_bytes = key_bytes(o)?;
+    let fitted = fit_trace(path, read(path)?, key_bytes)?;
+    for note in &fitted.notes {
+        eprintln!("{path}: {note}");
+    }
+    println!("{}", serde_json::to_string_pretty(&fitted).map_err(|e| Error::invalid("fit", e.to_string()))?);
     Ok(())
 }

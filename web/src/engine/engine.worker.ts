@@ -8,6 +8,7 @@
 import init, {
   export_design,
   export_ycsb,
+  fit_trace,
   import_ycsb,
   ycsb_core_workload,
   import_config,
@@ -361,6 +362,9 @@ const handlers: Handlers = {
   },
   ycsbExport({ workload }) {
     return JSON.parse(export_ycsb(JSON.stringify(workload)));
+  },
+  fitTrace({ name, text, keyBytes }) {
+    return JSON.parse(fit_trace(name, text, keyBytes));
   },
 };
 

@@ -83,6 +83,8 @@ export interface Requests {
   ycsbCore: { letter: string; records: number; operations: number };
   /** A Workload as a YCSB CoreWorkload properties file. */
   ycsbExport: { workload: Workload };
+  /** Fit a Workload to a KVBench trace (mix, zero-result share, popularity, sizes). */
+  fitTrace: { name: string; text: string; keyBytes: number };
 }
 
 export interface Responses {
@@ -105,6 +107,34 @@ export interface Responses {
   ycsbImport: { workload: Workload; warnings: ExportWarning[]; unknown_keys: string[] };
   ycsbCore: { text: string };
   ycsbExport: { text: string; warnings: ExportWarning[] };
+  fitTrace: TraceFit;
+}
+
+/** What `lsm fit` prints (wasm-engine/src/fit.rs). */
+export interface TraceFit {
+  kind: 'lsm-navigator/trace-fit';
+  version: 1;
+  trace: string;
+  preload_operations: number;
+  run_operations: number;
+  zero_result_share: number;
+  popularity: {
+    distribution: 'uniform' | 'zipf';
+    theta: number;
+    accesses: number;
+    keys: number;
+    uniform_p: number;
+    log_likelihood_zipf: number;
+    log_likelihood_uniform: number;
+    ks_distance: number;
+    /** (rank, observed accesses, fitted accesses) */
+    rank_frequency: [number, number, number][];
+  };
+  mean_key_bytes: number;
+  mean_value_bytes: number;
+  data_bytes: number;
+  notes: string[];
+  workload: Workload;
 }
 
 export type Kind = keyof Requests;

@@ -6,6 +6,7 @@
  */
 import { useEffect, useId, useState } from 'react';
 import { engineClient } from '../../engine/client';
+import type { TraceFit } from '../../engine/protocol';
 import type { EngineConfig, Report, Workload } from '../../documents/engine';
 import { configToState, workloadToState } from '../../documents/urls/labDocuments';
 import type { LabState } from '../../documents/urls/lab';
@@ -70,7 +71,7 @@ export function looksLikeYcsb(text: string): boolean {
 
 type ReadDocument =
   | { kind: 'config'; patch: Partial<LabState>; name: string }
-  | { kind: 'workload'; patch: Partial<LabState>; name: string; notes?: string[] }
+  | { kind: 'workload'; patch: Partial<LabState>; name: string; notes?: string[]; fit?: TraceFit }
   | { kind: 'report'; result: RunResult };
 
 /** A YCSB workload as lab controls, with what did not carry over. */
@@ -81,6 +82,27 @@ async function readYcsb(text: string, source: string): Promise<ReadDocument> {
     ...imported.unknown_keys.map((k) => `${k}: not a YCSB CoreWorkload property; ignored`),
   ];
   return { kind: 'workload', patch: workloadToState(imported.workload), name: imported.workload.name || source, notes };
+}
+
+/** A KVBench trace: operation lines `I k v`, `U k v`, `D k`, `Q k`, `S a b` (and # comments). */
+export function looksLikeTrace(text: string): boolean {
+  const lines = text.split('\n', 50).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
+  return lines.length > 0 && lines.every((l) => /^[IUDQS] \S/.test(l));
+}
+
+/** A workload fitted to a trace by the engine (`lsm fit`), with what the fit found. */
+async function fitTrace(text: string, source: string): Promise<ReadDocument> {
+  const fit = await engineClient().call('fitTrace', { name: source, text, keyBytes: 16 });
+  const p = fit.popularity;
+  const popularity =
+    p.distribution === 'zipf'
+      ? `Zipf θ = ${p.theta.toFixed(3)} (maximum likelihood; KS distance ${p.ks_distance.toFixed(3)})`
+      : `uniform keys (p = ${p.uniform_p.toPrecision(2)} under uniform; Zipf would be θ = ${p.theta.toFixed(3)})`;
+  const notes = [
+    `fitted: ${popularity}, ${(fit.zero_result_share * 100).toFixed(1)}% of lookups zero-result, ${fit.preload_operations.toLocaleString('en-US')} preloaded keys`,
+    ...fit.notes,
+  ];
+  return { kind: 'workload', patch: workloadToState(fit.workload), name: fit.workload.name ?? source, notes, fit };
 }
 
 /** What a pasted text is, and the lab state it sets (or the report it holds). */
@@ -95,7 +117,8 @@ export async function readDocument(text: string, source: string): Promise<ReadDo
       return { kind: 'config', patch: configToState(imported.config), name: `RocksDB OPTIONS (${source})` };
     }
     if (looksLikeYcsb(text)) return readYcsb(text, source);
-    throw new Error(`${source}: not JSON, a RocksDB OPTIONS file or a YCSB workload properties file`);
+    if (looksLikeTrace(text)) return fitTrace(text, source);
+    throw new Error(`${source}: not JSON, a RocksDB OPTIONS file, a YCSB workload properties file or a KVBench trace`);
   }
   const kind = typeof doc === 'object' && doc !== null ? (doc as { kind?: unknown }).kind : undefined;
   if (kind === 'lsm-navigator/engine-config') {
@@ -142,7 +165,8 @@ export function DocumentImport({
         setMessage({ ok: true, text: `Report imported and stored: ${got.result.report.config.name || source}.` });
       } else {
         onPatch(got.patch);
-        const notes = got.kind === 'workload' && got.notes?.length ? ` Not carried over: ${got.notes.join('; ')}.` : '';
+        const notes =
+          got.kind === 'workload' && got.notes?.length ? ` ${got.fit ? 'Fit' : 'Not carried over'}: ${got.notes.join('; ')}.` : '';
         setMessage({ ok: true, text: `${got.kind === 'config' ? 'Design' : 'Workload'} loaded: ${got.name}.${notes}` });
       }
     } catch (err) {
@@ -203,7 +227,7 @@ export function DocumentImport({
         </select>
       </div>
       <button type="button" className="link" aria-expanded={open} onClick={() => setOpen((o) => !o)}>
-        {open ? 'Hide import' : 'Paste or upload a design, workload or report (JSON, RocksDB OPTIONS, YCSB properties)…'}
+        {open ? 'Hide import' : 'Paste or upload a design, workload or report (JSON, RocksDB OPTIONS, YCSB properties, a trace to fit)…'}
       </button>
       {open && (
         <div className="doc-box">
@@ -229,7 +253,7 @@ export function DocumentImport({
             <input
               id={ids.file}
               type="file"
-              accept=".json,application/json,text/plain,.ini,.properties"
+              accept=".json,application/json,text/plain,.ini,.properties,.trace,.txt"
               className="sr-only"
               data-testid="doc-file"
               onChange={async (e) => {
