@@ -154,6 +154,10 @@ export interface RobustOptions {
   splits?: number;
   /** Policies to search (default both). */
   policies?: readonly Policy[];
+  /** Most filter bits per entry a design may have: what the target can express (the engine: 64). */
+  maxBitsPerEntry?: number;
+  /** More designs to consider, e.g. the current one, so the choice is never predicted worse than it. */
+  extraCandidates?: readonly Design[];
 }
 
 /**
@@ -176,12 +180,13 @@ export function robustTuning(
   const holistic = holisticDesign(dataset, workload, hardware, memoryBytes, {}, { policies: options.policies });
   const ratios = [...new Set(holistic.candidates.map((c) => c.sizeRatio))];
   const policies = options.policies ?? (['leveling', 'tiering'] as const);
-  const designs: Design[] = [holistic.design];
+  const maxBits = requireNumber('options.maxBitsPerEntry', options.maxBitsPerEntry ?? Infinity, 0, Infinity);
+  const designs: Design[] = holistic.design.filterBitsPerEntry <= maxBits ? [holistic.design] : [];
   const minBuffer = dataset.pageBytes;
   for (const policy of policies) {
     for (const sizeRatio of ratios) {
       for (let k = 0; k < splits; k++) {
-        const filterBytes = ((memoryBytes - minBuffer) * k) / (splits - 1);
+        const filterBytes = Math.min(((memoryBytes - minBuffer) * k) / (splits - 1), (maxBits * dataset.entries) / 8);
         const bufferBytes = memoryBytes - filterBytes;
         // A buffer that leaves no level below it is outside Monkey's model.
         if (monkeyLevelsUnchecked(dataset.entries, dataset.entryBytes, bufferBytes, sizeRatio) < 1) continue;
@@ -189,6 +194,8 @@ export function robustTuning(
       }
     }
   }
+  for (const d of options.extraCandidates ?? []) if (d.filterBitsPerEntry <= maxBits) designs.push(d);
+  if (designs.length === 0) throw new ModelInputError('memoryBytes', 'leaves no design in the model’s ranges');
   const tuned = designs.flatMap((design): TunedDesign[] => {
     let k;
     try {

@@ -96,3 +96,16 @@ describe('robust tuning over Monkey’s design space', () => {
     }
   });
 });
+
+describe('what the target can express', () => {
+  it('no candidate exceeds the most bits per entry the target takes', () => {
+    // A memory budget far above the data: without the cap, filters would take hundreds of bits per entry.
+    const small: Dataset = { entries: 200_000, entryBytes: 1024, pageBytes: 4096 };
+    const read: Workload = { pointLookups: 0.95, nonZeroFraction: 1, rangeLookups: 0, updates: 0.05, rangeSelectivity: 0 };
+    for (const rho of [0, 0.5]) {
+      const t = robustTuning(small, read, HW, 64 * 2 ** 20 + 250_000, rho, { maxBitsPerEntry: 64 });
+      expect(t.nominal.design.filterBitsPerEntry).toBeLessThanOrEqual(64);
+      expect(t.robust.design.filterBitsPerEntry).toBeLessThanOrEqual(64);
+    }
+  });
+});

@@ -13,6 +13,7 @@ export const PAGE_LOADERS: Record<Route['path'], () => Promise<ComponentType>> =
   moose: () => import('../pages/moose/MoosePage').then((m) => m.MoosePage),
   memory: () => import('../pages/memory/MemoryPage').then((m) => m.MemoryPage),
   msls: () => import('../pages/msls/MslsPage').then((m) => m.MslsPage),
+  tune: () => import('../pages/tune/TunePage').then((m) => m.TunePage),
   lab: () => import('../pages/lab/LabPage').then((m) => m.LabPage),
   export: () => import('../pages/export/ExportPage').then((m) => m.ExportPage),
   bench: () => import('../pages/bench/BenchPage').then((m) => m.BenchPage),

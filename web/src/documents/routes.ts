@@ -49,6 +49,11 @@ export const ROUTES: readonly Route[] = [
     blurb: 'Bytes written per byte inserted: MSLS model vs worst case, optimized level sizes',
   },
   {
+    path: 'tune',
+    title: 'Tune',
+    blurb: 'Your design and workload in; a design proven better, measured on the engine, and the files to take home',
+  },
+  {
     path: 'lab',
     title: 'Workload lab',
     blurb: 'Run real workloads on the engine; measured I/O over the models’ predictions, sweeps, persistent databases',

@@ -15,7 +15,7 @@ import { compareCsv, savingVsUniform, type CompareRow, type CompareSettings } fr
 import { runComparison } from './runner';
 import type { CompareResult } from './results';
 import type { LabSchema, LabState } from '../../documents/urls/lab';
-import { TaskProgress } from './TaskProgress';
+import { TaskProgress } from '../../ui/task/TaskProgress';
 
 export function settingsOf(s: LabState): CompareSettings {
   return {

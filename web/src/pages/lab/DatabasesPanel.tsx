@@ -12,7 +12,7 @@ import type { UrlState } from '../../ui/state/useUrlState';
 import { stateToConfig } from '../../documents/urls/labDocuments';
 import { forgetOpen, useLabEngine, withTask } from '../../engine/session';
 import { OpenDatabaseCard } from './OpenDatabaseCard';
-import { TaskProgress } from './TaskProgress';
+import { TaskProgress } from '../../ui/task/TaskProgress';
 import { suggestDatabaseName } from './runner';
 import type { LabSchema } from '../../documents/urls/lab';
 

@@ -15,7 +15,7 @@ import { runExperiment, suggestDatabaseName } from './runner';
 import type { RunResult } from './results';
 import { RunResultView } from './RunResultView';
 import type { LabSchema } from '../../documents/urls/lab';
-import { TaskProgress } from './TaskProgress';
+import { TaskProgress } from '../../ui/task/TaskProgress';
 
 interface Trace {
   name: string;

@@ -17,7 +17,7 @@ import { lookupSweepChart, mooseChart, mslsChart, mslsLevelChart, slopePerDoubli
 import { SWEEPS, sweepPoints, totalWriteAmp, type SweepPointResult, type SweepSpec } from './sweeps';
 import { pointModel, sweepCsv } from './sweepCsv';
 import type { LabSchema, LabState } from '../../documents/urls/lab';
-import { TaskProgress } from './TaskProgress';
+import { TaskProgress } from '../../ui/task/TaskProgress';
 
 export function specOf(s: LabState): SweepSpec {
   const info = SWEEPS[s.sweepKind];

@@ -4,6 +4,7 @@
  */
 import { formatCount, formatInt } from '../../documents/format';
 import { cancelTask, useLabEngine } from '../../engine/session';
+import './task.css';
 
 function eta(seconds: number | null): string {
   if (seconds === null || !Number.isFinite(seconds)) return '—';

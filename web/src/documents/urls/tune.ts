@@ -1,0 +1,56 @@
+/**
+ * The Tune page's controls in its URL (`#/tune?v=1&d=rocksdb&w=b&n=100000&ops=100000&rho=0.5`):
+ * where you are (a system's design, a YCSB core workload and its size) and how robust to be.
+ * An imported OPTIONS file is the "custom" design, which a link cannot carry.
+ */
+import { defineUrlState } from '../url/codec';
+import { enumParam, numberParam, type StateOf } from '../url/params';
+
+export const CUSTOM_DESIGN = 'custom';
+
+export const tuneParams = {
+  design: enumParam({
+    key: 'd',
+    label: 'current design',
+    default: 'rocksdb',
+    options: [
+      { value: 'rocksdb', label: 'RocksDB defaults' },
+      { value: 'leveldb', label: 'LevelDB' },
+      { value: 'cassandra', label: 'Cassandra' },
+      { value: 'hbase', label: 'HBase' },
+      { value: 'accumulo', label: 'Accumulo' },
+      { value: 'tiering', label: 'Tiering' },
+      { value: CUSTOM_DESIGN, label: 'Your RocksDB OPTIONS (imported)' },
+    ],
+  }),
+  workload: enumParam({
+    key: 'w',
+    label: 'workload',
+    default: 'b',
+    options: [
+      { value: 'a', label: 'YCSB A: update heavy' },
+      { value: 'b', label: 'YCSB B: read mostly' },
+      { value: 'c', label: 'YCSB C: read only' },
+      { value: 'd', label: 'YCSB D: read latest' },
+      { value: 'e', label: 'YCSB E: short ranges' },
+      { value: 'f', label: 'YCSB F: read-modify-write' },
+    ],
+  }),
+  records: numberParam({ key: 'n', label: 'records', unit: 'records', default: 100_000, min: 1_000, max: 100_000_000, integer: true, log: true, help: 'YCSB recordcount: the preload.' }),
+  operations: numberParam({ key: 'ops', label: 'operations', unit: 'ops', default: 100_000, min: 1_000, max: 100_000_000, integer: true, log: true, help: 'YCSB operationcount: the measured run.' }),
+  rho: numberParam({ key: 'rho', label: 'robustness', symbol: 'ρ', default: 0, min: 0, max: 4, step: 0.05, help: 'KL-divergence radius of the workloads to guard against (Endure); 0 tunes for the expected workload only.' }),
+};
+
+export type TuneSchema = typeof tuneParams;
+export type TuneState = StateOf<TuneSchema>;
+
+export const tuneUrl = defineUrlState({
+  page: 'tune',
+  version: 1,
+  params: tuneParams,
+  presets: [
+    { id: 'rocks-b', label: 'RocksDB defaults, YCSB B', values: { design: 'rocksdb', workload: 'b', rho: 0 } },
+    { id: 'rocks-a-robust', label: 'RocksDB defaults, YCSB A, robust ρ = 0.5', values: { design: 'rocksdb', workload: 'a', rho: 0.5 } },
+    { id: 'leveldb-e', label: 'LevelDB, YCSB E', values: { design: 'leveldb', workload: 'e', rho: 0 } },
+  ],
+});
