@@ -5,7 +5,8 @@
  * 1. The engine natively and as wasm (in Node's V8), 1,000,000 inserts then 1,000,000 lookups
  *    (16 B keys, 100 B values, leveling T = 10, 10 bits/key, in memory), alternating runs so the
  *    wasm/native ratio is taken pair by pair.
- * 2. The models: holisticDesign, a 200-point curve, Mnemosyne's solver against gradient descent.
+ * 2. The models: holisticDesign, a 200-point curve, Mnemosyne's solver against gradient descent,
+ *    Endure's robust tuning (the Tune page's recommendation).
  * 3. In Chromium: the engine on OPFS and on IndexedDB against a plain `idb` key-value store.
  *
  * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --skip-engine, --skip-browser,

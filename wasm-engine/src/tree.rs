@@ -120,7 +120,8 @@ pub struct TreeShape {
 impl TreeShape {
     /// Expected I/O of a zero-result point lookup with this tree: the sum of its runs' FPRs.
     pub fn zero_result_cost(&self) -> f64 {
-        self.levels.iter().flat_map(|l| &l.runs).map(|r| r.filter_fpr).sum()
+        // A fold from +0.0: `f64::sum` of nothing is −0.0, which printed as "-0.0000" for an empty tree.
+        self.levels.iter().flat_map(|l| &l.runs).map(|r| r.filter_fpr).fold(0.0, |a, b| a + b)
     }
 
     pub fn run_count(&self) -> usize {
@@ -129,5 +130,26 @@ impl TreeShape {
 
     pub fn entries(&self) -> u64 {
         self.levels.iter().flat_map(|l| &l.runs).map(|r| r.entries).sum::<u64>() + self.buffer_entries
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_tree_costs_plus_zero() {
+        let empty = TreeShape {
+            buffer_entries: 0,
+            buffer_bytes: 0,
+            buffer_capacity_bytes: 4096,
+            levels: Vec::new(),
+            merging_level: None,
+            cache_bytes: 0,
+            mnemosyne_log_c: None,
+        };
+        let cost = empty.zero_result_cost();
+        assert!(cost == 0.0 && cost.is_sign_positive(), "{cost}");
+        assert_eq!(format!("{cost:.4}"), "0.0000");
     }
 }

@@ -218,3 +218,24 @@ fn ycsb_workloads_run_by_name_or_file_and_write_back_as_ycsb() {
     let out = lsm(&["ycsb", "--core", "z"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("YCSB core workloads are a, b, c, d, e and f, got \"z\""));
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_output_without_a_panic() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let workload = format!("{}/../public/examples/mixed.json", env!("CARGO_MANIFEST_DIR"));
+    let mut child = Command::new(env!("CARGO_BIN_EXE_lsm"))
+        .args(["trace", "--workload", &workload])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Read one line's worth, then close the pipe, as `| head -1` does.
+    let mut first = [0u8; 64];
+    child.stdout.as_mut().unwrap().read_exact(&mut first).unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+}

@@ -17,6 +17,28 @@ use lsm_engine::storage::{FileStorage, MemStorage, Storage};
 use lsm_engine::workload::{MAX_OPERATIONS, Workload};
 use lsm_engine::ycsb;
 
+/// Print to stdout; a reader that went away (`lsm trace … | head`) ends the output quietly
+/// instead of panicking as `print!` does on a broken pipe.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let mut stdout = std::io::stdout().lock();
+        if let Err(e) = write!(stdout, $($arg)*).and_then(|()| stdout.flush()) {
+            if e.kind() == std::io::ErrorKind::BrokenPipe {
+                std::process::exit(0);
+            }
+            eprintln!("lsm: cannot write the output: {e}");
+            std::process::exit(1);
+        }
+    }};
+}
+
+macro_rules! outln {
+    ($($arg:tt)*) => {{
+        out!("{}\n", format_args!($($arg)*));
+    }};
+}
+
 const USAGE: &str = "\
 usage: lsm <command> [options]
 
@@ -69,11 +91,11 @@ fn main() -> ExitCode {
         "ycsb" => ycsb_properties(&options),
         "fit" => fit(&options),
         "version" | "--version" => {
-            println!("lsm {}", env!("CARGO_PKG_VERSION"));
+            outln!("lsm {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
         "help" | "--help" | "-h" => {
-            print!("{USAGE}");
+            out!("{USAGE}");
             Ok(())
         }
         other => {
@@ -234,7 +256,7 @@ fn run(o: &HashMap<String, String>) -> Result<()> {
     match o.get("report") {
         Some(path) => std::fs::write(path, json + "\n").map_err(|e| Error::storage(path, e.to_string())),
         None => {
-            println!("{json}");
+            outln!("{json}");
             Ok(())
         }
     }
@@ -260,7 +282,7 @@ fn summary(r: &Report) -> String {
 
 fn trace(o: &HashMap<String, String>) -> Result<()> {
     let w = load_workload(required(o, "workload")?, o)?;
-    print!("{}", kvbench::write_trace(&mut Generator::new(&w))?);
+    out!("{}", kvbench::write_trace(&mut Generator::new(&w))?);
     Ok(())
 }
 
@@ -270,7 +292,7 @@ fn validate(o: &HashMap<String, String>) -> Result<()> {
         (None, Some(w)) => load_workload(w, o).map(|_| ()),
         _ => Err(Error::invalid("--config/--workload", "give exactly one of them")),
     }?;
-    println!("ok");
+    outln!("ok");
     Ok(())
 }
 
@@ -306,7 +328,7 @@ fn bench(o: &HashMap<String, String>) -> Result<()> {
         "found": report.results.get_existing_found,
         "run_page_ios": report.summary.iter().map(|c| c.page_ios).sum::<u64>(),
     });
-    println!("{line}");
+    outln!("{line}");
     Ok(())
 }
 
@@ -319,7 +341,7 @@ fn export(o: &HashMap<String, String>) -> Result<()> {
     for w in &out.warnings {
         eprintln!("warning: {} {}: {}", w.kind, w.field, w.message);
     }
-    print!("{}", out.text);
+    out!("{}", out.text);
     Ok(())
 }
 
@@ -337,7 +359,7 @@ fn import(o: &HashMap<String, String>) -> Result<()> {
     for w in &imported.warnings {
         eprintln!("warning: {} {}: {}", w.kind, w.field, w.message);
     }
-    print!("{}", lsm_engine::export::engine::canonical_json(&imported.config));
+    out!("{}", lsm_engine::export::engine::canonical_json(&imported.config));
     Ok(())
 }
 
@@ -351,7 +373,7 @@ fn ycsb_properties(o: &HashMap<String, String>) -> Result<()> {
     for w in &warnings {
         eprintln!("{}: {} ({}): {}", o.get("workload").map_or("workload", String::as_str), w.field, w.kind, w.message);
     }
-    print!("{text}");
+    out!("{text}");
     Ok(())
 }
 
@@ -362,6 +384,6 @@ fn fit(o: &HashMap<String, String>) -> Result<()> {
     for note in &fitted.notes {
         eprintln!("{path}: {note}");
     }
-    println!("{}", serde_json::to_string_pretty(&fitted).map_err(|e| Error::invalid("fit", e.to_string()))?);
+    outln!("{}", serde_json::to_string_pretty(&fitted).map_err(|e| Error::invalid("fit", e.to_string()))?);
     Ok(())
 }
