@@ -158,6 +158,8 @@ export interface RobustOptions {
   maxBitsPerEntry?: number;
   /** More designs to consider, e.g. the current one, so the choice is never predicted worse than it. */
   extraCandidates?: readonly Design[];
+  /** Keep only the designs this accepts (e.g. those whose tree the model prices as the engine builds it). */
+  accept?: (design: Design) => boolean;
 }
 
 /**
@@ -195,8 +197,9 @@ export function robustTuning(
     }
   }
   for (const d of options.extraCandidates ?? []) if (d.filterBitsPerEntry <= maxBits) designs.push(d);
-  if (designs.length === 0) throw new ModelInputError('memoryBytes', 'leaves no design in the model’s ranges');
-  const tuned = designs.flatMap((design): TunedDesign[] => {
+  const accepted = options.accept ? designs.filter(options.accept) : designs;
+  if (accepted.length === 0) throw new ModelInputError('memoryBytes', 'leaves no design in the model’s ranges');
+  const tuned = accepted.flatMap((design): TunedDesign[] => {
     let k;
     try {
       k = costs(dataset, design, workload, hardware);

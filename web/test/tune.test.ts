@@ -26,3 +26,20 @@ describe('the Tune page’s recommendation', () => {
     expect(robust[robust.length - 1]).toBeLessThanOrEqual(v.robust.worst + 1e-9);
   });
 });
+
+describe('which designs the tuner may recommend', () => {
+  it('counts levels as the engine builds them, and keeps to designs Monkey’s count agrees with', async () => {
+    const { engineLevelCount, priceable } = await import('../src/compute/sweeps/tune');
+    const ds = { entries: 200_000, entryBytes: 1023, pageBytes: 4096 };
+    // 195 MiB of data over a 64 MiB buffer: T = 2 needs 128 + 256 MiB, two levels; T = 10 one.
+    expect(engineLevelCount(ds, 64 * 2 ** 20, 2)).toBe(2);
+    expect(engineLevelCount(ds, 64 * 2 ** 20, 10)).toBe(1);
+    // Monkey counts one level at T = 2 here, so that design is not priced (and not recommended).
+    const d = { policy: 'leveling' as const, sizeRatio: 2, bufferBytes: 64 * 2 ** 20, filterBitsPerEntry: 0, allocation: 'monkey' as const };
+    expect(priceable(ds, d)).toBe(false);
+    expect(priceable(ds, { ...d, sizeRatio: 10 })).toBe(true);
+    expect(priceable(ds, { ...d, sizeRatio: 5000 })).toBe(false);
+    const v = tuneRecommend({ dataset: ds, workload: args.workload, memoryBytes: 64 * 2 ** 20 + 250_000, rho: 0, current: { ...d, sizeRatio: 10, filterBitsPerEntry: 10, allocation: 'uniform' } });
+    expect(v.nominal.design === v.current.design || priceable(ds, v.nominal.design)).toBe(true);
+  });
+});

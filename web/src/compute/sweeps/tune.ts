@@ -6,6 +6,7 @@
 import {
   classMix,
   costs,
+  monkeyLevelsUnchecked,
   robustTuning,
   sampleNeighbourhood,
   worstCase,
@@ -20,6 +21,37 @@ export const TUNE_HARDWARE: Hardware = { writeReadCostRatio: 1, pageReadSeconds:
 export const NEIGHBOUR_SAMPLES = 1_000;
 /** The engine's (and RocksDB's useful) most bits per key: recommendations stay within it. */
 export const ENGINE_MAX_BITS = 64;
+/** The engine's largest size ratio (config.rs SIZE_RATIO_RANGE). */
+export const ENGINE_MAX_RATIO = 1000;
+
+/**
+ * Levels the engine builds for N entries of E bytes with buffer M and ratio T: the fewest L with
+ * M·(T + T² + … + T^L) ≥ N·E (compaction.rs: level i holds M·T^i bytes).
+ */
+export function engineLevelCount(dataset: Dataset, bufferBytes: number, sizeRatio: number): number {
+  const data = dataset.entries * dataset.entryBytes;
+  let capacity = bufferBytes;
+  let total = 0;
+  let levels = 0;
+  while (total < data && levels < 64) {
+    capacity *= sizeRatio;
+    total += capacity;
+    levels += 1;
+  }
+  return Math.max(1, levels);
+}
+
+/**
+ * Designs the model can be trusted to price: the engine can build them, and Monkey's level count
+ * (which leaves out the last level's slack) equals the engine's. Where they differ, measured runs
+ * showed the model choosing filterless designs whose extra level it did not see.
+ */
+export function priceable(dataset: Dataset, d: Design): boolean {
+  return (
+    d.sizeRatio <= ENGINE_MAX_RATIO &&
+    monkeyLevelsUnchecked(dataset.entries, dataset.entryBytes, d.bufferBytes, d.sizeRatio) === engineLevelCount(dataset, d.bufferBytes, d.sizeRatio)
+  );
+}
 
 export interface TuneArgs {
   dataset: Dataset;
@@ -64,6 +96,7 @@ export function tuneRecommend(a: TuneArgs): TuneView {
   const t = robustTuning(a.dataset, a.workload, TUNE_HARDWARE, a.memoryBytes, a.rho, {
     maxBitsPerEntry: ENGINE_MAX_BITS,
     extraCandidates: [a.current],
+    accept: (d) => d === a.current || priceable(a.dataset, d),
   });
   const nominal = priced(t.nominal.design, t.nominal.classCosts, w, a.rho);
   const robust = priced(t.robust.design, t.robust.classCosts, w, a.rho);

@@ -256,7 +256,8 @@ export function TunePage() {
             <div>
               <h2>Where you could be</h2>
               <p className="caption">
-                Same memory as the current design ({inputs ? formatBytes(inputs.memoryBytes) : '…'} for buffer and filters), Monkey's cost model.
+                Same memory as the current design ({inputs ? formatBytes(inputs.memoryBytes) : '…'} for buffer and filters), Monkey's cost model,
+                over designs the engine can build and whose levels the model counts as the engine does.
                 {view && ` ${view.candidates.toLocaleString('en-US')} designs searched in ${view.millis.toFixed(0)} ms; robustness costs ${(view.expectedLoss * 100).toFixed(2)}% at the expected workload.`}
               </p>
             </div>
