@@ -203,3 +203,14 @@ test('learn: the page reads well at 1280×800 and on a phone', async ({ page }) 
   await expect(page.getByTestId('size-ratio-chart')).toBeVisible();
   await expectReadsWell(page, 'learn', { width: 390, height: 844 }, page.locator('#learn-buffer'));
 });
+
+test('an unknown page says so and shows Learn instead; the menu and a known link work from there', async ({ page }) => {
+  const errors = await openPage(page, 'nosuchpage', 'Learn: how an LSM-tree works');
+  await expect(page.getByTestId('route-unknown')).toHaveText(
+    'There is no page “#/nosuchpage”; here is Learn instead. Every page is in the menu above.',
+  );
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Tune' }).click();
+  await expect(page.getByRole('heading', { name: 'Tune', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('route-unknown')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});

@@ -239,3 +239,14 @@ fn a_reader_that_goes_away_ends_the_output_without_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(out.status.code(), Some(0), "{stderr}");
 }
+
+#[test]
+fn help_after_a_command_prints_the_usage() {
+    for args in [&["run", "--help"][..], &["export", "-h"][..], &["--help"][..]] {
+        let out = lsm(args);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(stdout.starts_with("usage: lsm <command> [options]"), "{args:?}: {stdout}");
+        assert!(out.stderr.is_empty(), "{args:?}");
+    }
+}

@@ -164,7 +164,8 @@ describe('hash routes', () => {
   });
   it('send unknown or empty paths to the default page, dropping their query', () => {
     expect(parseHash('', routes).query).toBe('');
-    expect(parseHash('#/nowhere?x=1', routes)).toEqual({ path: 'learn', query: '' });
+    expect(parseHash('#/nowhere?x=1', routes)).toEqual({ path: 'learn', query: '', unknown: 'nowhere' });
+    expect(parseHash('#/', routes)).toEqual({ path: 'learn', query: '' });
   });
   it('have one page component each, and no component without a route', () => {
     expect(Object.keys(PAGE_LOADERS).sort()).toEqual(ROUTES.map((r) => r.path).sort());

@@ -74,6 +74,10 @@ fn main() -> ExitCode {
         eprint!("{USAGE}");
         return ExitCode::from(2);
     };
+    if args[1..].iter().any(|a| a == "--help" || a == "-h") {
+        out!("{USAGE}");
+        return ExitCode::SUCCESS;
+    }
     let options = match parse_options(&args[1..]) {
         Ok(o) => o,
         Err(message) => {

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
-import { useRoute } from '../ui/state/location';
+import { useLocation } from '../ui/state/location';
 import { PAGE_LOADERS } from './pages';
 import { ROUTES } from '../documents/routes';
 
@@ -9,7 +9,8 @@ const PAGES = new Map<string, LazyExoticComponent<ComponentType>>(
 );
 
 export function App() {
-  const route = useRoute();
+  const location = useLocation();
+  const route = location.path;
   const Current = useMemo(() => PAGES.get(route), [route]);
   const meta = ROUTES.find((r) => r.path === route);
   return (
@@ -35,6 +36,11 @@ export function App() {
         </nav>
       </header>
       <main className="app-main" id="main" tabIndex={-1}>
+        {location.unknown !== undefined && (
+          <p className="notice" role="status" data-testid="route-unknown">
+            There is no page “#/{location.unknown}”; here is {meta?.title ?? 'the first page'} instead. Every page is in the menu above.
+          </p>
+        )}
         <Suspense fallback={<p className="loading">Loading {meta?.title ?? 'page'}…</p>}>
           {Current && <Current key={route} />}
         </Suspense>

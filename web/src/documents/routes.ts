@@ -77,6 +77,8 @@ export interface HashLocation {
   path: string;
   /** Everything after `?`, without the `?`; '' when absent. */
   query: string;
+  /** The path asked for when it names no page (the default page is shown instead). */
+  unknown?: string;
 }
 
 /** Split `#/learn?v=1&b=10` into path and query. Pure, for tests. */
@@ -85,7 +87,8 @@ export function parseHash(hash: string, routes: readonly { path: string }[] = RO
   const q = body.indexOf('?');
   const path = (q < 0 ? body : body.slice(0, q)).replace(/\/+$/, '');
   const query = q < 0 ? '' : body.slice(q + 1);
-  return routes.some((r) => r.path === path) ? { path, query } : { path: DEFAULT_ROUTE, query: '' };
+  if (routes.some((r) => r.path === path)) return { path, query };
+  return path === '' ? { path: DEFAULT_ROUTE, query: '' } : { path: DEFAULT_ROUTE, query: '', unknown: path };
 }
 
 export function hashFor(path: string, query = ''): string {
