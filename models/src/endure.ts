@@ -16,6 +16,7 @@
  */
 import { costs, monkeyLevelsUnchecked } from './monkey';
 import { holisticDesign } from './monkey-holistic';
+import { mulberry32 } from './random';
 import type { Dataset, Design, Hardware, Policy, Workload } from './types';
 import { ModelInputError, requireNumber } from './validate';
 
@@ -220,20 +221,13 @@ export function robustTuning(
 /**
  * `count` workloads from the ρ-neighbourhood of `w` (KL(w' ‖ w) ≤ ρ), for the distribution chart:
  * random directions from w, each scaled by a random fraction of the way to the KL boundary.
- * Deterministic for a seed (mulberry32-style generator).
+ * Deterministic for a seed (`mulberry32`).
  */
 export function sampleNeighbourhood(w: ClassMix, rho: number, count: number, seed = 1): ClassMix[] {
   checkMix('w', w);
   requireNumber('rho', rho, 0, Infinity, { exclusiveMax: true });
   requireNumber('count', count, 1, 1_000_000, { integer: true });
-  let state = seed >>> 0;
-  const random = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = mulberry32(seed);
   const out: ClassMix[] = [];
   for (let n = 0; n < count; n++) {
     // A random point of the simplex, then the segment from w towards it up to the KL ball's edge.

@@ -11,6 +11,7 @@ import { ModelInputError, mooseLevelCapacities, type Dataset, type MooseLevel } 
 import type { EngineConfig, Workload } from '../engine';
 import { MAX_TABLE_LEVELS, tableFromLayout } from '../mooseTable';
 import { mooseParams, mooseUrl, type MooseState } from './moose';
+import { workloadDataset } from '../designs/monkeyView';
 import { encodeQuery } from '../url/codec';
 import { defaultsOf } from '../url/params';
 import { valueProblem } from '../url/validate';
@@ -22,9 +23,7 @@ export type MooseLink = { hash: string; state: MooseState; notes: string[] } | {
 /** The Moose page's data set for a design: the workload's preload, else the page's default. */
 export function mooseDatasetFor(config: EngineConfig, workload: Workload | null): Dataset {
   const d = defaultsOf(mooseParams);
-  return workload
-    ? { entries: workload.preload.entries, entryBytes: workload.preload.key_bytes + workload.preload.value_bytes, pageBytes: config.page_bytes }
-    : { entries: d.entries, entryBytes: d.entryBytes, pageBytes: config.page_bytes };
+  return workload ? workloadDataset(config, workload) : { entries: d.entries, entryBytes: d.entryBytes, pageBytes: config.page_bytes };
 }
 
 /** The engine's levels unrolled until they hold the data set (null when more than the table allows). */

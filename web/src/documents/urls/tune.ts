@@ -5,6 +5,7 @@
  */
 import { defineUrlState } from '../url/codec';
 import { enumParam, numberParam, type StateOf } from '../url/params';
+import { YCSB_CORE } from '../ycsb';
 
 export const CUSTOM_DESIGN = 'custom';
 
@@ -27,14 +28,7 @@ export const tuneParams = {
     key: 'w',
     label: 'workload',
     default: 'b',
-    options: [
-      { value: 'a', label: 'YCSB A: update heavy' },
-      { value: 'b', label: 'YCSB B: read mostly' },
-      { value: 'c', label: 'YCSB C: read only' },
-      { value: 'd', label: 'YCSB D: read latest' },
-      { value: 'e', label: 'YCSB E: short ranges' },
-      { value: 'f', label: 'YCSB F: read-modify-write' },
-    ],
+    options: YCSB_CORE.map((w) => ({ value: w.letter, label: `YCSB ${w.label}` })),
   }),
   records: numberParam({ key: 'n', label: 'records', unit: 'records', default: 100_000, min: 1_000, max: 100_000_000, integer: true, log: true, help: 'YCSB recordcount: the preload.' }),
   operations: numberParam({ key: 'ops', label: 'operations', unit: 'ops', default: 100_000, min: 1_000, max: 100_000_000, integer: true, log: true, help: 'YCSB operationcount: the measured run.' }),

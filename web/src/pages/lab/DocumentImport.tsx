@@ -7,6 +7,7 @@
 import { useEffect, useId, useState } from 'react';
 import { engineClient } from '../../engine/client';
 import type { TraceFit } from '../../engine/protocol';
+import { YCSB_CORE } from '../../documents/ycsb';
 import type { EngineConfig, Report, Workload } from '../../documents/engine';
 import { configToState, workloadToState } from '../../documents/urls/labDocuments';
 import type { LabState } from '../../documents/urls/lab';
@@ -53,16 +54,6 @@ export function reportToResult(report: Report, source: string): RunResult {
     millis: (report.timings?.preload_ms ?? 0) + (report.timings?.run_ms ?? 0),
   };
 }
-
-/** YCSB's core workloads, as the chooser lists them. */
-export const YCSB_CORE = [
-  { letter: 'a', label: 'A: update heavy (50% reads, 50% updates, zipfian)' },
-  { letter: 'b', label: 'B: read mostly (95% reads, 5% updates, zipfian)' },
-  { letter: 'c', label: 'C: read only (zipfian)' },
-  { letter: 'd', label: 'D: read latest (95% reads, 5% inserts, latest)' },
-  { letter: 'e', label: 'E: short ranges (95% scans of ≤ 100, 5% inserts)' },
-  { letter: 'f', label: 'F: read-modify-write (50% reads, 50% RMW)' },
-] as const;
 
 /** A YCSB workload properties file: `name=value` lines naming CoreWorkload properties. */
 export function looksLikeYcsb(text: string): boolean {

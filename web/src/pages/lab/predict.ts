@@ -16,6 +16,7 @@ import {
   type Design,
 } from '@lsm/models';
 import { OP_CLASSES, type ClassSummary, type EngineConfig, type Report, type RunInfo, type TreeShape } from '../../documents/engine';
+import { monkeyDesignOf } from '../../documents/designs/monkeyView';
 
 export type OverlayClass = 'zero' | 'nonzero' | 'range' | 'update';
 
@@ -82,20 +83,6 @@ export function rangeFromTree(tree: TreeShape, selectivity: number): number {
 
 function summaryOf(report: Report, cls: (typeof OP_CLASSES)[number]): ClassSummary | undefined {
   return report.summary.find((s) => s.class === cls);
-}
-
-/** The design in Monkey's space, when the config has one (a uniform shape with T ≥ 2). */
-export function monkeyDesignOf(config: EngineConfig): Design | null {
-  const l1 = config.levels[0];
-  if (!l1 || l1.size_ratio < 2) return null;
-  const t = l1.size_ratio;
-  return {
-    policy: l1.max_runs === 1 ? 'leveling' : 'tiering',
-    sizeRatio: t,
-    bufferBytes: config.buffer_bytes,
-    filterBitsPerEntry: config.filter.bits_per_key,
-    allocation: config.filter.allocation === 'monkey' ? 'monkey' : 'uniform',
-  };
 }
 
 /** The data as Monkey's model sees it: the entries in the tree, their size, the page. */

@@ -5,12 +5,12 @@
  * the same workload and seed, measured I/O next to predicted; then the files to take home.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { Dataset, Design, Workload as ModelWorkload } from '@lsm/models';
 import { useSweep } from '../../compute/useSweep';
-import { NEIGHBOUR_SAMPLES, type PricedDesign } from '../../compute/sweeps/tune';
+import { NEIGHBOUR_SAMPLES, type PricedDesign, type TuneArgs } from '../../compute/sweeps/tune';
 import { monkeyDesignToEngineConfig } from '../../documents/designs/tradeoffs';
 import type { ExportDesign } from '../../documents/designs/exportDesigns';
-import type { EngineConfig, Report, Workload } from '../../documents/engine';
+import { measuredIoPerOp, monkeyDesignOf, monkeyWorkloadOf, workloadDataset } from '../../documents/designs/monkeyView';
+import type { EngineConfig, Workload } from '../../documents/engine';
 import { formatBytes, formatSig } from '../../documents/format';
 import { CUSTOM_DESIGN, tuneUrl } from '../../documents/urls/tune';
 import { engineClient } from '../../engine/client';
@@ -25,44 +25,8 @@ import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { TaskProgress } from '../../ui/task/TaskProgress';
 
-/**
- * A stored design as Monkey's design space sees it: the deepest level's ratio and runs (which
- * repeat below; RocksDB's and LevelDB's first level is a small tiered L0), and its filter bits.
- */
-function designOf(config: EngineConfig): Design {
-  const level = config.levels[config.levels.length - 1] ?? { size_ratio: 10, max_runs: 1 };
-  return {
-    policy: level.max_runs <= 1 ? 'leveling' : 'tiering',
-    sizeRatio: Math.max(2, level.size_ratio),
-    bufferBytes: config.buffer_bytes,
-    filterBitsPerEntry: config.filter.bits_per_key,
-    allocation: config.filter.allocation === 'monkey' ? 'monkey' : 'uniform',
-  };
-}
-
-/** The engine's Workload as Monkey's operation mix (inserts, updates and deletes are all writes). */
-function modelWorkload(w: Workload): ModelWorkload {
-  const m = { insert: 0, update: 0, delete: 0, get_existing: 0, get_missing: 0, range: 0, ...w.mix };
-  const point = m.get_existing + m.get_missing;
-  return {
-    pointLookups: point,
-    nonZeroFraction: point > 0 ? m.get_existing / point : 0,
-    rangeLookups: m.range,
-    updates: m.insert + m.update + m.delete,
-    rangeSelectivity: m.range > 0 ? Math.max(w.range_selectivity ?? 0, 1e-12) : 0,
-  };
-}
-
-/** Measured I/O per operation of a run: every page read and written in the run phase. */
-function measuredIo(r: Report): number {
-  const ops = Object.values(r.operations).reduce((s, x) => s + x, 0);
-  const reads = r.summary.reduce((s, c) => s + c.page_ios, 0);
-  return ops > 0 ? (reads + r.writes.totals.data_pages_written + r.writes.totals.meta_pages_written) / ops : 0;
-}
-
 interface Measured {
   label: string;
-  config: EngineConfig;
   predicted: number;
   measured: number;
 }
@@ -74,7 +38,6 @@ export function TunePage() {
   const [preset, setPreset] = useState<EngineConfig | null>(null);
   const [workload, setWorkload] = useState<Workload | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [measured, setMeasured] = useState<Measured[] | null>(null);
 
   useEffect(() => {
     if (s.design === CUSTOM_DESIGN) return;
@@ -102,28 +65,15 @@ export function TunePage() {
   }, [s.workload, s.records, s.operations]);
 
   const current = s.design === CUSTOM_DESIGN ? (custom?.config ?? null) : preset;
-  const inputs = useMemo(() => {
+  /** The model's inputs: the current design, its memory (buffer + filters), the workload's data and mix. */
+  const inputs = useMemo((): Omit<TuneArgs, 'rho'> | string | null => {
     if (!current || !workload) return null;
-    const dataset: Dataset = {
-      entries: Math.max(2, workload.preload.entries),
-      entryBytes: workload.preload.key_bytes + workload.preload.value_bytes,
-      pageBytes: current.page_bytes,
-    };
-    const design = designOf(current);
+    const design = monkeyDesignOf(current);
+    if (!design) return 'this design has no equivalent in Monkey’s space (its deepest level’s size ratio is below 2)';
+    const dataset = workloadDataset(current, workload);
     const memoryBytes = design.bufferBytes + (design.filterBitsPerEntry * dataset.entries) / 8;
-    return { dataset, workload: modelWorkload(workload), memoryBytes, current: design };
+    return { dataset, workload: monkeyWorkloadOf(workload), memoryBytes, current: design };
   }, [current, workload]);
-  const tuned = useSweep('tune.recommend', inputs ? { ...inputs, rho: s.rho } : { dataset: { entries: 2, entryBytes: 1, pageBytes: 4096 }, workload: { pointLookups: 1, nonZeroFraction: 0, rangeLookups: 0, updates: 0, rangeSelectivity: 0 }, memoryBytes: 8192, rho: 0, current: { policy: 'leveling', sizeRatio: 2, bufferBytes: 4096, filterBitsPerEntry: 0, allocation: 'uniform' } });
-  const view = inputs ? tuned.data : undefined;
-
-  const configs = useMemo(() => {
-    if (!view || !inputs || !current) return null;
-    return {
-      current,
-      nominal: monkeyDesignToEngineConfig(inputs.dataset, view.nominal.design),
-      robust: monkeyDesignToEngineConfig(inputs.dataset, view.robust.design),
-    };
-  }, [view, inputs, current]);
 
   const importOptions = async (file: File) => {
     setProblem(null);
@@ -136,13 +86,84 @@ export function TunePage() {
     }
   };
 
+  return (
+    <Page
+      title="Tune"
+      lede="Bring your design (a system's defaults or your RocksDB OPTIONS) and a YCSB workload: get a design for the same memory that costs less, see the gain measured on the engine, and take the files home."
+      url={url}
+      controls={
+        <>
+          <ControlGroup title="Where you are">
+            <ParamControl {...url.bind('design')} />
+            <label className="file-button">
+              Import RocksDB OPTIONS…
+              <input type="file" className="sr-only" data-testid="tune-options" onChange={(e) => { const f = e.target.files?.[0]; if (f) void importOptions(f); e.target.value = ''; }} />
+            </label>
+            <ParamControl {...url.bind('workload')} />
+            <ParamControl {...url.bind('records')} />
+            <ParamControl {...url.bind('operations')} />
+          </ControlGroup>
+          <ControlGroup title="Robustness">
+            <ParamControl {...url.bind('rho')} />
+          </ControlGroup>
+        </>
+      }
+    >
+      {problem && (
+        <p role="alert" className="error" data-testid="tune-problem">
+          {problem}
+        </p>
+      )}
+      {s.design === CUSTOM_DESIGN && !custom && <p className="notice">Import a RocksDB OPTIONS file to tune your own design.</p>}
+      {custom && s.design === CUSTOM_DESIGN && (
+        <p className="caption" data-testid="tune-custom">
+          Your design: {custom.name}
+          {custom.warnings.length > 0 && ` (read with ${custom.warnings.length} approximations: ${custom.warnings.join('; ')})`}
+        </p>
+      )}
+      {typeof inputs === 'string' && (
+        <p role="alert" className="error" data-testid="tune-problem">
+          {inputs}
+        </p>
+      )}
+      {typeof inputs === 'object' && inputs !== null && current && workload && (
+        <TuneResults inputs={inputs} rho={s.rho} current={current} workload={workload} onProblem={setProblem} />
+      )}
+    </Page>
+  );
+}
+
+/** Everything that follows from the model's inputs: the designs, the proof run and the files. */
+function TuneResults({
+  inputs,
+  rho,
+  current,
+  workload,
+  onProblem,
+}: {
+  inputs: Omit<TuneArgs, 'rho'>;
+  rho: number;
+  current: EngineConfig;
+  workload: Workload;
+  onProblem: (problem: string | null) => void;
+}) {
+  const [measured, setMeasured] = useState<Measured[] | null>(null);
+  const tuned = useSweep('tune.recommend', { ...inputs, rho });
+  const view = tuned.data;
+  // What the page recommends: the robust design when ρ > 0, else the nominal one.
+  const recommended = useMemo(() => {
+    if (!view) return null;
+    const priced = rho > 0 ? view.robust : view.nominal;
+    return { priced, config: monkeyDesignToEngineConfig(inputs.dataset, priced.design) };
+  }, [view, inputs, rho]);
+
   const runProof = async () => {
-    if (!configs || !workload || !view) return;
-    setProblem(null);
+    if (!recommended || !view) return;
+    onProblem(null);
     setMeasured(null);
     const plan: [string, EngineConfig, PricedDesign][] = [
-      ['current', configs.current, view.current],
-      ['recommended', s.rho > 0 ? configs.robust : configs.nominal, s.rho > 0 ? view.robust : view.nominal],
+      ['current', current, view.current],
+      ['recommended', recommended.config, recommended.priced],
     ];
     try {
       const rows = await withTask('tune: current vs recommended', async (ctl) => {
@@ -152,20 +173,20 @@ export function TunePage() {
           ctl.step(i, plan.length, label);
           await ctl.open('tune', 'memory', config, true);
           const r = await ctl.run({ workload, label: `tune: ${label}` });
-          out.push({ label, config, predicted: priced.expected, measured: measuredIo(r.report) });
+          out.push({ label, predicted: priced.expected, measured: measuredIoPerOp(r.report) });
         }
         return out;
       });
       setMeasured(rows);
     } catch (err) {
-      setProblem(err instanceof Error ? err.message : String(err));
+      onProblem(err instanceof Error ? err.message : String(err));
     }
   };
 
-  const designs: ExportDesign[] = configs
+  const designs: ExportDesign[] = recommended
     ? [
-        { id: 'recommended', slug: 'tuned', label: s.rho > 0 ? `Robust (ρ = ${s.rho})` : 'Recommended', config: s.rho > 0 ? configs.robust : configs.nominal },
-        { id: 'current', slug: 'current', label: 'Current design', config: configs.current },
+        { id: 'recommended', slug: 'tuned', label: rho > 0 ? `Robust (ρ = ${rho})` : 'Recommended', config: recommended.config },
+        { id: 'current', slug: 'current', label: 'Current design', config: current },
       ]
     : [];
 
@@ -173,7 +194,7 @@ export function TunePage() {
     ? ([
         ['current', 'Current design', view.current],
         ['nominal', 'Nominal (best at the expected workload)', view.nominal],
-        ['robust', `Robust (ρ = ${s.rho})`, view.robust],
+        ['robust', `Robust (ρ = ${rho})`, view.robust],
       ] as const).map(([id, label, p]) => ({
         id,
         label,
@@ -216,110 +237,82 @@ export function TunePage() {
       : null;
 
   return (
-    <Page
-      title="Tune"
-      lede="Bring your design (a system's defaults or your RocksDB OPTIONS) and a YCSB workload: get a design for the same memory that costs less, see the gain measured on the engine, and take the files home."
-      url={url}
-      controls={
-        <>
-          <ControlGroup title="Where you are">
-            <ParamControl {...url.bind('design')} />
-            <label className="file-button">
-              Import RocksDB OPTIONS…
-              <input type="file" className="sr-only" data-testid="tune-options" onChange={(e) => { const f = e.target.files?.[0]; if (f) void importOptions(f); e.target.value = ''; }} />
-            </label>
-            <ParamControl {...url.bind('workload')} />
-            <ParamControl {...url.bind('records')} />
-            <ParamControl {...url.bind('operations')} />
-          </ControlGroup>
-          <ControlGroup title="Robustness">
-            <ParamControl {...url.bind('rho')} />
-          </ControlGroup>
-        </>
-      }
-    >
-      {problem && (
-        <p role="alert" className="error" data-testid="tune-problem">
-          {problem}
+    <>
+      {tuned.error && (
+        <p role="alert" className="error" data-testid="tune-model-error">
+          {tuned.error}
         </p>
       )}
-      {s.design === CUSTOM_DESIGN && !custom && <p className="notice">Import a RocksDB OPTIONS file to tune your own design.</p>}
-      {custom && s.design === CUSTOM_DESIGN && (
-        <p className="caption" data-testid="tune-custom">
-          Your design: {custom.name}
-          {custom.warnings.length > 0 && ` (read with ${custom.warnings.length} approximations: ${custom.warnings.join('; ')})`}
-        </p>
-      )}
-      <CardGrid>
-        <article className="card chart-card wide" data-testid="tune-designs">
-          <header className="card-head">
-            <div>
-              <h2>Where you could be</h2>
-              <p className="caption">
-                Same memory as the current design ({inputs ? formatBytes(inputs.memoryBytes) : '…'} for buffer and filters), Monkey's cost model,
-                over designs the engine can build and whose levels the model counts as the engine does.
-                {view && ` ${view.candidates.toLocaleString('en-US')} designs searched in ${view.millis.toFixed(0)} ms; robustness costs ${(view.expectedLoss * 100).toFixed(2)}% at the expected workload.`}
-              </p>
-            </div>
-          </header>
-          {view ? <DataTable columns={columns} rows={rows} testId="tune-table" rowKey={(r) => r.id} /> : <ChartPlaceholder height={120} />}
-        </article>
-        {chart && (
-          <ChartCard id="neighbourhood" title={`${NEIGHBOUR_SAMPLES.toLocaleString('en-US')} workloads within ρ = ${s.rho}`} caption="Each design's expected cost on workloads drawn from the KL ball around the expected one, sorted: the right end is the worst case seen." csv={() => lineChartCsv(chart)} wide>
-            <LineChart {...chart} title="Cost over nearby workloads" data-testid="tune-neighbourhood" />
-          </ChartCard>
-        )}
-        <article className="card wide" data-testid="tune-proof">
-          <header className="card-head">
-            <div>
-              <h2>Proof, measured</h2>
-              <p className="caption">The current and the recommended design run on the engine (in memory) with the same workload and seed; measured I/O counts every page read and written in the run.</p>
-            </div>
-          </header>
-          <button type="button" className="primary" onClick={() => void runProof()} disabled={!configs || !workload} data-testid="tune-run">
-            Run current vs recommended on the engine
-          </button>
-          <TaskProgress />
-          {measured && (
-            <table className="data-table" data-testid="tune-measured">
-              <thead>
-                <tr>
-                  <th>design</th>
-                  <th>predicted (I/O per op)</th>
-                  <th>measured (I/O per op)</th>
-                </tr>
-              </thead>
-              <tbody>
-                {measured.map((m) => (
-                  <tr key={m.label} data-testid={`tune-measured-${m.label}`}>
-                    <td>{m.label}</td>
-                    <td className="num" data-value={m.predicted}>{formatSig(m.predicted, 4)}</td>
-                    <td className="num" data-value={m.measured}>{formatSig(m.measured, 4)}</td>
+        <CardGrid>
+          <article className="card chart-card wide" data-testid="tune-designs">
+            <header className="card-head">
+              <div>
+                <h2>Where you could be</h2>
+                <p className="caption">
+                  Same memory as the current design ({formatBytes(inputs.memoryBytes)} for buffer and filters), Monkey's cost model,
+                  over designs the engine can build and whose levels the model counts as the engine does.
+                  {view && ` ${view.candidates.toLocaleString('en-US')} designs searched in ${view.millis.toFixed(0)} ms; robustness costs ${(view.expectedLoss * 100).toFixed(2)}% at the expected workload.`}
+                </p>
+              </div>
+            </header>
+            {view ? <DataTable columns={columns} rows={rows} testId="tune-table" rowKey={(r) => r.id} /> : <ChartPlaceholder height={120} />}
+          </article>
+          {chart && (
+            <ChartCard id="neighbourhood" title={`${NEIGHBOUR_SAMPLES.toLocaleString('en-US')} workloads within ρ = ${rho}`} caption="Each design's expected cost on workloads drawn from the KL ball around the expected one, sorted: the right end is the worst case seen." csv={() => lineChartCsv(chart)} wide>
+              <LineChart {...chart} title="Cost over nearby workloads" data-testid="tune-neighbourhood" />
+            </ChartCard>
+          )}
+          <article className="card wide" data-testid="tune-proof">
+            <header className="card-head">
+              <div>
+                <h2>Proof, measured</h2>
+                <p className="caption">The current and the recommended design run on the engine (in memory) with the same workload and seed; measured I/O counts every page read and written in the run.</p>
+              </div>
+            </header>
+            <button type="button" className="primary" onClick={() => void runProof()} disabled={!recommended} data-testid="tune-run">
+              Run current vs recommended on the engine
+            </button>
+            <TaskProgress />
+            {measured && (
+              <table className="data-table" data-testid="tune-measured">
+                <thead>
+                  <tr>
+                    <th>design</th>
+                    <th>predicted (I/O per op)</th>
+                    <th>measured (I/O per op)</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-          {gains && (
-            <p data-testid="tune-gains" data-measured={gains.measured} data-predicted={gains.predicted}>
-              Gain: {(gains.measured * 100).toFixed(1)}% measured, {(gains.predicted * 100).toFixed(1)}% predicted.
-            </p>
-          )}
-          {gains &&
-            (gains.measured >= 0 ? (
-              <p className="field-msg ok" data-testid="tune-verdict" data-verdict="better">
-                Measured on the engine, the recommendation costs {(gains.measured * 100).toFixed(1)}% less I/O than the current design.
+                </thead>
+                <tbody>
+                  {measured.map((m) => (
+                    <tr key={m.label} data-testid={`tune-measured-${m.label}`}>
+                      <td>{m.label}</td>
+                      <td className="num" data-value={m.predicted}>{formatSig(m.predicted, 4)}</td>
+                      <td className="num" data-value={m.measured}>{formatSig(m.measured, 4)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+            {gains && (
+              <p data-testid="tune-gains" data-measured={gains.measured} data-predicted={gains.predicted}>
+                Gain: {(gains.measured * 100).toFixed(1)}% measured, {(gains.predicted * 100).toFixed(1)}% predicted.
               </p>
-            ) : (
-              <p className="field-msg field-error" role="status" data-testid="tune-verdict" data-verdict="worse">
-                Measured on the engine, the recommendation costs {(-gains.measured * 100).toFixed(1)}% more I/O than the current design: keep
-                the current one. Monkey's model prices a tree that differs from the one the engine builds here (its level count for this data
-                size, lookups served by the write buffer), and the prediction does not hold.
-              </p>
-            ))}
-        </article>
-        {designs.length > 0 && <ExportCard title="Take it home" designs={designs} workload={workload} />}
-      </CardGrid>
-    </Page>
+            )}
+            {gains &&
+              (gains.measured >= 0 ? (
+                <p className="field-msg ok" data-testid="tune-verdict" data-verdict="better">
+                  Measured on the engine, the recommendation costs {(gains.measured * 100).toFixed(1)}% less I/O than the current design.
+                </p>
+              ) : (
+                <p className="field-msg field-error" role="status" data-testid="tune-verdict" data-verdict="worse">
+                  Measured on the engine, the recommendation costs {(-gains.measured * 100).toFixed(1)}% more I/O than the current design: keep
+                  the current one. Monkey's model prices a tree that differs from the one the engine builds here (its level count for this data
+                  size, lookups served by the write buffer), and the prediction does not hold.
+                </p>
+              ))}
+          </article>
+          {designs.length > 0 && <ExportCard title="Take it home" designs={designs} workload={workload} />}
+        </CardGrid>
+    </>
   );
 }
