@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::allocation::{LN2_SQ, RunWeight, bits_per_key_for_fpr, optimal_fprs};
 use crate::compaction;
-use crate::config::{Allocation, BITS_PER_KEY_RANGE, FilterKind};
+use crate::config::{Allocation, BITS_PER_KEY_RANGE, EngineConfig, FilterKind};
 use crate::engine::Engine;
 use crate::filter::FilterSpec;
 use crate::job::Job;
@@ -69,38 +69,17 @@ impl Engine {
             |run: &Run| -> u64 { run.tables.iter().filter(|t| !consumed.contains(&t.id)).map(|t| t.entry_bytes).sum() };
         let deepest = self.levels.iter().rposition(|l| l.iter().any(|r| live(r) > 0)).map_or(0, |i| i + 1);
         let deepest = deepest.max(job.dest_level);
-        let mut runs = Vec::new();
-        let mut dest_index = 0;
-        for level in 1..deepest {
-            let g = compaction::geometry(&self.config, level);
-            let capacity = if g.capacity.is_finite() { g.capacity } else { g.unit * f64::from(g.max_runs) };
-            if level == job.dest_level {
-                dest_index = runs.len();
-            }
-            for _ in 0..g.max_runs {
-                runs.push(RunWeight {
-                    entries: UPPER_LEVEL_OCCUPANCY * capacity / f64::from(g.max_runs),
-                    weight: UPPER_LEVEL_OCCUPANCY,
-                });
-            }
-        }
         let outputs: u64 = job.outputs.iter().map(|t| t.entry_bytes).sum::<u64>() + entry_bytes;
         let mut dest_bytes = outputs as f64;
+        let mut others = Vec::new();
         for run in self.levels.get(deepest - 1).into_iter().flatten() {
             if deepest == job.dest_level && run.id == job.dest_run {
                 dest_bytes += live(run) as f64;
             } else if live(run) > 0 {
-                runs.push(RunWeight { entries: live(run) as f64, weight: 1.0 });
+                others.push(live(run) as f64);
             }
         }
-        if deepest == job.dest_level {
-            dest_index = runs.len();
-            runs.push(RunWeight { entries: dest_bytes, weight: 1.0 });
-        }
-        // Only ratios matter to the optimum, so entry bytes stand in for entries.
-        let total: f64 = runs.iter().map(|r| r.entries).sum();
-        let fprs = optimal_fprs(&runs, self.config.filter.bits_per_key * total);
-        fprs.get(dest_index).map_or(0.0, |&p| bits_per_key_for_fpr(p))
+        monkey_bits_at_birth(&self.config, deepest, job.dest_level, &others, dest_bytes)
     }
 
     /// Mnemosyne: sort-and-search over every live file's estimated empty probes (§A.4.8).
@@ -130,4 +109,43 @@ impl Engine {
             _ => self.monkey_bits(job, entry_bytes).min(self.config.filter.bits_per_key),
         }
     }
+}
+
+/// Monkey's bits per key for a run born at `dest_level` holding `dest_bytes`, in the tree the
+/// design says the data fills: every level above `deepest` holding its runs at their design size
+/// (present `UPPER_LEVEL_OCCUPANCY` of the time), the deepest level holding `deepest_runs` (its
+/// other live runs, entry bytes) and, if it is the destination, the new run. A pure function of
+/// sizes, so the engine and its predictor (`tune::predict`) size filters identically.
+pub fn monkey_bits_at_birth(
+    config: &EngineConfig,
+    deepest: usize,
+    dest_level: usize,
+    deepest_runs: &[f64],
+    dest_bytes: f64,
+) -> f64 {
+    let deepest = deepest.max(dest_level);
+    let mut runs = Vec::new();
+    let mut dest_index = 0;
+    for level in 1..deepest {
+        let g = compaction::geometry(config, level);
+        let capacity = if g.capacity.is_finite() { g.capacity } else { g.unit * f64::from(g.max_runs) };
+        if level == dest_level {
+            dest_index = runs.len();
+        }
+        for _ in 0..g.max_runs {
+            runs.push(RunWeight {
+                entries: UPPER_LEVEL_OCCUPANCY * capacity / f64::from(g.max_runs),
+                weight: UPPER_LEVEL_OCCUPANCY,
+            });
+        }
+    }
+    runs.extend(deepest_runs.iter().map(|&entries| RunWeight { entries, weight: 1.0 }));
+    if deepest == dest_level {
+        dest_index = runs.len();
+        runs.push(RunWeight { entries: dest_bytes, weight: 1.0 });
+    }
+    // Only ratios matter to the optimum, so entry bytes stand in for entries.
+    let total: f64 = runs.iter().map(|r| r.entries).sum();
+    let fprs = optimal_fprs(&runs, config.filter.bits_per_key * total);
+    fprs.get(dest_index).map_or(0.0, |&p| bits_per_key_for_fpr(p))
 }

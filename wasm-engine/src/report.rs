@@ -178,6 +178,16 @@ pub fn write_summary(stats: &Stats, intents: &Intents) -> WriteSummary {
 }
 
 impl Report {
+    /// Measured I/O per operation of the run phase: every page its lookups and scans read and
+    /// its flushes and merges wrote, over its operations. What `tune::predict` predicts.
+    pub fn io_per_op(&self) -> f64 {
+        let o = &self.operations;
+        let ops = o.insert + o.update + o.delete + o.get_existing + o.get_missing + o.get + o.range;
+        let reads: u64 = self.summary.iter().map(|c| c.page_ios).sum();
+        let writes = self.writes.totals.data_pages_written + self.writes.totals.meta_pages_written;
+        if ops > 0 { (reads + writes) as f64 / ops as f64 } else { 0.0 }
+    }
+
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }

@@ -250,3 +250,33 @@ fn help_after_a_command_prints_the_usage() {
         assert!(out.stderr.is_empty(), "{args:?}");
     }
 }
+
+#[test]
+fn tune_prints_a_recommendation_no_worse_than_the_current_design() {
+    let config = format!("{PRESETS}/leveldb.json");
+    let out = lsm(&[
+        "tune",
+        "--config",
+        &config,
+        "--workload",
+        "ycsb:a",
+        "--records",
+        "20000",
+        "--operations",
+        "5000",
+        "--robust",
+        "0.5",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let r: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(r["kind"], "lsm-navigator/tune-result");
+    assert_eq!(r["recommended"], "robust");
+    let cost = |k: &str| r[k]["prediction"]["expected"].as_f64().unwrap();
+    assert!(cost("nominal") <= cost("current"));
+    assert!(r["robust"]["worst"].as_f64().unwrap() <= r["nominal"]["worst"].as_f64().unwrap() + 1e-9);
+    assert_eq!(r["neighbourhood"]["current"].as_array().unwrap().len(), 1000);
+    // Bad input names the flag and the range.
+    let bad = lsm(&["tune", "--config", &config, "--workload", "ycsb:a", "--robust", "11"]);
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("rho"), "{}", String::from_utf8_lossy(&bad.stderr));
+}

@@ -62,6 +62,14 @@ commands:
            Fit a Workload to a KVBench trace: operation mix (zero-result lookups apart), key
            popularity (uniform, or Zipf θ by maximum likelihood, with goodness of fit and a
            rank-frequency series), sizes. Prints the fit (JSON) with the Workload inside.
+  tune     (--options OPTIONS | --config C.json) --workload W [--robust ρ]
+           A design for the same buffer and filter memory that the engine will measure as
+           cheaper for W: nominal, and robust over workloads within KL-divergence ρ (Endure).
+           Prints the result (JSON): each design's predicted I/O per class, the gain, the
+           worst case within ρ and the costs over 1,000 nearby workloads.
+  predict  --config C.json --workload W
+           Predict what a run will measure, from the engine's own merge policy and filter sizing
+           replayed on sizes: I/O per operation of each class and in total (JSON).
   version
 
 Wherever a workload W is read it may be Workload JSON, a YCSB workload properties file, or
@@ -94,6 +102,8 @@ fn main() -> ExitCode {
         "import" => import(&options),
         "ycsb" => ycsb_properties(&options),
         "fit" => fit(&options),
+        "predict" => predict(&options),
+        "tune" => tune(&options),
         "version" | "--version" => {
             outln!("lsm {}", env!("CARGO_PKG_VERSION"));
             Ok(())
@@ -389,5 +399,35 @@ fn fit(o: &HashMap<String, String>) -> Result<()> {
         eprintln!("{path}: {note}");
     }
     outln!("{}", serde_json::to_string_pretty(&fitted).map_err(|e| Error::invalid("fit", e.to_string()))?);
+    Ok(())
+}
+
+fn predict(o: &HashMap<String, String>) -> Result<()> {
+    let config = load_config(required(o, "config")?)?;
+    let workload = load_workload(required(o, "workload")?, o)?;
+    let p = lsm_engine::tune::predict::predict(&config, &workload)?;
+    outln!("{}", serde_json::to_string_pretty(&p).unwrap_or_default());
+    Ok(())
+}
+
+fn tune(o: &HashMap<String, String>) -> Result<()> {
+    let config = match (o.get("options"), o.get("config")) {
+        (Some(path), _) => {
+            let imported = lsm_engine::export::import(&read(path)?, lsm_engine::export::ImportKind::Rocksdb)
+                .map_err(|e| in_file(path, e))?;
+            imported.config
+        }
+        (None, Some(path)) => load_config(path)?,
+        (None, None) => return Err(Error::invalid("--options", "is required (or --config)")),
+    };
+    let workload = load_workload(required(o, "workload")?, o)?;
+    let rho: f64 = match o.get("robust") {
+        Some(v) => v.parse().map_err(|_| Error::invalid("--robust", format!("must be a number, got {v}")))?,
+        None => 0.0,
+    };
+    let started = Instant::now();
+    let result = lsm_engine::tune::tune(&config, &workload, rho)?;
+    eprintln!("tuned in {:.1} ms over {} designs", started.elapsed().as_secs_f64() * 1e3, result.candidates);
+    outln!("{}", result.to_json());
     Ok(())
 }

@@ -1,0 +1,678 @@
+//! What the engine will measure for a design and a workload, predicted without running it.
+//!
+//! Monkey's closed form prices an idealised tree (every level full, lookups that always reach the
+//! last level). The engine's tree at the end of a load is a sawtooth: level 1 holds 0 … K runs,
+//! the deepest level is partly full, filters were sized when each run was born, and under a skewed
+//! workload the hot keys sit in the buffer or near the top. Measured gains of one design over
+//! another hinge on exactly those details, so this predictor replays the engine's own merge policy
+//! (`compaction::choose`, `choose_flush`, the file-granular rules) and its filter sizing on sizes
+//! alone, and prices lookups on the tree that results:
+//!
+//! * the tree is a list of runs, each holding the newest versions written during an interval of the
+//!   write sequence (level granularity makes runs time-ordered; file granularity nearly so);
+//! * a run's entries are the distinct keys written in its interval, from the key popularity: keys
+//!   inserted in it, plus older keys updated at least once in it (1 − (1 − p)^U);
+//! * a non-zero-result lookup of a key costs one page plus the false-positive rates of the runs
+//!   probed before the run holding its newest version (the buffer costs nothing);
+//! * a zero-result lookup costs the sum of every run's false-positive rate;
+//! * a range lookup reads, per run, the page it seeks to plus the pages its matching entries span;
+//! * a write costs the pages (data and metadata) the flushes and merges of the run phase write,
+//!   divided by the run's writes.
+//!
+//! Lookup costs are averaged over `SAMPLES` moments spread evenly over the run phase.
+
+use crate::bloom::optimal_hashes;
+use crate::compaction::{self, FlushPlan, Shape};
+use crate::config::{Allocation, EngineConfig, Granularity};
+use crate::error::{Error, Result};
+use crate::filter_sizing::monkey_bits_at_birth;
+use crate::math::{exp, ln, pow};
+use crate::page::{ENTRY_HEADER, PAGE_HEADER};
+use crate::workload::{Distribution, Workload};
+
+/// Moments of the run phase at which lookups are priced.
+const SAMPLES: usize = 16;
+/// Zipf ranks priced one by one before geometric bins take over.
+const EXACT_RANKS: u64 = 64;
+/// Growth of the rank bins past `EXACT_RANKS` (p varies by ≤ 6% within a bin; 3% bins moved
+/// predictions by < 0.05% on YCSB A–F at 10⁶ records).
+const BIN_GROWTH: f64 = 1.06;
+
+/// The four operation classes, in Monkey's (and Endure's) order.
+pub const CLASSES: [&str; 4] = ["zero-result lookup", "non-zero-result lookup", "range lookup", "write"];
+
+/// The prediction for one design on one workload.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Prediction {
+    /// I/O per operation of each class (`CLASSES`).
+    pub class_costs: [f64; 4],
+    /// The workload's share of each class.
+    pub mix: [f64; 4],
+    /// Σ mix · cost: I/O per operation, as the engine's Report measures it.
+    pub expected: f64,
+    /// Runs in the tree when the run phase ends (buffer apart).
+    pub runs: usize,
+    /// Levels holding data when the run phase ends.
+    pub levels: usize,
+    /// Entries of each run when the run phase ends, per level (level 1 first, newest run first).
+    pub tree: Vec<Vec<f64>>,
+    /// Flushes and merges during the run phase, and the pages they write.
+    pub flushes: u64,
+    pub merges: u64,
+    pub pages_written: f64,
+}
+
+/// The workload's shares of the four classes (inserts, updates and deletes are all writes).
+pub fn class_mix(w: &Workload) -> [f64; 4] {
+    let m = &w.mix;
+    [m.get_missing, m.get_existing, m.range, m.insert + m.update + m.delete]
+}
+
+/// A group of keys that share a popularity: `count` keys, each picked with probability `p` by a
+/// lookup or an update, placed at insertion indices `[first, first + count)` or, if `scattered`,
+/// spread evenly over every key inserted so far.
+#[derive(Clone, Copy, Debug)]
+struct Bin {
+    first: f64,
+    count: f64,
+    p: f64,
+    /// ln(1 − p): the chance a key escapes U picks is exp(U · ln(1 − p)).
+    log_miss: f64,
+    scattered: bool,
+}
+
+impl Bin {
+    fn new(first: f64, count: f64, p: f64, scattered: bool) -> Bin {
+        let p = p.min(1.0);
+        Bin { first, count, p, log_miss: if p >= 1.0 { f64::NEG_INFINITY } else { ln_1p(-p) }, scattered }
+    }
+
+    /// P(a key of this bin is picked at least once in `u` picks).
+    fn hit(&self, u: f64) -> f64 {
+        if u <= 0.0 { 0.0 } else { 1.0 - exp(u * self.log_miss) }
+    }
+}
+
+fn ln_1p(x: f64) -> f64 {
+    libm::log1p(x)
+}
+
+/// Key popularity as the generator draws it (`generator.rs`): uniform, Zipf over insertion order
+/// (oldest hottest), Zipf over reverse insertion order (newest hottest), or a scattered hot set.
+/// Bins are built once; for recency ranks only their placement moves as keys are inserted.
+#[derive(Clone, Debug)]
+struct Popularity {
+    bins: Vec<Bin>,
+    newest_first: bool,
+}
+
+impl Popularity {
+    fn of(w: &Workload, keys: f64) -> Popularity {
+        let scattered = |groups: &[(f64, f64)]| Popularity {
+            bins: groups.iter().map(|&(count, p)| Bin::new(0.0, count, p, true)).collect(),
+            newest_first: false,
+        };
+        let ranked = |theta: f64, newest_first: bool| Popularity {
+            bins: zipf_bins(keys, theta)
+                .into_iter()
+                .map(|(rank, count, p)| Bin::new(rank - 1.0, count, p, false))
+                .collect(),
+            newest_first,
+        };
+        match w.distribution {
+            Distribution::Uniform => scattered(&[(keys, 1.0 / keys)]),
+            Distribution::Hotspot { hot_fraction, hot_probability } => {
+                // The hot ids are a contiguous id range, but ids are a random permutation of the
+                // insertion order: in the tree the hot keys are everywhere.
+                let hot = (keys * hot_fraction).max(1.0);
+                let cold = (keys - hot).max(1.0);
+                scattered(&[(hot, hot_probability / hot), (cold, (1.0 - hot_probability) / cold)])
+            }
+            Distribution::Zipf { theta } => ranked(theta, false),
+            Distribution::Latest { theta } => ranked(theta, true),
+        }
+    }
+
+    /// The bins at a moment when `inserted` keys exist.
+    fn bins(&self, inserted: f64) -> std::borrow::Cow<'_, [Bin]> {
+        if !self.newest_first {
+            return std::borrow::Cow::Borrowed(&self.bins);
+        }
+        // Rank r is the r-th newest key: insertion index inserted − r.
+        let moved = self.bins.iter().map(|b| Bin { first: (inserted - b.first - b.count).max(0.0), ..*b }).collect();
+        std::borrow::Cow::Owned(moved)
+    }
+}
+
+/// Σ_{r=a}^{b-1} r^{−θ}: exact below `EXACT_RANKS`, else the midpoint integral.
+fn zipf_mass(a: f64, b: f64, theta: f64) -> f64 {
+    if (theta - 1.0).abs() < 1e-12 {
+        ln((b - 0.5) / (a - 0.5))
+    } else {
+        (pow(b - 0.5, 1.0 - theta) - pow(a - 0.5, 1.0 - theta)) / (1.0 - theta)
+    }
+}
+
+fn zipf_bins(keys: f64, theta: f64) -> Vec<(f64, f64, f64)> {
+    let n = keys.floor().max(1.0);
+    let mut raw = Vec::new();
+    let mut rank = 1.0;
+    while rank <= n {
+        if rank <= EXACT_RANKS as f64 {
+            raw.push((rank, 1.0, pow(rank, -theta)));
+            rank += 1.0;
+        } else {
+            let end = (rank * BIN_GROWTH).ceil().min(n + 1.0).max(rank + 1.0);
+            raw.push((rank, end - rank, zipf_mass(rank, end, theta)));
+            rank = end;
+        }
+    }
+    let total: f64 = raw.iter().map(|b| b.2).sum();
+    raw.into_iter().map(|(r, c, m)| (r, c, m / total / c)).collect()
+}
+
+/// A run as the predictor sees it: the newest versions written in `[lo, hi)` of the write sequence.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    lo: f64,
+    hi: f64,
+    entries: f64,
+    bits_per_key: f64,
+    /// Share of the key space its tables' key ranges span. Below 1 only with merges by file: a
+    /// file pushed down leaves a hole in its level until the level above refills that range,
+    /// and lookups and scans whose key falls in a hole skip the run (`runs_skipped_by_range`).
+    coverage: f64,
+}
+
+impl Run {
+    fn fpr(&self) -> f64 {
+        fpr(self.bits_per_key)
+    }
+}
+
+/// Segments of the key space a file-granular level is tracked in.
+const SEGMENTS: usize = 256;
+
+/// Where a file-granular level's entries lie in the key space (keys are uniform over it):
+/// entries and the covered share of each of `SEGMENTS` equal key ranges, and the round-robin
+/// cursor from which the next file is taken.
+#[derive(Clone, Debug)]
+struct KeyMap {
+    mass: Vec<f64>,
+    cover: Vec<f64>,
+    cursor: usize,
+}
+
+impl KeyMap {
+    fn empty() -> KeyMap {
+        KeyMap { mass: vec![0.0; SEGMENTS], cover: vec![0.0; SEGMENTS], cursor: 0 }
+    }
+
+    fn coverage(&self) -> f64 {
+        self.cover.iter().sum::<f64>() / SEGMENTS as f64
+    }
+
+    /// Entries spread over the whole key space (a merge of level 1's files, which span it).
+    fn spread(&mut self, entries: f64) {
+        for (m, c) in self.mass.iter_mut().zip(self.cover.iter_mut()) {
+            *m += entries / SEGMENTS as f64;
+            *c = 1.0;
+        }
+    }
+
+    /// Take one file of `entries` from the cursor on (skipping holes, as the engine picks the
+    /// first table past its cursor), put it into `below`, and return the entries of `below` the
+    /// file's key range overlapped before it arrived.
+    fn move_file(&mut self, entries: f64, below: &mut KeyMap) -> f64 {
+        let total: f64 = self.mass.iter().sum();
+        let mut want = entries.min(total);
+        let mut overlap = 0.0;
+        let mut i = self.cursor;
+        let mut visited = 0;
+        while want > 1e-9 && visited <= SEGMENTS {
+            let m = self.mass[i];
+            if m > 0.0 {
+                let f = (want / m).min(1.0);
+                // The file spans f of this segment's covered range; the level below has, on
+                // average, that share of the segment's entries in it.
+                overlap += below.mass[i] * f * self.cover[i];
+                let moved_cover = self.cover[i] * f;
+                below.mass[i] += m * f;
+                below.cover[i] = (below.cover[i] + moved_cover * (1.0 - below.cover[i])).min(1.0);
+                self.mass[i] -= m * f;
+                self.cover[i] -= moved_cover;
+                want -= m * f;
+                if f < 1.0 {
+                    break;
+                }
+            }
+            i = (i + 1) % SEGMENTS;
+            visited += 1;
+        }
+        self.cursor = i;
+        overlap
+    }
+}
+
+/// The engine's Bloom filter FPR at `b` bits per key (integer hash count, `bloom::expected_fpr`).
+pub fn fpr(b: f64) -> f64 {
+    let k = optimal_hashes(b);
+    if k == 0 {
+        return 1.0;
+    }
+    let k = f64::from(k);
+    pow(1.0 - exp(-k / b), k)
+}
+
+struct Sim<'a> {
+    config: &'a EngineConfig,
+    entry_bytes: f64,
+    key_bytes: f64,
+    per_page: f64,
+    preload: f64,
+    /// Shares of the run's writes that insert, and that update an existing key.
+    insert_share: f64,
+    update_share: f64,
+    popularity: Popularity,
+    /// Runs per level (index 0 = level 1), newest first.
+    levels: Vec<Vec<Run>>,
+    /// Key maps of file-granular levels (index as `levels`; level 1's files all span the space).
+    key_maps: Vec<KeyMap>,
+    buffer_lo: f64,
+    counting: bool,
+    flushes: u64,
+    merges: u64,
+    pages_written: f64,
+}
+
+impl Sim<'_> {
+    /// Keys inserted before write `seq`.
+    fn inserted_before(&self, seq: f64) -> f64 {
+        if seq <= self.preload { seq } else { self.preload + (seq - self.preload) * self.insert_share }
+    }
+
+    /// Updates among writes `[lo, hi)`.
+    fn updates_in(&self, lo: f64, hi: f64) -> f64 {
+        (hi.min(f64::MAX) - lo.max(self.preload)).max(0.0) * self.update_share
+    }
+
+    /// Share of a bin's keys inserted at or after write `seq`, when `inserted` keys exist.
+    fn share_inserted_since(&self, bin: &Bin, seq: f64, inserted: f64) -> f64 {
+        let idx = self.inserted_before(seq);
+        if bin.scattered {
+            return if inserted > 0.0 { ((inserted - idx) / inserted).clamp(0.0, 1.0) } else { 0.0 };
+        }
+        ((bin.first + bin.count - idx) / bin.count).clamp(0.0, 1.0)
+    }
+
+    /// Distinct keys written in `[lo, hi)`: the inserts, and older keys updated at least once.
+    fn keys_in(&self, lo: f64, hi: f64) -> f64 {
+        let inserts = self.inserted_before(hi) - self.inserted_before(lo);
+        let u = self.updates_in(lo, hi);
+        if u <= 0.0 {
+            return inserts;
+        }
+        let inserted = self.inserted_before(hi);
+        let updated: f64 = self
+            .popularity
+            .bins(inserted)
+            .iter()
+            .map(|b| {
+                let older = b.count * (1.0 - self.share_inserted_since(b, lo, inserted));
+                older * b.hit(u)
+            })
+            .sum();
+        inserts + updated
+    }
+
+    fn shape(&self) -> Shape {
+        Shape {
+            levels: self
+                .levels
+                .iter()
+                .map(|l| l.iter().map(|r| (r.entries * self.entry_bytes).round() as u64).collect())
+                .collect(),
+        }
+    }
+
+    fn pages(&self, entries: f64, bits_per_key: f64, tables: f64) -> f64 {
+        let page = f64::from(self.config.page_bytes);
+        let data = (entries / self.per_page).ceil();
+        // Filter, fences (u16 length + key per page), key range and footer (table/builder.rs).
+        let meta_bytes =
+            entries * bits_per_key / 8.0 + data * (self.key_bytes + 2.0) + tables * (4.0 * self.key_bytes + 160.0);
+        data + (meta_bytes / page).ceil().max(tables)
+    }
+
+    /// Filter bits per key for a run of `entries` born at `dest_level`, as `filter_sizing` decides.
+    fn bits_for(&self, dest_level: usize, entries: f64, consumed: &[(usize, usize)]) -> f64 {
+        let f = &self.config.filter;
+        let is_consumed = |l: usize, i: usize| consumed.contains(&(l, i));
+        match f.allocation {
+            Allocation::Uniform => f.bits_per_key,
+            Allocation::Explicit => self.config.level(dest_level).bits_per_key.unwrap_or(0.0),
+            Allocation::Monkey | Allocation::Mnemosyne => {
+                let live = |l: usize| self.levels[l].iter().enumerate().filter(move |&(i, _)| !is_consumed(l, i));
+                let deepest = (0..self.levels.len()).rev().find(|&l| live(l).next().is_some()).map_or(0, |l| l + 1);
+                let deepest = deepest.max(dest_level);
+                let others: Vec<f64> = if deepest <= self.levels.len() {
+                    live(deepest - 1).map(|(_, r)| r.entries * self.entry_bytes).collect()
+                } else {
+                    Vec::new()
+                };
+                let monkey =
+                    monkey_bits_at_birth(self.config, deepest, dest_level, &others, entries * self.entry_bytes);
+                // The budget that the staying filters leave (filter_sizing::unspent_bits_per_key).
+                let (spent, held) = self
+                    .levels
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(l, runs)| runs.iter().enumerate().map(move |(i, r)| (l, i, r)))
+                    .filter(|&(l, i, _)| !is_consumed(l, i))
+                    .fold((0.0, 0.0), |(s, h), (_, _, r)| (s + r.bits_per_key * r.entries, h + r.entries));
+                let unspent = ((f.bits_per_key * (held + entries) - spent) / entries.max(1.0)).max(0.0);
+                monkey.min(unspent)
+            }
+        }
+        .clamp(0.0, crate::config::BITS_PER_KEY_RANGE.1)
+    }
+
+    fn ensure_level(&mut self, level: usize) {
+        while self.levels.len() < level {
+            self.levels.push(Vec::new());
+            self.key_maps.push(KeyMap::empty());
+        }
+    }
+
+    /// Write `inputs` (level, index), and the buffer's interval `extra` if any, merged into one
+    /// new run at the top of `dest_level`, counting its pages.
+    fn merge(&mut self, inputs: &[(usize, usize)], dest_level: usize, extra: Option<(f64, f64)>) {
+        let mut lo = f64::INFINITY;
+        let mut hi = f64::NEG_INFINITY;
+        for &(l, i) in inputs {
+            let r = self.levels[l][i];
+            lo = lo.min(r.lo);
+            hi = hi.max(r.hi);
+        }
+        if let Some((a, b)) = extra {
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+        let entries = self.keys_in(lo, hi);
+        let bits = self.bits_for(dest_level, entries, inputs);
+        let tables = match self.config.compaction.granularity {
+            Granularity::Level => 1.0,
+            Granularity::File => {
+                (entries * self.entry_bytes / self.config.compaction.target_file_bytes.max(1) as f64).ceil().max(1.0)
+            }
+        };
+        if self.counting {
+            self.pages_written += self.pages(entries, bits, tables);
+        }
+        let mut sorted = inputs.to_vec();
+        sorted.sort_unstable_by(|a, b| b.cmp(a));
+        for (l, i) in sorted {
+            self.levels[l].remove(i);
+        }
+        self.ensure_level(dest_level);
+        let run = Run { lo, hi, entries, bits_per_key: bits, coverage: 1.0 };
+        self.levels[dest_level - 1].insert(0, run);
+    }
+
+    fn flush(&mut self, hi: f64) {
+        let lo = self.buffer_lo;
+        self.buffer_lo = hi;
+        if self.counting {
+            self.flushes += 1;
+        }
+        self.ensure_level(1);
+        let bytes = (self.keys_in(lo, hi) * self.entry_bytes).round() as u64;
+        let into_newest = compaction::choose_flush(&self.shape(), self.config, bytes) == FlushPlan::IntoNewestRun;
+        let inputs: Vec<(usize, usize)> = if into_newest && !self.levels[0].is_empty() { vec![(0, 0)] } else { vec![] };
+        self.merge(&inputs, 1, Some((lo, hi)));
+        self.maintain();
+    }
+
+    fn maintain(&mut self) {
+        match self.config.compaction.granularity {
+            Granularity::Level => {
+                while let Some(plan) = compaction::choose(&self.shape(), self.config) {
+                    let src = plan.level - 1;
+                    let mut inputs: Vec<(usize, usize)> = (0..self.levels[src].len()).map(|i| (src, i)).collect();
+                    self.ensure_level(plan.level + 1);
+                    if plan.into_newest_run && !self.levels[plan.level].is_empty() {
+                        inputs.push((plan.level, 0));
+                    }
+                    if self.counting {
+                        self.merges += 1;
+                    }
+                    self.merge(&inputs, plan.level + 1, None);
+                }
+            }
+            Granularity::File => self.maintain_by_file(),
+        }
+    }
+
+    /// LevelDB's rules on sizes: level 1's files all merge into level 2 once there are more than
+    /// K of them; a deeper level over its capacity moves one file's worth of its oldest data
+    /// down, rewriting the part of the level below that the file's key range overlaps.
+    fn maintain_by_file(&mut self) {
+        loop {
+            let k = self.config.level(1).max_runs as usize;
+            if self.levels[0].len() > k {
+                self.ensure_level(2);
+                let mut inputs: Vec<(usize, usize)> = (0..self.levels[0].len()).map(|i| (0, i)).collect();
+                inputs.extend((0..self.levels[1].len()).map(|i| (1, i)));
+                if self.counting {
+                    self.merges += 1;
+                }
+                let arriving: f64 = self.levels[0].iter().map(|r| r.entries).sum();
+                self.key_maps[1].spread(arriving);
+                self.merge(&inputs, 2, None);
+                continue;
+            }
+            let over = (1..self.levels.len()).find(|&l| {
+                let bytes: f64 = self.levels[l].iter().map(|r| r.entries * self.entry_bytes).sum();
+                !self.levels[l].is_empty() && bytes > compaction::geometry(self.config, l + 1).capacity
+            });
+            let Some(l) = over else { return };
+            self.ensure_level(l + 2);
+            let src = self.levels[l][0];
+            let file_entries = (self.config.compaction.target_file_bytes as f64 / self.entry_bytes).min(src.entries);
+            // The file leaves the source's oldest end: the boundary moves by its share of the interval.
+            let cut = src.lo + (src.hi - src.lo) * (file_entries / src.entries);
+            let below = self.levels[l + 1].first().copied();
+            let (upper, lower) = self.key_maps.split_at_mut(l + 1);
+            let (from, into) = (&mut upper[l], &mut lower[0]);
+            // Key maps count entries as written (before duplicates meet); scale to each run.
+            let scale = from.mass.iter().sum::<f64>() / src.entries.max(1.0);
+            let below_scale = below.map_or(1.0, |b| into.mass.iter().sum::<f64>() / b.entries.max(1.0));
+            let below_cover_before = into.coverage();
+            let overlap = from.move_file(file_entries * scale, into) / below_scale.max(1e-12);
+            let (src_cover, below_cover) = (from.coverage(), into.coverage());
+            // Whole tables overlap: the file's key range also catches, on average, one table of
+            // the level below that straddles its edge.
+            let overlap =
+                below.map_or(0.0, |b| (overlap + below_cover_before * file_entries.min(b.entries)).min(b.entries));
+            if self.counting {
+                self.merges += 1;
+                let bits = self.bits_for(l + 2, overlap + file_entries, &[]);
+                let tables = ((overlap + file_entries) * self.entry_bytes
+                    / self.config.compaction.target_file_bytes.max(1) as f64)
+                    .ceil()
+                    .max(1.0);
+                self.pages_written += self.pages(overlap + file_entries, bits, tables);
+            }
+            let remaining = Run { lo: cut, entries: self.keys_in(cut, src.hi), coverage: src_cover, ..src };
+            if remaining.entries * self.entry_bytes < 1.0 {
+                self.levels[l].remove(0);
+            } else {
+                self.levels[l][0] = remaining;
+            }
+            let lo = below.map_or(src.lo, |b| b.lo.min(src.lo));
+            let entries = self.keys_in(lo, cut);
+            let merged =
+                Run { lo, hi: cut, entries, bits_per_key: self.bits_for(l + 2, entries, &[]), coverage: below_cover };
+            if self.levels[l + 1].is_empty() {
+                self.levels[l + 1].push(merged);
+            } else {
+                self.levels[l + 1][0] = merged;
+            }
+        }
+    }
+
+    /// Runs in probe order (level 1 newest first, then deeper levels).
+    fn probe_order(&self) -> Vec<Run> {
+        self.levels.iter().flatten().copied().collect()
+    }
+
+    /// Expected I/O of a non-zero-result lookup, a zero-result lookup and a range lookup now, with
+    /// `now` writes done (the buffer holds `[buffer_lo, now)`).
+    fn lookup_costs(&self, now: f64, range_entries_per_key: f64) -> [f64; 3] {
+        let runs = self.probe_order();
+        let inserted = self.inserted_before(now);
+        let bins = self.popularity.bins(inserted);
+        // P(a key's newest version was written at or after `seq`).
+        let newer_than = |b: &Bin, seq: f64| -> f64 {
+            let since = self.share_inserted_since(b, seq, inserted);
+            let u = self.updates_in(seq, now);
+            since + (1.0 - since) * b.hit(u)
+        };
+        // Probe cost before each run: the false positives of the runs probed ahead of it.
+        let fprs: Vec<f64> = runs.iter().map(|r| r.fpr() * r.coverage).collect();
+        let ahead: Vec<f64> = fprs.iter().scan(0.0, |acc, f| Some(std::mem::replace(acc, *acc + f))).collect();
+        let mut existing = 0.0;
+        let mut mass = 0.0;
+        for b in bins.iter() {
+            let m = b.p * b.count;
+            mass += m;
+            let mut upper = newer_than(b, self.buffer_lo);
+            let mut cost = 0.0;
+            for (r, above) in runs.iter().zip(&ahead) {
+                let at_or_after_lo = newer_than(b, r.lo);
+                cost += (at_or_after_lo - upper).max(0.0) * (1.0 + above);
+                upper = at_or_after_lo;
+            }
+            existing += m * cost;
+        }
+        let existing = if mass > 0.0 { existing / mass } else { 0.0 };
+        let zero: f64 = fprs.iter().sum();
+        // The seek reads the page whose fence precedes the start; the first key at or after the
+        // start is on the next page when the start falls after that page's last key (1 in b);
+        // the scan then crosses a page boundary once per b keys it steps over.
+        // A run whose tables leave a hole at the range's start is not read at all.
+        let range: f64 = runs
+            .iter()
+            .map(|r| r.coverage * (1.0 + 1.0 / self.per_page) + r.entries * range_entries_per_key / self.per_page)
+            .sum();
+        [zero, existing, range]
+    }
+}
+
+/// Predict what a run of `workload` on `config` will measure (`Report` → I/O per operation).
+pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction> {
+    config.validate()?;
+    workload.validate()?;
+    let key_bytes = f64::from(workload.preload.key_bytes);
+    let entry_bytes = key_bytes + f64::from(workload.preload.value_bytes);
+    let page = f64::from(config.page_bytes);
+    let per_page = ((page - PAGE_HEADER as f64) / (entry_bytes + ENTRY_HEADER as f64)).floor();
+    if per_page < 1.0 {
+        return Err(Error::invalid("preload.value_bytes", "an entry must fit in one page"));
+    }
+    let mix = class_mix(workload);
+    let m = &workload.mix;
+    let writes = m.insert + m.update + m.delete;
+    let preload = workload.preload.entries as f64;
+    let ops = workload.operations as f64;
+    let run_writes = ops * writes;
+    let (insert_share, update_share) =
+        if writes > 0.0 { (m.insert / writes, (m.update + m.delete) / writes) } else { (0.0, 0.0) };
+    let keys_at_end = preload + run_writes * insert_share;
+    let mut sim = Sim {
+        config,
+        entry_bytes,
+        key_bytes,
+        per_page,
+        preload,
+        insert_share,
+        update_share,
+        popularity: Popularity::of(workload, keys_at_end.max(1.0)),
+        levels: Vec::new(),
+        key_maps: Vec::new(),
+        buffer_lo: 0.0,
+        counting: false,
+        flushes: 0,
+        merges: 0,
+        pages_written: 0.0,
+    };
+    // A flush happens when the buffer's distinct keys fill it (entries are whole).
+    let buffer_entries = (config.buffer_bytes as f64 / entry_bytes).floor().max(1.0);
+
+    // The load: inserts only, so the buffer fills every `buffer_entries` writes.
+    let mut seq = buffer_entries;
+    while seq <= preload {
+        sim.flush(seq);
+        seq += buffer_entries;
+    }
+    // The run: find each flush by the buffer's distinct keys; price lookups at evenly spaced moments.
+    sim.counting = true;
+    let end = preload + run_writes;
+    let key_space = workload.key_space() as f64;
+    let span = ((workload.range_selectivity * key_space).round()).clamp(1.0, key_space);
+    let mut sums = [0.0; 3];
+    let mut samples = 0.0_f64;
+    let mut next_sample = 0usize;
+    let sample_at = |i: usize| preload + run_writes * (i as f64 + 0.5) / SAMPLES as f64;
+    loop {
+        let flush_at = next_flush(&sim, buffer_entries, end);
+        while next_sample < SAMPLES && flush_at.is_none_or(|f| sample_at(next_sample) < f) {
+            let now = sample_at(next_sample);
+            let inserted = sim.inserted_before(now);
+            // Entries of one run that fall in a range: its share of the key space's ids.
+            let c = sim.lookup_costs(now, span / key_space.max(inserted));
+            for (s, x) in sums.iter_mut().zip(c) {
+                *s += x;
+            }
+            samples += 1.0;
+            next_sample += 1;
+        }
+        match flush_at {
+            Some(at) => sim.flush(at),
+            None => break,
+        }
+    }
+    let [zero, existing, range] = sums.map(|s| s / samples.max(1.0));
+    let write = if run_writes > 0.0 { sim.pages_written / run_writes } else { 0.0 };
+    let class_costs = [zero, existing, range, write];
+    let expected = mix.iter().zip(class_costs).map(|(w, c)| w * c).sum();
+    Ok(Prediction {
+        class_costs,
+        mix,
+        expected,
+        runs: sim.levels.iter().map(Vec::len).sum(),
+        levels: sim.levels.iter().filter(|l| !l.is_empty()).count(),
+        tree: sim.levels.iter().map(|l| l.iter().map(|r| r.entries.round()).collect()).collect(),
+        flushes: sim.flushes,
+        merges: sim.merges,
+        pages_written: sim.pages_written,
+    })
+}
+
+/// The write sequence number at which the buffer next fills, if before `end`.
+fn next_flush(sim: &Sim<'_>, buffer_entries: f64, end: f64) -> Option<f64> {
+    let lo = sim.buffer_lo;
+    if sim.keys_in(lo, end) < buffer_entries {
+        return None;
+    }
+    // Distinct keys grow with writes: the smallest whole write count that fills the buffer.
+    let (mut a, mut b) = (lo + buffer_entries - 1.0, end);
+    if sim.keys_in(lo, a + 1.0) >= buffer_entries {
+        return Some(a + 1.0);
+    }
+    while b - a > 1.0 {
+        let mid = ((a + b) / 2.0).floor();
+        if sim.keys_in(lo, mid) >= buffer_entries { b = mid } else { a = mid }
+    }
+    Some(b)
+}

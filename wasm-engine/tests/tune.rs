@@ -1,0 +1,170 @@
+//! The tuner's predictor against the engine it predicts, and the tuner's promises: the same
+//! design, workload and seed, predicted without running and then run on the engine.
+#![allow(clippy::unwrap_used)]
+
+use lsm_engine::config::{Allocation, CompactionConfig, EngineConfig, Granularity, LevelConfig};
+use lsm_engine::engine::Engine;
+use lsm_engine::runner::Runner;
+use lsm_engine::storage::MemStorage;
+use lsm_engine::tune::predict::predict;
+use lsm_engine::tune::{level_design, memory_of, tune};
+use lsm_engine::workload::{Distribution, Mix, Preload, Workload};
+
+fn workload(entries: u64, operations: u64, mix: Mix, distribution: Distribution, range_selectivity: f64) -> Workload {
+    Workload {
+        kind: "lsm-navigator/workload".into(),
+        version: 1,
+        name: String::new(),
+        seed: 7,
+        preload: Preload { entries, key_space: 0, key_bytes: 16, value_bytes: 240 },
+        operations,
+        mix,
+        distribution,
+        range_selectivity,
+    }
+}
+
+fn measured(config: &EngineConfig, w: &Workload) -> f64 {
+    let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
+    let mut runner = Runner::for_workload(w).unwrap();
+    while !runner.is_finished() {
+        runner.step(&mut engine, u64::MAX).unwrap();
+    }
+    runner.report(&engine).io_per_op()
+}
+
+/// LevelDB-like: level 1 holds flushed files (merged at 4), deeper levels merge file by file.
+fn by_file(buffer: u64, bits: f64) -> EngineConfig {
+    let mut c = level_design(4096, false, 10.0, buffer, bits, Allocation::Uniform);
+    c.levels = vec![
+        LevelConfig { size_ratio: 4.0, max_runs: 3, bits_per_key: None },
+        LevelConfig { size_ratio: 10.0, max_runs: 1, bits_per_key: None },
+    ];
+    c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: buffer };
+    c
+}
+
+fn mixes() -> Vec<(&'static str, Mix, Distribution, f64)> {
+    let zipf = Distribution::Zipf { theta: 0.99 };
+    vec![
+        (
+            "A: 50% reads, 50% updates, zipfian",
+            Mix { get_existing: 0.5, update: 0.5, ..Mix::default() },
+            zipf.clone(),
+            0.0,
+        ),
+        ("C: reads, zipfian", Mix { get_existing: 1.0, ..Mix::default() }, zipf.clone(), 0.0),
+        (
+            "D: reads of the latest, 5% inserts",
+            Mix { get_existing: 0.95, insert: 0.05, ..Mix::default() },
+            Distribution::Latest { theta: 0.99 },
+            0.0,
+        ),
+        ("E: short scans, 5% inserts", Mix { range: 0.95, insert: 0.05, ..Mix::default() }, zipf, 50.0 / 40_000.0),
+        (
+            "uniform: zero-result and existing lookups, inserts, updates",
+            Mix { get_missing: 0.3, get_existing: 0.3, insert: 0.2, update: 0.2, ..Mix::default() },
+            Distribution::Uniform,
+            0.0,
+        ),
+        (
+            "hotspot: 80% of reads and updates on 20% of the keys",
+            Mix { get_existing: 0.7, update: 0.3, ..Mix::default() },
+            Distribution::Hotspot { hot_fraction: 0.2, hot_probability: 0.8 },
+            0.0,
+        ),
+    ]
+}
+
+#[test]
+fn predictions_match_what_the_engine_measures() {
+    let designs = [
+        ("leveling T=10, Monkey 8 bits", level_design(4096, false, 10.0, 256 << 10, 8.0, Allocation::Monkey)),
+        ("leveling T=4, uniform 5 bits", level_design(4096, false, 4.0, 128 << 10, 5.0, Allocation::Uniform)),
+        ("tiering T=4, uniform 10 bits", level_design(4096, true, 4.0, 256 << 10, 10.0, Allocation::Uniform)),
+        ("tiering T=3, Monkey 4 bits", level_design(4096, true, 3.0, 128 << 10, 4.0, Allocation::Monkey)),
+        ("by file, uniform 10 bits", by_file(256 << 10, 10.0)),
+    ];
+    let mut worst: f64 = 0.0;
+    for (name, mix, distribution, selectivity) in mixes() {
+        let w = workload(40_000, 40_000, mix, distribution, selectivity);
+        for (design, config) in &designs {
+            let p = predict(config, &w).unwrap();
+            let m = measured(config, &w);
+            let err = p.expected / m - 1.0;
+            eprintln!("{name:<62} {design:<30} measured {m:8.4} predicted {:8.4} ({:+.2}%)", p.expected, err * 100.0);
+            assert!(p.expected.is_finite() && p.class_costs.iter().all(|c| c.is_finite() && *c >= 0.0));
+            worst = worst.max(err.abs());
+            // Stated tolerance: 8% per case (flushes and merges are whole events; a run phase of
+            // 40,000 operations sees a handful of them).
+            assert!(err.abs() < 0.08, "{name}, {design}: measured {m}, predicted {}", p.expected);
+        }
+    }
+    eprintln!("largest relative error: {:.2}%", worst * 100.0);
+}
+
+#[test]
+fn the_recommendation_holds_memory_and_is_never_predicted_worse() {
+    let current = by_file(1 << 20, 10.0);
+    for (name, mix, distribution, selectivity) in mixes() {
+        let w = workload(40_000, 20_000, mix, distribution, selectivity);
+        let nominal = tune(&current, &w, 0.0).unwrap();
+        let memory = memory_of(&current, w.preload.entries);
+        for p in [&nominal.nominal, &nominal.robust] {
+            assert!(memory_of(&p.config, w.preload.entries) <= memory + 1.0, "{name}: {}", p.summary);
+            assert!(p.prediction.expected <= nominal.current.prediction.expected + 1e-12, "{name}");
+            p.config.validate().unwrap();
+        }
+        // ρ = 0: robust is nominal.
+        assert_eq!(nominal.robust.summary, nominal.nominal.summary);
+        assert!(nominal.predicted_gain >= 0.0);
+        let robust = tune(&current, &w, 1.0).unwrap();
+        assert!(robust.robust.worst <= robust.nominal.worst + 1e-9, "{name}");
+        assert!(robust.expected_loss >= -1e-12, "{name}");
+        assert_eq!(robust.neighbourhood.current.len(), 1_000);
+        assert!(robust.neighbourhood.robust.windows(2).all(|p| p[0] <= p[1]));
+        assert!(*robust.neighbourhood.robust.last().unwrap() <= robust.robust.worst + 1e-9);
+    }
+}
+
+#[test]
+fn measured_gain_follows_the_predicted_gain() {
+    // From a LevelDB-like design, the tuned one run on the engine. At this scale (40,000 entries,
+    // a handful of flushes in the run) each prediction is within about 7% of the measurement
+    // (the test above), so a gain is trusted to within 10% of itself or 5 points, whichever is
+    // more, and the recommendation may measure at most 2% worse than where it started. At 10⁶
+    // records the closing note of issue 13 gives the tighter figures.
+    let current = by_file(1 << 20, 10.0);
+    let mut failures = Vec::new();
+    for (name, mix, distribution, selectivity) in mixes() {
+        let w = workload(40_000, 40_000, mix, distribution, selectivity);
+        let t = tune(&current, &w, 0.0).unwrap();
+        let rec = t.recommendation();
+        let (mc, mr) = (measured(&current, &w), measured(&rec.config, &w));
+        let gain = 1.0 - mr / mc;
+        eprintln!(
+            "{name:<62} {:<70} gain measured {:6.2}% predicted {:6.2}%",
+            rec.summary,
+            gain * 100.0,
+            t.predicted_gain * 100.0
+        );
+        if mr > mc * 1.02 {
+            failures.push(format!("{name}: recommended measured {mr} vs current {mc}"));
+        }
+        if (gain - t.predicted_gain).abs() > (0.1 * t.predicted_gain.abs()).max(0.05) {
+            failures.push(format!("{name}: measured gain {gain}, predicted {}", t.predicted_gain));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn bad_input_is_refused_with_the_field() {
+    let w = workload(1_000, 100, Mix { get_existing: 1.0, ..Mix::default() }, Distribution::Uniform, 0.0);
+    let c = by_file(1 << 20, 10.0);
+    assert!(tune(&c, &w, -1.0).unwrap_err().to_string().contains("rho"));
+    assert!(tune(&c, &w, f64::NAN).unwrap_err().to_string().contains("rho"));
+    let mut bad = w.clone();
+    bad.preload.key_bytes = 2;
+    assert!(predict(&c, &bad).unwrap_err().to_string().contains("key_bytes"));
+}
