@@ -7,10 +7,11 @@
  *    wasm/native ratio is taken pair by pair.
  * 2. The models: holisticDesign, a 200-point curve, Mnemosyne's solver against gradient descent,
  *    Endure's robust tuning (the Tune page's recommendation).
- * 3. In Chromium: the engine on OPFS and on IndexedDB against a plain `idb` key-value store.
+ * 3. The tuner (`lsm tune`): YCSB A–F at 10M records from RocksDB's defaults, nominal and robust.
+ * 4. In Chromium: the engine on OPFS and on IndexedDB against a plain `idb` key-value store.
  *
  * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --skip-engine, --skip-browser,
- * --skip-models, --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
+ * --skip-models, --skip-tune, --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -59,6 +60,33 @@ function engineBench(rounds) {
   console.log(`  wasm:   ${fmt(median(wasm.map((w) => w.load_ops_per_sec)))} inserts/s, ${fmt(median(wasm.map((w) => w.run_ops_per_sec)))} lookups/s`);
   console.log(`  wasm/native (pairwise median): inserts ${ratio('load_ops_per_sec').toFixed(2)}, lookups ${ratio('run_ops_per_sec').toFixed(2)}   (aim ≥ 0.8)`);
   console.log(`  aim native ≥ 1,000,000 inserts/s and lookups/s on this 2-core machine`);
+}
+
+/**
+ * The tuner (`lsm tune`, the same code the Tune page runs as wasm): from RocksDB's defaults, YCSB
+ * A–F at 10,000,000 records (model only: no engine run), each design priced by replaying the
+ * engine's merge policy on sizes. The time is the tuner's own (`tuned in … ms`), median of rounds.
+ */
+function tuneBench(rounds) {
+  console.log('\n== tune: RocksDB defaults, YCSB A–F at 10,000,000 records, 1,000,000 operations (lsm tune, native) ==');
+  const lsm = path.join(root, 'wasm-engine/target/release/lsm');
+  const preset = path.join(root, 'public/presets/rocksdb.json');
+  for (const letter of 'abcdef') {
+    for (const rho of [0, 0.5]) {
+      const times = [];
+      let result;
+      for (let i = 0; i < rounds; i++) {
+        const r = spawnSync(lsm, ['tune', '--config', preset, '--workload', `ycsb:${letter}`, '--records', '10000000', '--operations', '1000000', '--robust', String(rho)], { encoding: 'utf8', maxBuffer: 64 << 20 });
+        if (r.status !== 0) throw new Error(`lsm tune failed:\n${r.stderr}`);
+        times.push(Number(/tuned in ([0-9.]+) ms/.exec(r.stderr)[1]));
+        result = JSON.parse(r.stdout);
+      }
+      const rec = result[result.recommended];
+      console.log(
+        `  YCSB ${letter.toUpperCase()} ρ = ${rho}: ${median(times).toFixed(1)} ms median over ${result.candidates} designs (target < 50 ms); predicted gain ${(100 * result.predicted_gain).toFixed(1)}%: ${rec.summary}`,
+      );
+    }
+  }
 }
 
 function modelsBench() {
@@ -142,4 +170,5 @@ if (!BROWSER_SIZES.includes(browserEntries)) {
 setup();
 if (!flag('--skip-engine')) engineBench(option('--rounds', 3));
 if (!flag('--skip-models')) modelsBench();
+if (!flag('--skip-tune')) tuneBench(option('--rounds', 3));
 if (!flag('--skip-browser')) await browserBench(browserEntries);

@@ -198,3 +198,36 @@ test('the C++ filter policy builds each level\'s filters at the exported bits pe
   assert.ok(large.some((f) => f.level === 2), `no large level-2 file in\n${out}`);
   assert.notEqual(bitsByLevel[2], bitsByLevel[1]);
 });
+
+// Tune's proof on real RocksDB: `lsm tune --target rocksdb --out DIR` writes the bundle; its
+// compare.sh runs the same workload with the current (RocksDB defaults) and the recommended
+// OPTIONS. For read-heavy YCSB B and C the recommendation must read fewer blocks per key read,
+// counted by RocksDB itself (perf context block_read_count over rocksdb.number.keys.read).
+for (const letter of ['b', 'c']) {
+  test(`tune for YCSB ${letter.toUpperCase()}: the recommended OPTIONS read fewer blocks per lookup in RocksDB`, () => {
+    const dir = path.join(work, `tune-${letter}`);
+    const summary = execFileSync(
+      lsm,
+      ['tune', '--config', path.join(presetsDir, 'rocksdb.json'), '--workload', `ycsb:${letter}`, '--records', '200000', '--operations', '100000', '--target', 'rocksdb', '--out', dir],
+      { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] },
+    );
+    console.log(`  engine: ${summary.trim()}`);
+    const out = execFileSync('sh', [path.join(dir, 'compare.sh')], { encoding: 'utf8', env: { ...process.env, WORK: path.join(dir, 'rocksdb') } });
+    const rows = Object.fromEntries(
+      out
+        .trim()
+        .split('\n')
+        .map((l) => l.split(' '))
+        .map(([design, reads, keys, perKey, useful, written]) => [design, { reads: Number(reads), keys: Number(keys), perKey: Number(perKey), useful: Number(useful), written: Number(written) }]),
+    );
+    for (const [design, r] of Object.entries(rows)) {
+      console.log(`  RocksDB ${design}: ${r.reads} blocks read for ${r.keys} keys read (${r.perKey.toFixed(4)} per key), bloom useful ${r.useful}, ${r.written} bytes written`);
+    }
+    assert.equal(rows.current.keys, rows.recommended.keys);
+    assert.ok(rows.current.keys >= 90_000, `only ${rows.current.keys} keys read`);
+    assert.ok(rows.recommended.perKey < rows.current.perKey, `recommended ${rows.recommended.perKey} vs current ${rows.current.perKey} blocks per key`);
+    const report = fs.readFileSync(path.join(dir, 'REPORT.md'), 'utf8');
+    assert.match(report, /## What changed/);
+    assert.match(report, /measured I\/O per operation/);
+  });
+}

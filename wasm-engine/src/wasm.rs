@@ -66,6 +66,29 @@ pub fn export_ycsb(workload_json: &str) -> Result<String, JsError> {
     json(&crate::export::Export { text, warnings })
 }
 
+/// Tune `current` for `workload` on `target` ("engine" or "rocksdb") with robustness `rho`: the
+/// result document (JSON), the same as `lsm tune` prints.
+#[wasm_bindgen]
+pub fn tune(current_json: &str, workload_json: &str, rho: f64, target: &str) -> Result<String, JsError> {
+    let current = EngineConfig::from_json(current_json).map_err(js)?;
+    let workload = Workload::from_json(workload_json).map_err(js)?;
+    let target = target.parse().map_err(js)?;
+    json(&crate::tune::tune(&current, &workload, rho, target).map_err(js)?)
+}
+
+/// The bundle's files (`[{name, text}]`, JSON) for a tune result and, when run, its proof.
+#[wasm_bindgen]
+pub fn tune_bundle(result_json: &str, proof_json: &str) -> Result<String, JsError> {
+    let result: crate::tune::TuneResult =
+        serde_json::from_str(result_json).map_err(|e| JsError::new(&format!("tune result: {e}")))?;
+    let proof: Option<crate::tune::bundle::Proof> = if proof_json.is_empty() {
+        None
+    } else {
+        Some(serde_json::from_str(proof_json).map_err(|e| JsError::new(&format!("proof: {e}")))?)
+    };
+    json(&crate::tune::bundle::files(&result, proof.as_ref()).map_err(js)?)
+}
+
 /// Fit a Workload to a KVBench trace: the fit document (JSON) with the Workload inside.
 #[wasm_bindgen]
 pub fn fit_trace(name: &str, text: String, key_bytes: u32) -> Result<String, JsError> {

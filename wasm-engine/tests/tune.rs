@@ -7,7 +7,7 @@ use lsm_engine::engine::Engine;
 use lsm_engine::runner::Runner;
 use lsm_engine::storage::MemStorage;
 use lsm_engine::tune::predict::predict;
-use lsm_engine::tune::{level_design, memory_of, tune};
+use lsm_engine::tune::{Target, level_design, memory_of, tune};
 use lsm_engine::workload::{Distribution, Mix, Preload, Workload};
 
 fn workload(entries: u64, operations: u64, mix: Mix, distribution: Distribution, range_selectivity: f64) -> Workload {
@@ -108,7 +108,7 @@ fn the_recommendation_holds_memory_and_is_never_predicted_worse() {
     let current = by_file(1 << 20, 10.0);
     for (name, mix, distribution, selectivity) in mixes() {
         let w = workload(40_000, 20_000, mix, distribution, selectivity);
-        let nominal = tune(&current, &w, 0.0).unwrap();
+        let nominal = tune(&current, &w, 0.0, Target::Engine).unwrap();
         let memory = memory_of(&current, w.preload.entries);
         for p in [&nominal.nominal, &nominal.robust] {
             assert!(memory_of(&p.config, w.preload.entries) <= memory + 1.0, "{name}: {}", p.summary);
@@ -118,7 +118,7 @@ fn the_recommendation_holds_memory_and_is_never_predicted_worse() {
         // ρ = 0: robust is nominal.
         assert_eq!(nominal.robust.summary, nominal.nominal.summary);
         assert!(nominal.predicted_gain >= 0.0);
-        let robust = tune(&current, &w, 1.0).unwrap();
+        let robust = tune(&current, &w, 1.0, Target::Engine).unwrap();
         assert!(robust.robust.worst <= robust.nominal.worst + 1e-9, "{name}");
         assert!(robust.expected_loss >= -1e-12, "{name}");
         assert_eq!(robust.neighbourhood.current.len(), 1_000);
@@ -138,7 +138,7 @@ fn measured_gain_follows_the_predicted_gain() {
     let mut failures = Vec::new();
     for (name, mix, distribution, selectivity) in mixes() {
         let w = workload(40_000, 40_000, mix, distribution, selectivity);
-        let t = tune(&current, &w, 0.0).unwrap();
+        let t = tune(&current, &w, 0.0, Target::Engine).unwrap();
         let rec = t.recommendation();
         let (mc, mr) = (measured(&current, &w), measured(&rec.config, &w));
         let gain = 1.0 - mr / mc;
@@ -162,9 +162,58 @@ fn measured_gain_follows_the_predicted_gain() {
 fn bad_input_is_refused_with_the_field() {
     let w = workload(1_000, 100, Mix { get_existing: 1.0, ..Mix::default() }, Distribution::Uniform, 0.0);
     let c = by_file(1 << 20, 10.0);
-    assert!(tune(&c, &w, -1.0).unwrap_err().to_string().contains("rho"));
-    assert!(tune(&c, &w, f64::NAN).unwrap_err().to_string().contains("rho"));
+    assert!(tune(&c, &w, -1.0, Target::Engine).unwrap_err().to_string().contains("rho"));
+    assert!(tune(&c, &w, f64::NAN, Target::Engine).unwrap_err().to_string().contains("rho"));
     let mut bad = w.clone();
     bad.preload.key_bytes = 2;
     assert!(predict(&c, &bad).unwrap_err().to_string().contains("key_bytes"));
+}
+
+#[test]
+fn the_bundle_holds_every_file_and_a_report_that_says_what_changed() {
+    use lsm_engine::tune::bundle::{Proof, files};
+    let current = by_file(1 << 20, 10.0);
+    let w = workload(
+        40_000,
+        20_000,
+        Mix { get_existing: 0.95, update: 0.05, ..Mix::default() },
+        Distribution::Zipf { theta: 0.99 },
+        0.0,
+    );
+    let t = tune(&current, &w, 0.5, Target::Rocksdb).unwrap();
+    // For RocksDB the recommendation keeps RocksDB's shape: merges by file, uniform filters.
+    let rec = t.recommendation();
+    assert_eq!(rec.config.compaction.granularity, Granularity::File);
+    assert_eq!(rec.config.filter.allocation, Allocation::Uniform);
+    let proof = Proof { current: 0.5, recommended: 0.4, on: "the engine, in a test".into() };
+    let bundle = files(&t, Some(&proof)).unwrap();
+    let names: Vec<&str> = bundle.iter().map(|f| f.name.as_str()).collect();
+    for name in [
+        "REPORT.md",
+        "recommended.OPTIONS",
+        "current.OPTIONS",
+        "recommended.engine.json",
+        "current.engine.json",
+        "workload.json",
+        "workload.properties",
+        "workload.db_bench.sh",
+        "compare.sh",
+        "tune-result.json",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let report = &bundle[0].text;
+    assert!(
+        report.contains("## What changed")
+            && report.contains("## Why")
+            && report.contains("Measured on the engine, in a test: 20.0% less."),
+        "{report}"
+    );
+    assert!(report.contains("worst case within ρ"));
+    // The engine JSON loads back as the recommended design; the result document round-trips.
+    let json = &bundle.iter().find(|f| f.name == "recommended.engine.json").unwrap().text;
+    assert_eq!(EngineConfig::from_json(json).unwrap(), rec.config);
+    let doc = &bundle.iter().find(|f| f.name == "tune-result.json").unwrap().text;
+    let back: lsm_engine::tune::TuneResult = serde_json::from_str(doc).unwrap();
+    assert_eq!(back.recommendation().summary, rec.summary);
 }

@@ -63,8 +63,10 @@ commands:
            popularity (uniform, or Zipf θ by maximum likelihood, with goodness of fit and a
            rank-frequency series), sizes. Prints the fit (JSON) with the Workload inside.
   tune     (--options OPTIONS | --config C.json) --workload W [--robust ρ]
+           [--target engine|rocksdb] [--out DIR]
            A design for the same buffer and filter memory that the engine will measure as
-           cheaper for W: nominal, and robust over workloads within KL-divergence ρ (Endure).
+           cheaper for W: nominal, and robust over workloads within KL-divergence ρ (Endure);
+           for RocksDB, within its own shape (write buffer, level multiplier, bits per key).
            Prints the result (JSON): each design's predicted I/O per class, the gain, the
            worst case within ρ and the costs over 1,000 nearby workloads.
   predict  --config C.json --workload W
@@ -425,9 +427,42 @@ fn tune(o: &HashMap<String, String>) -> Result<()> {
         Some(v) => v.parse().map_err(|_| Error::invalid("--robust", format!("must be a number, got {v}")))?,
         None => 0.0,
     };
+    let target = o.get("target").map_or(Ok(lsm_engine::tune::Target::Engine), |t| t.parse())?;
     let started = Instant::now();
-    let result = lsm_engine::tune::tune(&config, &workload, rho)?;
+    let result = lsm_engine::tune::tune(&config, &workload, rho, target)?;
     eprintln!("tuned in {:.1} ms over {} designs", started.elapsed().as_secs_f64() * 1e3, result.candidates);
-    outln!("{}", result.to_json());
+    let Some(dir) = o.get("out") else {
+        outln!("{}", result.to_json());
+        return Ok(());
+    };
+    std::fs::create_dir_all(dir).map_err(|e| Error::storage(dir, e.to_string()))?;
+    // With --out: prove it on the engine (files under DIR/db), then write the bundle.
+    let db = std::path::Path::new(dir).join("db");
+    let measure = |name: &str, config: &EngineConfig| -> Result<f64> {
+        let path = db.join(name);
+        let _ = std::fs::remove_dir_all(&path);
+        let storage = FileStorage::open(&path)?;
+        let mut engine = Engine::create(config.clone(), Box::new(storage))?;
+        let mut runner = Runner::for_workload(&workload)?;
+        drive(&mut runner, &mut engine)?;
+        Ok(runner.report(&engine).io_per_op())
+    };
+    let proof = lsm_engine::tune::bundle::Proof {
+        current: measure("current", &result.current.config)?,
+        recommended: measure("recommended", &result.recommendation().config)?,
+        on: "the engine, on files (lsm tune --out)".into(),
+    };
+    let _ = std::fs::remove_dir_all(&db);
+    for f in lsm_engine::tune::bundle::files(&result, Some(&proof))? {
+        let path = std::path::Path::new(dir).join(&f.name);
+        std::fs::write(&path, &f.text).map_err(|e| Error::storage(path.to_string_lossy(), e.to_string()))?;
+    }
+    outln!(
+        "{dir}: predicted gain {:.1}%, measured {:.1}% (I/O per operation {:.4} → {:.4})",
+        result.predicted_gain * 100.0,
+        (1.0 - proof.recommended / proof.current.max(1e-12)) * 100.0,
+        proof.current,
+        proof.recommended
+    );
     Ok(())
 }

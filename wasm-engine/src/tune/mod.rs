@@ -6,9 +6,12 @@
 //! * `robust`: Endure's worst case over workloads within KL-divergence ρ.
 //! * `bundle`: the files (OPTIONS, engine JSON, YCSB properties, db_bench comparison, report).
 //!
-//! The search: every (policy, size ratio, filter bits, allocation) the engine builds with whole-
-//! level merges, for the memory the current design spends on its buffer and filters, plus the
-//! current design itself, so the recommendation is never predicted worse than where you are.
+//! The search, for the memory the current design spends on its buffer and filters, over what the
+//! target can run: for the engine, every (policy, size ratio, filter bits, allocation) with
+//! whole-level merges; for RocksDB, its own shape (level 0 of flushed files, leveled levels
+//! merged file by file, one Bloom filter setting) with the write buffer, the level multiplier and
+//! the bits per key free, so the OPTIONS file says exactly what was priced. The current design is
+//! always a candidate, so the recommendation is never predicted worse than where you are.
 //! The nominal design minimises the predicted cost at the expected workload; the robust one the
 //! worst case within ρ (ρ = 0: the nominal design).
 
@@ -16,7 +19,9 @@ pub mod bundle;
 pub mod predict;
 pub mod robust;
 
-use serde::Serialize;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
 
 use crate::config::{
     Allocation, BITS_PER_KEY_RANGE, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig, Granularity,
@@ -24,7 +29,7 @@ use crate::config::{
 };
 use crate::error::{Error, Result};
 use crate::workload::Workload;
-use predict::{Prediction, class_mix, predict};
+use predict::{Prediction, Predictor, class_mix};
 use robust::{sample_neighbourhood, worst_case};
 
 pub const TUNE_KIND: &str = "lsm-navigator/tune-result";
@@ -33,13 +38,38 @@ pub const TUNE_VERSION: u32 = 1;
 pub const NEIGHBOUR_SAMPLES: usize = 1_000;
 pub const RHO_RANGE: (f64, f64) = (0.0, 10.0);
 
+/// What the recommendation must run on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Target {
+    /// The engine: any policy, size ratio and filter allocation, merges by level.
+    Engine,
+    /// RocksDB: its leveled shape with merges by file and uniform Bloom filters.
+    Rocksdb,
+}
+
+impl FromStr for Target {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Target> {
+        match s {
+            "engine" => Ok(Target::Engine),
+            "rocksdb" => Ok(Target::Rocksdb),
+            other => Err(Error::invalid("target", format!("must be engine or rocksdb, got \"{other}\""))),
+        }
+    }
+}
+
 const SIZE_RATIOS: [f64; 10] = [2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 16.0, 32.0, 64.0];
 const FILTER_BITS: [f64; 12] = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 16.0, 24.0];
+/// Moments of the run phase the quick ranking prices lookups at.
+const QUICK_SAMPLES: usize = 4;
+/// Candidates per criterion (nominal, worst case) re-priced in full after the quick ranking.
+const LEADERS: usize = 12;
 /// The smallest buffer a candidate may have: below it, flushes (and the search) multiply.
 const MIN_BUFFER_BYTES: f64 = 1_048_576.0;
 
 /// One design as the tuner priced it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Priced {
     pub config: EngineConfig,
     /// "leveling, T = 10, monkey filters at 12 bits/key, 16 MiB buffer".
@@ -51,7 +81,7 @@ pub struct Priced {
 }
 
 /// Each design's predicted cost on the sampled nearby workloads, sorted ascending.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Neighbourhood {
     pub samples: usize,
     pub current: Vec<f64>,
@@ -60,11 +90,12 @@ pub struct Neighbourhood {
 }
 
 /// The result document: the same from the page and from `lsm tune`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TuneResult {
     pub kind: String,
     pub version: u32,
     pub rho: f64,
+    pub target: Target,
     /// Buffer plus filter memory, the same for every design considered.
     pub memory_bytes: f64,
     pub workload: Workload,
@@ -159,8 +190,56 @@ fn trim(x: f64) -> String {
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
-/// The candidates for `memory` bytes of buffer and filters over `entries` keys.
-fn candidates(page_bytes: u32, entries: u64, memory: f64) -> Vec<EngineConfig> {
+/// RocksDB's shape: level 0 holds flushed files and merges into level 1 at `level0_files`
+/// (its `level0_file_num_compaction_trigger`), level 1 holds `base_ratio` write buffers
+/// (`max_bytes_for_level_base`), every deeper level `multiplier` times more; files are one
+/// write buffer (`target_file_size_base`); one Bloom filter setting for every level.
+pub fn rocksdb_design(
+    page_bytes: u32,
+    level0_files: u32,
+    base_ratio: f64,
+    multiplier: f64,
+    buffer_bytes: u64,
+    bits: f64,
+) -> EngineConfig {
+    let mut c = level_design(page_bytes, false, multiplier, buffer_bytes, bits, Allocation::Uniform);
+    c.levels = vec![
+        LevelConfig { size_ratio: base_ratio, max_runs: level0_files.saturating_sub(1).max(1), bits_per_key: None },
+        LevelConfig { size_ratio: multiplier, max_runs: 1, bits_per_key: None },
+    ];
+    c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: buffer_bytes };
+    c.name = summary(&c);
+    c
+}
+
+/// The candidates on `target` for `memory` bytes of buffer and filters over `entries` keys,
+/// shaped after `current` where the target fixes the shape.
+fn candidates(target: Target, current: &EngineConfig, entries: u64, memory: f64) -> Vec<EngineConfig> {
+    match target {
+        Target::Engine => engine_candidates(current.page_bytes, entries, memory),
+        Target::Rocksdb => {
+            // Keep the current level 0 trigger and level-1 size (in write buffers) when the
+            // current design has RocksDB's shape; otherwise RocksDB's defaults (4 files, 4 buffers).
+            let (files, base) = match current.levels.as_slice() {
+                [l0, _, ..] if current.compaction.granularity == Granularity::File => (l0.max_runs + 1, l0.size_ratio),
+                _ => (4, 4.0),
+            };
+            let mut out = Vec::new();
+            for &bits in &FILTER_BITS {
+                let buffer = memory - bits * entries as f64 / 8.0;
+                if buffer < MIN_BUFFER_BYTES {
+                    continue;
+                }
+                for t in [4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 16.0, 20.0] {
+                    out.push(rocksdb_design(current.page_bytes, files, base, t, buffer.floor() as u64, bits));
+                }
+            }
+            out
+        }
+    }
+}
+
+fn engine_candidates(page_bytes: u32, entries: u64, memory: f64) -> Vec<EngineConfig> {
     let mut out = Vec::new();
     for &bits in &FILTER_BITS {
         let buffer = memory - bits * entries as f64 / 8.0;
@@ -183,8 +262,8 @@ fn candidates(page_bytes: u32, entries: u64, memory: f64) -> Vec<EngineConfig> {
     out
 }
 
-/// Tune `current` for `workload` with robustness `rho` (0 = nominal).
-pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64) -> Result<TuneResult> {
+/// Tune `current` for `workload` on `target` with robustness `rho` (0 = nominal).
+pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Target) -> Result<TuneResult> {
     current.validate()?;
     workload.validate()?;
     if !(RHO_RANGE.0..=RHO_RANGE.1).contains(&rho) {
@@ -196,15 +275,31 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64) -> Result<Tun
     let entries = workload.preload.entries;
     let memory = memory_of(current, entries);
     let mix = class_mix(workload);
-    let price = |config: EngineConfig| -> Result<Priced> {
-        let prediction = predict(&config, workload)?;
+    let predictor = Predictor::new(workload)?;
+    let price = |config: EngineConfig, samples: usize| -> Result<Priced> {
+        let prediction = predictor.predict(&config, samples)?;
         let w = worst_case(&prediction.class_costs, &mix, rho)?;
         Ok(Priced { summary: summary(&config), config, prediction, worst: w.cost, worst_mix: w.workload })
     };
-    let current_priced = price(current.clone())?;
+    let current_priced = price(current.clone(), predict::SAMPLES)?;
+    // A quick ranking of every candidate (lookups priced at two moments of the run), then the
+    // leaders by either criterion priced in full; the choice is made among fully priced designs.
+    let mut quick = Vec::new();
+    for c in candidates(target, current, entries, memory) {
+        quick.push(price(c, QUICK_SAMPLES)?);
+    }
+    let candidates_priced = quick.len() + 1;
+    let mut leaders: Vec<usize> = Vec::new();
+    for key in [|p: &Priced| p.prediction.expected, |p: &Priced| p.worst] {
+        let mut order: Vec<usize> = (0..quick.len()).collect();
+        order.sort_by(|&a, &b| key(&quick[a]).total_cmp(&key(&quick[b])));
+        leaders.extend(order.into_iter().take(LEADERS));
+    }
+    leaders.sort_unstable();
+    leaders.dedup();
     let mut priced = vec![current_priced.clone()];
-    for c in candidates(current.page_bytes, entries, memory) {
-        priced.push(price(c)?);
+    for i in leaders {
+        priced.push(price(quick[i].config.clone(), predict::SAMPLES)?);
     }
     // Ties go to the earlier candidate: the current design first, so an equal one is not "better".
     let argmin = |key: &dyn Fn(&Priced) -> f64| -> Priced {
@@ -232,6 +327,7 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64) -> Result<Tun
         kind: TUNE_KIND.into(),
         version: TUNE_VERSION,
         rho,
+        target,
         memory_bytes: memory,
         workload: workload.clone(),
         mix,
@@ -247,7 +343,7 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64) -> Result<Tun
             0.0
         },
         predicted_gain: gain(chosen),
-        candidates: priced.len(),
+        candidates: candidates_priced,
         recommended: recommended.into(),
         current: current_priced,
         nominal,

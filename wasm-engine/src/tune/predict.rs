@@ -19,7 +19,8 @@
 //! * a write costs the pages (data and metadata) the flushes and merges of the run phase write,
 //!   divided by the run's writes.
 //!
-//! Lookup costs are averaged over `SAMPLES` moments spread evenly over the run phase.
+//! Lookup costs are averaged over `SAMPLES` moments spread evenly over the run phase (`predict`),
+//! or fewer for a quick first ranking (`predict_with`).
 
 use crate::bloom::optimal_hashes;
 use crate::compaction::{self, FlushPlan, Shape};
@@ -31,7 +32,7 @@ use crate::page::{ENTRY_HEADER, PAGE_HEADER};
 use crate::workload::{Distribution, Workload};
 
 /// Moments of the run phase at which lookups are priced.
-const SAMPLES: usize = 16;
+pub const SAMPLES: usize = 16;
 /// Zipf ranks priced one by one before geometric bins take over.
 const EXACT_RANKS: u64 = 64;
 /// Growth of the rank bins past `EXACT_RANKS` (p varies by ≤ 6% within a bin; 3% bins moved
@@ -42,7 +43,7 @@ const BIN_GROWTH: f64 = 1.06;
 pub const CLASSES: [&str; 4] = ["zero-result lookup", "non-zero-result lookup", "range lookup", "write"];
 
 /// The prediction for one design on one workload.
-#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Prediction {
     /// I/O per operation of each class (`CLASSES`).
     pub class_costs: [f64; 4],
@@ -273,7 +274,7 @@ struct Sim<'a> {
     /// Shares of the run's writes that insert, and that update an existing key.
     insert_share: f64,
     update_share: f64,
-    popularity: Popularity,
+    popularity: &'a Popularity,
     /// Runs per level (index 0 = level 1), newest first.
     levels: Vec<Vec<Run>>,
     /// Key maps of file-granular levels (index as `levels`; level 1's files all span the space).
@@ -532,12 +533,12 @@ impl Sim<'_> {
         let runs = self.probe_order();
         let inserted = self.inserted_before(now);
         let bins = self.popularity.bins(inserted);
-        // P(a key's newest version was written at or after `seq`).
-        let newer_than = |b: &Bin, seq: f64| -> f64 {
-            let since = self.share_inserted_since(b, seq, inserted);
-            let u = self.updates_in(seq, now);
-            since + (1.0 - since) * b.hit(u)
-        };
+        // Updates since each run's start (and the buffer's): every run born before the run phase
+        // has seen all of them, so one exp per bin serves all those runs.
+        let u_all = self.updates_in(0.0, now);
+        let u_of = |seq: f64| self.updates_in(seq, now);
+        let u_buffer = u_of(self.buffer_lo);
+        let u_runs: Vec<f64> = runs.iter().map(|r| u_of(r.lo)).collect();
         // Probe cost before each run: the false positives of the runs probed ahead of it.
         let fprs: Vec<f64> = runs.iter().map(|r| r.fpr() * r.coverage).collect();
         let ahead: Vec<f64> = fprs.iter().scan(0.0, |acc, f| Some(std::mem::replace(acc, *acc + f))).collect();
@@ -546,10 +547,17 @@ impl Sim<'_> {
         for b in bins.iter() {
             let m = b.p * b.count;
             mass += m;
-            let mut upper = newer_than(b, self.buffer_lo);
+            let hit_all = b.hit(u_all);
+            // P(a key's newest version was written at or after `seq`), with u updates since.
+            let newer_than = |seq: f64, u: f64| -> f64 {
+                let since = self.share_inserted_since(b, seq, inserted);
+                let hit = if u == u_all { hit_all } else { b.hit(u) };
+                since + (1.0 - since) * hit
+            };
+            let mut upper = newer_than(self.buffer_lo, u_buffer);
             let mut cost = 0.0;
-            for (r, above) in runs.iter().zip(&ahead) {
-                let at_or_after_lo = newer_than(b, r.lo);
+            for ((r, above), &u) in runs.iter().zip(&ahead).zip(&u_runs) {
+                let at_or_after_lo = newer_than(r.lo, u);
                 cost += (at_or_after_lo - upper).max(0.0) * (1.0 + above);
                 upper = at_or_after_lo;
             }
@@ -571,8 +579,39 @@ impl Sim<'_> {
 
 /// Predict what a run of `workload` on `config` will measure (`Report` → I/O per operation).
 pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction> {
+    Predictor::new(workload)?.predict(config, SAMPLES)
+}
+
+/// Predictions for one workload and many designs: the key popularity is built once.
+pub struct Predictor<'w> {
+    workload: &'w Workload,
+    popularity: Popularity,
+}
+
+impl<'w> Predictor<'w> {
+    pub fn new(workload: &'w Workload) -> Result<Predictor<'w>> {
+        workload.validate()?;
+        let m = &workload.mix;
+        let writes = m.insert + m.update + m.delete;
+        let inserts = if writes > 0.0 { workload.operations as f64 * m.insert } else { 0.0 };
+        let keys_at_end = workload.preload.entries as f64 + inserts;
+        Ok(Predictor { workload, popularity: Popularity::of(workload, keys_at_end.max(1.0)) })
+    }
+
+    /// `predict` with lookups priced at `samples` moments of the run phase (at least 1).
+    pub fn predict(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
+        predict_with(config, self.workload, &self.popularity, samples)
+    }
+}
+
+fn predict_with(
+    config: &EngineConfig,
+    workload: &Workload,
+    popularity: &Popularity,
+    samples: usize,
+) -> Result<Prediction> {
+    let samples_wanted = samples.max(1);
     config.validate()?;
-    workload.validate()?;
     let key_bytes = f64::from(workload.preload.key_bytes);
     let entry_bytes = key_bytes + f64::from(workload.preload.value_bytes);
     let page = f64::from(config.page_bytes);
@@ -588,7 +627,6 @@ pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction>
     let run_writes = ops * writes;
     let (insert_share, update_share) =
         if writes > 0.0 { (m.insert / writes, (m.update + m.delete) / writes) } else { (0.0, 0.0) };
-    let keys_at_end = preload + run_writes * insert_share;
     let mut sim = Sim {
         config,
         entry_bytes,
@@ -597,7 +635,7 @@ pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction>
         preload,
         insert_share,
         update_share,
-        popularity: Popularity::of(workload, keys_at_end.max(1.0)),
+        popularity,
         levels: Vec::new(),
         key_maps: Vec::new(),
         buffer_lo: 0.0,
@@ -623,10 +661,10 @@ pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction>
     let mut sums = [0.0; 3];
     let mut samples = 0.0_f64;
     let mut next_sample = 0usize;
-    let sample_at = |i: usize| preload + run_writes * (i as f64 + 0.5) / SAMPLES as f64;
+    let sample_at = |i: usize| preload + run_writes * (i as f64 + 0.5) / samples_wanted as f64;
     loop {
         let flush_at = next_flush(&sim, buffer_entries, end);
-        while next_sample < SAMPLES && flush_at.is_none_or(|f| sample_at(next_sample) < f) {
+        while next_sample < samples_wanted && flush_at.is_none_or(|f| sample_at(next_sample) < f) {
             let now = sample_at(next_sample);
             let inserted = sim.inserted_before(now);
             // Entries of one run that fall in a range: its share of the key space's ids.
@@ -665,14 +703,38 @@ fn next_flush(sim: &Sim<'_>, buffer_entries: f64, end: f64) -> Option<f64> {
     if sim.keys_in(lo, end) < buffer_entries {
         return None;
     }
-    // Distinct keys grow with writes: the smallest whole write count that fills the buffer.
+    // Distinct keys grow with writes, smoothly and concavely: false position (Illinois) finds
+    // the write that fills the buffer in a few evaluations; a flush placed within 1/10,000 of
+    // the buffer's writes (or one write) is as good as exact for the costs.
+    let f = |w: f64| sim.keys_in(lo, w) - buffer_entries;
     let (mut a, mut b) = (lo + buffer_entries - 1.0, end);
-    if sim.keys_in(lo, a + 1.0) >= buffer_entries {
-        return Some(a + 1.0);
+    let (mut fa, mut fb) = (f(a), f(b));
+    if fa >= 0.0 {
+        return Some(a);
     }
-    while b - a > 1.0 {
-        let mid = ((a + b) / 2.0).floor();
-        if sim.keys_in(lo, mid) >= buffer_entries { b = mid } else { a = mid }
+    let mut side = 0;
+    for _ in 0..100 {
+        let tolerance = ((b - lo) * 1e-4).max(1.0);
+        if b - a <= tolerance {
+            break;
+        }
+        let w = (a - fa * (b - a) / (fb - fa)).clamp(a + tolerance / 2.0, b - tolerance / 2.0);
+        let fw = f(w);
+        if fw >= 0.0 {
+            b = w;
+            fb = fw;
+            if side == 1 {
+                fa /= 2.0;
+            }
+            side = 1;
+        } else {
+            a = w;
+            fa = fw;
+            if side == -1 {
+                fb /= 2.0;
+            }
+            side = -1;
+        }
     }
-    Some(b)
+    Some(b.ceil())
 }

@@ -257,3 +257,58 @@ export interface ExportWarning {
   kind: 'dropped' | 'rounded' | 'approximated';
   message: string;
 }
+
+/** What `tune::predict` says a run will measure (wasm-engine/src/tune/predict.rs). */
+export interface Prediction {
+  /** I/O per operation: zero-result lookup, non-zero-result lookup, range lookup, write. */
+  class_costs: [number, number, number, number];
+  mix: [number, number, number, number];
+  expected: number;
+  runs: number;
+  levels: number;
+  tree: number[][];
+  flushes: number;
+  merges: number;
+  pages_written: number;
+}
+
+export interface PricedDesign {
+  config: EngineConfig;
+  summary: string;
+  prediction: Prediction;
+  worst: number;
+  worst_mix: [number, number, number, number];
+}
+
+export type TuneTarget = 'engine' | 'rocksdb';
+
+/** The Tune result document (wasm-engine/src/tune/mod.rs), the same as `lsm tune` prints. */
+export interface TuneResult {
+  kind: 'lsm-navigator/tune-result';
+  version: 1;
+  rho: number;
+  target: TuneTarget;
+  memory_bytes: number;
+  workload: Workload;
+  mix: [number, number, number, number];
+  current: PricedDesign;
+  nominal: PricedDesign;
+  robust: PricedDesign;
+  recommended: 'nominal' | 'robust';
+  expected_loss: number;
+  predicted_gain: number;
+  candidates: number;
+  neighbourhood: { samples: number; current: number[]; nominal: number[]; robust: number[] };
+}
+
+/** Measured I/O per operation of the current and the recommended design, and where. */
+export interface TuneProof {
+  current: number;
+  recommended: number;
+  on: string;
+}
+
+export interface BundleFile {
+  name: string;
+  text: string;
+}

@@ -12,6 +12,8 @@ import init, {
   import_ycsb,
   ycsb_core_workload,
   import_config,
+  tune,
+  tune_bundle,
   validate_config,
   validate_workload,
   WasmEngine,
@@ -365,6 +367,14 @@ const handlers: Handlers = {
   },
   fitTrace({ name, text, keyBytes }) {
     return JSON.parse(fit_trace(name, text, keyBytes));
+  },
+  tune({ config, workload, rho, target }) {
+    const started = performance.now();
+    const result = JSON.parse(tune(JSON.stringify(config), JSON.stringify(workload), rho, target));
+    return { result, millis: performance.now() - started };
+  },
+  tuneBundle({ result, proof }) {
+    return { files: JSON.parse(tune_bundle(JSON.stringify(result), proof ? JSON.stringify(proof) : '')) };
   },
 };
 

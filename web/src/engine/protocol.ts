@@ -5,7 +5,7 @@
  */
 import type { Backend, DatabaseInfo } from './idbStore';
 import type { PhysicalCalls } from './opfsPool';
-import type { BatchResult, EngineConfig, ExportFormat, ExportWarning, Report, RunProgress, Stats, TreeShape, Workload } from '../documents/engine';
+import type { BatchResult, BundleFile, EngineConfig, ExportFormat, ExportWarning, Report, RunProgress, Stats, TreeShape, TuneProof, TuneResult, TuneTarget, Workload } from '../documents/engine';
 
 export type { ExportFormat, ExportWarning };
 
@@ -85,6 +85,10 @@ export interface Requests {
   ycsbExport: { workload: Workload };
   /** Fit a Workload to a KVBench trace (mix, zero-result share, popularity, sizes). */
   fitTrace: { name: string; text: string; keyBytes: number };
+  /** Tune a design for a workload (the engine predicts itself; the same as `lsm tune`). */
+  tune: { config: EngineConfig; workload: Workload; rho: number; target: TuneTarget };
+  /** The files of a tune's bundle, with the proof run's figures when there is one. */
+  tuneBundle: { result: TuneResult; proof?: TuneProof };
 }
 
 export interface Responses {
@@ -108,6 +112,8 @@ export interface Responses {
   ycsbCore: { text: string };
   ycsbExport: { text: string; warnings: ExportWarning[] };
   fitTrace: TraceFit;
+  tune: { result: TuneResult; millis: number };
+  tuneBundle: { files: BundleFile[] };
 }
 
 /** What `lsm fit` prints (wasm-engine/src/fit.rs). */

@@ -9,7 +9,6 @@ import { tradeoffSweeps } from './tradeoffs';
 import { memorySweeps } from './memory';
 import { mslsSweeps } from './msls';
 import { mooseSweeps } from './moose';
-import { tuneSweeps } from './tune';
 
 export const SWEEPS = {
   ...learnSweeps,
@@ -18,7 +17,6 @@ export const SWEEPS = {
   ...memorySweeps,
   ...mslsSweeps,
   ...mooseSweeps,
-  ...tuneSweeps,
 };
 
 export type Sweeps = typeof SWEEPS;

@@ -1,13 +1,15 @@
 /**
- * The Tune page's controls in its URL (`#/tune?v=1&d=rocksdb&w=b&n=100000&ops=100000&rho=0.5`):
+ * The Tune page's controls in its URL (`#/tune?v=1&d=rocksdb&w=b&n=100000&ops=100000&t=engine&rho=0.5`):
  * where you are (a system's design, a YCSB core workload and its size) and how robust to be.
- * An imported OPTIONS file is the "custom" design, which a link cannot carry.
+ * An imported OPTIONS file is the "custom" design, an imported YCSB file or fitted trace the
+ * "custom" workload; a link cannot carry either.
  */
 import { defineUrlState } from '../url/codec';
 import { enumParam, numberParam, type StateOf } from '../url/params';
 import { YCSB_CORE } from '../ycsb';
 
 export const CUSTOM_DESIGN = 'custom';
+export const CUSTOM_WORKLOAD = 'custom';
 
 export const tuneParams = {
   design: enumParam({
@@ -28,10 +30,19 @@ export const tuneParams = {
     key: 'w',
     label: 'workload',
     default: 'b',
-    options: YCSB_CORE.map((w) => ({ value: w.letter, label: `YCSB ${w.label}` })),
+    options: [...YCSB_CORE.map((w) => ({ value: w.letter, label: `YCSB ${w.label}` })), { value: CUSTOM_WORKLOAD, label: 'Your workload (YCSB file or trace, imported)' }],
   }),
   records: numberParam({ key: 'n', label: 'records', unit: 'records', default: 100_000, min: 1_000, max: 100_000_000, integer: true, log: true, help: 'YCSB recordcount: the preload.' }),
   operations: numberParam({ key: 'ops', label: 'operations', unit: 'ops', default: 100_000, min: 1_000, max: 100_000_000, integer: true, log: true, help: 'YCSB operationcount: the measured run.' }),
+  target: enumParam({
+    key: 't',
+    label: 'recommend for',
+    default: 'engine',
+    options: [
+      { value: 'engine', label: 'the engine (any policy, Monkey filters)' },
+      { value: 'rocksdb', label: 'RocksDB (its shape: buffer, multiplier, bits/key)' },
+    ],
+  }),
   rho: numberParam({ key: 'rho', label: 'robustness', symbol: 'ρ', default: 0, min: 0, max: 4, step: 0.05, help: 'KL-divergence radius of the workloads to guard against (Endure); 0 tunes for the expected workload only.' }),
 };
 

@@ -7,6 +7,7 @@
 import { useEffect, useId, useState } from 'react';
 import { engineClient } from '../../engine/client';
 import type { TraceFit } from '../../engine/protocol';
+import { looksLikeTrace, looksLikeYcsb } from '../../documents/importKind';
 import { YCSB_CORE } from '../../documents/ycsb';
 import type { EngineConfig, Report, Workload } from '../../documents/engine';
 import { configToState, workloadToState } from '../../documents/urls/labDocuments';
@@ -55,11 +56,6 @@ export function reportToResult(report: Report, source: string): RunResult {
   };
 }
 
-/** A YCSB workload properties file: `name=value` lines naming CoreWorkload properties. */
-export function looksLikeYcsb(text: string): boolean {
-  return /^\s*(workload|recordcount|operationcount|readproportion|updateproportion|insertproportion|scanproportion|requestdistribution)\s*[=:\s]/m.test(text);
-}
-
 type ReadDocument =
   | { kind: 'config'; patch: Partial<LabState>; name: string }
   | { kind: 'workload'; patch: Partial<LabState>; name: string; notes?: string[]; fit?: TraceFit }
@@ -73,12 +69,6 @@ async function readYcsb(text: string, source: string): Promise<ReadDocument> {
     ...imported.unknown_keys.map((k) => `${k}: not a YCSB CoreWorkload property; ignored`),
   ];
   return { kind: 'workload', patch: workloadToState(imported.workload), name: imported.workload.name || source, notes };
-}
-
-/** A KVBench trace: operation lines `I k v`, `U k v`, `D k`, `Q k`, `S a b` (and # comments). */
-export function looksLikeTrace(text: string): boolean {
-  const lines = text.split('\n', 50).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
-  return lines.length > 0 && lines.every((l) => /^[IUDQS] \S/.test(l));
 }
 
 /** A workload fitted to a trace by the engine (`lsm fit`), with what the fit found. */

@@ -1,0 +1,264 @@
+/**
+ * Everything that follows from a tune result: the designs side by side, their costs over nearby
+ * workloads, the proof run on the engine (measured next to predicted, per operation class and in
+ * total) and the files to take home.
+ */
+import { zipSync, strToU8 } from 'fflate';
+import { useMemo, useState } from 'react';
+import type { ExportDesign } from '../../documents/designs/exportDesigns';
+import { measuredIoPerOp } from '../../documents/designs/monkeyView';
+import type { BundleFile, EngineConfig, PricedDesign, Report, TuneProof, TuneResult, Workload } from '../../documents/engine';
+import { formatBytes, formatSig } from '../../documents/format';
+import { engineClient } from '../../engine/client';
+import { withTask } from '../../engine/session';
+import { ChartCard, LineChart, SERIES_COLORS, lineChartCsv } from '../../ui/charts';
+import { downloadBlob, downloadText } from '../../ui/download/svg';
+import { ExportCard } from '../../ui/export/ExportPanel';
+import { DataTable, type Column } from '../../ui/layout/DataTable';
+import { CardGrid } from '../../ui/layout/Page';
+import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
+import { TaskProgress } from '../../ui/task/TaskProgress';
+
+const CLASSES = ['zero-result lookup', 'non-zero-result lookup', 'range lookup', 'write'] as const;
+
+/** A run's measured I/O per operation of each class, in the tuner's order. */
+function measuredByClass(report: Report): [number, number, number, number] {
+  const of = (name: string) => report.summary.find((c) => c.class === name)?.io_per_op ?? 0;
+  const o = report.operations;
+  const writes = o.insert + o.update + o.delete;
+  const t = report.writes.totals;
+  return [of('get_zero_result'), of('get_non_zero_result'), of('scan'), writes > 0 ? (t.data_pages_written + t.meta_pages_written) / writes : 0];
+}
+
+interface Measured {
+  label: string;
+  priced: PricedDesign;
+  classes: [number, number, number, number];
+  total: number;
+}
+
+export function TuneResults({
+  tuned,
+  current,
+  workload,
+  onProblem,
+}: {
+  tuned: { result: TuneResult; millis: number } | null;
+  current: EngineConfig;
+  workload: Workload;
+  onProblem: (problem: string | null) => void;
+}) {
+  const [measured, setMeasured] = useState<{ for: TuneResult; rows: Measured[] } | null>(null);
+  const result = tuned?.result ?? null;
+  const rec = result ? (result.recommended === 'robust' ? result.robust : result.nominal) : null;
+  const proofRows = measured && measured.for === result ? measured.rows : null;
+
+  const runProof = async () => {
+    if (!result || !rec) return;
+    onProblem(null);
+    setMeasured(null);
+    const plan: [string, PricedDesign][] = [
+      ['current', result.current],
+      ['recommended', rec],
+    ];
+    try {
+      const rows = await withTask('tune: current vs recommended', async (ctl) => {
+        const out: Measured[] = [];
+        for (const [i, [label, priced]] of plan.entries()) {
+          if (ctl.cancelled()) break;
+          ctl.step(i, plan.length, label);
+          await ctl.open('tune', 'memory', priced.config, true);
+          const r = await ctl.run({ workload: result.workload, label: `tune: ${label}` });
+          out.push({ label, priced, classes: measuredByClass(r.report), total: measuredIoPerOp(r.report) });
+        }
+        return out;
+      });
+      if (rows.length === 2) setMeasured({ for: result, rows });
+    } catch (err) {
+      onProblem(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const proof: TuneProof | undefined = proofRows ? { current: proofRows[0].total, recommended: proofRows[1].total, on: 'the engine, in memory, in the browser' } : undefined;
+
+  const bundle = async (): Promise<BundleFile[] | null> => {
+    if (!result) return null;
+    try {
+      return (await engineClient().call('tuneBundle', { result, proof })).files;
+    } catch (err) {
+      onProblem(err instanceof Error ? err.message : String(err));
+      return null;
+    }
+  };
+  const downloadZip = async () => {
+    const files = await bundle();
+    if (!files) return;
+    const zip = zipSync(Object.fromEntries(files.map((f) => [`lsm-navigator-tune/${f.name}`, strToU8(f.text)])));
+    downloadBlob(new Blob([zip], { type: 'application/zip' }), 'lsm-navigator-tune.zip');
+  };
+  const downloadOne = async (name: string) => {
+    const f = (await bundle())?.find((x) => x.name === name);
+    if (f) downloadText(f.text, f.name, name.endsWith('.json') ? 'application/json' : 'text/plain');
+  };
+
+  const designs: ExportDesign[] =
+    result && rec
+      ? [
+          { id: 'recommended', slug: 'tuned', label: result.rho > 0 ? `Robust (ρ = ${result.rho})` : 'Recommended', config: rec.config },
+          { id: 'current', slug: 'current', label: 'Current design', config: current },
+        ]
+      : [];
+
+  const rows = result
+    ? ([
+        ['current', 'Current design', result.current],
+        ['nominal', 'Nominal (best at the expected workload)', result.nominal],
+        ['robust', `Robust (ρ = ${result.rho})`, result.robust],
+      ] as const).map(([id, label, p]) => ({
+        id,
+        label,
+        shape: p.summary,
+        expected: p.prediction.expected,
+        worst: p.worst,
+        gain: result.current.prediction.expected > 0 ? 1 - p.prediction.expected / result.current.prediction.expected : 0,
+      }))
+    : [];
+  type Row = (typeof rows)[number];
+  const columns: Column<Row>[] = [
+    { key: 'label', label: 'design' },
+    { key: 'shape', label: 'shape' },
+    { key: 'expected', label: 'predicted cost', unit: 'I/O per op', format: (v) => <span data-value={String(v)}>{formatSig(Number(v), 4)}</span> },
+    { key: 'worst', label: 'worst within ρ', unit: 'I/O per op', format: (v) => <span data-value={String(v)}>{formatSig(Number(v), 4)}</span> },
+    { key: 'gain', label: 'predicted gain', format: (v) => <span data-value={String(v)}>{`${(Number(v) * 100).toFixed(1)}%`}</span> },
+  ];
+
+  const chart = useMemo(() => {
+    if (!result) return null;
+    const n = result.neighbourhood;
+    const q = (xs: number[]) => xs.map((y, i) => ({ x: (100 * (i + 0.5)) / xs.length, y }));
+    return {
+      x: { label: 'share of sampled workloads', unit: '%' },
+      y: { label: 'predicted cost', unit: 'I/O per op' },
+      series: [
+        { id: 'current', label: 'current', points: q(n.current), color: '#5d6b7f' },
+        { id: 'nominal', label: 'nominal', points: q(n.nominal), color: SERIES_COLORS[0] },
+        { id: 'robust', label: 'robust', points: q(n.robust), color: SERIES_COLORS[1], dash: '6 4' },
+      ],
+    };
+  }, [result]);
+
+  const gains = proofRows ? { measured: 1 - proofRows[1].total / proofRows[0].total, predicted: 1 - proofRows[1].priced.prediction.expected / proofRows[0].priced.prediction.expected } : null;
+  const mix = result?.mix ?? [0, 0, 0, 0];
+
+  return (
+    <CardGrid>
+      <article className="card chart-card wide" data-testid="tune-designs">
+        <header className="card-head">
+          <div>
+            <h2>Where you could be</h2>
+            <p className="caption">
+              Same memory as the current design{result && ` (${formatBytes(result.memory_bytes)} for buffer and filters)`}, over the designs{' '}
+              {result?.target === 'rocksdb' ? 'RocksDB runs (its own shape, with the write buffer, level multiplier and bits per key free)' : 'the engine runs'}. Each is priced by the engine's own merge policy and filter sizing replayed on sizes, so a predicted cost is what the engine will measure.
+              {tuned && ` ${tuned.result.candidates.toLocaleString('en-US')} designs priced in ${tuned.millis.toFixed(0)} ms; robustness costs ${(tuned.result.expected_loss * 100).toFixed(2)}% at the expected workload.`}
+            </p>
+          </div>
+        </header>
+        {result ? <DataTable columns={columns} rows={rows} testId="tune-table" rowKey={(r) => r.id} /> : <ChartPlaceholder height={120} />}
+      </article>
+      {chart && result && (
+        <ChartCard
+          id="neighbourhood"
+          title={`${result.neighbourhood.samples.toLocaleString('en-US')} workloads within ρ = ${result.rho}`}
+          caption="Each design's predicted cost on workloads drawn from the KL ball around the expected one (classes the workload lacks stay absent), sorted: the right end is the worst case seen."
+          csv={() => lineChartCsv(chart)}
+          wide
+        >
+          <LineChart {...chart} title="Cost over nearby workloads" data-testid="tune-neighbourhood" />
+        </ChartCard>
+      )}
+      <article className="card wide" data-testid="tune-proof">
+        <header className="card-head">
+          <div>
+            <h2>Proof, measured</h2>
+            <p className="caption">The current and the recommended design run on the engine (in memory) with the same workload and seed; measured I/O counts every page read and written in the run.</p>
+          </div>
+        </header>
+        <button type="button" className="primary" onClick={() => void runProof()} disabled={!rec} data-testid="tune-run">
+          Run current vs recommended on the engine
+        </button>
+        <TaskProgress />
+        {proofRows && (
+          <table className="data-table" data-testid="tune-measured">
+            <thead>
+              <tr>
+                <th>design</th>
+                {CLASSES.map((c, i) => mix[i] > 0 && <th key={c}>{c}: predicted / measured</th>)}
+                <th>predicted (I/O per op)</th>
+                <th>measured (I/O per op)</th>
+              </tr>
+            </thead>
+            <tbody>
+              {proofRows.map((m) => (
+                <tr key={m.label} data-testid={`tune-measured-${m.label}`}>
+                  <td>{m.label}</td>
+                  {CLASSES.map(
+                    (c, i) =>
+                      mix[i] > 0 && (
+                        <td key={c} className="num" data-class={c} data-predicted={m.priced.prediction.class_costs[i]} data-measured={m.classes[i]}>
+                          {formatSig(m.priced.prediction.class_costs[i], 4)} / {formatSig(m.classes[i], 4)}
+                        </td>
+                      ),
+                  )}
+                  <td className="num" data-value={m.priced.prediction.expected}>{formatSig(m.priced.prediction.expected, 4)}</td>
+                  <td className="num" data-value={m.total}>{formatSig(m.total, 4)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        {gains && (
+          <p data-testid="tune-gains" data-measured={gains.measured} data-predicted={gains.predicted}>
+            Gain: {(gains.measured * 100).toFixed(1)}% measured, {(gains.predicted * 100).toFixed(1)}% predicted.
+          </p>
+        )}
+        {gains &&
+          (gains.measured >= 0 ? (
+            <p className="field-msg ok" data-testid="tune-verdict" data-verdict="better">
+              Measured on the engine, the recommendation costs {(gains.measured * 100).toFixed(1)}% less I/O than the current design.
+            </p>
+          ) : (
+            <p className="field-msg field-error" role="status" data-testid="tune-verdict" data-verdict="worse">
+              Measured on the engine, the recommendation costs {(-gains.measured * 100).toFixed(1)}% more I/O than the current design: keep the current one. The predicted gain was within the
+              prediction's error (whole flushes and merges, and which keys a run's filters happen to let through).
+            </p>
+          ))}
+      </article>
+      {designs.length > 0 && (
+        <article className="card wide" data-testid="tune-bundle">
+          <header className="card-head">
+            <div>
+              <h2>Take it home</h2>
+              <p className="caption">
+                The recommended and current designs as RocksDB OPTIONS and engine JSON, the workload for YCSB, db_bench and the engine, <code>compare.sh</code> (the same comparison on RocksDB), the result as JSON, and a
+                report{proofRows ? ' with the measured gain' : ''}. The same files as <code>lsm tune --out DIR</code>.
+              </p>
+            </div>
+          </header>
+          <button type="button" className="primary" onClick={() => void downloadZip()} data-testid="tune-zip">
+            Download the bundle (.zip)
+          </button>
+          <ul className="file-list">
+            {['REPORT.md', 'recommended.OPTIONS', 'current.OPTIONS', 'recommended.engine.json', 'workload.properties', 'compare.sh', 'tune-result.json'].map((name) => (
+              <li key={name}>
+                <button type="button" className="link-button" onClick={() => void downloadOne(name)} data-testid={`tune-file-${name}`}>
+                  {name}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </article>
+      )}
+      {designs.length > 0 && <ExportCard title="Export either design" designs={designs} workload={workload} />}
+    </CardGrid>
+  );
+}
