@@ -69,6 +69,14 @@ test('tune: LevelDB on YCSB B — the engine’s design for the same memory, mea
   await expect(page.getByTestId('tune-designs')).toContainText('Robust (ρ = 0.5)');
   await expect.poll(() => cell(page, 2, 3)).toBeLessThanOrEqual(await cell(page, 1, 3));
   await expect(page.getByTestId('tune-neighbourhood')).toBeVisible();
+  // Under drift: both designs measured on the expected workload and on the nominal design's worst case.
+  await page.getByTestId('tune-drift-run').click();
+  await expect(page.getByTestId('tune-drift')).toBeVisible({ timeout: 150_000 });
+  for (const label of ['nominal', 'robust']) {
+    const cells = page.getByTestId(`tune-drift-${label}`).locator('td[data-value]');
+    await expect(cells).toHaveCount(2);
+    for (const v of await cells.evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-value'))))) expect(v).toBeGreaterThan(0);
+  }
   await expect(page.locator('text=NaN')).toHaveCount(0);
   expect(errors).toEqual([]);
 });

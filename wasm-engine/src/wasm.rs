@@ -76,6 +76,16 @@ pub fn tune(current_json: &str, workload_json: &str, rho: f64, target: &str) -> 
     json(&crate::tune::tune(&current, &workload, rho, target).map_err(js)?)
 }
 
+/// `workload` with its class shares replaced by `mix` (`[R, V, Q, W]`, JSON): a drifted workload.
+#[wasm_bindgen]
+pub fn drifted_workload(workload_json: &str, mix_json: &str) -> Result<String, JsError> {
+    let workload = Workload::from_json(workload_json).map_err(js)?;
+    let mix: [f64; 4] = serde_json::from_str(mix_json).map_err(|e| JsError::new(&format!("mix: {e}")))?;
+    let w = crate::tune::drifted(&workload, &mix);
+    w.validate().map_err(js)?;
+    Ok(w.to_json())
+}
+
 /// The bundle's files (`[{name, text}]`, JSON) for a tune result and, when run, its proof.
 #[wasm_bindgen]
 pub fn tune_bundle(result_json: &str, proof_json: &str) -> Result<String, JsError> {

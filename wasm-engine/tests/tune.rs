@@ -217,3 +217,35 @@ fn the_bundle_holds_every_file_and_a_report_that_says_what_changed() {
     let back: lsm_engine::tune::TuneResult = serde_json::from_str(doc).unwrap();
     assert_eq!(back.recommendation().summary, rec.summary);
 }
+
+#[test]
+fn robust_holds_up_better_than_nominal_when_the_workload_drifts() {
+    use lsm_engine::tune::drifted;
+    use lsm_engine::tune::robust::sample_neighbourhood;
+    // Every class present: the nominal design (a small size ratio) is cheap for this mix, but
+    // drift towards range lookups (within ρ = 0.5) makes its many runs expensive.
+    let current = by_file(1 << 20, 10.0);
+    let mix = Mix { get_missing: 0.3, get_existing: 0.3, range: 0.1, update: 0.3, ..Mix::default() };
+    let w = workload(40_000, 20_000, mix, Distribution::Uniform, 0.001);
+    let t = tune(&current, &w, 0.5, Target::Engine).unwrap();
+    assert_ne!(t.robust.summary, t.nominal.summary, "robust and nominal should differ here");
+    // 20 drifted workloads: the two designs' own worst cases within ρ and 18 drawn from the ball.
+    let mut mixes = vec![t.nominal.worst_mix, t.robust.worst_mix];
+    mixes.extend(sample_neighbourhood(&t.mix, 0.5, 18, 3).unwrap());
+    let (mut worst_nominal, mut worst_robust): (f64, f64) = (0.0, 0.0);
+    for mix in &mixes {
+        let d = drifted(&w, mix);
+        let (n, r) = (measured(&t.nominal.config, &d), measured(&t.robust.config, &d));
+        worst_nominal = worst_nominal.max(n);
+        worst_robust = worst_robust.max(r);
+    }
+    let (at_n, at_r) = (measured(&t.nominal.config, &w), measured(&t.robust.config, &w));
+    eprintln!(
+        "nominal {}: worst measured {worst_nominal:.4}; robust {}: worst measured {worst_robust:.4}; at the expected workload {at_n:.4} vs {at_r:.4} (loss {:+.1}%, predicted {:+.1}%)",
+        t.nominal.summary,
+        t.robust.summary,
+        (at_r / at_n - 1.0) * 100.0,
+        t.expected_loss * 100.0
+    );
+    assert!(worst_robust <= worst_nominal, "robust worst {worst_robust} vs nominal worst {worst_nominal}");
+}

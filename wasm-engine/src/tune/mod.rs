@@ -124,6 +124,31 @@ impl TuneResult {
     }
 }
 
+/// `workload` with its class shares replaced by `mix` (zero-result lookups, non-zero-result
+/// lookups, range lookups, writes): a drifted workload, same data, keys and seed. Writes keep
+/// the workload's own split between inserts, updates and deletes (updates if it had none).
+pub fn drifted(workload: &Workload, mix: &[f64; 4]) -> Workload {
+    let m = &workload.mix;
+    let writes = m.insert + m.update + m.delete;
+    let (i, u, d) =
+        if writes > 0.0 { (m.insert / writes, m.update / writes, m.delete / writes) } else { (0.0, 1.0, 0.0) };
+    let mut w = workload.clone();
+    w.mix = crate::workload::Mix {
+        get_missing: mix[0],
+        get_existing: mix[1],
+        range: mix[2],
+        insert: mix[3] * i,
+        update: mix[3] * u,
+        delete: mix[3] * d,
+    };
+    if mix[2] > 0.0 && w.range_selectivity <= 0.0 {
+        // A workload that gains range lookups needs a length: YCSB's default, 50 of its records.
+        w.range_selectivity = (50.0 / workload.preload.entries.max(1) as f64).min(1.0);
+    }
+    w.name = format!("{} (drifted)", workload.name);
+    w
+}
+
 /// Buffer plus filter memory of a design holding `entries` keys.
 pub fn memory_of(config: &EngineConfig, entries: u64) -> f64 {
     config.buffer_bytes as f64 + config.filter.bits_per_key * entries as f64 / 8.0

@@ -14,6 +14,7 @@ import init, {
   import_config,
   tune,
   tune_bundle,
+  drifted_workload,
   validate_config,
   validate_workload,
   WasmEngine,
@@ -372,6 +373,9 @@ const handlers: Handlers = {
     const started = performance.now();
     const result = JSON.parse(tune(JSON.stringify(config), JSON.stringify(workload), rho, target));
     return { result, millis: performance.now() - started };
+  },
+  drifted({ workload, mix }) {
+    return { workload: JSON.parse(drifted_workload(JSON.stringify(workload), JSON.stringify(mix))) };
   },
   tuneBundle({ result, proof }) {
     return { files: JSON.parse(tune_bundle(JSON.stringify(result), proof ? JSON.stringify(proof) : '')) };

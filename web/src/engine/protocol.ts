@@ -89,6 +89,8 @@ export interface Requests {
   tune: { config: EngineConfig; workload: Workload; rho: number; target: TuneTarget };
   /** The files of a tune's bundle, with the proof run's figures when there is one. */
   tuneBundle: { result: TuneResult; proof?: TuneProof };
+  /** The workload with its class shares (R, V, Q, W) replaced: a drifted workload. */
+  drifted: { workload: Workload; mix: [number, number, number, number] };
 }
 
 export interface Responses {
@@ -114,6 +116,7 @@ export interface Responses {
   fitTrace: TraceFit;
   tune: { result: TuneResult; millis: number };
   tuneBundle: { files: BundleFile[] };
+  drifted: { workload: Workload };
 }
 
 /** What `lsm fit` prints (wasm-engine/src/fit.rs). */

@@ -79,6 +79,40 @@ export function TuneResults({
     }
   };
 
+  // Robust vs nominal under drift: both run on the workload that hurts the nominal design most
+  // within ρ (its worst case), next to the expected workload.
+  const [drift, setDrift] = useState<{ for: TuneResult; rows: { label: string; expected: number; drifted: number }[]; mix: number[] } | null>(null);
+  const runDrift = async () => {
+    if (!result) return;
+    onProblem(null);
+    setDrift(null);
+    try {
+      const { workload: drifted } = await engineClient().call('drifted', { workload: result.workload, mix: result.nominal.worst_mix });
+      const plan: [string, PricedDesign][] = [
+        ['nominal', result.nominal],
+        ['robust', result.robust],
+      ];
+      const rows = await withTask('tune: nominal vs robust under drift', async (ctl) => {
+        const out: { label: string; expected: number; drifted: number }[] = [];
+        for (const [i, [label, priced]] of plan.entries()) {
+          const cost: number[] = [];
+          for (const [j, w] of [result.workload, drifted].entries()) {
+            if (ctl.cancelled()) return out;
+            ctl.step(2 * i + j, 4, `${label}, ${j === 0 ? 'expected' : 'drifted'} workload`);
+            await ctl.open('tune', 'memory', priced.config, true);
+            cost.push(measuredIoPerOp((await ctl.run({ workload: w, label: `tune: ${label}` })).report));
+          }
+          out.push({ label, expected: cost[0], drifted: cost[1] });
+        }
+        return out;
+      });
+      if (rows.length === 2) setDrift({ for: result, rows, mix: result.nominal.worst_mix });
+    } catch (err) {
+      onProblem(err instanceof Error ? err.message : String(err));
+    }
+  };
+  const driftRows = drift && drift.for === result ? drift : null;
+
   const proof: TuneProof | undefined = proofRows ? { current: proofRows[0].total, recommended: proofRows[1].total, on: 'the engine, in memory, in the browser' } : undefined;
 
   const bundle = async (): Promise<BundleFile[] | null> => {
@@ -232,6 +266,36 @@ export function TuneResults({
               prediction's error (whole flushes and merges, and which keys a run's filters happen to let through).
             </p>
           ))}
+        {result && result.rho > 0 && (
+          <>
+            <button type="button" onClick={() => void runDrift()} data-testid="tune-drift-run">
+              Run nominal vs robust under drift
+            </button>
+            {driftRows && (
+              <table className="data-table" data-testid="tune-drift">
+                <caption>
+                  Drifted workload: the nominal design's worst case within ρ = {result.rho} ({CLASSES.map((c, i) => `${(driftRows.mix[i] * 100).toFixed(0)}% ${c}s`).join(', ')}).
+                </caption>
+                <thead>
+                  <tr>
+                    <th>design</th>
+                    <th>measured, expected workload</th>
+                    <th>measured, drifted workload</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {driftRows.rows.map((r) => (
+                    <tr key={r.label} data-testid={`tune-drift-${r.label}`}>
+                      <td>{r.label}</td>
+                      <td className="num" data-value={r.expected}>{formatSig(r.expected, 4)}</td>
+                      <td className="num" data-value={r.drifted}>{formatSig(r.drifted, 4)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            )}
+          </>
+        )}
       </article>
       {designs.length > 0 && (
         <article className="card wide" data-testid="tune-bundle">
