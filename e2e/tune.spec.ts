@@ -133,3 +133,17 @@ test('tune: a malformed YCSB file is refused with its file, line and field, and 
   await expect(page.getByTestId('tune-table').locator('tbody tr')).toHaveCount(3);
   expect(errors).toEqual([]);
 });
+
+test('tune for this: a model page’s design opens on the Tune page as the current design', async ({ page }) => {
+  const errors = await openPage(page, 'tradeoffs', 'Trade-off curves and holistic design');
+  const link = page.getByTestId('export-tune-link').first();
+  await expect(link).toHaveAttribute('href', /#\/tune\?.*d=link/);
+  await link.click();
+  await expect(page.getByRole('heading', { name: 'Tune', level: 1 })).toBeVisible();
+  const table = page.getByTestId('tune-table');
+  await expect(table.locator('tbody tr')).toHaveCount(3);
+  // The current design is the one the Trade-offs page showed (whole-level merges, its filters).
+  await expect(table.locator('tbody tr').first()).toContainText('bits/key');
+  expect(new URL(page.url()).hash).toContain('d=link');
+  expect(errors).toEqual([]);
+});

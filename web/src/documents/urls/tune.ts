@@ -4,12 +4,18 @@
  * An imported OPTIONS file is the "custom" design, an imported YCSB file or fitted trace the
  * "custom" workload; a link cannot carry either.
  */
-import { defineUrlState } from '../url/codec';
-import { enumParam, numberParam, type StateOf } from '../url/params';
+import type { EngineConfig } from '../engine';
+import { hashFor } from '../routes';
+import { defineUrlState, encodeQuery } from '../url/codec';
+import { defaultsOf, enumParam, numberParam, type StateOf } from '../url/params';
 import { YCSB_CORE } from '../ycsb';
+import { labParams } from './lab';
+import { configToState, stateToConfig } from './labDocuments';
 
 export const CUSTOM_DESIGN = 'custom';
 export const CUSTOM_WORKLOAD = 'custom';
+/** The design came in the link ("Tune for this" on a model page), in the lab's design fields. */
+export const LINKED_DESIGN = 'link';
 
 export const tuneParams = {
   design: enumParam({
@@ -24,8 +30,19 @@ export const tuneParams = {
       { value: 'accumulo', label: 'Accumulo' },
       { value: 'tiering', label: 'Tiering' },
       { value: CUSTOM_DESIGN, label: 'Your RocksDB OPTIONS (imported)' },
+      { value: LINKED_DESIGN, label: 'The design you came from (in the link)' },
     ],
   }),
+  // The linked design, in the lab's own fields and keys (read only when design = link).
+  pageBytes: labParams.pageBytes,
+  bufferKiB: labParams.bufferKiB,
+  sizeRatios: labParams.sizeRatios,
+  maxRuns: labParams.maxRuns,
+  allocation: labParams.allocation,
+  bits: labParams.bits,
+  levelBits: labParams.levelBits,
+  granularity: labParams.granularity,
+  fileKiB: labParams.fileKiB,
   workload: enumParam({
     key: 'w',
     label: 'workload',
@@ -59,3 +76,20 @@ export const tuneUrl = defineUrlState({
     { id: 'leveldb-e', label: 'LevelDB, YCSB E', values: { design: 'leveldb', workload: 'e', rho: 0 } },
   ],
 });
+
+/** The linked design as an EngineConfig: the lab's reading of the same fields. */
+export function linkedDesign(s: TuneState): EngineConfig {
+  const { pageBytes, bufferKiB, sizeRatios, maxRuns, allocation, bits, levelBits, granularity, fileKiB } = s;
+  return stateToConfig({ ...defaultsOf(labParams), pageBytes, bufferKiB, sizeRatios, maxRuns, allocation, bits, levelBits, granularity, fileKiB });
+}
+
+/** "Tune for this": the Tune page starting from `config`. */
+export function tuneLink(config: EngineConfig): string {
+  const d = configToState(config);
+  const state: TuneState = {
+    ...defaultsOf(tuneParams),
+    design: LINKED_DESIGN,
+    ...Object.fromEntries(Object.entries(d).filter(([k]) => k in tuneParams)),
+  };
+  return hashFor('tune', encodeQuery(tuneUrl, state));
+}

@@ -6,10 +6,10 @@
  * both designs run on the engine with the same workload and seed, measured I/O next to predicted;
  * then the files to take home, one by one or as one zip.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { EngineConfig, TuneResult, TuneTarget, Workload } from '../../documents/engine';
 import { looksLikeTrace, looksLikeYcsb } from '../../documents/importKind';
-import { CUSTOM_DESIGN, CUSTOM_WORKLOAD, tuneUrl } from '../../documents/urls/tune';
+import { CUSTOM_DESIGN, CUSTOM_WORKLOAD, LINKED_DESIGN, linkedDesign, tuneUrl } from '../../documents/urls/tune';
 import { engineClient } from '../../engine/client';
 import { ControlGroup } from '../../ui/controls/ControlGroup';
 import { ParamControl } from '../../ui/controls/ParamControl';
@@ -28,7 +28,7 @@ export function TunePage() {
   const [problem, setProblem] = useState<string | null>(null);
 
   useEffect(() => {
-    if (s.design === CUSTOM_DESIGN) return;
+    if (s.design === CUSTOM_DESIGN || s.design === LINKED_DESIGN) return;
     let live = true;
     fetch(`/presets/${s.design}.json`)
       .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`HTTP ${r.status}`))))
@@ -53,7 +53,9 @@ export function TunePage() {
     };
   }, [s.workload, s.records, s.operations]);
 
-  const current = s.design === CUSTOM_DESIGN ? (custom?.config ?? null) : preset;
+  const linkKey = s.design === LINKED_DESIGN ? JSON.stringify(linkedDesign(s)) : '';
+  const linked = useMemo(() => (linkKey ? (JSON.parse(linkKey) as EngineConfig) : null), [linkKey]);
+  const current = s.design === CUSTOM_DESIGN ? (custom?.config ?? null) : s.design === LINKED_DESIGN ? linked : preset;
 
   // The engine's tuner runs in the engine worker; a newer request supersedes an older one.
   const [tuned, setTuned] = useState<{ result: TuneResult; millis: number } | null>(null);

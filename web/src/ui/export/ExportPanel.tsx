@@ -14,6 +14,7 @@ import { downloadText } from '../download/svg';
 import { useClipboardCopy } from '../download/useClipboardCopy';
 import { designFileName, EXPORT_FORMATS, formatInfo } from '../../documents/exportFormats';
 import { labLink } from '../../documents/urls/labDocuments';
+import { tuneLink } from '../../documents/urls/tune';
 import { tabBadge, warningHeadline } from './panelState';
 import { EXAMPLE_WORKLOADS } from '../../documents/sources';
 import { useExampleWorkload, useExports, type WorkloadChoice } from './useExports';
@@ -199,6 +200,9 @@ export function ExportPanel({ designs, workload: fixedWorkload, format: formatPr
               <div className="export-links">
                 <a href={labLink(config, workload ?? undefined)} data-testid="export-lab-link">
                   Run in the lab →
+                </a>
+                <a href={tuneLink(config)} data-testid="export-tune-link">
+                  Tune for this →
                 </a>
               </div>
             </div>
