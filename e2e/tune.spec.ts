@@ -29,6 +29,8 @@ test('tune: LevelDB on YCSB B — the engine’s design for the same memory, mea
   expect(await cell(page, 1, 4)).toBeGreaterThanOrEqual(0);
   // At ρ = 0 the robust design is the nominal one.
   expect(await cell(page, 2, 2)).toBe(nominalCost);
+  // And with twice the data, both designs are priced again.
+  await expect(page.getByTestId('tune-grown')).toContainText('With twice the data (200,000 records)');
 
   // Proof: both designs on the engine, same workload; measured next to predicted per class and in
   // total, and a verdict that follows the measurement.

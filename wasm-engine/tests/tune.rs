@@ -210,6 +210,8 @@ fn the_bundle_holds_every_file_and_a_report_that_says_what_changed() {
         "{report}"
     );
     assert!(report.contains("worst case within ρ"));
+    assert!(report.contains("With twice the data (80000 records"), "{report}");
+    assert!(t.grown.current > 0.0 && t.grown.recommended > 0.0);
     // The engine JSON loads back as the recommended design; the result document round-trips.
     let json = &bundle.iter().find(|f| f.name == "recommended.engine.json").unwrap().text;
     assert_eq!(EngineConfig::from_json(json).unwrap(), rec.config);

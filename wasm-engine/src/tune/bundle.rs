@@ -206,6 +206,14 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
     if r.rho > 0.0 {
         s.push_str(&format!("Robustness costs {} at the expected workload.\n", pct(r.expected_loss)));
     }
+    let g = &r.grown;
+    s.push_str(&format!(
+        "\nWith twice the data ({} records, the same operations): {} I/O per operation for the current design, {} for the recommended one{}.\n",
+        g.records,
+        io(g.current),
+        io(g.recommended),
+        if g.recommended > g.current { " — the recommendation is tuned to this data size and loses as the data grows: tune again for the size you expect" } else { "" }
+    ));
     s.push_str(
         "\n## Files\n\n\
          - `recommended.OPTIONS`, `current.OPTIONS`: RocksDB OPTIONS files (`# LOSSY` lines say what RocksDB cannot express)\n\

@@ -112,6 +112,16 @@ pub struct TuneResult {
     pub predicted_gain: f64,
     pub candidates: usize,
     pub neighbourhood: Neighbourhood,
+    /// The current and the recommended design with twice the data (the same operations): a
+    /// design tuned to one data size (a tree that happens to hold one run) can lose as it grows.
+    pub grown: Grown,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Grown {
+    pub records: u64,
+    pub current: f64,
+    pub recommended: f64,
 }
 
 impl TuneResult {
@@ -341,6 +351,14 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
     };
     let recommended = if rho > 0.0 { "robust" } else { "nominal" };
     let chosen = if rho > 0.0 { &robust } else { &nominal };
+    let mut doubled = workload.clone();
+    doubled.preload.entries = workload.preload.entries.saturating_mul(2).max(1);
+    let at_double = Predictor::new(&doubled)?;
+    let grown = Grown {
+        records: doubled.preload.entries,
+        current: at_double.predict(&current_priced.config, predict::SAMPLES)?.expected,
+        recommended: at_double.predict(&chosen.config, predict::SAMPLES)?.expected,
+    };
     let gain = |p: &Priced| {
         if current_priced.prediction.expected > 0.0 {
             1.0 - p.prediction.expected / current_priced.prediction.expected
@@ -369,6 +387,7 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
         },
         predicted_gain: gain(chosen),
         candidates: candidates_priced,
+        grown,
         recommended: recommended.into(),
         current: current_priced,
         nominal,

@@ -299,6 +299,8 @@ export interface TuneResult {
   predicted_gain: number;
   candidates: number;
   neighbourhood: { samples: number; current: number[]; nominal: number[]; robust: number[] };
+  /** Both designs predicted with twice the data (same operations). */
+  grown: { records: number; current: number; recommended: number };
 }
 
 /** Measured I/O per operation of the current and the recommended design, and where. */

@@ -198,6 +198,18 @@ export function TuneResults({
           </div>
         </header>
         {result ? <DataTable columns={columns} rows={rows} testId="tune-table" rowKey={(r) => r.id} /> : <ChartPlaceholder height={120} />}
+        {result && (
+          <p
+            className={result.grown.recommended > result.grown.current ? 'field-msg field-error' : 'caption'}
+            data-testid="tune-grown"
+            data-current={result.grown.current}
+            data-recommended={result.grown.recommended}
+          >
+            With twice the data ({result.grown.records.toLocaleString('en-US')} records): {formatSig(result.grown.current, 4)} I/O per op for the current design,{' '}
+            {formatSig(result.grown.recommended, 4)} for the recommended one
+            {result.grown.recommended > result.grown.current ? ' — the recommendation is tuned to this data size and loses as the data grows; tune again for the size you expect.' : '.'}
+          </p>
+        )}
       </article>
       {chart && result && (
         <ChartCard
