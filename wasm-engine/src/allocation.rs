@@ -19,15 +19,34 @@ pub struct RunWeight {
 /// of the reference: KKT water-filling, p_j = min(1, λ·n_j/w_j)). Returns the FPR of each run in
 /// input order; runs with no entries get FPR 0 (they are never probed).
 pub fn optimal_fprs(runs: &[RunWeight], filter_bits: f64) -> Vec<f64> {
-    let mut fprs = vec![1.0; runs.len()];
-    let mut order: Vec<usize> = (0..runs.len()).filter(|&j| runs[j].entries > 0.0 && runs[j].weight > 0.0).collect();
-    for (j, r) in runs.iter().enumerate() {
-        if r.entries <= 0.0 {
-            fprs[j] = 0.0;
+    let mut fprs: Vec<f64> = runs.iter().map(|r| if r.entries <= 0.0 { 0.0 } else { 1.0 }).collect();
+    if let Some((ln_lambda, filtered)) = water_level(runs, filter_bits) {
+        for j in filtered {
+            fprs[j] = exp(ln_lambda + ln(runs[j].entries / runs[j].weight)).min(1.0);
         }
     }
+    fprs
+}
+
+/// `optimal_fprs(runs, filter_bits)[j]`, computing only run j's rate (the engine sizes one new
+/// filter at a time, and the tuner replays that thousands of times).
+pub fn optimal_fpr_at(runs: &[RunWeight], filter_bits: f64, j: usize) -> f64 {
+    let Some(r) = runs.get(j) else { return 1.0 };
+    if r.entries <= 0.0 {
+        return 0.0;
+    }
+    match water_level(runs, filter_bits) {
+        Some((ln_lambda, filtered)) if filtered.contains(&j) => exp(ln_lambda + ln(r.entries / r.weight)).min(1.0),
+        _ => 1.0,
+    }
+}
+
+/// The KKT water level: ln λ and the runs that get a filter (the rest keep FPR 1), or `None`
+/// when no run gets one.
+fn water_level(runs: &[RunWeight], filter_bits: f64) -> Option<(f64, Vec<usize>)> {
+    let mut order: Vec<usize> = (0..runs.len()).filter(|&j| runs[j].entries > 0.0 && runs[j].weight > 0.0).collect();
     if filter_bits <= 0.0 || order.is_empty() {
-        return fprs;
+        return None;
     }
     let ratio = |j: usize| runs[j].entries / runs[j].weight;
     order.sort_by(|&a, &b| ratio(a).total_cmp(&ratio(b)));
@@ -46,13 +65,11 @@ pub fn optimal_fprs(runs: &[RunWeight], filter_bits: f64) -> Vec<f64> {
         let (n, nlog) = prefix[k - 1];
         let ln_lambda = -(filter_bits * LN2_SQ + nlog) / n;
         if ln_lambda + ln(ratio(order[k - 1])) <= 1e-12 {
-            for &j in &order[..k] {
-                fprs[j] = exp(ln_lambda + ln(ratio(j))).min(1.0);
-            }
-            return fprs;
+            order.truncate(k);
+            return Some((ln_lambda, order));
         }
     }
-    fprs
+    None
 }
 
 /// Bits per entry that give false-positive rate `fpr` (ideal hash count).
@@ -127,5 +144,22 @@ mod tests {
         let r: f64 = optimal_fprs(&runs, m).iter().sum();
         let ln_lambda = -(m * LN2_SQ + runs.iter().map(|r| r.entries * r.entries.ln()).sum::<f64>()) / n;
         assert!((r - ln_lambda.exp() * n).abs() < 1e-12);
+    }
+
+    #[test]
+    fn one_run_at_a_time_is_the_same_as_all_at_once() {
+        let cases: [(&[(f64, f64)], f64); 4] = [
+            (&[(100.0, 1.0), (1000.0, 1.0), (10_000.0, 1.0)], 20_000.0),
+            (&[(100.0, 0.5), (0.0, 1.0), (10_000.0, 1.0), (500.0, 0.0)], 5_000.0),
+            (&[(1.0, 1.0), (1e6, 1.0)], 10.0),
+            (&[(64.0, 1.0), (64.0, 1.0)], 0.0),
+        ];
+        for (runs, bits) in cases {
+            let runs: Vec<RunWeight> = runs.iter().map(|&(entries, weight)| RunWeight { entries, weight }).collect();
+            let all = optimal_fprs(&runs, bits);
+            for (j, p) in all.iter().enumerate() {
+                assert_eq!(optimal_fpr_at(&runs, bits, j).to_bits(), p.to_bits(), "run {j} of {runs:?}");
+            }
+        }
     }
 }

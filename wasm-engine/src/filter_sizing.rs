@@ -4,7 +4,7 @@
 
 use std::collections::HashSet;
 
-use crate::allocation::{LN2_SQ, RunWeight, bits_per_key_for_fpr, optimal_fprs};
+use crate::allocation::{LN2_SQ, RunWeight, bits_per_key_for_fpr, optimal_fpr_at};
 use crate::compaction;
 use crate::config::{Allocation, BITS_PER_KEY_RANGE, EngineConfig, FilterKind};
 use crate::engine::Engine;
@@ -146,6 +146,8 @@ pub fn monkey_bits_at_birth(
     }
     // Only ratios matter to the optimum, so entry bytes stand in for entries.
     let total: f64 = runs.iter().map(|r| r.entries).sum();
-    let fprs = optimal_fprs(&runs, config.filter.bits_per_key * total);
-    fprs.get(dest_index).map_or(0.0, |&p| bits_per_key_for_fpr(p))
+    if dest_index >= runs.len() {
+        return 0.0;
+    }
+    bits_per_key_for_fpr(optimal_fpr_at(&runs, config.filter.bits_per_key * total, dest_index))
 }

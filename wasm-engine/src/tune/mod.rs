@@ -311,17 +311,21 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
     let memory = memory_of(current, entries);
     let mix = class_mix(workload);
     let predictor = Predictor::new(workload)?;
-    let price = |config: EngineConfig, samples: usize| -> Result<Priced> {
-        let prediction = predictor.predict(&config, samples)?;
+    let price = |config: EngineConfig, quick: bool| -> Result<Priced> {
+        let prediction = if quick {
+            predictor.quick(&config, QUICK_SAMPLES)?
+        } else {
+            predictor.predict(&config, predict::SAMPLES)?
+        };
         let w = worst_case(&prediction.class_costs, &mix, rho)?;
         Ok(Priced { summary: summary(&config), config, prediction, worst: w.cost, worst_mix: w.workload })
     };
-    let current_priced = price(current.clone(), predict::SAMPLES)?;
+    let current_priced = price(current.clone(), false)?;
     // A quick ranking of every candidate (lookups priced at two moments of the run), then the
     // leaders by either criterion priced in full; the choice is made among fully priced designs.
     let mut quick = Vec::new();
     for c in candidates(target, current, entries, memory) {
-        quick.push(price(c, QUICK_SAMPLES)?);
+        quick.push(price(c, true)?);
     }
     let candidates_priced = quick.len() + 1;
     let mut leaders: Vec<usize> = Vec::new();
@@ -334,7 +338,7 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
     leaders.dedup();
     let mut priced = vec![current_priced.clone()];
     for i in leaders {
-        priced.push(price(quick[i].config.clone(), predict::SAMPLES)?);
+        priced.push(price(quick[i].config.clone(), false)?);
     }
     // Ties go to the earlier candidate: the current design first, so an equal one is not "better".
     let argmin = |key: &dyn Fn(&Priced) -> f64| -> Priced {

@@ -34,10 +34,13 @@ use crate::workload::{Distribution, Workload};
 /// Moments of the run phase at which lookups are priced.
 pub const SAMPLES: usize = 16;
 /// Zipf ranks priced one by one before geometric bins take over.
-const EXACT_RANKS: u64 = 64;
+const EXACT_RANKS: f64 = 64.0;
 /// Growth of the rank bins past `EXACT_RANKS` (p varies by ≤ 6% within a bin; 3% bins moved
 /// predictions by < 0.05% on YCSB A–F at 10⁶ records).
 const BIN_GROWTH: f64 = 1.06;
+/// The coarse resolution a quick first ranking uses: a quarter of the bins.
+const QUICK_EXACT_RANKS: f64 = 16.0;
+const QUICK_BIN_GROWTH: f64 = 1.25;
 
 /// The four operation classes, in Monkey's (and Endure's) order.
 pub const CLASSES: [&str; 4] = ["zero-result lookup", "non-zero-result lookup", "range lookup", "write"];
@@ -108,13 +111,14 @@ struct Popularity {
 }
 
 impl Popularity {
-    fn of(w: &Workload, keys: f64) -> Popularity {
+    /// `exact` ranks one by one, then bins growing by `growth`.
+    fn of(w: &Workload, keys: f64, exact: f64, growth: f64) -> Popularity {
         let scattered = |groups: &[(f64, f64)]| Popularity {
             bins: groups.iter().map(|&(count, p)| Bin::new(0.0, count, p, true)).collect(),
             newest_first: false,
         };
         let ranked = |theta: f64, newest_first: bool| Popularity {
-            bins: zipf_bins(keys, theta)
+            bins: zipf_bins(keys, theta, exact, growth)
                 .into_iter()
                 .map(|(rank, count, p)| Bin::new(rank - 1.0, count, p, false))
                 .collect(),
@@ -154,16 +158,16 @@ fn zipf_mass(a: f64, b: f64, theta: f64) -> f64 {
     }
 }
 
-fn zipf_bins(keys: f64, theta: f64) -> Vec<(f64, f64, f64)> {
+fn zipf_bins(keys: f64, theta: f64, exact: f64, growth: f64) -> Vec<(f64, f64, f64)> {
     let n = keys.floor().max(1.0);
     let mut raw = Vec::new();
     let mut rank = 1.0;
     while rank <= n {
-        if rank <= EXACT_RANKS as f64 {
+        if rank <= exact {
             raw.push((rank, 1.0, pow(rank, -theta)));
             rank += 1.0;
         } else {
-            let end = (rank * BIN_GROWTH).ceil().min(n + 1.0).max(rank + 1.0);
+            let end = (rank * growth).ceil().min(n + 1.0).max(rank + 1.0);
             raw.push((rank, end - rank, zipf_mass(rank, end, theta)));
             rank = end;
         }
@@ -279,6 +283,7 @@ struct Sim<'a> {
     levels: Vec<Vec<Run>>,
     /// Key maps of file-granular levels (index as `levels`; level 1's files all span the space).
     key_maps: Vec<KeyMap>,
+    shape_buf: Shape,
     buffer_lo: f64,
     counting: bool,
     flushes: u64,
@@ -326,14 +331,16 @@ impl Sim<'_> {
         inserts + updated
     }
 
-    fn shape(&self) -> Shape {
-        Shape {
-            levels: self
-                .levels
-                .iter()
-                .map(|l| l.iter().map(|r| (r.entries * self.entry_bytes).round() as u64).collect())
-                .collect(),
+    /// The tree as the merge policy sees it, written into `buf` (its vectors are reused: the
+    /// policy is asked after every flush, and allocating a new shape each time was a third of
+    /// the tuner's time).
+    fn shape_into<'s>(&self, buf: &'s mut Shape) -> &'s Shape {
+        buf.levels.resize_with(self.levels.len(), Vec::new);
+        for (out, runs) in buf.levels.iter_mut().zip(&self.levels) {
+            out.clear();
+            out.extend(runs.iter().map(|r| (r.entries * self.entry_bytes) as u64));
         }
+        buf
     }
 
     fn pages(&self, entries: f64, bits_per_key: f64, tables: f64) -> f64 {
@@ -428,7 +435,10 @@ impl Sim<'_> {
         }
         self.ensure_level(1);
         let bytes = (self.keys_in(lo, hi) * self.entry_bytes).round() as u64;
-        let into_newest = compaction::choose_flush(&self.shape(), self.config, bytes) == FlushPlan::IntoNewestRun;
+        let mut buf = std::mem::take(&mut self.shape_buf);
+        let into_newest =
+            compaction::choose_flush(self.shape_into(&mut buf), self.config, bytes) == FlushPlan::IntoNewestRun;
+        self.shape_buf = buf;
         let inputs: Vec<(usize, usize)> = if into_newest && !self.levels[0].is_empty() { vec![(0, 0)] } else { vec![] };
         self.merge(&inputs, 1, Some((lo, hi)));
         self.maintain();
@@ -436,20 +446,22 @@ impl Sim<'_> {
 
     fn maintain(&mut self) {
         match self.config.compaction.granularity {
-            Granularity::Level => {
-                while let Some(plan) = compaction::choose(&self.shape(), self.config) {
-                    let src = plan.level - 1;
-                    let mut inputs: Vec<(usize, usize)> = (0..self.levels[src].len()).map(|i| (src, i)).collect();
-                    self.ensure_level(plan.level + 1);
-                    if plan.into_newest_run && !self.levels[plan.level].is_empty() {
-                        inputs.push((plan.level, 0));
-                    }
-                    if self.counting {
-                        self.merges += 1;
-                    }
-                    self.merge(&inputs, plan.level + 1, None);
+            Granularity::Level => loop {
+                let mut buf = std::mem::take(&mut self.shape_buf);
+                let plan = compaction::choose(self.shape_into(&mut buf), self.config);
+                self.shape_buf = buf;
+                let Some(plan) = plan else { break };
+                let src = plan.level - 1;
+                let mut inputs: Vec<(usize, usize)> = (0..self.levels[src].len()).map(|i| (src, i)).collect();
+                self.ensure_level(plan.level + 1);
+                if plan.into_newest_run && !self.levels[plan.level].is_empty() {
+                    inputs.push((plan.level, 0));
                 }
-            }
+                if self.counting {
+                    self.merges += 1;
+                }
+                self.merge(&inputs, plan.level + 1, None);
+            },
             Granularity::File => self.maintain_by_file(),
         }
     }
@@ -582,10 +594,12 @@ pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction>
     Predictor::new(workload)?.predict(config, SAMPLES)
 }
 
-/// Predictions for one workload and many designs: the key popularity is built once.
+/// Predictions for one workload and many designs: the key popularity is built once, at full
+/// resolution and at the coarse one a quick first ranking uses.
 pub struct Predictor<'w> {
     workload: &'w Workload,
     popularity: Popularity,
+    coarse: Popularity,
 }
 
 impl<'w> Predictor<'w> {
@@ -595,12 +609,23 @@ impl<'w> Predictor<'w> {
         let writes = m.insert + m.update + m.delete;
         let inserts = if writes > 0.0 { workload.operations as f64 * m.insert } else { 0.0 };
         let keys_at_end = workload.preload.entries as f64 + inserts;
-        Ok(Predictor { workload, popularity: Popularity::of(workload, keys_at_end.max(1.0)) })
+        let keys = keys_at_end.max(1.0);
+        Ok(Predictor {
+            workload,
+            popularity: Popularity::of(workload, keys, EXACT_RANKS, BIN_GROWTH),
+            coarse: Popularity::of(workload, keys, QUICK_EXACT_RANKS, QUICK_BIN_GROWTH),
+        })
     }
 
     /// `predict` with lookups priced at `samples` moments of the run phase (at least 1).
     pub fn predict(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
         predict_with(config, self.workload, &self.popularity, samples)
+    }
+
+    /// A quick estimate for ranking many designs: coarse key popularity, lookups priced at
+    /// `samples` moments.
+    pub fn quick(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
+        predict_with(config, self.workload, &self.coarse, samples)
     }
 }
 
@@ -638,6 +663,7 @@ fn predict_with(
         popularity,
         levels: Vec::new(),
         key_maps: Vec::new(),
+        shape_buf: Shape::default(),
         buffer_lo: 0.0,
         counting: false,
         flushes: 0,
