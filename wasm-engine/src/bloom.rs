@@ -30,6 +30,17 @@ pub fn expected_fpr(bits: u64, hashes: u32, entries: u64) -> f64 {
     pow(1.0 - exp(-k * entries as f64 / bits as f64), k)
 }
 
+/// FPR of a filter with `bits_per_key` bits per key and the hash count it gets
+/// (`optimal_hashes`): `expected_fpr` per key, for sizes known only as averages.
+pub fn fpr_at_bits_per_key(bits_per_key: f64) -> f64 {
+    let k = optimal_hashes(bits_per_key);
+    if k == 0 {
+        return 1.0;
+    }
+    let k = f64::from(k);
+    pow(1.0 - exp(-k / bits_per_key), k)
+}
+
 /// The probe positions of one key. Each position comes from its own full 64-bit remix of the key
 /// hash (a splitmix64 step): positions behave as independent, so a filter's measured FPR stays
 /// within binomial noise of the formula. Plain double hashing (h1 + i·h2) looked cheaper but

@@ -17,3 +17,8 @@ pub fn ln(x: f64) -> f64 {
 pub fn pow(x: f64, y: f64) -> f64 {
     libm::pow(x, y)
 }
+
+#[inline]
+pub fn ln_1p(x: f64) -> f64 {
+    libm::log1p(x)
+}

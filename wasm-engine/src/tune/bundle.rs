@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::predict::CLASSES;
-use super::{Priced, Target, TuneResult, human_bytes};
+use super::{Priced, Target, TuneResult, allocation_name, human_bytes, shape_summary};
 use crate::config::{Allocation, EngineConfig};
 use crate::error::Result;
 use crate::export::{self, Format};
@@ -116,23 +116,17 @@ fn changes(a: &EngineConfig, b: &EngineConfig) -> Vec<String> {
         ));
     }
     if a.filter.bits_per_key != b.filter.bits_per_key || a.filter.allocation != b.filter.allocation {
-        let alloc = |c: &EngineConfig| {
-            serde_json::to_value(c.filter.allocation)
-                .ok()
-                .and_then(|v| v.as_str().map(String::from))
-                .unwrap_or_default()
-        };
         out.push(format!(
             "filters: {} bits/key, {} → {} bits/key, {}",
             a.filter.bits_per_key,
-            alloc(a),
+            allocation_name(a.filter.allocation),
             b.filter.bits_per_key,
-            alloc(b)
+            allocation_name(b.filter.allocation)
         ));
     }
-    let shape = |c: &EngineConfig| super::summary(c).split(", ").take(2).collect::<Vec<_>>().join(", ");
-    if shape(a) != shape(b) || a.levels != b.levels {
-        out.push(format!("shape: {} → {}", shape(a), shape(b)));
+    let (sa, sb) = (shape_summary(a), shape_summary(b));
+    if sa != sb || a.levels != b.levels {
+        out.push(format!("shape: {sa} → {sb}"));
     }
     if out.is_empty() {
         out.push("nothing: no design for the same memory is predicted cheaper".into());

@@ -16,6 +16,8 @@
 //! worst case within ρ (ρ = 0: the nominal design).
 
 pub mod bundle;
+mod keymap;
+mod popularity;
 pub mod predict;
 pub mod robust;
 
@@ -188,24 +190,32 @@ pub fn level_design(
 
 /// A design in one line.
 pub fn summary(c: &EngineConfig) -> String {
-    let deepest = c.levels.last();
-    let shape = match deepest {
+    format!(
+        "{}, {} filters at {} bits/key, {} buffer",
+        shape_summary(c),
+        allocation_name(c.filter.allocation),
+        trim(c.filter.bits_per_key),
+        human_bytes(c.buffer_bytes as f64)
+    )
+}
+
+/// The tree's shape in words: policy and size ratio of the deepest level, and merges by file.
+pub fn shape_summary(c: &EngineConfig) -> String {
+    let shape = match c.levels.last() {
         Some(l) if l.max_runs == 1 => format!("leveling, T = {}", l.size_ratio),
         Some(l) => format!("tiering ({} runs), T = {}", l.max_runs, l.size_ratio),
         None => "no levels".into(),
     };
-    let alloc = match c.filter.allocation {
+    if c.compaction.granularity == Granularity::File { format!("{shape}, merges by file") } else { shape }
+}
+
+pub fn allocation_name(a: Allocation) -> &'static str {
+    match a {
         Allocation::Monkey => "Monkey",
         Allocation::Uniform => "uniform",
         Allocation::Mnemosyne => "Mnemosyne",
         Allocation::Explicit => "per-level",
-    };
-    let granularity = if c.compaction.granularity == Granularity::File { ", merges by file" } else { "" };
-    format!(
-        "{shape}{granularity}, {alloc} filters at {} bits/key, {} buffer",
-        trim(c.filter.bits_per_key),
-        human_bytes(c.buffer_bytes as f64)
-    )
+    }
 }
 
 /// 64 MiB, 1.5 GiB, 512 KiB.

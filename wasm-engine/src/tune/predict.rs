@@ -22,26 +22,19 @@
 //! Lookup costs are averaged over `SAMPLES` moments spread evenly over the run phase (`predict`),
 //! or fewer for a quick first ranking (`predict_with`).
 
-use crate::bloom::optimal_hashes;
+use crate::bloom::fpr_at_bits_per_key;
 use crate::compaction::{self, FlushPlan, Shape};
 use crate::config::{Allocation, EngineConfig, Granularity};
 use crate::error::{Error, Result};
 use crate::filter_sizing::monkey_bits_at_birth;
-use crate::math::{exp, ln, pow};
 use crate::page::{ENTRY_HEADER, PAGE_HEADER};
-use crate::workload::{Distribution, Workload};
+use crate::workload::Workload;
+
+use super::keymap::KeyMap;
+use super::popularity::{BIN_GROWTH, Bin, EXACT_RANKS, Popularity, QUICK_BIN_GROWTH, QUICK_EXACT_RANKS};
 
 /// Moments of the run phase at which lookups are priced.
 pub const SAMPLES: usize = 16;
-/// Zipf ranks priced one by one before geometric bins take over.
-const EXACT_RANKS: f64 = 64.0;
-/// Growth of the rank bins past `EXACT_RANKS` (p varies by ≤ 6% within a bin; 3% bins moved
-/// predictions by < 0.05% on YCSB A–F at 10⁶ records).
-const BIN_GROWTH: f64 = 1.06;
-/// The coarse resolution a quick first ranking uses: a quarter of the bins.
-const QUICK_EXACT_RANKS: f64 = 16.0;
-const QUICK_BIN_GROWTH: f64 = 1.25;
-
 /// The four operation classes, in Monkey's (and Endure's) order.
 pub const CLASSES: [&str; 4] = ["zero-result lookup", "non-zero-result lookup", "range lookup", "write"];
 
@@ -72,110 +65,6 @@ pub fn class_mix(w: &Workload) -> [f64; 4] {
     [m.get_missing, m.get_existing, m.range, m.insert + m.update + m.delete]
 }
 
-/// A group of keys that share a popularity: `count` keys, each picked with probability `p` by a
-/// lookup or an update, placed at insertion indices `[first, first + count)` or, if `scattered`,
-/// spread evenly over every key inserted so far.
-#[derive(Clone, Copy, Debug)]
-struct Bin {
-    first: f64,
-    count: f64,
-    p: f64,
-    /// ln(1 − p): the chance a key escapes U picks is exp(U · ln(1 − p)).
-    log_miss: f64,
-    scattered: bool,
-}
-
-impl Bin {
-    fn new(first: f64, count: f64, p: f64, scattered: bool) -> Bin {
-        let p = p.min(1.0);
-        Bin { first, count, p, log_miss: if p >= 1.0 { f64::NEG_INFINITY } else { ln_1p(-p) }, scattered }
-    }
-
-    /// P(a key of this bin is picked at least once in `u` picks).
-    fn hit(&self, u: f64) -> f64 {
-        if u <= 0.0 { 0.0 } else { 1.0 - exp(u * self.log_miss) }
-    }
-}
-
-fn ln_1p(x: f64) -> f64 {
-    libm::log1p(x)
-}
-
-/// Key popularity as the generator draws it (`generator.rs`): uniform, Zipf over insertion order
-/// (oldest hottest), Zipf over reverse insertion order (newest hottest), or a scattered hot set.
-/// Bins are built once; for recency ranks only their placement moves as keys are inserted.
-#[derive(Clone, Debug)]
-struct Popularity {
-    bins: Vec<Bin>,
-    newest_first: bool,
-}
-
-impl Popularity {
-    /// `exact` ranks one by one, then bins growing by `growth`.
-    fn of(w: &Workload, keys: f64, exact: f64, growth: f64) -> Popularity {
-        let scattered = |groups: &[(f64, f64)]| Popularity {
-            bins: groups.iter().map(|&(count, p)| Bin::new(0.0, count, p, true)).collect(),
-            newest_first: false,
-        };
-        let ranked = |theta: f64, newest_first: bool| Popularity {
-            bins: zipf_bins(keys, theta, exact, growth)
-                .into_iter()
-                .map(|(rank, count, p)| Bin::new(rank - 1.0, count, p, false))
-                .collect(),
-            newest_first,
-        };
-        match w.distribution {
-            Distribution::Uniform => scattered(&[(keys, 1.0 / keys)]),
-            Distribution::Hotspot { hot_fraction, hot_probability } => {
-                // The hot ids are a contiguous id range, but ids are a random permutation of the
-                // insertion order: in the tree the hot keys are everywhere.
-                let hot = (keys * hot_fraction).max(1.0);
-                let cold = (keys - hot).max(1.0);
-                scattered(&[(hot, hot_probability / hot), (cold, (1.0 - hot_probability) / cold)])
-            }
-            Distribution::Zipf { theta } => ranked(theta, false),
-            Distribution::Latest { theta } => ranked(theta, true),
-        }
-    }
-
-    /// The bins at a moment when `inserted` keys exist.
-    fn bins(&self, inserted: f64) -> std::borrow::Cow<'_, [Bin]> {
-        if !self.newest_first {
-            return std::borrow::Cow::Borrowed(&self.bins);
-        }
-        // Rank r is the r-th newest key: insertion index inserted − r.
-        let moved = self.bins.iter().map(|b| Bin { first: (inserted - b.first - b.count).max(0.0), ..*b }).collect();
-        std::borrow::Cow::Owned(moved)
-    }
-}
-
-/// Σ_{r=a}^{b-1} r^{−θ}: exact below `EXACT_RANKS`, else the midpoint integral.
-fn zipf_mass(a: f64, b: f64, theta: f64) -> f64 {
-    if (theta - 1.0).abs() < 1e-12 {
-        ln((b - 0.5) / (a - 0.5))
-    } else {
-        (pow(b - 0.5, 1.0 - theta) - pow(a - 0.5, 1.0 - theta)) / (1.0 - theta)
-    }
-}
-
-fn zipf_bins(keys: f64, theta: f64, exact: f64, growth: f64) -> Vec<(f64, f64, f64)> {
-    let n = keys.floor().max(1.0);
-    let mut raw = Vec::new();
-    let mut rank = 1.0;
-    while rank <= n {
-        if rank <= exact {
-            raw.push((rank, 1.0, pow(rank, -theta)));
-            rank += 1.0;
-        } else {
-            let end = (rank * growth).ceil().min(n + 1.0).max(rank + 1.0);
-            raw.push((rank, end - rank, zipf_mass(rank, end, theta)));
-            rank = end;
-        }
-    }
-    let total: f64 = raw.iter().map(|b| b.2).sum();
-    raw.into_iter().map(|(r, c, m)| (r, c, m / total / c)).collect()
-}
-
 /// A run as the predictor sees it: the newest versions written in `[lo, hi)` of the write sequence.
 #[derive(Clone, Copy, Debug)]
 struct Run {
@@ -191,82 +80,8 @@ struct Run {
 
 impl Run {
     fn fpr(&self) -> f64 {
-        fpr(self.bits_per_key)
+        fpr_at_bits_per_key(self.bits_per_key)
     }
-}
-
-/// Segments of the key space a file-granular level is tracked in.
-const SEGMENTS: usize = 256;
-
-/// Where a file-granular level's entries lie in the key space (keys are uniform over it):
-/// entries and the covered share of each of `SEGMENTS` equal key ranges, and the round-robin
-/// cursor from which the next file is taken.
-#[derive(Clone, Debug)]
-struct KeyMap {
-    mass: Vec<f64>,
-    cover: Vec<f64>,
-    cursor: usize,
-}
-
-impl KeyMap {
-    fn empty() -> KeyMap {
-        KeyMap { mass: vec![0.0; SEGMENTS], cover: vec![0.0; SEGMENTS], cursor: 0 }
-    }
-
-    fn coverage(&self) -> f64 {
-        self.cover.iter().sum::<f64>() / SEGMENTS as f64
-    }
-
-    /// Entries spread over the whole key space (a merge of level 1's files, which span it).
-    fn spread(&mut self, entries: f64) {
-        for (m, c) in self.mass.iter_mut().zip(self.cover.iter_mut()) {
-            *m += entries / SEGMENTS as f64;
-            *c = 1.0;
-        }
-    }
-
-    /// Take one file of `entries` from the cursor on (skipping holes, as the engine picks the
-    /// first table past its cursor), put it into `below`, and return the entries of `below` the
-    /// file's key range overlapped before it arrived.
-    fn move_file(&mut self, entries: f64, below: &mut KeyMap) -> f64 {
-        let total: f64 = self.mass.iter().sum();
-        let mut want = entries.min(total);
-        let mut overlap = 0.0;
-        let mut i = self.cursor;
-        let mut visited = 0;
-        while want > 1e-9 && visited <= SEGMENTS {
-            let m = self.mass[i];
-            if m > 0.0 {
-                let f = (want / m).min(1.0);
-                // The file spans f of this segment's covered range; the level below has, on
-                // average, that share of the segment's entries in it.
-                overlap += below.mass[i] * f * self.cover[i];
-                let moved_cover = self.cover[i] * f;
-                below.mass[i] += m * f;
-                below.cover[i] = (below.cover[i] + moved_cover * (1.0 - below.cover[i])).min(1.0);
-                self.mass[i] -= m * f;
-                self.cover[i] -= moved_cover;
-                want -= m * f;
-                if f < 1.0 {
-                    break;
-                }
-            }
-            i = (i + 1) % SEGMENTS;
-            visited += 1;
-        }
-        self.cursor = i;
-        overlap
-    }
-}
-
-/// The engine's Bloom filter FPR at `b` bits per key (integer hash count, `bloom::expected_fpr`).
-pub fn fpr(b: f64) -> f64 {
-    let k = optimal_hashes(b);
-    if k == 0 {
-        return 1.0;
-    }
-    let k = f64::from(k);
-    pow(1.0 - exp(-k / b), k)
 }
 
 struct Sim<'a> {

@@ -314,3 +314,30 @@ export interface BundleFile {
   name: string;
   text: string;
 }
+
+/** What `lsm fit` prints (wasm-engine/src/fit.rs). */
+export interface TraceFit {
+  kind: 'lsm-navigator/trace-fit';
+  version: 1;
+  trace: string;
+  preload_operations: number;
+  run_operations: number;
+  zero_result_share: number;
+  popularity: {
+    distribution: 'uniform' | 'zipf';
+    theta: number;
+    accesses: number;
+    keys: number;
+    uniform_p: number;
+    log_likelihood_zipf: number;
+    log_likelihood_uniform: number;
+    ks_distance: number;
+    /** (rank, observed accesses, fitted accesses) */
+    rank_frequency: [number, number, number][];
+  };
+  mean_key_bytes: number;
+  mean_value_bytes: number;
+  data_bytes: number;
+  notes: string[];
+  workload: Workload;
+}

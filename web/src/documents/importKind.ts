@@ -1,4 +1,5 @@
-/** Which reader a pasted or uploaded design needs. Pure. */
+/** Which reader a pasted or uploaded document needs, and what an import says about it. Pure. */
+import type { ExportWarning, TraceFit } from './engine';
 
 export type ImportKind = 'engine' | 'rocksdb';
 
@@ -21,4 +22,22 @@ export function looksLikeYcsb(text: string): boolean {
 export function looksLikeTrace(text: string): boolean {
   const lines = text.split('\n', 50).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));
   return lines.length > 0 && lines.every((l) => /^[IUDQS] \S/.test(l));
+}
+
+/** What a YCSB import could not carry over, one line each. */
+export function ycsbImportNotes(warnings: ExportWarning[], unknownKeys: string[]): string[] {
+  return [...warnings.map((w) => `${w.field} (${w.kind}): ${w.message}`), ...unknownKeys.map((k) => `${k}: not a YCSB CoreWorkload property; ignored`)];
+}
+
+/** What a trace fit found, one line each: popularity, zero-result share, sizes, then the fit's notes. */
+export function traceFitNotes(fit: TraceFit): string[] {
+  const p = fit.popularity;
+  const popularity =
+    p.distribution === 'zipf'
+      ? `Zipf θ = ${p.theta.toFixed(3)} (maximum likelihood; KS distance ${p.ks_distance.toFixed(3)})`
+      : `uniform keys (p = ${p.uniform_p.toPrecision(2)} under uniform; Zipf would be θ = ${p.theta.toFixed(3)})`;
+  return [
+    `fitted: ${popularity}, ${(fit.zero_result_share * 100).toFixed(1)}% of lookups zero-result, ${fit.preload_operations.toLocaleString('en-US')} preloaded keys, ${fit.run_operations.toLocaleString('en-US')} operations`,
+    ...fit.notes,
+  ];
 }

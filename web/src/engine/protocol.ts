@@ -5,7 +5,9 @@
  */
 import type { Backend, DatabaseInfo } from './idbStore';
 import type { PhysicalCalls } from './opfsPool';
-import type { BatchResult, BundleFile, EngineConfig, ExportFormat, ExportWarning, Report, RunProgress, Stats, TreeShape, TuneProof, TuneResult, TuneTarget, Workload } from '../documents/engine';
+import type { BatchResult, BundleFile, EngineConfig, ExportFormat, ExportWarning, Report, RunProgress, Stats, TraceFit, TreeShape, TuneProof, TuneResult, TuneTarget, Workload } from '../documents/engine';
+
+export type { TraceFit };
 
 export type { ExportFormat, ExportWarning };
 
@@ -117,33 +119,6 @@ export interface Responses {
   tune: { result: TuneResult; millis: number };
   tuneBundle: { files: BundleFile[] };
   drifted: { workload: Workload };
-}
-
-/** What `lsm fit` prints (wasm-engine/src/fit.rs). */
-export interface TraceFit {
-  kind: 'lsm-navigator/trace-fit';
-  version: 1;
-  trace: string;
-  preload_operations: number;
-  run_operations: number;
-  zero_result_share: number;
-  popularity: {
-    distribution: 'uniform' | 'zipf';
-    theta: number;
-    accesses: number;
-    keys: number;
-    uniform_p: number;
-    log_likelihood_zipf: number;
-    log_likelihood_uniform: number;
-    ks_distance: number;
-    /** (rank, observed accesses, fitted accesses) */
-    rank_frequency: [number, number, number][];
-  };
-  mean_key_bytes: number;
-  mean_value_bytes: number;
-  data_bytes: number;
-  notes: string[];
-  workload: Workload;
 }
 
 export type Kind = keyof Requests;

@@ -52,3 +52,12 @@ export function measuredIoPerOp(report: Report): number {
   const writes = report.writes.totals.data_pages_written + report.writes.totals.meta_pages_written;
   return ops > 0 ? (reads + writes) / ops : 0;
 }
+
+/** A run's measured I/O per operation of each class, in the order of Monkey's and the tuner's classes (zero-result, non-zero-result, range, write). */
+export function measuredByClass(report: Report): [number, number, number, number] {
+  const of = (name: string) => report.summary.find((c) => c.class === name)?.io_per_op ?? 0;
+  const o = report.operations;
+  const writes = o.insert + o.update + o.delete;
+  const t = report.writes.totals;
+  return [of('get_zero_result'), of('get_non_zero_result'), of('scan'), writes > 0 ? (t.data_pages_written + t.meta_pages_written) / writes : 0];
+}

@@ -7,7 +7,7 @@
 import { useEffect, useId, useState } from 'react';
 import { engineClient } from '../../engine/client';
 import type { TraceFit } from '../../engine/protocol';
-import { looksLikeTrace, looksLikeYcsb } from '../../documents/importKind';
+import { looksLikeTrace, looksLikeYcsb, traceFitNotes, ycsbImportNotes } from '../../documents/importKind';
 import { YCSB_CORE } from '../../documents/ycsb';
 import type { EngineConfig, Report, Workload } from '../../documents/engine';
 import { configToState, workloadToState } from '../../documents/urls/labDocuments';
@@ -64,26 +64,14 @@ type ReadDocument =
 /** A YCSB workload as lab controls, with what did not carry over. */
 async function readYcsb(text: string, source: string): Promise<ReadDocument> {
   const imported = await engineClient().call('ycsbImport', { text, file: source });
-  const notes = [
-    ...imported.warnings.map((w) => `${w.field} (${w.kind}): ${w.message}`),
-    ...imported.unknown_keys.map((k) => `${k}: not a YCSB CoreWorkload property; ignored`),
-  ];
+  const notes = ycsbImportNotes(imported.warnings, imported.unknown_keys);
   return { kind: 'workload', patch: workloadToState(imported.workload), name: imported.workload.name || source, notes };
 }
 
 /** A workload fitted to a trace by the engine (`lsm fit`), with what the fit found. */
 async function fitTrace(text: string, source: string): Promise<ReadDocument> {
   const fit = await engineClient().call('fitTrace', { name: source, text, keyBytes: 16 });
-  const p = fit.popularity;
-  const popularity =
-    p.distribution === 'zipf'
-      ? `Zipf θ = ${p.theta.toFixed(3)} (maximum likelihood; KS distance ${p.ks_distance.toFixed(3)})`
-      : `uniform keys (p = ${p.uniform_p.toPrecision(2)} under uniform; Zipf would be θ = ${p.theta.toFixed(3)})`;
-  const notes = [
-    `fitted: ${popularity}, ${(fit.zero_result_share * 100).toFixed(1)}% of lookups zero-result, ${fit.preload_operations.toLocaleString('en-US')} preloaded keys`,
-    ...fit.notes,
-  ];
-  return { kind: 'workload', patch: workloadToState(fit.workload), name: fit.workload.name ?? source, notes, fit };
+  return { kind: 'workload', patch: workloadToState(fit.workload), name: fit.workload.name ?? source, notes: traceFitNotes(fit), fit };
 }
 
 /** What a pasted text is, and the lab state it sets (or the report it holds). */

@@ -8,7 +8,7 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import type { EngineConfig, TuneResult, TuneTarget, Workload } from '../../documents/engine';
-import { looksLikeTrace, looksLikeYcsb } from '../../documents/importKind';
+import { looksLikeTrace, looksLikeYcsb, traceFitNotes, ycsbImportNotes } from '../../documents/importKind';
 import { CUSTOM_DESIGN, CUSTOM_WORKLOAD, LINKED_DESIGN, linkedDesign, tuneUrl } from '../../documents/urls/tune';
 import { engineClient } from '../../engine/client';
 import { ControlGroup } from '../../ui/controls/ControlGroup';
@@ -82,24 +82,14 @@ export function TunePage() {
       const client = engineClient();
       if (looksLikeTrace(text)) {
         const fit = await client.call('fitTrace', { name: file.name, text, keyBytes: 16 });
-        const p = fit.popularity;
-        const popularity = p.distribution === 'zipf' ? `Zipf θ = ${p.theta.toFixed(3)} (KS distance ${p.ks_distance.toFixed(3)})` : `uniform keys (Zipf would be θ = ${p.theta.toFixed(3)})`;
-        setImported({
-          workload: fit.workload,
-          name: file.name,
-          notes: [`fitted: ${popularity}; ${(fit.zero_result_share * 100).toFixed(1)}% of lookups zero-result; ${fit.preload_operations.toLocaleString('en-US')} keys preloaded, ${fit.run_operations.toLocaleString('en-US')} operations`, ...fit.notes],
-        });
+        setImported({ workload: fit.workload, name: file.name, notes: traceFitNotes(fit) });
       } else if (text.trimStart().startsWith('{')) {
         const w = JSON.parse(text) as Workload;
         await client.call('validate', { workload: w });
         setImported({ workload: w, name: file.name, notes: [] });
       } else if (looksLikeYcsb(text)) {
         const r = await client.call('ycsbImport', { text, file: file.name });
-        setImported({
-          workload: r.workload,
-          name: file.name,
-          notes: [...r.warnings.map((w) => `${w.field} (${w.kind}): ${w.message}`), ...r.unknown_keys.map((k) => `${k}: not a YCSB CoreWorkload property; ignored`)],
-        });
+        setImported({ workload: r.workload, name: file.name, notes: ycsbImportNotes(r.warnings, r.unknown_keys) });
       } else {
         throw new Error('not a YCSB workload properties file, a Workload JSON or a KVBench trace (lines I k v, U k v, D k, Q k, S a b)');
       }

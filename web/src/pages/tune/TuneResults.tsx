@@ -6,8 +6,8 @@
 import { zipSync, strToU8 } from 'fflate';
 import { useMemo, useState } from 'react';
 import type { ExportDesign } from '../../documents/designs/exportDesigns';
-import { measuredIoPerOp } from '../../documents/designs/monkeyView';
-import type { BundleFile, EngineConfig, PricedDesign, Report, TuneProof, TuneResult, Workload } from '../../documents/engine';
+import { measuredByClass, measuredIoPerOp } from '../../documents/designs/monkeyView';
+import type { BundleFile, EngineConfig, PricedDesign, TuneProof, TuneResult, Workload } from '../../documents/engine';
 import { formatBytes, formatSig } from '../../documents/format';
 import { engineClient } from '../../engine/client';
 import { withTask } from '../../engine/session';
@@ -20,15 +20,6 @@ import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
 import { TaskProgress } from '../../ui/task/TaskProgress';
 
 const CLASSES = ['zero-result lookup', 'non-zero-result lookup', 'range lookup', 'write'] as const;
-
-/** A run's measured I/O per operation of each class, in the tuner's order. */
-function measuredByClass(report: Report): [number, number, number, number] {
-  const of = (name: string) => report.summary.find((c) => c.class === name)?.io_per_op ?? 0;
-  const o = report.operations;
-  const writes = o.insert + o.update + o.delete;
-  const t = report.writes.totals;
-  return [of('get_zero_result'), of('get_non_zero_result'), of('scan'), writes > 0 ? (t.data_pages_written + t.meta_pages_written) / writes : 0];
-}
 
 interface Measured {
   label: string;
