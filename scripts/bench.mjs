@@ -65,28 +65,42 @@ function engineBench(rounds) {
 /**
  * The tuner (`lsm tune`, the same code the Tune page runs as wasm): from RocksDB's defaults, YCSB
  * A–F at 10,000,000 records (model only: no engine run), each design priced by replaying the
- * engine's merge policy on sizes. The time is the tuner's own (`tuned in … ms`), median of rounds.
+ * engine's merge policy on sizes, for both targets, nominal and robust. The native time is the
+ * tuner's own (`tuned in … ms`); the wasm time is the same call in Node's V8; medians of rounds.
  */
 function tuneBench(rounds) {
-  console.log('\n== tune: RocksDB defaults, YCSB A–F at 10,000,000 records, 1,000,000 operations (lsm tune, native) ==');
+  console.log('\n== tune: RocksDB defaults, YCSB A–F at 10,000,000 records, 1,000,000 operations (target < 50 ms) ==');
   const lsm = path.join(root, 'wasm-engine/target/release/lsm');
   const preset = path.join(root, 'public/presets/rocksdb.json');
+  const rows = [];
   for (const letter of 'abcdef') {
-    for (const rho of [0, 0.5]) {
-      const times = [];
-      let result;
-      for (let i = 0; i < rounds; i++) {
-        const r = spawnSync(lsm, ['tune', '--config', preset, '--workload', `ycsb:${letter}`, '--records', '10000000', '--operations', '1000000', '--robust', String(rho)], { encoding: 'utf8', maxBuffer: 64 << 20 });
-        if (r.status !== 0) throw new Error(`lsm tune failed:\n${r.stderr}`);
-        times.push(Number(/tuned in ([0-9.]+) ms/.exec(r.stderr)[1]));
-        result = JSON.parse(r.stdout);
+    for (const target of ['engine', 'rocksdb']) {
+      for (const rho of [0, 0.5]) {
+        const times = [];
+        let result;
+        for (let i = 0; i < rounds; i++) {
+          const r = spawnSync(lsm, ['tune', '--config', preset, '--workload', `ycsb:${letter}`, '--records', '10000000', '--operations', '1000000', '--robust', String(rho), '--target', target], { encoding: 'utf8', maxBuffer: 64 << 20 });
+          if (r.status !== 0) throw new Error(`lsm tune failed:\n${r.stderr}`);
+          times.push(Number(/tuned in ([0-9.]+) ms/.exec(r.stderr)[1]));
+          result = JSON.parse(r.stdout);
+        }
+        rows.push({ letter, target, rho, native: median(times), result });
       }
-      const rec = result[result.recommended];
-      console.log(
-        `  YCSB ${letter.toUpperCase()} ρ = ${rho}: ${median(times).toFixed(1)} ms median over ${result.candidates} designs (target < 50 ms); predicted gain ${(100 * result.predicted_gain).toFixed(1)}%: ${rec.summary}`,
-      );
     }
   }
+  const jobs = path.join(os.tmpdir(), `tune-bench-${process.pid}.json`);
+  fs.writeFileSync(jobs, JSON.stringify(rows.map(({ result, rho, target }) => ({ workload: result.workload, rho, target }))));
+  const wasm = JSON.parse(run('node', ['scripts/bench-tune-wasm.mjs', preset, jobs, String(rounds)]));
+  fs.rmSync(jobs);
+  console.log('  workload  target   ρ     native    wasm   designs  predicted gain  recommendation');
+  rows.forEach(({ letter, target, rho, native, result }, i) => {
+    const rec = result[result.recommended];
+    console.log(
+      `  YCSB ${letter.toUpperCase()}    ${target.padEnd(8)} ${String(rho).padEnd(4)} ${native.toFixed(1).padStart(6)} ms ${wasm[i].toFixed(1).padStart(6)} ms ${String(result.candidates).padStart(6)}   ${(100 * result.predicted_gain).toFixed(1).padStart(6)}%        ${rec.summary}`,
+    );
+  });
+  const worst = (xs) => Math.max(...xs).toFixed(1);
+  console.log(`  slowest: native ${worst(rows.map((r) => r.native))} ms, wasm ${worst(wasm)} ms (target < 50 ms)`);
 }
 
 function modelsBench() {

@@ -20,6 +20,7 @@ mod keymap;
 mod popularity;
 pub mod predict;
 pub mod robust;
+mod writes;
 
 use std::str::FromStr;
 

@@ -22,6 +22,10 @@
 //! Lookup costs are averaged over `SAMPLES` moments spread evenly over the run phase (`predict`),
 //! or fewer for a quick first ranking (`predict_with`).
 
+use std::cell::RefCell;
+
+use rustc_hash::FxHashMap;
+
 use crate::bloom::fpr_at_bits_per_key;
 use crate::compaction::{self, FlushPlan, Shape};
 use crate::config::{Allocation, EngineConfig, Granularity};
@@ -31,7 +35,8 @@ use crate::page::{ENTRY_HEADER, PAGE_HEADER};
 use crate::workload::Workload;
 
 use super::keymap::KeyMap;
-use super::popularity::{BIN_GROWTH, Bin, EXACT_RANKS, Popularity, QUICK_BIN_GROWTH, QUICK_EXACT_RANKS};
+use super::popularity::{BIN_GROWTH, EXACT_RANKS, Popularity, QUICK_BIN_GROWTH, QUICK_EXACT_RANKS};
+use super::writes::WriteSequence;
 
 /// Moments of the run phase at which lookups are priced.
 pub const SAMPLES: usize = 16;
@@ -84,21 +89,21 @@ impl Run {
     }
 }
 
+/// The deepest level, the new run's level, the deepest level's runs and the new run (bytes).
+type MonkeyQuestion = (usize, usize, u64, Vec<u64>);
+
 struct Sim<'a> {
     config: &'a EngineConfig,
     entry_bytes: f64,
     key_bytes: f64,
     per_page: f64,
-    preload: f64,
-    /// Shares of the run's writes that insert, and that update an existing key.
-    insert_share: f64,
-    update_share: f64,
-    popularity: &'a Popularity,
+    writes: &'a WriteSequence,
     /// Runs per level (index 0 = level 1), newest first.
     levels: Vec<Vec<Run>>,
     /// Key maps of file-granular levels (index as `levels`; level 1's files all span the space).
     key_maps: Vec<KeyMap>,
     shape_buf: Shape,
+    monkey_memo: RefCell<FxHashMap<MonkeyQuestion, f64>>,
     buffer_lo: f64,
     counting: bool,
     flushes: u64,
@@ -107,45 +112,6 @@ struct Sim<'a> {
 }
 
 impl Sim<'_> {
-    /// Keys inserted before write `seq`.
-    fn inserted_before(&self, seq: f64) -> f64 {
-        if seq <= self.preload { seq } else { self.preload + (seq - self.preload) * self.insert_share }
-    }
-
-    /// Updates among writes `[lo, hi)`.
-    fn updates_in(&self, lo: f64, hi: f64) -> f64 {
-        (hi.min(f64::MAX) - lo.max(self.preload)).max(0.0) * self.update_share
-    }
-
-    /// Share of a bin's keys inserted at or after write `seq`, when `inserted` keys exist.
-    fn share_inserted_since(&self, bin: &Bin, seq: f64, inserted: f64) -> f64 {
-        let idx = self.inserted_before(seq);
-        if bin.scattered {
-            return if inserted > 0.0 { ((inserted - idx) / inserted).clamp(0.0, 1.0) } else { 0.0 };
-        }
-        ((bin.first + bin.count - idx) / bin.count).clamp(0.0, 1.0)
-    }
-
-    /// Distinct keys written in `[lo, hi)`: the inserts, and older keys updated at least once.
-    fn keys_in(&self, lo: f64, hi: f64) -> f64 {
-        let inserts = self.inserted_before(hi) - self.inserted_before(lo);
-        let u = self.updates_in(lo, hi);
-        if u <= 0.0 {
-            return inserts;
-        }
-        let inserted = self.inserted_before(hi);
-        let updated: f64 = self
-            .popularity
-            .bins(inserted)
-            .iter()
-            .map(|b| {
-                let older = b.count * (1.0 - self.share_inserted_since(b, lo, inserted));
-                older * b.hit(u)
-            })
-            .sum();
-        inserts + updated
-    }
-
     /// The tree as the merge policy sees it, written into `buf` (its vectors are reused: the
     /// policy is asked after every flush, and allocating a new shape each time was a third of
     /// the tuner's time).
@@ -183,8 +149,7 @@ impl Sim<'_> {
                 } else {
                     Vec::new()
                 };
-                let monkey =
-                    monkey_bits_at_birth(self.config, deepest, dest_level, &others, entries * self.entry_bytes);
+                let monkey = self.monkey_bits(deepest, dest_level, others, entries * self.entry_bytes);
                 // The budget that the staying filters leave (filter_sizing::unspent_bits_per_key).
                 let (spent, held) = self
                     .levels
@@ -198,6 +163,18 @@ impl Sim<'_> {
             }
         }
         .clamp(0.0, crate::config::BITS_PER_KEY_RANGE.1)
+    }
+
+    /// `monkey_bits_at_birth`, remembered: between two merges into the deepest level, every
+    /// flush (and every merge into the same level) asks the same question.
+    fn monkey_bits(&self, deepest: usize, dest_level: usize, deepest_runs: Vec<f64>, bytes: f64) -> f64 {
+        let key = (deepest, dest_level, bytes.to_bits(), deepest_runs.iter().map(|b| b.to_bits()).collect());
+        if let Some(&bits) = self.monkey_memo.borrow().get(&key) {
+            return bits;
+        }
+        let bits = monkey_bits_at_birth(self.config, deepest, dest_level, &deepest_runs, bytes);
+        self.monkey_memo.borrow_mut().insert(key, bits);
+        bits
     }
 
     fn ensure_level(&mut self, level: usize) {
@@ -221,7 +198,7 @@ impl Sim<'_> {
             lo = lo.min(a);
             hi = hi.max(b);
         }
-        let entries = self.keys_in(lo, hi);
+        let entries = self.writes.keys_in(lo, hi);
         let bits = self.bits_for(dest_level, entries, inputs);
         let tables = match self.config.compaction.granularity {
             Granularity::Level => 1.0,
@@ -249,7 +226,7 @@ impl Sim<'_> {
             self.flushes += 1;
         }
         self.ensure_level(1);
-        let bytes = (self.keys_in(lo, hi) * self.entry_bytes).round() as u64;
+        let bytes = (self.writes.keys_in(lo, hi) * self.entry_bytes).round() as u64;
         let mut buf = std::mem::take(&mut self.shape_buf);
         let into_newest =
             compaction::choose_flush(self.shape_into(&mut buf), self.config, bytes) == FlushPlan::IntoNewestRun;
@@ -313,8 +290,8 @@ impl Sim<'_> {
             let (upper, lower) = self.key_maps.split_at_mut(l + 1);
             let (from, into) = (&mut upper[l], &mut lower[0]);
             // Key maps count entries as written (before duplicates meet); scale to each run.
-            let scale = from.mass.iter().sum::<f64>() / src.entries.max(1.0);
-            let below_scale = below.map_or(1.0, |b| into.mass.iter().sum::<f64>() / b.entries.max(1.0));
+            let scale = from.mass() / src.entries.max(1.0);
+            let below_scale = below.map_or(1.0, |b| into.mass() / b.entries.max(1.0));
             let below_cover_before = into.coverage();
             let overlap = from.move_file(file_entries * scale, into) / below_scale.max(1e-12);
             let (src_cover, below_cover) = (from.coverage(), into.coverage());
@@ -331,14 +308,14 @@ impl Sim<'_> {
                     .max(1.0);
                 self.pages_written += self.pages(overlap + file_entries, bits, tables);
             }
-            let remaining = Run { lo: cut, entries: self.keys_in(cut, src.hi), coverage: src_cover, ..src };
+            let remaining = Run { lo: cut, entries: self.writes.keys_in(cut, src.hi), coverage: src_cover, ..src };
             if remaining.entries * self.entry_bytes < 1.0 {
                 self.levels[l].remove(0);
             } else {
                 self.levels[l][0] = remaining;
             }
             let lo = below.map_or(src.lo, |b| b.lo.min(src.lo));
-            let entries = self.keys_in(lo, cut);
+            let entries = self.writes.keys_in(lo, cut);
             let merged =
                 Run { lo, hi: cut, entries, bits_per_key: self.bits_for(l + 2, entries, &[]), coverage: below_cover };
             if self.levels[l + 1].is_empty() {
@@ -358,12 +335,12 @@ impl Sim<'_> {
     /// `now` writes done (the buffer holds `[buffer_lo, now)`).
     fn lookup_costs(&self, now: f64, range_entries_per_key: f64) -> [f64; 3] {
         let runs = self.probe_order();
-        let inserted = self.inserted_before(now);
-        let bins = self.popularity.bins(inserted);
+        let inserted = self.writes.inserted_before(now);
+        let bins = self.writes.popularity.bins(inserted);
         // Updates since each run's start (and the buffer's): every run born before the run phase
         // has seen all of them, so one exp per bin serves all those runs.
-        let u_all = self.updates_in(0.0, now);
-        let u_of = |seq: f64| self.updates_in(seq, now);
+        let u_all = self.writes.updates_in(0.0, now);
+        let u_of = |seq: f64| self.writes.updates_in(seq, now);
         let u_buffer = u_of(self.buffer_lo);
         let u_runs: Vec<f64> = runs.iter().map(|r| u_of(r.lo)).collect();
         // Probe cost before each run: the false positives of the runs probed ahead of it.
@@ -377,7 +354,7 @@ impl Sim<'_> {
             let hit_all = b.hit(u_all);
             // P(a key's newest version was written at or after `seq`), with u updates since.
             let newer_than = |seq: f64, u: f64| -> f64 {
-                let since = self.share_inserted_since(b, seq, inserted);
+                let since = self.writes.share_inserted_since(b, seq, inserted);
                 let hit = if u == u_all { hit_all } else { b.hit(u) };
                 since + (1.0 - since) * hit
             };
@@ -413,8 +390,8 @@ pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction>
 /// resolution and at the coarse one a quick first ranking uses.
 pub struct Predictor<'w> {
     workload: &'w Workload,
-    popularity: Popularity,
-    coarse: Popularity,
+    writes: WriteSequence,
+    coarse: WriteSequence,
 }
 
 impl<'w> Predictor<'w> {
@@ -427,14 +404,14 @@ impl<'w> Predictor<'w> {
         let keys = keys_at_end.max(1.0);
         Ok(Predictor {
             workload,
-            popularity: Popularity::of(workload, keys, EXACT_RANKS, BIN_GROWTH),
-            coarse: Popularity::of(workload, keys, QUICK_EXACT_RANKS, QUICK_BIN_GROWTH),
+            writes: WriteSequence::new(workload, Popularity::of(workload, keys, EXACT_RANKS, BIN_GROWTH)),
+            coarse: WriteSequence::new(workload, Popularity::of(workload, keys, QUICK_EXACT_RANKS, QUICK_BIN_GROWTH)),
         })
     }
 
     /// `predict` with lookups priced at `samples` moments of the run phase (at least 1).
     pub fn predict(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
-        predict_with(config, self.workload, &self.popularity, samples)
+        predict_with(config, self.workload, &self.writes, samples)
     }
 
     /// A quick estimate for ranking many designs: coarse key popularity, lookups priced at
@@ -447,7 +424,7 @@ impl<'w> Predictor<'w> {
 fn predict_with(
     config: &EngineConfig,
     workload: &Workload,
-    popularity: &Popularity,
+    writes: &WriteSequence,
     samples: usize,
 ) -> Result<Prediction> {
     let samples_wanted = samples.max(1);
@@ -460,25 +437,18 @@ fn predict_with(
         return Err(Error::invalid("preload.value_bytes", "an entry must fit in one page"));
     }
     let mix = class_mix(workload);
-    let m = &workload.mix;
-    let writes = m.insert + m.update + m.delete;
-    let preload = workload.preload.entries as f64;
-    let ops = workload.operations as f64;
-    let run_writes = ops * writes;
-    let (insert_share, update_share) =
-        if writes > 0.0 { (m.insert / writes, (m.update + m.delete) / writes) } else { (0.0, 0.0) };
+    let preload = writes.preload;
+    let run_writes = writes.end - preload;
     let mut sim = Sim {
         config,
         entry_bytes,
         key_bytes,
         per_page,
-        preload,
-        insert_share,
-        update_share,
-        popularity,
+        writes,
         levels: Vec::new(),
         key_maps: Vec::new(),
         shape_buf: Shape::default(),
+        monkey_memo: RefCell::default(),
         buffer_lo: 0.0,
         counting: false,
         flushes: 0,
@@ -488,40 +458,31 @@ fn predict_with(
     // A flush happens when the buffer's distinct keys fill it (entries are whole).
     let buffer_entries = (config.buffer_bytes as f64 / entry_bytes).floor().max(1.0);
 
-    // The load: inserts only, so the buffer fills every `buffer_entries` writes.
-    let mut seq = buffer_entries;
-    while seq <= preload {
-        sim.flush(seq);
-        seq += buffer_entries;
+    let flushes = writes.flushes(buffer_entries);
+    let load_flushes = flushes.iter().take_while(|&&at| at <= preload).count();
+    for &at in &flushes[..load_flushes] {
+        sim.flush(at);
     }
-    // The run: find each flush by the buffer's distinct keys; price lookups at evenly spaced moments.
+    // The run: its flushes, with lookups priced at evenly spaced moments between them.
     sim.counting = true;
-    let end = preload + run_writes;
     let key_space = workload.key_space() as f64;
     let span = ((workload.range_selectivity * key_space).round()).clamp(1.0, key_space);
     let mut sums = [0.0; 3];
-    let mut samples = 0.0_f64;
-    let mut next_sample = 0usize;
-    let sample_at = |i: usize| preload + run_writes * (i as f64 + 0.5) / samples_wanted as f64;
-    loop {
-        let flush_at = next_flush(&sim, buffer_entries, end);
-        while next_sample < samples_wanted && flush_at.is_none_or(|f| sample_at(next_sample) < f) {
-            let now = sample_at(next_sample);
-            let inserted = sim.inserted_before(now);
+    let samples = samples_wanted as f64;
+    let mut moments = (0..samples_wanted).map(|i| preload + run_writes * (i as f64 + 0.5) / samples).peekable();
+    for &at in flushes[load_flushes..].iter().chain(std::iter::once(&f64::INFINITY)) {
+        while let Some(now) = moments.next_if(|&now| now < at) {
             // Entries of one run that fall in a range: its share of the key space's ids.
-            let c = sim.lookup_costs(now, span / key_space.max(inserted));
+            let c = sim.lookup_costs(now, span / key_space.max(writes.inserted_before(now)));
             for (s, x) in sums.iter_mut().zip(c) {
                 *s += x;
             }
-            samples += 1.0;
-            next_sample += 1;
         }
-        match flush_at {
-            Some(at) => sim.flush(at),
-            None => break,
+        if at.is_finite() {
+            sim.flush(at);
         }
     }
-    let [zero, existing, range] = sums.map(|s| s / samples.max(1.0));
+    let [zero, existing, range] = sums.map(|s| s / samples);
     let write = if run_writes > 0.0 { sim.pages_written / run_writes } else { 0.0 };
     let class_costs = [zero, existing, range, write];
     let expected = mix.iter().zip(class_costs).map(|(w, c)| w * c).sum();
@@ -536,46 +497,4 @@ fn predict_with(
         merges: sim.merges,
         pages_written: sim.pages_written,
     })
-}
-
-/// The write sequence number at which the buffer next fills, if before `end`.
-fn next_flush(sim: &Sim<'_>, buffer_entries: f64, end: f64) -> Option<f64> {
-    let lo = sim.buffer_lo;
-    if sim.keys_in(lo, end) < buffer_entries {
-        return None;
-    }
-    // Distinct keys grow with writes, smoothly and concavely: false position (Illinois) finds
-    // the write that fills the buffer in a few evaluations; a flush placed within 1/10,000 of
-    // the buffer's writes (or one write) is as good as exact for the costs.
-    let f = |w: f64| sim.keys_in(lo, w) - buffer_entries;
-    let (mut a, mut b) = (lo + buffer_entries - 1.0, end);
-    let (mut fa, mut fb) = (f(a), f(b));
-    if fa >= 0.0 {
-        return Some(a);
-    }
-    let mut side = 0;
-    for _ in 0..100 {
-        let tolerance = ((b - lo) * 1e-4).max(1.0);
-        if b - a <= tolerance {
-            break;
-        }
-        let w = (a - fa * (b - a) / (fb - fa)).clamp(a + tolerance / 2.0, b - tolerance / 2.0);
-        let fw = f(w);
-        if fw >= 0.0 {
-            b = w;
-            fb = fw;
-            if side == 1 {
-                fa /= 2.0;
-            }
-            side = 1;
-        } else {
-            a = w;
-            fa = fw;
-            if side == -1 {
-                fb /= 2.0;
-            }
-            side = -1;
-        }
-    }
-    Some(b.ceil())
 }
