@@ -114,6 +114,28 @@ test('tune: a trace of one’s own is fitted, tuned for, run and taken home', as
   expect(Math.abs(theta - 0.99)).toBeLessThan(0.03);
   expect(new URL(page.url()).hash).toContain('w=custom');
   await expect(page.getByTestId('tune-table').locator('tbody tr')).toHaveCount(3);
+  // The trace's rank–frequency against the fit; the fitted numbers are in the fields, and the link.
+  const rankChart = page.getByTestId('tune-rank-frequency');
+  await expect(rankChart).toContainText('fit: Zipf θ = ');
+  const thetaBox = page.getByRole('textbox', { name: /^Skew/ });
+  expect(Math.abs(Number(await thetaBox.inputValue()) - theta)).toBeLessThan(0.001);
+  expect(new URL(page.url()).hash).toMatch(/[?&]th=0\.9/);
+  // Override a fitted number: the page tunes for it, draws it against the trace, and links to it.
+  const before = await cell(page, 0, 2);
+  await thetaBox.fill('0.5');
+  await expect(rankChart).toContainText('your setting: Zipf θ = 0.5');
+  await expect.poll(() => new URL(page.url()).hash).toContain('th=0.5');
+  await expect.poll(() => cell(page, 0, 2)).not.toBe(before);
+  // A mix that does not add up is named, and the page keeps the last workload that could run.
+  const tuned = await cell(page, 0, 2);
+  await page.getByRole('textbox', { name: /^Updates/ }).fill('0.9');
+  await expect(page.getByTestId('tune-workload-problem')).toContainText('must sum to 100%');
+  expect(await cell(page, 0, 2)).toBe(tuned);
+  // Reset puts the fit's numbers back.
+  await page.getByTestId('tune-workload-reset').click();
+  await expect(page.getByTestId('tune-mix-total')).toContainText('100%');
+  await expect(rankChart).not.toContainText('your setting');
+  await expect.poll(() => cell(page, 0, 2)).toBe(before);
   await page.getByTestId('tune-run').click();
   await expect(page.getByTestId('tune-gains')).toBeVisible({ timeout: 150_000 });
   const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('tune-zip').click()]);
@@ -147,5 +169,15 @@ test('tune for this: a model page’s design opens on the Tune page as the curre
   // The current design is the one the Trade-offs page showed (whole-level merges, its filters).
   await expect(table.locator('tbody tr').first()).toContainText('bits/key');
   expect(new URL(page.url()).hash).toContain('d=link');
+  // With a workload chosen in the export card, the link carries it as your workload, every number.
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Trade-off curves and holistic design', level: 1 })).toBeVisible();
+  await page.getByTestId('export-workload').first().selectOption('mixed');
+  await expect(link).toHaveAttribute('href', /w=custom/);
+  await link.click();
+  await expect(page.getByRole('textbox', { name: /^Skew/ })).toHaveValue('0.9');
+  await expect(page.getByRole('textbox', { name: /^Range lookups/ })).toHaveValue('0.05');
+  await expect(page.getByRole('textbox', { name: /^Records/ })).toHaveValue('50,000');
+  await expect(table.locator('tbody tr')).toHaveCount(3);
   expect(errors).toEqual([]);
 });

@@ -159,23 +159,40 @@ export function workloadName(s: LabState): string {
   return `${s.preload.toLocaleString('en-US')} keys, then ${s.operations.toLocaleString('en-US')} ops: ${mix || 'no operations'}; ${dist}`;
 }
 
+/** The workload fields of the lab's state (the Tune page carries the same fields). */
+export type WorkloadFields = Pick<
+  LabState,
+  | 'seed' | 'preload' | 'keySpace' | 'keyBytes' | 'valueBytes' | 'operations'
+  | 'insert' | 'update' | 'remove' | 'getExisting' | 'getMissing' | 'range'
+  | 'distribution' | 'theta' | 'hotFraction' | 'hotProbability' | 'selectivity'
+>;
+
 /**
- * What the engine will refuse in these controls, beyond each control's own range (which the
- * controls enforce as typed): the mix must sum to 1, the key space must exceed the preload, a page
- * must be a power of two, and so on. Messages name the control.
+ * What the engine will refuse in a workload's fields, beyond each control's own range: the mix must
+ * sum to 1, the key space must exceed the preload, ranges need a selectivity. Messages name the control.
  */
-export function labProblems(s: LabState): string[] {
+export function workloadProblems(s: WorkloadFields): string[] {
   const out: string[] = [];
   const sum = s.insert + s.update + s.remove + s.getExisting + s.getMissing + s.range;
   if (s.operations > 0 && Math.abs(sum - 1) > 1e-9) {
     out.push(`the operation mix must sum to 100%; it sums to ${Math.round(sum * 1e4) / 100}%`);
   }
-  if ((s.pageBytes & (s.pageBytes - 1)) !== 0) out.push(`page size must be a power of two; got ${s.pageBytes} B`);
-  if (s.bufferKiB * KIB < s.pageBytes) out.push('write buffer must hold at least one page');
   if (s.keySpace !== 0 && s.keySpace <= s.preload) {
     out.push(`key space must be 0 (automatic) or larger than the preload (${s.preload.toLocaleString('en-US')})`);
   }
   if (s.range > 0 && s.selectivity <= 0) out.push('range selectivity must be above 0 when the mix has range lookups');
+  return out;
+}
+
+/**
+ * What the engine will refuse in these controls, beyond each control's own range (which the
+ * controls enforce as typed): the workload's problems, a page that is not a power of two, a
+ * buffer that cannot hold a page or an entry. Messages name the control.
+ */
+export function labProblems(s: LabState): string[] {
+  const out = workloadProblems(s);
+  if ((s.pageBytes & (s.pageBytes - 1)) !== 0) out.push(`page size must be a power of two; got ${s.pageBytes} B`);
+  if (s.bufferKiB * KIB < s.pageBytes) out.push('write buffer must hold at least one page');
   if (s.keyBytes + s.valueBytes > s.bufferKiB * KIB) out.push('one entry (key + value) must fit in the write buffer');
   return out;
 }

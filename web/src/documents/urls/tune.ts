@@ -1,8 +1,9 @@
 /**
  * The Tune page's controls in its URL (`#/tune?v=1&d=rocksdb&w=b&n=100000&ops=100000&t=engine&rho=0.5`):
  * where you are (a system's design, a YCSB core workload and its size) and how robust to be.
- * An imported OPTIONS file is the "custom" design, an imported YCSB file or fitted trace the
- * "custom" workload; a link cannot carry either.
+ * An imported OPTIONS file is the "custom" design (a link cannot carry it). An imported YCSB file,
+ * Workload JSON or fitted trace is the "custom" workload: its numbers go into the lab's workload
+ * fields, where the user can override any of them, and the link carries them.
  */
 import type { EngineConfig } from '../engine';
 import { hashFor } from '../routes';
@@ -10,7 +11,8 @@ import { defineUrlState, encodeQuery } from '../url/codec';
 import { defaultsOf, enumParam, numberParam, type StateOf } from '../url/params';
 import { YCSB_CORE } from '../ycsb';
 import { labParams } from './lab';
-import { configToState, stateToConfig } from './labDocuments';
+import { configToState, stateToConfig, stateToWorkload, workloadProblems, workloadToState, type WorkloadFields } from './labDocuments';
+import type { Workload } from '../engine';
 
 export const CUSTOM_DESIGN = 'custom';
 export const CUSTOM_WORKLOAD = 'custom';
@@ -47,10 +49,27 @@ export const tuneParams = {
     key: 'w',
     label: 'workload',
     default: 'b',
-    options: [...YCSB_CORE.map((w) => ({ value: w.letter, label: `YCSB ${w.label}` })), { value: CUSTOM_WORKLOAD, label: 'Your workload (YCSB file or trace, imported)' }],
+    options: [...YCSB_CORE.map((w) => ({ value: w.letter, label: `YCSB ${w.label}` })), { value: CUSTOM_WORKLOAD, label: 'Your workload (imported)' }],
   }),
-  records: numberParam({ key: 'n', label: 'records', unit: 'records', default: 100_000, min: 1_000, max: 100_000_000, integer: true, log: true, help: 'YCSB recordcount: the preload.' }),
-  operations: numberParam({ key: 'ops', label: 'operations', unit: 'ops', default: 100_000, min: 1_000, max: 100_000_000, integer: true, log: true, help: 'YCSB operationcount: the measured run.' }),
+  records: numberParam({ key: 'n', label: 'records', unit: 'records', default: 100_000, min: 0, max: 100_000_000, integer: true, help: 'YCSB recordcount: the preload.' }),
+  operations: numberParam({ key: 'ops', label: 'operations', unit: 'ops', default: 100_000, min: 0, max: 100_000_000, integer: true, help: 'YCSB operationcount: the measured run.' }),
+  // Your workload (read only when workload = custom), in the lab's own fields and keys; its
+  // preload and operations are `records` and `operations` above.
+  getMissing: labParams.getMissing,
+  getExisting: labParams.getExisting,
+  range: labParams.range,
+  insert: labParams.insert,
+  update: labParams.update,
+  remove: labParams.remove,
+  distribution: labParams.distribution,
+  theta: labParams.theta,
+  hotFraction: labParams.hotFraction,
+  hotProbability: labParams.hotProbability,
+  selectivity: labParams.selectivity,
+  keyBytes: labParams.keyBytes,
+  valueBytes: labParams.valueBytes,
+  keySpace: labParams.keySpace,
+  seed: labParams.seed,
   target: enumParam({
     key: 't',
     label: 'recommend for',
@@ -83,13 +102,40 @@ export function linkedDesign(s: TuneState): EngineConfig {
   return stateToConfig({ ...defaultsOf(labParams), pageBytes, bufferKiB, sizeRatios, maxRuns, allocation, bits, levelBits, granularity, fileKiB });
 }
 
-/** "Tune for this": the Tune page starting from `config`. */
-export function tuneLink(config: EngineConfig): string {
+/** "Tune for this": the Tune page starting from `config` and, given one, `workload` (as your workload). */
+export function tuneLink(config: EngineConfig, workload?: Workload): string {
   const d = configToState(config);
   const state: TuneState = {
     ...defaultsOf(tuneParams),
     design: LINKED_DESIGN,
     ...Object.fromEntries(Object.entries(d).filter(([k]) => k in tuneParams)),
+    ...(workload ? customWorkloadState(workload) : {}),
   };
   return hashFor('tune', encodeQuery(tuneUrl, state));
 }
+
+/** The custom workload's fields, with the preload and operations from `records` and `operations`. */
+function workloadFields(s: TuneState): WorkloadFields {
+  const { records, operations, seed, keySpace, keyBytes, valueBytes, insert, update, remove, getExisting, getMissing, range, distribution, theta, hotFraction, hotProbability, selectivity } = s;
+  return { preload: records, operations, seed, keySpace, keyBytes, valueBytes, insert, update, remove, getExisting, getMissing, range, distribution, theta, hotFraction, hotProbability, selectivity };
+}
+
+/** The custom workload as a Workload document: the lab's reading of the same fields. */
+export function customWorkload(s: TuneState, name?: string): Workload {
+  return stateToWorkload({ ...defaultsOf(labParams), ...workloadFields(s) }, name);
+}
+
+/** Why the custom workload's fields cannot run (empty when they can); messages name the field. */
+export function customWorkloadProblems(s: TuneState): string[] {
+  return workloadProblems(workloadFields(s));
+}
+
+/** The URL fields that hold `w` as the custom workload (an import, or "reset to the import"). */
+export function customWorkloadState(w: Workload): Partial<TuneState> {
+  const { preload, operations, ...rest } = { ...defaultsOf(labParams), ...workloadToState(w) };
+  const fields = Object.fromEntries(Object.entries(rest).filter(([k]) => k in tuneParams && !(k in designFields)));
+  return { ...fields, workload: CUSTOM_WORKLOAD, records: preload, operations };
+}
+
+/** Lab fields the Tune page reads as the linked design, not the workload. */
+const designFields = { pageBytes: 1, bufferKiB: 1, sizeRatios: 1, maxRuns: 1, allocation: 1, bits: 1, levelBits: 1, granularity: 1, fileKiB: 1, tab: 1 };

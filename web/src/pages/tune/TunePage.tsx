@@ -7,15 +7,26 @@
  * then the files to take home, one by one or as one zip.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { EngineConfig, TuneResult, TuneTarget, Workload } from '../../documents/engine';
+import type { EngineConfig, TraceFit, TuneResult, TuneTarget, Workload } from '../../documents/engine';
 import { looksLikeTrace, looksLikeYcsb, traceFitNotes, ycsbImportNotes } from '../../documents/importKind';
-import { CUSTOM_DESIGN, CUSTOM_WORKLOAD, LINKED_DESIGN, linkedDesign, tuneUrl } from '../../documents/urls/tune';
+import {
+  CUSTOM_DESIGN,
+  CUSTOM_WORKLOAD,
+  LINKED_DESIGN,
+  customWorkload,
+  customWorkloadProblems,
+  customWorkloadState,
+  linkedDesign,
+  tuneUrl,
+} from '../../documents/urls/tune';
 import { engineClient } from '../../engine/client';
 import { ControlGroup } from '../../ui/controls/ControlGroup';
 import { ParamControl } from '../../ui/controls/ParamControl';
 import { Page } from '../../ui/layout/Page';
 import { useUrlState } from '../../ui/state/useUrlState';
+import { RankFrequencyCard } from './RankFrequencyCard';
 import { TuneResults } from './TuneResults';
+import { YourWorkloadControls } from './YourWorkloadControls';
 
 export function TunePage() {
   const url = useUrlState(tuneUrl);
@@ -23,8 +34,19 @@ export function TunePage() {
   const [custom, setCustom] = useState<{ config: EngineConfig; name: string; warnings: string[] } | null>(null);
   const [preset, setPreset] = useState<EngineConfig | null>(null);
   const [coreWorkload, setCoreWorkload] = useState<Workload | null>(null);
-  const [imported, setImported] = useState<{ workload: Workload; name: string; notes: string[] } | null>(null);
-  const workload = s.workload === CUSTOM_WORKLOAD ? (imported?.workload ?? null) : coreWorkload;
+  // The last import (its workload as read, what the reader noted, a trace's fit): the page's
+  // fields hold its numbers, which the user may override; "reset" puts the import's back.
+  const [imported, setImported] = useState<{ workload: Workload; name: string; notes: string[]; fit?: TraceFit } | null>(null);
+  const ownWorkload = s.workload === CUSTOM_WORKLOAD;
+  const customProblems = ownWorkload ? customWorkloadProblems(s) : [];
+  const customKey = ownWorkload && customProblems.length === 0 ? JSON.stringify(customWorkload(s, imported?.name)) : '';
+  const yours = useMemo(() => (customKey ? (JSON.parse(customKey) as Workload) : null), [customKey]);
+  // While the fields do not add up (a mix being retyped), the page keeps tuning the last workload that did.
+  const [lastYours, setLastYours] = useState<Workload | null>(null);
+  useEffect(() => {
+    if (yours) setLastYours(yours);
+  }, [yours]);
+  const workload = ownWorkload ? (yours ?? lastYours) : coreWorkload;
   const [problem, setProblem] = useState<string | null>(null);
 
   useEffect(() => {
@@ -80,20 +102,23 @@ export function TunePage() {
     try {
       const text = await file.text();
       const client = engineClient();
+      let read: NonNullable<typeof imported>;
       if (looksLikeTrace(text)) {
         const fit = await client.call('fitTrace', { name: file.name, text, keyBytes: 16 });
-        setImported({ workload: fit.workload, name: file.name, notes: traceFitNotes(fit) });
+        read = { workload: fit.workload, name: file.name, notes: traceFitNotes(fit), fit };
       } else if (text.trimStart().startsWith('{')) {
         const w = JSON.parse(text) as Workload;
         await client.call('validate', { workload: w });
-        setImported({ workload: w, name: file.name, notes: [] });
+        read = { workload: w, name: file.name, notes: [] };
       } else if (looksLikeYcsb(text)) {
         const r = await client.call('ycsbImport', { text, file: file.name });
-        setImported({ workload: r.workload, name: file.name, notes: ycsbImportNotes(r.warnings, r.unknown_keys) });
+        read = { workload: r.workload, name: file.name, notes: ycsbImportNotes(r.warnings, r.unknown_keys) };
       } else {
         throw new Error('not a YCSB workload properties file, a Workload JSON or a KVBench trace (lines I k v, U k v, D k, Q k, S a b)');
       }
-      url.patch({ workload: CUSTOM_WORKLOAD });
+      // Applied only once it has been read whole: a failed import changes nothing.
+      setImported(read);
+      url.patch(customWorkloadState(read.workload));
     } catch (err) {
       setProblem(`${file.name}: ${err instanceof Error ? err.message : String(err)}`);
     }
@@ -128,13 +153,24 @@ export function TunePage() {
               Import a workload (YCSB file, Workload JSON or trace to fit)…
               <input type="file" className="sr-only" data-testid="tune-workload-file" onChange={(e) => { const f = e.target.files?.[0]; if (f) void importWorkload(f); e.target.value = ''; }} />
             </label>
-            <ParamControl {...url.bind('records')} />
-            <ParamControl {...url.bind('operations')} />
+            {!ownWorkload && (
+              <>
+                <ParamControl {...url.bind('records')} />
+                <ParamControl {...url.bind('operations')} />
+              </>
+            )}
           </ControlGroup>
           <ControlGroup title="Where you could be">
             <ParamControl {...url.bind('target')} />
             <ParamControl {...url.bind('rho')} />
           </ControlGroup>
+          {ownWorkload && (
+            <YourWorkloadControls
+              url={url}
+              problems={customProblems}
+              onReset={imported ? () => url.patch(customWorkloadState(imported.workload)) : undefined}
+            />
+          )}
         </>
       }
     >
@@ -144,8 +180,8 @@ export function TunePage() {
         </p>
       )}
       {s.design === CUSTOM_DESIGN && !custom && <p className="notice">Import a RocksDB OPTIONS file to tune your own design.</p>}
-      {s.workload === CUSTOM_WORKLOAD && !imported && <p className="notice">Import a YCSB workload file, a Workload JSON or a KVBench trace to tune for your own workload.</p>}
-      {imported && s.workload === CUSTOM_WORKLOAD && (
+      {ownWorkload && !imported && <p className="notice">Import a YCSB workload file, a Workload JSON or a KVBench trace to fit, or set your workload's numbers under “Your workload”.</p>}
+      {imported && ownWorkload && (
         <div className="caption" data-testid="tune-imported-workload">
           <p>Your workload: {imported.name}</p>
           {imported.notes.length > 0 && (
@@ -157,6 +193,7 @@ export function TunePage() {
           )}
         </div>
       )}
+      {imported?.fit && ownWorkload && <RankFrequencyCard fit={imported.fit} now={workload?.distribution ?? null} />}
       {custom && s.design === CUSTOM_DESIGN && (
         <p className="caption" data-testid="tune-custom">
           Your design: {custom.name}

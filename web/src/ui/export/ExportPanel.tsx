@@ -201,7 +201,7 @@ export function ExportPanel({ designs, workload: fixedWorkload, format: formatPr
                 <a href={labLink(config, workload ?? undefined)} data-testid="export-lab-link">
                   Run in the lab →
                 </a>
-                <a href={tuneLink(config)} data-testid="export-tune-link">
+                <a href={tuneLink(config, workload ?? undefined)} data-testid="export-tune-link">
                   Tune for this →
                 </a>
               </div>
