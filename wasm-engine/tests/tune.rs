@@ -7,7 +7,7 @@ use lsm_engine::engine::Engine;
 use lsm_engine::runner::Runner;
 use lsm_engine::storage::MemStorage;
 use lsm_engine::tune::predict::predict;
-use lsm_engine::tune::{Target, level_design, memory_of, tune};
+use lsm_engine::tune::{Target, lazy_leveling, level_design, memory_of, tune};
 use lsm_engine::workload::{Distribution, Mix, Preload, Workload};
 
 fn workload(entries: u64, operations: u64, mix: Mix, distribution: Distribution, range_selectivity: f64) -> Workload {
@@ -84,6 +84,10 @@ fn predictions_match_what_the_engine_measures() {
         ("tiering T=4, uniform 10 bits", level_design(4096, true, 4.0, 256 << 10, 10.0, Allocation::Uniform)),
         ("tiering T=3, Monkey 4 bits", level_design(4096, true, 3.0, 128 << 10, 4.0, Allocation::Monkey)),
         ("by file, uniform 10 bits", by_file(256 << 10, 10.0)),
+        (
+            "lazy leveling T=4, Monkey 6 bits",
+            lazy_leveling(&level_design(4096, false, 4.0, 128 << 10, 6.0, Allocation::Monkey), 3).unwrap(),
+        ),
     ];
     let mut worst: f64 = 0.0;
     for (name, mix, distribution, selectivity) in mixes() {

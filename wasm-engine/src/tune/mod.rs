@@ -8,7 +8,9 @@
 //!
 //! The search, for the memory the current design spends on its buffer and filters, over what the
 //! target can run: for the engine, every (policy, size ratio, filter bits, allocation) with
-//! whole-level merges; for RocksDB, its own shape (level 0 of flushed files, leveled levels
+//! whole-level merges, then per-level shapes around the best of them (Moose's per-level run
+//! counts in the form Dostoevsky's lazy leveling gives them: every level above the deepest
+//! tiered, the deepest leveled); for RocksDB, its own shape (level 0 of flushed files, leveled levels
 //! merged file by file, one Bloom filter setting) with the write buffer, the level multiplier and
 //! the bits per key free, so the OPTIONS file says exactly what was priced. The current design is
 //! always a candidate, so the recommendation is never predicted worse than where you are.
@@ -68,6 +70,8 @@ const FILTER_BITS: [f64; 12] = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12
 const QUICK_SAMPLES: usize = 4;
 /// Candidates per criterion (nominal, worst case) re-priced in full after the quick ranking.
 const LEADERS: usize = 12;
+/// Best uniform shapes per criterion whose per-level (lazy-leveling) variant is also priced.
+const REFINED: usize = 16;
 /// The smallest buffer a candidate may have: below it, flushes (and the search) multiply.
 const MIN_BUFFER_BYTES: f64 = 1_048_576.0;
 
@@ -189,6 +193,23 @@ pub fn level_design(
     config
 }
 
+/// Dostoevsky's lazy leveling for a tree of `levels` levels, from a design with one shape for
+/// every level: levels 1 … L − 1 tiered (T − 1 runs), the deepest leveled. `None` when the tree
+/// has one level, or the size ratio is too large to tier.
+pub fn lazy_leveling(base: &EngineConfig, levels: usize) -> Option<EngineConfig> {
+    let [only] = base.levels.as_slice() else { return None };
+    let t = only.size_ratio;
+    if levels < 2 || !(3.0..=16.0).contains(&t) || base.compaction.granularity != Granularity::Level {
+        return None;
+    }
+    let tiered = LevelConfig { size_ratio: t, max_runs: (t - 1.0).round() as u32, bits_per_key: None };
+    let mut c = base.clone();
+    c.levels = vec![tiered.clone(); levels - 1];
+    c.levels.push(LevelConfig { max_runs: 1, ..tiered });
+    c.name = summary(&c);
+    Some(c)
+}
+
 /// A design in one line.
 pub fn summary(c: &EngineConfig) -> String {
     format!(
@@ -202,7 +223,28 @@ pub fn summary(c: &EngineConfig) -> String {
 
 /// The tree's shape in words: policy and size ratio of the deepest level, and merges by file.
 pub fn shape_summary(c: &EngineConfig) -> String {
+    let same_shape = c.levels.windows(2).all(|w| w[0].size_ratio == w[1].size_ratio && w[0].max_runs == w[1].max_runs);
     let shape = match c.levels.last() {
+        Some(last) if !same_shape => {
+            let upper = &c.levels[..c.levels.len() - 1];
+            if last.max_runs == 1
+                && upper
+                    .iter()
+                    .all(|l| l.max_runs > 1 && l.max_runs == upper[0].max_runs && l.size_ratio == last.size_ratio)
+            {
+                let tiered =
+                    if upper.len() == 1 { "level 1".to_string() } else { format!("levels 1–{}", upper.len()) };
+                format!(
+                    "lazy leveling ({tiered} tiered, {} runs; level {} leveled), T = {}",
+                    upper[0].max_runs,
+                    c.levels.len(),
+                    last.size_ratio
+                )
+            } else {
+                let list = |f: &dyn Fn(&LevelConfig) -> String| c.levels.iter().map(f).collect::<Vec<_>>().join("/");
+                format!("per level T = {}, runs {}", list(&|l| trim(l.size_ratio)), list(&|l| l.max_runs.to_string()))
+            }
+        }
         Some(l) if l.max_runs == 1 => format!("leveling, T = {}", l.size_ratio),
         Some(l) => format!("tiering ({} runs), T = {}", l.max_runs, l.size_ratio),
         None => "no levels".into(),
@@ -338,15 +380,32 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
     for c in candidates(target, current, entries, memory) {
         quick.push(price(c, true)?);
     }
-    let candidates_priced = quick.len() + 1;
-    let mut leaders: Vec<usize> = Vec::new();
-    for key in [|p: &Priced| p.prediction.expected, |p: &Priced| p.worst] {
-        let mut order: Vec<usize> = (0..quick.len()).collect();
-        order.sort_by(|&a, &b| key(&quick[a]).total_cmp(&key(&quick[b])));
-        leaders.extend(order.into_iter().take(LEADERS));
+    let criteria: [fn(&Priced) -> f64; 2] = [|p| p.prediction.expected, |p| p.worst];
+    let best = |quick: &[Priced], n: usize| -> Vec<usize> {
+        let mut out: Vec<usize> = Vec::new();
+        for key in criteria {
+            let mut order: Vec<usize> = (0..quick.len()).collect();
+            order.sort_by(|&a, &b| key(&quick[a]).total_cmp(&key(&quick[b])));
+            out.extend(order.into_iter().take(n));
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    if target == Target::Engine {
+        let mut seen: Vec<String> = quick.iter().map(|p| p.summary.clone()).collect();
+        for i in best(&quick, REFINED) {
+            let Some(c) = lazy_leveling(&quick[i].config, quick[i].prediction.levels) else { continue };
+            let name = summary(&c);
+            if !seen.contains(&name) {
+                seen.push(name);
+                let priced = price(c, true)?;
+                quick.push(priced);
+            }
+        }
     }
-    leaders.sort_unstable();
-    leaders.dedup();
+    let candidates_priced = quick.len() + 1;
+    let leaders = best(&quick, LEADERS);
     let mut priced = vec![current_priced.clone()];
     for i in leaders {
         priced.push(price(quick[i].config.clone(), false)?);

@@ -90,6 +90,13 @@ export const memoryUrl = defineUrlState({
   params: memoryParams,
   presets: [
     {
+      // The defaults, so the page opens on a named setting rather than "Custom settings".
+      id: 'start',
+      label: 'Start: 3 levels, half empty',
+      description: 'T = 4, 3 levels of Fig 3’s 4 MB files (8,192 entries of 512 B), zipfian lookups (θ = 1) over key ranges, half of them empty, 3 bits/key.',
+      values: { sizeRatio: 4, levels: 3, filesL1: 1, entriesPerFile: 8192, bits: 3, skew: 1, emptyFraction: 0.5, foundAt: 'size', seed: 0 },
+    },
+    {
       id: 'mnemosyne',
       label: 'Mnemosyne paper default',
       description: 'Fig 11’s setting: T = 4, 4 levels of 64 MB files (131,072 entries of 512 B), zipfian lookups (θ = 0.99), half empty, 2 bits/key.',

@@ -124,8 +124,8 @@ const TABLE4: [id: string, range: number, update: number, point: number][] = [
 
 const workloadPresets: MoosePreset[] = TABLE4.map(([id, range, update, point]) => ({
   id: `wl-${id.toLowerCase()}`,
-  label: `Workload ${id}: ${range}% range, ${update}% update, ${point}% point`,
-  description: `Moose Table 4, workload ${id}; short ranges, zero-result point lookups. The level table is kept.`,
+  label: `Workload ${id} (${range}/${update}/${point})`,
+  description: `Moose Table 4, workload ${id}: ${range}% range lookups, ${update}% updates, ${point}% zero-result point lookups; short ranges. The level table is kept.`,
   values: { range, update, zeroResult: point, nonZeroResult: 0, selectivity: 0 },
 }));
 

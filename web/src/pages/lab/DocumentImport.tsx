@@ -175,7 +175,7 @@ export function DocumentImport({
           </option>
           {YCSB_CORE.map((w) => (
             <option key={w.letter} value={w.letter}>
-              {w.label}
+              {w.label} ({w.detail})
             </option>
           ))}
         </select>

@@ -43,6 +43,8 @@ export function SegmentedField<T extends string>({ param, value, onChange, disab
 
 export function SelectField<T extends string>({ param, value, onChange, disabled }: EnumFieldProps<T>) {
   const id = useId();
+  // A select shows a short label; the chosen option's help says the rest, under it.
+  const chosen = param.options.find((o) => o.value === value);
   return (
     <div className="field select-field">
       <FieldLabel htmlFor={id} param={param} />
@@ -56,11 +58,12 @@ export function SelectField<T extends string>({ param, value, onChange, disabled
         }}
       >
         {param.options.map((o) => (
-          <option key={o.value} value={o.value}>
+          <option key={o.value} value={o.value} title={o.help}>
             {o.label}
           </option>
         ))}
       </select>
+      {chosen?.help && <p className="field-msg" data-testid="select-choice-help">{chosen.help}</p>}
       {param.help && <p className="field-msg">{param.help}</p>}
     </div>
   );
