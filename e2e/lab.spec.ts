@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { collectErrors, openPage } from './helpers';
+import { collectErrors, dataValue, openPage } from './helpers';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = path.join(HERE, 'artifacts');
@@ -63,6 +63,17 @@ test('default lab workload: zero-result I/O within 5% of the exact prediction, f
     await expect(page.getByTestId('overlay-chart')).toBeVisible();
     expect(await value(page, 'result-ops')).toBe(200_000);
     await expect(page.getByTestId('counters-table').locator('tr', { hasText: 'point lookups: missing keys' })).toContainText('200,000');
+    // The load phase beside the run: 100,000 inserts of 16 + 48 B, flushed and merged; the run wrote nothing.
+    const phases = page.getByTestId('phases-table');
+    const phase = async (measure: string, column: 1 | 2) => dataValue(phases.locator('tbody tr', { hasText: measure }).locator('td').nth(column));
+    expect(await phase('operations', 1)).toBe(100_000);
+    expect(await phase('bytes the writes carried', 1)).toBe(6_400_000);
+    expect(await phase('flushes', 1)).toBeGreaterThan(0);
+    const amplification = await phase('write amplification', 1);
+    expect(amplification).toBeCloseTo((await phase('bytes written by flushes and merges', 1)) / 6_400_000, 12);
+    expect(amplification).toBeGreaterThanOrEqual(1);
+    expect(await phase('flushes', 2)).toBe(0);
+    expect(await phase('throughput (ops/s)', 1)).toBeGreaterThan(0);
   }
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.getByRole('combobox', { name: 'Filter allocation' }).selectOption('monkey');

@@ -58,6 +58,12 @@ pub struct WriteSummary {
     pub bytes_written_per_level: Vec<u64>,
     /// Data pages written per update operation (insert, update or delete): the update cost.
     pub pages_written_per_update: f64,
+    /// Key and value bytes the phase's writes carried.
+    #[serde(default)]
+    pub user_bytes: u64,
+    /// Bytes flushes and merges wrote per byte the user wrote (0 when nothing was written).
+    #[serde(default)]
+    pub write_amplification: f64,
 }
 
 /// Predictions computed from the tree the run ended with.
@@ -91,7 +97,11 @@ pub struct Report {
     /// Counters of the measured run.
     pub run: Stats,
     pub summary: Vec<ClassSummary>,
+    /// The run phase's writes (flushes and merges while the measured operations ran).
     pub writes: WriteSummary,
+    /// The load phase's writes (the preload's flushes and merges).
+    #[serde(default)]
+    pub load_writes: WriteSummary,
     pub tree: TreeShape,
     pub predicted: Predicted,
     /// The measured run's counters under RocksDB's statistics names, for readers who know them.
@@ -167,13 +177,16 @@ pub fn rocksdb_counters(stats: &Stats, page_bytes: u32) -> std::collections::BTr
     .collect()
 }
 
-pub fn write_summary(stats: &Stats, intents: &Intents) -> WriteSummary {
+/// The writes of one phase: `updates` is its inserts, updates and deletes.
+pub fn write_summary(stats: &Stats, updates: u64) -> WriteSummary {
     let totals = stats.total_writes();
-    let updates = intents.insert + intents.update + intents.delete;
+    let user_bytes = stats.user_bytes_written;
     WriteSummary {
         totals,
         bytes_written_per_level: stats.levels.iter().map(|l| l.writes.bytes_written).collect(),
         pages_written_per_update: if updates == 0 { 0.0 } else { totals.data_pages_written as f64 / updates as f64 },
+        user_bytes,
+        write_amplification: if user_bytes == 0 { 0.0 } else { totals.bytes_written as f64 / user_bytes as f64 },
     }
 }
 

@@ -208,7 +208,11 @@ impl Runner {
             operations: self.tally.intents.clone(),
             results: self.tally.results.clone(),
             summary: summarize(&run),
-            writes: write_summary(&run, &self.tally.intents),
+            writes: write_summary(&run, {
+                let i = &self.tally.intents;
+                i.insert + i.update + i.delete
+            }),
+            load_writes: write_summary(&preload, self.tally.preload_done),
             rocksdb_counters: rocksdb_counters(&run, engine.config().page_bytes),
             predicted: Predicted { zero_result_lookup_io: tree.zero_result_cost(), runs: tree.run_count() },
             preload,

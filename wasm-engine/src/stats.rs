@@ -169,6 +169,9 @@ pub struct Stats {
     pub open: ReadCounters,
     /// Records replayed from the write-ahead log when the database was opened.
     pub wal_records_replayed: u64,
+    /// Key and value bytes the user wrote (puts and deletes): the denominator of write amplification.
+    #[serde(default)]
+    pub user_bytes_written: u64,
 }
 
 impl Stats {

@@ -280,3 +280,76 @@ fn tune_prints_a_recommendation_no_worse_than_the_current_design() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("rho"), "{}", String::from_utf8_lossy(&bad.stderr));
 }
+
+#[test]
+fn bench_and_run_say_where_they_store_and_can_skip_the_log() {
+    let dir = scratch("no-wal");
+    let workload = write(&dir, "w.json", SMALL_WORKLOAD);
+    let config = format!("{PRESETS}/leveldb.json");
+    // lsm bench: in memory unless --dir, and says which.
+    let out = lsm(&["bench", "--config", &config, "--workload", &workload]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((line["storage"].as_str(), line["wal"].as_bool()), (Some("memory"), Some(true)));
+    let db = dir.join("bench-db");
+    let _ = std::fs::remove_dir_all(&db);
+    let out = lsm(&["bench", "--config", &config, "--workload", &workload, "--dir", db.to_str().unwrap(), "--no-wal"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let line: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((line["storage"].as_str(), line["wal"].as_bool()), (Some("files"), Some(false)));
+    let files: Vec<String> =
+        std::fs::read_dir(&db).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    assert!(files.iter().any(|f| f.ends_with(".sst")), "{files:?}");
+    assert!(!files.iter().any(|f| f.ends_with(".wal")), "no log with --no-wal: {files:?}");
+    // lsm run: the log's bytes are counted with it, none without it; the I/O counters agree.
+    let mut reports = Vec::new();
+    for (name, extra) in [("with-wal", None), ("no-wal", Some("--no-wal"))] {
+        let db = dir.join(name);
+        let _ = std::fs::remove_dir_all(&db);
+        let mut args = vec!["run", "--config", &config, "--workload", &workload, "--dir", db.to_str().unwrap()];
+        args.extend(extra);
+        let out = lsm(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        reports.push(serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap());
+    }
+    assert!(reports[0]["preload"]["wal_bytes_written"].as_u64().unwrap() > 3000 * 116);
+    assert_eq!(reports[1]["preload"]["wal_bytes_written"].as_u64(), Some(0));
+    assert_eq!(reports[1]["run"]["wal_bytes_written"].as_u64(), Some(0));
+    assert_eq!(reports[0]["summary"], reports[1]["summary"]);
+    assert_eq!(reports[0]["writes"], reports[1]["writes"]);
+    // A switch takes no value; an option still needs one.
+    let out = lsm(&["bench", "--dir"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--dir needs a value"));
+}
+
+#[test]
+fn run_reports_the_load_phase_next_to_the_run() {
+    let dir = scratch("load-phase");
+    let workload = write(&dir, "w.json", SMALL_WORKLOAD);
+    // A 64 KiB buffer: the load flushes and merges.
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{EXAMPLES}/leveling-monkey.json")).unwrap()).unwrap();
+    config["buffer_bytes"] = 65_536.into();
+    let config = write(&dir, "c.json", &config.to_string());
+    let out = lsm(&["run", "--config", &config, "--workload", &workload]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let load = &report["load_writes"];
+    // 3,000 inserts of 16 B keys and 100 B values.
+    assert_eq!(load["user_bytes"].as_u64(), Some(3000 * 116));
+    let flushes: u64 =
+        report["preload"]["levels"].as_array().unwrap().iter().map(|l| l["writes"]["flushes"].as_u64().unwrap()).sum();
+    assert!(flushes > 0);
+    assert_eq!(load["totals"]["flushes"].as_u64(), Some(flushes));
+    let amp = load["totals"]["bytes_written"].as_f64().unwrap() / (3000.0 * 116.0);
+    assert!((load["write_amplification"].as_f64().unwrap() - amp).abs() < 1e-12 && amp >= 1.0, "{amp}");
+    // The run phase's updates (about 20% of 3,000) are its own.
+    let updates = report["operations"]["update"].as_u64().unwrap();
+    assert!((500..700).contains(&updates));
+    assert_eq!(report["writes"]["user_bytes"].as_u64(), Some(updates * 116));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("load: 3000 operations in "), "{stderr}");
+    assert!(stderr.contains(&format!("{flushes} flushes")), "{stderr}");
+    assert!(stderr.contains("run : 3000 operations in "), "{stderr}");
+}

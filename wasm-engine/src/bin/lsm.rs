@@ -44,13 +44,16 @@ usage: lsm <command> [options]
 
 commands:
   run      --config C.json (--workload W.json | --trace T.txt [--key-bytes 16])
-           [--report R.json] [--dir DIR]
+           [--report R.json] [--dir DIR] [--no-wal]
            Run a workload or a KVBench trace; write the Report (JSON) to R.json or stdout.
            Without --dir the database lives in memory; with --dir it is written to files there.
+           --no-wal: writes are not logged ahead (as RocksDB's disableWAL): what the buffer
+           holds is lost on a crash; flushed data is durable either way.
   trace    --workload W.json      Print the workload's operations as a KVBench trace.
   validate (--config C.json | --workload W.json)
-  bench    [--config C.json] [--workload W.json]
+  bench    [--config C.json] [--workload W.json] [--dir DIR] [--no-wal]
            Time the load (preload) and the lookups (run) phases; prints one JSON line.
+           In memory unless --dir (files there, which must be empty); --no-wal as for run.
   export   --design C.json --format rocksdb|rocksdb-cpp|engine|db_bench [--workload W.json]
            Print the design in that format; what the format cannot express goes to stderr.
   import   (--rocksdb OPTIONS | --engine C.json)
@@ -128,15 +131,38 @@ fn main() -> ExitCode {
     }
 }
 
+/// Options that are switches: present or not, no value.
+const SWITCHES: [&str; 1] = ["no-wal"];
+
 fn parse_options(args: &[String]) -> std::result::Result<HashMap<String, String>, String> {
     let mut options = HashMap::new();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
         let name = flag.strip_prefix("--").ok_or_else(|| format!("unexpected argument '{flag}'"))?;
+        if SWITCHES.contains(&name) {
+            options.insert(name.to_string(), String::new());
+            continue;
+        }
         let value = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
         options.insert(name.to_string(), value.clone());
     }
     Ok(options)
+}
+
+/// A new engine on `--dir` (files) or in memory, logging writes ahead unless `--no-wal`.
+fn open_engine(config: EngineConfig, o: &HashMap<String, String>) -> Result<Engine> {
+    let mut engine = Engine::create(config, storage(o)?)?;
+    engine.set_write_ahead_log(!o.contains_key("no-wal"));
+    Ok(engine)
+}
+
+/// The end of a clean run, after its report: without the log, the buffer is flushed so the
+/// database on files holds every write (RocksDB flushes on close for the same reason).
+fn close_engine(mut engine: Engine, o: &HashMap<String, String>) -> Result<()> {
+    if o.contains_key("no-wal") && o.contains_key("dir") {
+        engine.flush()?;
+    }
+    Ok(())
 }
 
 fn read(path: &str) -> Result<String> {
@@ -263,9 +289,10 @@ fn run(o: &HashMap<String, String>) -> Result<()> {
         (None, Some(t)) => Runner::for_trace(t, read(t)?, key_bytes(o)?),
         _ => return Err(Error::invalid("--workload/--trace", "give exactly one of them")),
     };
-    let mut engine = Engine::create(config, storage(o)?)?;
+    let mut engine = open_engine(config, o)?;
     let timings = drive(&mut runner, &mut engine)?;
     let mut report = runner.report(&engine);
+    close_engine(engine, o)?;
     report.timings = Some(timings);
     eprintln!("{}", summary(&report));
     let json = report.to_json();
@@ -279,21 +306,36 @@ fn run(o: &HashMap<String, String>) -> Result<()> {
 }
 
 fn summary(r: &Report) -> String {
-    let mut lines = vec![format!(
-        "{} preload operations, {} run operations; tree: {} levels, {} runs",
-        r.preload_operations,
-        r.run.ops.iter().sum::<u64>(),
-        r.tree.levels.len(),
-        r.tree.run_count()
-    )];
+    let (load_ms, run_ms) = r.timings.as_ref().map_or((0.0, 0.0), |t| (t.preload_ms, t.run_ms));
+    let run_ops: u64 = r.run.ops.iter().sum();
+    let mut lines = vec![
+        format!("tree: {} levels, {} runs", r.tree.levels.len(), r.tree.run_count()),
+        phase_line("load", r.preload_operations, load_ms, &r.load_writes),
+        phase_line("run ", run_ops, run_ms, &r.writes),
+    ];
     for c in r.summary.iter().filter(|c| c.count > 0) {
         lines.push(format!("  {:<20} {:>10} ops  {:.4} I/O per op", c.class, c.count, c.io_per_op));
     }
     lines.push(format!(
-        "  predicted zero-result I/O {:.4}; pages written per update {:.4}",
+        "  predicted zero-result I/O {:.4}; run: pages written per update {:.4}",
         r.predicted.zero_result_lookup_io, r.writes.pages_written_per_update
     ));
     lines.join("\n")
+}
+
+/// One phase in a line: operations, time and rate, then what its flushes and merges wrote.
+fn phase_line(name: &str, ops: u64, ms: f64, w: &lsm_engine::report::WriteSummary) -> String {
+    let rate = if ms > 0.0 { format!(" ({:.0} ops/s)", ops as f64 / (ms / 1000.0)) } else { String::new() };
+    let t = &w.totals;
+    format!(
+        "{name}: {ops} operations in {:.3} s{rate}; {} flushes, {} merges, {} pages written ({:.1} MiB), write amplification {:.2}",
+        ms / 1000.0,
+        t.flushes,
+        t.compactions,
+        t.data_pages_written + t.meta_pages_written,
+        t.bytes_written as f64 / 1_048_576.0,
+        w.write_amplification
+    )
 }
 
 fn trace(o: &HashMap<String, String>) -> Result<()> {
@@ -324,7 +366,7 @@ fn bench(o: &HashMap<String, String>) -> Result<()> {
         Some(p) => load_workload(p, o)?,
         None => Workload::from_json(BENCH_WORKLOAD)?,
     };
-    let mut engine = Engine::create(config, Box::new(MemStorage::new()))?;
+    let mut engine = open_engine(config, o)?;
     let mut runner = Runner::for_workload(&workload)?;
     let start = Instant::now();
     runner.step(&mut engine, workload.preload.entries)?;
@@ -333,8 +375,11 @@ fn bench(o: &HashMap<String, String>) -> Result<()> {
     runner.step(&mut engine, workload.operations + 1)?;
     let run_s = start.elapsed().as_secs_f64();
     let report = runner.report(&engine);
+    close_engine(engine, o)?;
     let line = serde_json::json!({
         "target": "native",
+        "storage": if o.contains_key("dir") { "files" } else { "memory" },
+        "wal": !o.contains_key("no-wal"),
         "preload_ops": workload.preload.entries,
         "run_ops": workload.operations,
         "load_seconds": load_s,

@@ -104,6 +104,18 @@ export interface Stats {
   /** Pages read when tables were opened. */
   open: ReadCounters;
   wal_records_replayed: number;
+  /** Key and value bytes written by puts and deletes (absent in older reports). */
+  user_bytes_written?: number;
+}
+
+/** One phase's writes (Report.writes: the run; Report.load_writes: the load). */
+export interface WriteSummary {
+  totals: WriteCounters;
+  bytes_written_per_level: number[];
+  pages_written_per_update: number;
+  /** Absent in reports older than the load-phase summary. */
+  user_bytes?: number;
+  write_amplification?: number;
 }
 
 export interface TableInfo {
@@ -181,7 +193,10 @@ export interface Report {
   preload: Stats;
   run: Stats;
   summary: ClassSummary[];
-  writes: { totals: WriteCounters; bytes_written_per_level: number[]; pages_written_per_update: number };
+  /** The run phase's writes. */
+  writes: WriteSummary;
+  /** The load phase's writes (absent in older reports: derive them from `preload`). */
+  load_writes?: WriteSummary;
   tree: TreeShape;
   predicted: { zero_result_lookup_io: number; runs: number };
   /** The run's counters under RocksDB's statistics names (rocksdb.bloom.filter.useful, …). */

@@ -59,6 +59,44 @@ export function counterRows(report: Report): CounterRow[] {
   return rows.map(([counter, value]) => ({ counter, value }));
 }
 
+export interface PhaseRow extends Record<string, string | number | null> {
+  measure: string;
+  load: number | null;
+  run: number | null;
+}
+
+/**
+ * The load (preload) and the measured run side by side: operations, time and rate, and what each
+ * phase's flushes and merges wrote. Older reports without `load_writes` derive it from `preload`;
+ * write amplification needs the user bytes newer reports carry (else null).
+ */
+export function phaseRows(report: Report): PhaseRow[] {
+  const load = report.load_writes ?? { totals: totalWrites(report.preload), user_bytes: report.preload.user_bytes_written };
+  const run = report.writes;
+  const runOps = Object.values(report.operations).reduce((a, b) => a + b, 0);
+  const t = report.timings;
+  const rate = (ops: number, ms: number | undefined) => (ms && ms > 0 ? ops / (ms / 1000) : null);
+  const amp = (w: { totals: { bytes_written: number }; user_bytes?: number }) =>
+    w.user_bytes ? w.totals.bytes_written / w.user_bytes : w.user_bytes === 0 ? 0 : null;
+  const rows: [string, number | null, number | null][] = [
+    ['operations', report.preload_operations, runOps],
+    ['time (s)', t ? t.preload_ms / 1000 : null, t ? t.run_ms / 1000 : null],
+    ['throughput (ops/s)', rate(report.preload_operations, t?.preload_ms), rate(runOps, t?.run_ms)],
+    ['flushes', load.totals.flushes, run.totals.flushes],
+    ['merges', load.totals.compactions, run.totals.compactions],
+    ['pages written (data + meta)', load.totals.data_pages_written + load.totals.meta_pages_written, run.totals.data_pages_written + run.totals.meta_pages_written],
+    ['bytes written by flushes and merges', load.totals.bytes_written, run.totals.bytes_written],
+    ['bytes the writes carried (keys + values)', load.user_bytes ?? null, run.user_bytes ?? null],
+    ['write amplification', amp(load), amp(run)],
+    ['log bytes written', report.preload.wal_bytes_written, report.run.wal_bytes_written],
+  ];
+  return rows.map(([measure, l, r]) => ({ measure, load: l, run: r }));
+}
+
+export function phaseCsv(report: Report): string {
+  return toCsv(['measure', 'load', 'run'], phaseRows(report).map((r) => [r.measure, r.load, r.run]));
+}
+
 /** The run's counters under RocksDB's statistics names, as the engine reports them (absent in older reports). */
 export function rocksdbRows(report: Report): CounterRow[] {
   return Object.entries(report.rocksdb_counters ?? {}).map(([counter, value]) => ({ counter, value }));
@@ -97,11 +135,11 @@ export function levelCsv(report: Report): string {
   );
 }
 
-/** One CSV for a stored result: for a run, the overlay then the per-class summary and the per-level split. */
+/** One CSV for a stored result: for a run, the overlay, the per-class summary, the per-level split and the two phases. */
 export function resultCsv(r: LabResult): string {
   switch (r.kind) {
     case 'run':
-      return [overlayCsv(r.report), summaryCsv(r.report), levelCsv(r.report)].join('\n');
+      return [overlayCsv(r.report), summaryCsv(r.report), levelCsv(r.report), phaseCsv(r.report)].join('\n');
     case 'sweep':
       return sweepCsv(r.spec, r.points);
     case 'compare':
