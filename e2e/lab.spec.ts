@@ -74,6 +74,17 @@ test('default lab workload: zero-result I/O within 5% of the exact prediction, f
     expect(amplification).toBeGreaterThanOrEqual(1);
     expect(await phase('flushes', 2)).toBe(0);
     expect(await phase('throughput (ops/s)', 1)).toBeGreaterThan(0);
+    // Latency percentiles per class and phase, ordered, and the throughput chart.
+    const latency = page.getByTestId('latency-table');
+    const runRow = latency.locator('tbody tr', { hasText: 'get_missing' });
+    const [p50, p99, max] = await Promise.all([4, 6, 8].map((c) => dataValue(runRow.locator('td').nth(c))));
+    expect(p50).toBeGreaterThanOrEqual(0);
+    expect(p99).toBeGreaterThanOrEqual(p50);
+    expect(max).toBeGreaterThanOrEqual(p99);
+    expect(max).toBeGreaterThan(0);
+    expect(await dataValue(latency.locator('tbody tr', { hasText: 'insert' }).locator('td').nth(2))).toBe(100_000);
+    await expect(page.getByTestId('card-latency')).toContainText('The clock steps by');
+    await expect(page.getByTestId('throughput-chart')).toBeVisible();
   }
   fs.mkdirSync(ARTIFACTS, { recursive: true });
   await page.getByRole('combobox', { name: 'Filter allocation' }).selectOption('monkey');
@@ -82,6 +93,35 @@ test('default lab workload: zero-result I/O within 5% of the exact prediction, f
   await page.screenshot({ path: path.join(ARTIFACTS, 'lab.png'), fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await page.screenshot({ path: path.join(ARTIFACTS, 'lab-narrow.png'), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
+test('latency: the default workload on memory, OPFS and IndexedDB, p50 and p99 per class and phase', async ({ page }) => {
+  const errors = await openPage(page, 'lab', 'Workload lab');
+  const figures: string[] = [];
+  for (const backend of [
+    { id: 'memory', label: 'Memory' },
+    { id: 'opfs', label: 'OPFS' },
+    { id: 'idb', label: 'IndexedDB' },
+  ] as const) {
+    await page.getByRole('radio', { name: backend.label }).check();
+    if (backend.id !== 'memory') await page.getByTestId('db-name').fill(`latency-${backend.id}`);
+    await runAndWait(page);
+    const table = page.getByTestId('latency-table');
+    for (const [phase, cls] of [
+      ['load', 'insert'],
+      ['run', 'get_missing'],
+    ] as const) {
+      const row = table.locator('tbody tr').filter({ hasText: phase }).filter({ hasText: cls });
+      const [count, mean, p50, p99] = await Promise.all([2, 3, 4, 6].map((c) => dataValue(row.locator('td').nth(c))));
+      expect(count).toBe(phase === 'load' ? 100_000 : 200_000);
+      expect(p99).toBeGreaterThanOrEqual(p50);
+      expect(mean).toBeGreaterThan(0);
+      figures.push(`${backend.label} ${phase} ${cls}: mean ${Math.round(mean)} ns, p50 ${p50} ns, p99 ${p99} ns`);
+    }
+  }
+  // Printed for the record (timings are not asserted: the machine is shared).
+  console.log(figures.join('\n'));
   expect(errors).toEqual([]);
 });
 

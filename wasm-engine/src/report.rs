@@ -108,6 +108,10 @@ pub struct Report {
     pub rocksdb_counters: std::collections::BTreeMap<String, u64>,
     /// Wall time, filled in by the caller; never part of a comparison.
     pub timings: Option<Timings>,
+    /// Per-operation latencies and throughput over time, when the run was timed; wall-clock
+    /// figures like `timings`, never part of a comparison.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency: Option<crate::latency::LatencyReport>,
 }
 
 pub fn summarize(stats: &Stats) -> Vec<ClassSummary> {

@@ -4,10 +4,12 @@
 
 use serde::Serialize;
 
+use crate::clock;
 use crate::engine::Engine;
 use crate::error::Result;
 use crate::generator::{Generator, Intent, Op, OpSource, OwnedOp, Phase};
 use crate::kvbench::TraceReader;
+use crate::latency::LatencyRecorder;
 use crate::report::{
     Intents, Predicted, REPORT_KIND, REPORT_VERSION, Report, Results, rocksdb_counters, summarize, write_summary,
 };
@@ -35,22 +37,23 @@ struct Tally {
 }
 
 impl Tally {
-    /// Execute one operation; counts only if the engine accepted it.
-    fn execute(&mut self, engine: &mut Engine, phase: Phase, op: &Op<'_>) -> Result<()> {
+    /// Execute one operation; counts only if the engine accepted it. Returns its class (an index
+    /// into `latency::CLASSES`).
+    fn execute(&mut self, engine: &mut Engine, phase: Phase, op: &Op<'_>) -> Result<usize> {
         let run = phase == Phase::Run;
-        match *op {
+        let class = match *op {
             Op::Put { intent, key, value, .. } => {
                 engine.put(key, value)?;
+                let update = intent == Intent::Update;
                 if run {
-                    match intent {
-                        Intent::Update => self.intents.update += 1,
-                        _ => self.intents.insert += 1,
-                    }
+                    if update { self.intents.update += 1 } else { self.intents.insert += 1 }
                 }
+                usize::from(update)
             }
             Op::Delete { key, .. } => {
                 engine.delete(key)?;
                 self.intents.delete += u64::from(run);
+                2
             }
             Op::Get { intent, key, .. } => {
                 let found = u64::from(engine.get(key)?.is_some());
@@ -58,28 +61,51 @@ impl Tally {
                     Intent::GetExisting => {
                         self.intents.get_existing += 1;
                         self.results.get_existing_found += found;
+                        3
                     }
                     Intent::GetMissing => {
                         self.intents.get_missing += 1;
                         self.results.get_missing_found += found;
+                        4
                     }
                     _ => {
                         self.intents.get += 1;
                         self.results.get_found += found;
+                        5
                     }
                 }
             }
             Op::Range { start, end, .. } => {
                 self.results.range_entries += engine.scan_visit(start, end, |_, _| {})?;
                 self.intents.range += 1;
+                6
             }
-        }
+        };
         if run {
             self.run_done += 1;
         } else {
             self.preload_done += 1;
         }
-        Ok(())
+        Ok(class)
+    }
+
+    /// `execute`, timed into `latency` when there is one.
+    fn execute_timed(
+        &mut self,
+        engine: &mut Engine,
+        phase: Phase,
+        op: &Op<'_>,
+        latency: Option<&mut LatencyRecorder>,
+    ) -> Result<()> {
+        match latency {
+            None => self.execute(engine, phase, op).map(|_| ()),
+            Some(recorder) => {
+                let start = clock::now_ns();
+                let class = self.execute(engine, phase, op)?;
+                recorder.record(phase, class, clock::now_ns() - start);
+                Ok(())
+            }
+        }
     }
 }
 
@@ -96,6 +122,8 @@ pub struct Runner {
     pending: Option<(Phase, OwnedOp)>,
     preload_stats: Option<Stats>,
     finished: bool,
+    /// Per-operation latencies, when asked for (`time_operations`): a clock read per operation.
+    latency: Option<LatencyRecorder>,
 }
 
 impl Runner {
@@ -121,7 +149,14 @@ impl Runner {
             pending: None,
             preload_stats: None,
             finished: false,
+            latency: None,
         }
+    }
+
+    /// Time every operation from now on (latency percentiles per class and phase, throughput
+    /// over time, in the report). Off by default: throughput benchmarks skip the clock.
+    pub fn time_operations(&mut self) {
+        self.latency.get_or_insert_with(LatencyRecorder::new);
     }
 
     pub fn progress(&self) -> Progress {
@@ -164,7 +199,7 @@ impl Runner {
                 if phase == Phase::Run {
                     set_preload_aside(&mut self.preload_stats, engine);
                 }
-                if let Err(e) = self.tally.execute(engine, phase, &op.as_op()) {
+                if let Err(e) = self.tally.execute_timed(engine, phase, &op.as_op(), self.latency.as_mut()) {
                     self.pending = Some((phase, op));
                     return Err(e);
                 }
@@ -182,7 +217,7 @@ impl Runner {
             if phase == Phase::Run {
                 set_preload_aside(&mut self.preload_stats, engine);
             }
-            if let Err(e) = self.tally.execute(engine, phase, &op) {
+            if let Err(e) = self.tally.execute_timed(engine, phase, &op, self.latency.as_mut()) {
                 self.pending = Some((phase, OwnedOp::of(&op)));
                 return Err(e);
             }
@@ -219,6 +254,7 @@ impl Runner {
             run,
             tree,
             timings: None,
+            latency: self.latency.as_ref().map(LatencyRecorder::report),
         }
     }
 }

@@ -242,6 +242,13 @@ impl WasmEngine {
         Ok(())
     }
 
+    /// Time every operation of the started workload or trace (latency percentiles per class and
+    /// phase, throughput over time, in the report): one clock read per operation.
+    pub fn time_operations(&mut self) -> Result<(), JsError> {
+        self.runner.as_mut().ok_or_else(|| JsError::new("no workload has been started"))?.time_operations();
+        Ok(())
+    }
+
     /// Start running a KVBench trace; integer keys are encoded at `key_bytes` bytes.
     pub fn start_trace(&mut self, name: &str, text: String, key_bytes: u32) -> Result<(), JsError> {
         if !(8..=1024).contains(&key_bytes) {

@@ -202,6 +202,38 @@ export interface Report {
   /** The run's counters under RocksDB's statistics names (rocksdb.bloom.filter.useful, …). */
   rocksdb_counters: Record<string, number>;
   timings: { preload_ms: number; run_ms: number } | null;
+  /** Per-operation latencies and throughput over time, when the run was timed (wall clock). */
+  latency?: LatencyReport;
+}
+
+/** One operation class in one phase (wasm-engine/src/latency.rs), in nanoseconds. */
+export interface ClassLatency {
+  class: string;
+  count: number;
+  mean_ns: number;
+  p50_ns: number;
+  p90_ns: number;
+  p95_ns: number;
+  p99_ns: number;
+  p999_ns: number;
+  max_ns: number;
+  /** (upper bound in ns, operations), doubling from 64 ns. */
+  buckets: [number, number][];
+}
+
+export interface ThroughputSample {
+  /** Engine time since the phase began, at the sample's end. */
+  seconds: number;
+  ops: number;
+  ops_per_sec: number;
+}
+
+export interface LatencyReport {
+  clock_resolution_ns: number;
+  load: ClassLatency[];
+  run: ClassLatency[];
+  load_throughput: ThroughputSample[];
+  run_throughput: ThroughputSample[];
 }
 
 export interface BatchResult {

@@ -80,3 +80,12 @@ export function formatCount(n: number): string {
   }
   return formatInt(n);
 }
+
+/** A duration given in nanoseconds: 850 ns, 12.3 µs, 4.56 ms, 1.23 s. */
+export function formatDuration(ns: number): string {
+  if (!Number.isFinite(ns)) return '—';
+  if (ns < 1e3) return `${Math.round(ns)} ns`;
+  if (ns < 1e6) return `${formatSig(ns / 1e3, 3)} µs`;
+  if (ns < 1e9) return `${formatSig(ns / 1e6, 3)} ms`;
+  return `${formatSig(ns / 1e9, 3)} s`;
+}

@@ -233,6 +233,7 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
   if (req.workload) o.engine.start_workload(JSON.stringify(req.workload));
   else if (req.trace) o.engine.start_trace(req.trace.name, req.trace.text, req.trace.keyBytes);
   else throw new Error('run: give a workload or a trace');
+  if (req.timed !== false) o.engine.time_operations();
   running = true;
   cancelRequested = false;
   const started = performance.now();

@@ -60,7 +60,8 @@ export interface Requests {
   /** Apply an encoded operation batch (see batch.ts), then sync and persist. */
   apply: { batch: Uint8Array };
   /** Run a workload or a KVBench trace to the end (or until cancelled), reporting progress. */
-  run: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string };
+  /** `timed` (default true): time every operation for the report's latencies; a throughput benchmark turns it off. */
+  run: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string; timed?: boolean };
   /** Stop the running workload after its current step. */
   cancel: Record<string, never>;
   /** Teaching view: merge steps of about `pages` output pages (merges wait for these when auto-compaction is off). */

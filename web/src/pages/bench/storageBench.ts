@@ -32,7 +32,7 @@ async function engineRow(backend: Backend, n: number, config: EngineConfig, work
   for (const d of await client.call('list', {})) if (d.name === name) await client.call('remove', { key: d.key });
   await client.call('open', { name, backend, config, create: true });
   const w: Workload = { ...workload, preload: { ...workload.preload, entries: n }, operations: n };
-  const { report, physical } = await client.call('run', { workload: w, label: 'storage benchmark' });
+  const { report, physical } = await client.call('run', { workload: w, label: 'storage benchmark', timed: false });
   await client.call('close', {});
   const t = report.timings ?? { preload_ms: NaN, run_ms: NaN };
   const labels: Record<Backend, string> = { memory: 'engine, memory', opfs: 'engine, OPFS', idb: 'engine, IndexedDB' };

@@ -10,6 +10,7 @@ import { downloadText } from '../../ui/download/svg';
 import { formatCount, formatInt, formatPercent, formatSig } from '../../documents/format';
 import { TreeView } from '../../ui/tree/TreeView';
 import { bitsSpentPerKey, levelOverlay, overlay, type ClassOverlay } from './predict';
+import { LatencyCards } from './LatencyCard';
 import { counterRows, phaseRows, resultCsv, resultJson, rocksdbRows, type CounterRow, type PhaseRow } from './reportTables';
 import type { RunResult } from './results';
 
@@ -197,6 +198,7 @@ export const RunResultView = memo(function RunResultView({ result }: { result: R
             caption="Load and run phases"
           />
         </article>
+        <LatencyCards report={report} />
         <article className="card chart-card wide" aria-labelledby="counters-title">
           <header className="card-head">
             <div>

@@ -97,6 +97,48 @@ export function phaseCsv(report: Report): string {
   return toCsv(['measure', 'load', 'run'], phaseRows(report).map((r) => [r.measure, r.load, r.run]));
 }
 
+export interface LatencyRow extends Record<string, string | number> {
+  phase: 'load' | 'run';
+  class: string;
+  count: number;
+  mean: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+/** Latency percentiles (ns) per phase and operation class; empty when the run was not timed. */
+export function latencyRows(report: Report): LatencyRow[] {
+  const l = report.latency;
+  if (!l) return [];
+  const rows = (phase: 'load' | 'run', classes: typeof l.load): LatencyRow[] =>
+    classes.map((c) => ({ phase, class: c.class, count: c.count, mean: c.mean_ns, p50: c.p50_ns, p95: c.p95_ns, p99: c.p99_ns, p999: c.p999_ns, max: c.max_ns }));
+  return [...rows('load', l.load), ...rows('run', l.run)];
+}
+
+export function latencyCsv(report: Report): string {
+  return toCsv(
+    ['phase', 'class', 'operations', 'mean (ns)', 'p50 (ns)', 'p95 (ns)', 'p99 (ns)', 'p99.9 (ns)', 'max (ns)'],
+    latencyRows(report).map((r) => [r.phase, r.class, r.count, r.mean, r.p50, r.p95, r.p99, r.p999, r.max]),
+  );
+}
+
+/**
+ * Throughput over engine time, the load then the run on one time axis (the run's samples shifted
+ * by the load's engine time): what the lab's throughput chart plots.
+ */
+export function throughputSeries(report: Report): { id: 'load' | 'run'; label: string; points: { x: number; y: number }[] }[] {
+  const l = report.latency;
+  if (!l) return [];
+  const loadEnd = l.load_throughput.at(-1)?.seconds ?? 0;
+  return [
+    { id: 'load' as const, label: 'load (preload)', points: l.load_throughput.map((s) => ({ x: s.seconds, y: s.ops_per_sec })) },
+    { id: 'run' as const, label: 'run (measured)', points: l.run_throughput.map((s) => ({ x: loadEnd + s.seconds, y: s.ops_per_sec })) },
+  ].filter((s) => s.points.length > 0);
+}
+
 /** The run's counters under RocksDB's statistics names, as the engine reports them (absent in older reports). */
 export function rocksdbRows(report: Report): CounterRow[] {
   return Object.entries(report.rocksdb_counters ?? {}).map(([counter, value]) => ({ counter, value }));
@@ -135,11 +177,11 @@ export function levelCsv(report: Report): string {
   );
 }
 
-/** One CSV for a stored result: for a run, the overlay, the per-class summary, the per-level split and the two phases. */
+/** One CSV for a stored result: for a run, the overlay, the per-class summary, the per-level split, the two phases and the latencies. */
 export function resultCsv(r: LabResult): string {
   switch (r.kind) {
     case 'run':
-      return [overlayCsv(r.report), summaryCsv(r.report), levelCsv(r.report), phaseCsv(r.report)].join('\n');
+      return [overlayCsv(r.report), summaryCsv(r.report), levelCsv(r.report), phaseCsv(r.report), latencyCsv(r.report)].join('\n');
     case 'sweep':
       return sweepCsv(r.spec, r.points);
     case 'compare':
