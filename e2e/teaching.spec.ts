@@ -58,6 +58,36 @@ test('teaching view: steps through a flush and a merge on the engine’s own tre
   await expect(level1).toHaveAttribute('data-runs', '0');
   await expect(page.getByTestId('teach-merges')).toHaveText('1');
   await expect(page.getByTestId('teach-log')).toContainText('Merge finished: level 2 now holds');
+  // Each step is narrated with its pages, from the engine's counters.
+  await expect(page.getByTestId('teach-narration')).toContainText('Merge finished');
+  await expect(page.getByTestId('teach-narration')).toContainText(/pages? read and \d+ pages? written this step/);
+
+  // Step back: the picture before the merge finished; the engine keeps its newest state.
+  const newest = await attr(page, 'teach-stage', 'data-frame');
+  const insertedNow = await page.getByTestId('teach-inserted').textContent();
+  await page.getByTestId('teach-back').click();
+  await expect(page.getByTestId('teach-stage')).toHaveAttribute('data-frame', String(newest - 1));
+  await expect(level2).toHaveAttribute('data-runs', '0');
+  await expect(level1).toHaveAttribute('data-merging', 'true');
+  await expect(page.getByTestId('teach-narration')).toContainText(`Step ${newest - 1}:`);
+  await expect(page.getByTestId('teach-narration')).toContainText('Merging level 1 into level 2');
+  // The timeline: marks under the flushes and merge steps; Home goes to the start, End back to now.
+  expect(await page.getByTestId('teach-timeline').locator('.teach-marks .teach-mark.flush').count()).toBeGreaterThanOrEqual(3);
+  expect(await page.getByTestId('teach-timeline').locator('.teach-marks .teach-mark.merge').count()).toBeGreaterThanOrEqual(1);
+  const slider = page.getByRole('slider', { name: /^Timeline/ });
+  await slider.focus();
+  await page.keyboard.press('Home');
+  await expect(page.getByTestId('teach-stage')).toHaveAttribute('data-frame', '0');
+  await expect(buffer).toHaveAttribute('data-entries', '0');
+  await expect(page.getByTestId('teach-narration')).toContainText('A new, empty tree');
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('teach-stage')).toHaveAttribute('data-frame', String(newest));
+  await expect(level2).toHaveAttribute('data-runs', '1');
+  // Step forward from the past replays kept frames: no keys inserted twice.
+  await page.getByTestId('teach-back').click();
+  await page.getByTestId('teach-step').click();
+  await expect(page.getByTestId('teach-stage')).toHaveAttribute('data-frame', String(newest));
+  await expect(page.getByTestId('teach-inserted')).toHaveText(insertedNow ?? '');
 
   // Play runs steps by itself until paused.
   await page.getByRole('textbox', { name: /^Speed/ }).fill('10');

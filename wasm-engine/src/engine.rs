@@ -385,6 +385,10 @@ impl Engine {
                 .map(|(i, runs)| level_info(&self.config, i + 1, runs, self.lookups))
                 .collect(),
             merging_level: self.job.as_ref().map(|j| j.source_level),
+            merge_progress: self.job.as_ref().map(|j| crate::tree::MergeProgress {
+                pages_read: j.counters.pages_read + j.merge.counters.pages_read,
+                pages_written: j.counters.data_pages_written + j.counters.meta_pages_written,
+            }),
             cache_bytes: self.cache.resident_bytes(),
             mnemosyne_log_c: self.mnemosyne_log_c,
         }

@@ -102,6 +102,12 @@ pub fn level_info(config: &EngineConfig, level: usize, runs: &[Run], now: u64) -
     }
 }
 
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeProgress {
+    pub pages_read: u64,
+    pub pages_written: u64,
+}
+
 /// The tree as it stands: buffer fill, levels, runs and their filters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TreeShape {
@@ -111,6 +117,10 @@ pub struct TreeShape {
     pub levels: Vec<LevelInfo>,
     /// A merge is under way from this level (only when merges are stepped by the caller).
     pub merging_level: Option<usize>,
+    /// The pages the merge under way has read and written so far (they join the level's
+    /// counters in `Stats` when it finishes).
+    #[serde(default)]
+    pub merge_progress: Option<MergeProgress>,
     /// Bytes resident in the block cache.
     pub cache_bytes: u64,
     /// Mnemosyne's latest C (log of its Lagrange constant), when it has solved.
@@ -145,6 +155,7 @@ mod tests {
             buffer_capacity_bytes: 4096,
             levels: Vec::new(),
             merging_level: None,
+            merge_progress: None,
             cache_bytes: 0,
             mnemosyne_log_c: None,
         };

@@ -8,9 +8,10 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { initSync, validate_config, WasmEngine } from '../src/wasm/pkg/lsm_engine.js';
 import { BatchWriter } from '../src/engine/batch';
-import type { TreeShape } from '../src/documents/engine';
+import { totalWrites, type Stats, type TreeShape } from '../src/documents/engine';
 import {
   describeChange,
+  describeStep,
   mergeNeeded,
   TEACH_BATCH,
   TEACH_KEY_BYTES,
@@ -34,8 +35,11 @@ function classroom(sizeRatio: number, policy: 'leveling' | 'tiering') {
   engine.auto_compact = false;
   let inserted = 0;
   const tree = (): TreeShape => JSON.parse(engine.tree_json());
+  const stats = (): Stats => JSON.parse(engine.stats_json());
   return {
     tree,
+    stats,
+    inserted: () => inserted,
     step(): 'insert' | 'merge' {
       if (mergeNeeded(tree(), sizeRatio)) {
         engine.step(TEACH_MERGE_PAGES);
@@ -81,6 +85,43 @@ describe('the classroom tree', () => {
     expect(seen[0]).toBe('The buffer filled up and was flushed: its 64 entries became a new sorted run on level 1.');
     expect(seen.some((s) => s.startsWith('Level 1 must be merged (it is full)'))).toBe(true);
     expect(seen.some((s) => s.startsWith('Merge finished: level 2 now holds'))).toBe(true);
+    c.free();
+  });
+
+  it('each step is narrated with the pages it read and wrote, and they add up to the engine’s counters', () => {
+    const c = classroom(3, 'leveling');
+    const moment = () => ({ tree: c.tree(), stats: c.stats(), inserted: c.inserted() });
+    let prev = moment();
+    let read = 0;
+    let written = 0;
+    const events = new Set<string>();
+    for (let i = 0; i < 120; i++) {
+      c.step();
+      const next = moment();
+      const { lines, event } = describeStep(prev, next);
+      events.add(event);
+      expect(lines.length).toBeGreaterThan(0);
+      const m = /(\d+) pages? read and (\d+) pages? written this step/.exec(lines.join(' '));
+      if (event === 'merge') {
+        expect(m).not.toBeNull();
+        read += Number(m?.[1]);
+        written += Number(m?.[2]);
+      }
+      const f = /The flush wrote (\d+) pages?(?: and read (\d+) pages?)?/.exec(lines.join(' '));
+      if (event === 'flush') {
+        expect(f).not.toBeNull();
+        written += Number(f?.[1]);
+        read += Number(f?.[2] ?? 0);
+      }
+      if (event === 'insert') expect(lines.join(' ')).toContain('no page read or written');
+      prev = next;
+    }
+    expect([...events].sort()).toEqual(['flush', 'insert', 'merge']);
+    // Narrated pages = the engine's counters, plus the merge still under way.
+    const w = totalWrites(prev.stats);
+    const p = prev.tree.merge_progress;
+    expect(written).toBe(w.data_pages_written + w.meta_pages_written + (p?.pages_written ?? 0));
+    expect(read).toBe(w.pages_read + (p?.pages_read ?? 0));
     c.free();
   });
 

@@ -161,6 +161,8 @@ export interface TreeShape {
   buffer_capacity_bytes: number;
   levels: LevelInfo[];
   merging_level: number | null;
+  /** Pages the merge under way has read and written so far (absent in older documents). */
+  merge_progress?: { pages_read: number; pages_written: number } | null;
   cache_bytes: number;
   mnemosyne_log_c: number | null;
 }

@@ -1,6 +1,8 @@
 /**
  * Teaching view: a tiny LSM-tree on the real engine, stepped or played so a class can watch the
  * buffer fill, flush into level 1, and merges carry data down, with filter memory as colour.
+ * Every step is kept: step back, scrub the timeline (flushes and merges marked), and read what
+ * each step did and what it cost in pages.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { ControlGroup, ParamControl } from '../../ui/controls';
@@ -9,9 +11,9 @@ import { useUrlState } from '../../ui/state/useUrlState';
 import { totalWrites } from '../../documents/engine';
 import { formatBytes, formatInt } from '../../documents/format';
 import { teachUrl } from '../../documents/urls/teaching';
-import { TEACH_BATCH, TEACH_BUFFER_BYTES, TEACH_KEY_BYTES, TEACH_MERGE_PAGES, TEACH_PAGE_BYTES, TEACH_VALUE_BYTES, teachConfig } from './teach';
+import { TEACH_BATCH, TEACH_BUFFER_BYTES, TEACH_KEY_BYTES, TEACH_MERGE_PAGES, TEACH_PAGE_BYTES, TEACH_VALUE_BYTES, teachConfig, type StepEvent } from './teach';
 import { TreeView } from '../../ui/tree/TreeView';
-import { useClassroomTree } from './useClassroomTree';
+import { useClassroomTree, type Frame } from './useClassroomTree';
 import './teaching.css';
 
 export function TeachingPage() {
@@ -19,6 +21,8 @@ export function TeachingPage() {
   const { sizeRatio, policy, allocation, bits, speed } = url.state;
   const config = useMemo(() => teachConfig(sizeRatio, policy, allocation, bits), [sizeRatio, policy, allocation, bits]);
   const classroom = useClassroomTree(config);
+  const { frames, cursor } = classroom;
+  const frame = frames[cursor];
   const [playing, setPlaying] = useState(false);
   const figure = useRef<HTMLDivElement>(null);
 
@@ -43,8 +47,20 @@ export function TeachingPage() {
     if (classroom.error) setPlaying(false);
   }, [classroom.error]);
 
-  const writes = classroom.stats ? totalWrites(classroom.stats) : null;
-  const tree = classroom.tree;
+  const writes = frame ? totalWrites(frame.stats) : null;
+  const tree = frame?.tree ?? null;
+  const inserted = frame?.inserted ?? 0;
+  const atNewest = cursor === frames.length - 1;
+  // The narration of the steps up to the one on screen, newest first.
+  const told = useMemo(
+    () =>
+      frames
+        .slice(0, cursor + 1)
+        .map((f, i) => ({ i, f }))
+        .slice(-8)
+        .reverse(),
+    [frames, cursor],
+  );
 
   return (
     <Page
@@ -70,13 +86,16 @@ export function TeachingPage() {
         </>
       }
     >
-      <div className="teach-stage card" ref={figure} data-testid="teach-stage" data-steps={classroom.steps}>
+      <div className="teach-stage card" ref={figure} data-testid="teach-stage" data-steps={classroom.steps} data-frame={cursor}>
         <div className="teach-toolbar" role="toolbar" aria-label="Playback">
           <button type="button" className="primary" onClick={() => setPlaying((p) => !p)} aria-pressed={playing} data-testid="teach-play">
             {playing ? '❚❚ Pause' : '▶ Play'}
           </button>
+          <button type="button" onClick={classroom.back} disabled={playing || cursor === 0} data-testid="teach-back" title="Show the step before (the engine keeps its newest state)">
+            ◀ Back
+          </button>
           <button type="button" onClick={() => void classroom.step()} disabled={playing} data-testid="teach-step">
-            Step
+            Step ▶
           </button>
           <button type="button" onClick={() => void classroom.flush()} disabled={playing} title="Write the buffer out now, full or not">
             Flush buffer
@@ -99,9 +118,15 @@ export function TeachingPage() {
             Full screen
           </button>
           <span className="teach-next" aria-live="polite">
-            Next step: {classroom.merging ? `advance the merge by ${TEACH_MERGE_PAGES} pages` : `insert ${TEACH_BATCH} keys`}
+            {atNewest
+              ? `Next step: ${frame?.merging ? `advance the merge by ${TEACH_MERGE_PAGES} pages` : `insert ${TEACH_BATCH} keys`}`
+              : `Replaying step ${cursor} of ${frames.length - 1}`}
           </span>
         </div>
+        <Timeline frames={frames} cursor={cursor} onSeek={(i) => { setPlaying(false); classroom.seek(i); }} />
+        <p className="teach-narration" aria-live="polite" data-testid="teach-narration">
+          <strong>Step {cursor}:</strong> {frame?.lines.join(' ') ?? ''}
+        </p>
         {classroom.error && (
           <p role="alert" className="error">
             {classroom.error}
@@ -115,7 +140,7 @@ export function TeachingPage() {
         <dl className="teach-counters" aria-label="Counters">
           <div>
             <dt>Keys inserted</dt>
-            <dd data-testid="teach-inserted">{formatInt(classroom.inserted)}</dd>
+            <dd data-testid="teach-inserted">{formatInt(inserted)}</dd>
           </div>
           <div>
             <dt>Flushes</dt>
@@ -132,16 +157,18 @@ export function TeachingPage() {
           <div>
             <dt>Write amplification</dt>
             <dd title="Entries written by flushes and merges ÷ keys inserted">
-              {writes && classroom.inserted > 0 ? (writes.entries_written / classroom.inserted).toFixed(2) : '—'}
+              {writes && inserted > 0 ? (writes.entries_written / inserted).toFixed(2) : '—'}
             </dd>
           </div>
         </dl>
       </div>
       <div className="card teach-log">
         <h2>What just happened</h2>
-        <ol aria-live="polite" data-testid="teach-log">
-          {classroom.log.map((l) => (
-            <li key={l.id}>{l.text}</li>
+        <ol data-testid="teach-log">
+          {told.map(({ i, f }) => (
+            <li key={i} value={i} data-event={f.event}>
+              {f.lines.join(' ')}
+            </li>
           ))}
         </ol>
         <p className="caption">
@@ -150,5 +177,38 @@ export function TeachingPage() {
         </p>
       </div>
     </Page>
+  );
+}
+
+const EVENT_LABEL: Record<StepEvent, string> = { start: 'start', insert: 'keys inserted', flush: 'flush', merge: 'merge step' };
+
+/**
+ * Every kept step on one track: a slider to scrub, with a mark under each flush and merge step.
+ * Arrow keys step through it (the slider's own keyboard).
+ */
+function Timeline({ frames, cursor, onSeek }: { frames: Frame[]; cursor: number; onSeek: (frame: number) => void }) {
+  const last = Math.max(1, frames.length - 1);
+  const marks = frames.map((f, i) => ({ f, i })).filter(({ f }) => f.event === 'flush' || f.event === 'merge');
+  return (
+    <div className="teach-timeline" data-testid="teach-timeline">
+      <input
+        type="range"
+        min={0}
+        max={Math.max(0, frames.length - 1)}
+        value={cursor}
+        onChange={(e) => onSeek(Number(e.target.value))}
+        aria-label="Timeline: the step shown"
+        aria-valuetext={`step ${cursor} of ${frames.length - 1}: ${EVENT_LABEL[frames[cursor]?.event ?? 'start']}`}
+        disabled={frames.length < 2}
+      />
+      <div className="teach-marks" aria-hidden="true">
+        {marks.map(({ f, i }) => (
+          <span key={i} className={`teach-mark ${f.event}`} style={{ left: `${(100 * i) / last}%` }} title={`step ${i}: ${EVENT_LABEL[f.event]}`} />
+        ))}
+      </div>
+      <p className="teach-legend">
+        <span className="teach-mark flush" /> flush <span className="teach-mark merge" /> merge step · {frames.length - 1} steps kept
+      </p>
+    </div>
   );
 }

@@ -4,7 +4,7 @@
  * helpers: the config, the keys inserted, and the narration of what changed between two
  * snapshots of the engine's tree.
  */
-import type { EngineConfig, TreeShape } from '../../documents/engine';
+import { totalWrites, type EngineConfig, type Stats, type TreeShape } from '../../documents/engine';
 
 export const TEACH_PAGE_BYTES = 256;
 export const TEACH_BUFFER_BYTES = 2048;
@@ -80,6 +80,47 @@ export function describeChange(prev: TreeShape, next: TreeShape): string[] {
     out.push(`The tree grew a level: it now has ${next.levels.length} levels on disk.`);
   }
   return out;
+}
+
+/** What a step did, for the timeline's marks. */
+export type StepEvent = 'start' | 'insert' | 'flush' | 'merge';
+
+/** The engine's state after a step: its tree, its counters, and the keys inserted so far. */
+export interface EngineMoment {
+  tree: TreeShape;
+  stats: Stats;
+  inserted: number;
+}
+
+const pages = (n: number) => `${n.toLocaleString('en-US')} page${n === 1 ? '' : 's'}`;
+
+/**
+ * One step in classroom words, from the engine's own tree and counters before and after it: what
+ * changed (`describeChange`) and what it cost in pages read and written — one sentence at least.
+ */
+export function describeStep(prev: EngineMoment, next: EngineMoment): { lines: string[]; event: StepEvent } {
+  // Pages moved so far: what finished flushes and merges wrote (Stats) plus the merge under way.
+  const moved = (m: EngineMoment) => {
+    const w = totalWrites(m.stats);
+    const p = m.tree.merge_progress;
+    return { flushes: w.flushes, read: w.pages_read + (p?.pages_read ?? 0), written: w.data_pages_written + w.meta_pages_written + (p?.pages_written ?? 0) };
+  };
+  const a = moved(prev);
+  const b = moved(next);
+  const read = b.read - a.read;
+  const written = b.written - a.written;
+  const lines = describeChange(prev.tree, next.tree);
+  const merging = prev.tree.merging_level ?? next.tree.merging_level;
+  const event: StepEvent = b.flushes > a.flushes ? 'flush' : merging !== null && next.inserted === prev.inserted ? 'merge' : 'insert';
+  if (event === 'flush') {
+    lines.push(`The flush wrote ${pages(written)}${read > 0 ? ` and read ${pages(read)}` : ''}.`);
+  } else if (event === 'merge') {
+    lines.push(`Merging level ${merging} into level ${(merging ?? 0) + 1}: ${pages(read)} read and ${pages(written)} written this step.`);
+  } else if (next.inserted > prev.inserted) {
+    const capacity = Math.floor(next.tree.buffer_capacity_bytes / (TEACH_KEY_BYTES + TEACH_VALUE_BYTES));
+    lines.push(`${next.inserted - prev.inserted} keys went into the buffer, in memory (${next.tree.buffer_entries} of about ${capacity} entries): no page read or written.`);
+  }
+  return { lines, event };
 }
 
 /** Fingerprint of the on-disk part of a tree, to tell whether a step changed anything. */

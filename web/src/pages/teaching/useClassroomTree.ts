@@ -1,62 +1,67 @@
 /**
  * Drives the classroom tree on the real engine (in memory, automatic merges off): each step either
  * inserts a few keys (the buffer fills; a full buffer flushes by itself) or advances a pending
- * merge by a few pages. The picture is always the engine's own TreeShape after the step.
+ * merge by a few pages. Every step is kept as a frame — the engine's own TreeShape and counters
+ * after it, and what it did in words — so the class can step back, scrub the timeline and replay;
+ * stepping forward from a past frame replays the frames before it asks the engine for a new one.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { BatchWriter } from '../../engine/batch';
 import type { EngineConfig, Stats, TreeShape } from '../../documents/engine';
 import { BusyError, withTask } from '../../engine/session';
-import { describeChange, mergeNeeded, shapeKey, TEACH_BATCH, TEACH_MERGE_PAGES, teachKey, teachValue } from './teach';
+import { describeStep, mergeNeeded, shapeKey, TEACH_BATCH, TEACH_MERGE_PAGES, teachKey, teachValue, type EngineMoment, type StepEvent } from './teach';
 
-export interface LogLine {
-  id: number;
-  text: string;
+/** One step as the class sees it. */
+export interface Frame extends EngineMoment {
+  /** What the step did, narrated from the engine's tree and counters. */
+  lines: string[];
+  event: StepEvent;
+  /** A merge is in progress or due: the next step advances it. */
+  merging: boolean;
 }
 
+/** Frames kept (the oldest are dropped past it: a long play stays light). */
+const MAX_FRAMES = 1_000;
+
 export interface ClassroomTree {
-  tree: TreeShape | null;
-  stats: Stats | null;
-  inserted: number;
-  /** Steps completed since the tree was (re)created. */
+  frames: Frame[];
+  /** The frame on screen (index into `frames`). */
+  cursor: number;
+  /** Frames stepped through since the tree was (re)created, including replays. */
   steps: number;
-  /** True while a merge is in progress or may be needed next. */
-  merging: boolean;
-  log: LogLine[];
   error: string | null;
+  /** Forward: the next kept frame, or a new step on the engine at the newest. */
   step: () => Promise<void>;
+  back: () => void;
+  seek: (frame: number) => void;
   flush: () => Promise<void>;
   reset: () => Promise<void>;
 }
 
-let logId = 0;
-
 export function useClassroomTree(config: EngineConfig): ClassroomTree {
   const sizeRatio = config.levels[0]?.size_ratio ?? 2;
-  const [tree, setTree] = useState<TreeShape | null>(null);
-  const [stats, setStats] = useState<Stats | null>(null);
-  const [inserted, setInserted] = useState(0);
+  const [frames, setFrames] = useState<Frame[]>([]);
+  const [cursor, setCursor] = useState(0);
   const [steps, setSteps] = useState(0);
-  const [merging, setMerging] = useState(false);
-  const [log, setLog] = useState<LogLine[]>([]);
   const [error, setError] = useState<string | null>(null);
   // The engine is driven one call at a time; refs hold what the next call needs.
-  const ref = useRef({ tree: null as TreeShape | null, inserted: 0, running: false });
+  const ref = useRef({ frames: [] as Frame[], cursor: 0, running: false });
 
-  const say = useCallback((lines: string[]) => {
-    if (lines.length === 0) return;
-    setLog((old) => [...lines.map((text) => ({ id: ++logId, text })), ...old].slice(0, 8));
-  }, []);
-
-  const show = useCallback(
-    (next: TreeShape, nextStats: Stats) => {
-      const prev = ref.current.tree;
-      if (prev) say(describeChange(prev, next));
-      ref.current.tree = next;
-      setTree(next);
-      setStats(nextStats);
+  const record = useCallback(
+    (tree: TreeShape, stats: Stats, inserted: number, intro?: string) => {
+      const r = ref.current;
+      const prev = r.frames.at(-1);
+      const merging = mergeNeeded(tree, sizeRatio);
+      const frame: Frame = prev
+        ? { tree, stats, inserted, merging, ...describeStep(prev, { tree, stats, inserted }) }
+        : { tree, stats, inserted, merging, lines: [intro ?? ''], event: 'start' };
+      r.frames = [...r.frames, frame].slice(-MAX_FRAMES);
+      r.cursor = r.frames.length - 1;
+      setFrames(r.frames);
+      setCursor(r.cursor);
+      setSteps((n) => n + 1);
     },
-    [say],
+    [sizeRatio],
   );
 
   const guarded = useCallback(async (what: string, job: Parameters<typeof withTask>[1]) => {
@@ -65,7 +70,6 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
     try {
       await withTask(what, job);
       setError(null);
-      setSteps((n) => n + 1);
     } catch (err) {
       setError(err instanceof BusyError ? `${err.message} (on the lab page)` : err instanceof Error ? err.message : String(err));
     } finally {
@@ -77,49 +81,61 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
     await guarded('classroom tree', async (ctl) => {
       const s = await ctl.open('classroom', 'memory', config, true);
       const snap = await ctl.call('setAutoCompact', { on: false });
-      ref.current = { ...ref.current, tree: null, inserted: 0 };
-      setInserted(0);
-      setMerging(false);
-      setLog([{ id: ++logId, text: `A new, empty tree: ${config.name}. Press Step or Play.` }]);
-      show(snap.tree, snap.stats ?? s.stats);
+      ref.current = { ...ref.current, frames: [], cursor: 0 };
+      record(snap.tree, snap.stats ?? s.stats, 0, `A new, empty tree: ${config.name}. Press Step or Play.`);
     });
-  }, [config, guarded, show]);
+  }, [config, guarded, record]);
 
   useEffect(() => {
     void reset();
   }, [reset]);
 
+  const seek = useCallback((frame: number) => {
+    const r = ref.current;
+    const next = Math.max(0, Math.min(r.frames.length - 1, Math.round(frame)));
+    if (next === r.cursor) return;
+    r.cursor = next;
+    setCursor(next);
+    setSteps((n) => n + 1);
+  }, []);
+
+  const back = useCallback(() => seek(ref.current.cursor - 1), [seek]);
+
   const step = useCallback(async () => {
+    const r = ref.current;
+    if (r.cursor < r.frames.length - 1) {
+      seek(r.cursor + 1);
+      return;
+    }
     await guarded('classroom step', async (ctl) => {
-      const r = ref.current;
-      if (r.tree && mergeNeeded(r.tree, sizeRatio)) {
-        const before = shapeKey(r.tree);
+      const now = r.frames.at(-1);
+      if (!now) return;
+      if (now.merging) {
+        const before = shapeKey(now.tree);
         const s = await ctl.call('step', { pages: TEACH_MERGE_PAGES });
         // If the engine saw nothing to merge after all, this step inserts instead of idling.
         if (s.more || shapeKey(s.tree) !== before) {
-          show(s.tree, s.stats);
-          setMerging(s.more || mergeNeeded(s.tree, sizeRatio));
+          record(s.tree, s.stats, now.inserted);
           return;
         }
       }
       const batch = new BatchWriter(TEACH_BATCH * 40);
-      for (let i = 0; i < TEACH_BATCH; i++) batch.put(teachKey(r.inserted + i), teachValue(r.inserted + i));
+      for (let i = 0; i < TEACH_BATCH; i++) batch.put(teachKey(now.inserted + i), teachValue(now.inserted + i));
       const bytes = batch.finish();
       const res = await ctl.call('apply', { batch: bytes }, { transfer: [bytes.buffer] });
-      r.inserted += TEACH_BATCH;
-      setInserted(r.inserted);
-      show(res.tree, res.stats);
-      setMerging(mergeNeeded(res.tree, sizeRatio));
+      record(res.tree, res.stats, now.inserted + TEACH_BATCH);
     });
-  }, [guarded, show, sizeRatio]);
+  }, [guarded, record, seek]);
 
   const flush = useCallback(async () => {
+    const r = ref.current;
+    // Flushing acts on the engine's newest state: show it first.
+    if (r.cursor < r.frames.length - 1) seek(r.frames.length - 1);
     await guarded('classroom flush', async (ctl) => {
       const s = await ctl.call('flush', {});
-      show(s.tree, s.stats);
-      setMerging(mergeNeeded(s.tree, sizeRatio));
+      record(s.tree, s.stats, r.frames.at(-1)?.inserted ?? 0);
     });
-  }, [guarded, show, sizeRatio]);
+  }, [guarded, record, seek]);
 
-  return { tree, stats, inserted, steps, merging, log, error, step, flush, reset };
+  return { frames, cursor, steps, error, step, back, seek, flush, reset };
 }
