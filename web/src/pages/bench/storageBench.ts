@@ -12,6 +12,8 @@ import type { EngineConfig, Workload } from '../../documents/engine';
 export interface BenchRow {
   id: string;
   label: string;
+  /** Which run of the stores this row comes from (0 for the first). */
+  repeat: number;
   inserts: number;
   insertsPerSecond: number;
   lookups: number;
@@ -26,7 +28,7 @@ async function fetchJson<T>(url: string): Promise<T> {
   return (await r.json()) as T;
 }
 
-async function engineRow(backend: Backend, n: number, config: EngineConfig, workload: Workload): Promise<BenchRow> {
+async function engineRow(backend: Backend, n: number, config: EngineConfig, workload: Workload, repeat: number): Promise<BenchRow> {
   const client = engineClient();
   const name = `bench-${backend}`;
   for (const d of await client.call('list', {})) if (d.name === name) await client.call('remove', { key: d.key });
@@ -39,6 +41,7 @@ async function engineRow(backend: Backend, n: number, config: EngineConfig, work
   return {
     id: `engine-${backend}`,
     label: labels[backend],
+    repeat,
     inserts: n,
     insertsPerSecond: (n / t.preload_ms) * 1000,
     lookups: n,
@@ -66,26 +69,79 @@ export function benchKeys(n: number): Uint8Array<ArrayBuffer>[] {
   return keys;
 }
 
-export async function runStorageBenchmark(n: number, onRow: (row: BenchRow) => void): Promise<BenchRow[]> {
+/** Every store `repeats` times, in turn (memory, OPFS, IndexedDB, plain idb, then again), so a slow spell of the machine touches all of them alike. */
+export async function runStorageBenchmark(n: number, repeats: number, onRow: (row: BenchRow) => void): Promise<BenchRow[]> {
   const config = await fetchJson<EngineConfig>('/examples/bench-config.json');
   const workload = await fetchJson<Workload>('/examples/bench-workload.json');
   const rows: BenchRow[] = [];
-  for (const backend of ['memory', 'opfs', 'idb'] as const) {
-    const row = await engineRow(backend, n, config, workload);
+  const keys = benchKeys(n);
+  for (let repeat = 0; repeat < repeats; repeat++) {
+    for (const backend of ['memory', 'opfs', 'idb'] as const) {
+      const row = await engineRow(backend, n, config, workload, repeat);
+      rows.push(row);
+      onRow(row);
+    }
+    const value = new Uint8Array(100).fill(0x61);
+    const plain = await plainKvBenchmark(keys, value, 10_000);
+    const row: BenchRow = {
+      id: 'plain-idb',
+      label: 'plain idb key-value store',
+      repeat,
+      inserts: n,
+      insertsPerSecond: (n / plain.putMillis) * 1000,
+      lookups: n,
+      lookupsPerSecond: (n / plain.getMillis) * 1000,
+    };
     rows.push(row);
     onRow(row);
   }
-  const value = new Uint8Array(100).fill(0x61);
-  const plain = await plainKvBenchmark(benchKeys(n), value, 10_000);
-  const row: BenchRow = {
-    id: 'plain-idb',
-    label: 'plain idb key-value store',
-    inserts: n,
-    insertsPerSecond: (n / plain.putMillis) * 1000,
-    lookups: n,
-    lookupsPerSecond: (n / plain.getMillis) * 1000,
-  };
-  rows.push(row);
-  onRow(row);
   return rows;
+}
+
+/** A store's rates over the repeats: median and range, and the median ratio to the plain store. */
+export interface StoreSummary {
+  id: string;
+  label: string;
+  runs: number;
+  inserts: { median: number; min: number; max: number };
+  lookups: { median: number; min: number; max: number };
+  /** Median over repeats of (this store ÷ plain idb, same repeat); null without a plain row. */
+  insertsVsPlain: number | null;
+  lookupsVsPlain: number | null;
+  /** The OPFS file calls of the last repeat. */
+  physical?: PhysicalCalls;
+}
+
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+const spread = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
+
+/** The rows of every repeat, per store in the order first seen. Pure. */
+export function summarizeBench(rows: readonly BenchRow[]): StoreSummary[] {
+  const ids = [...new Set(rows.map((r) => r.id))];
+  const plainOf = (repeat: number) => rows.find((r) => r.id === 'plain-idb' && r.repeat === repeat);
+  return ids.map((id) => {
+    const mine = rows.filter((r) => r.id === id);
+    const ratios = (pick: (r: BenchRow) => number) => {
+      const rs = mine.flatMap((r) => {
+        const p = plainOf(r.repeat);
+        return p ? [pick(r) / pick(p)] : [];
+      });
+      return rs.length > 0 ? median(rs) : null;
+    };
+    return {
+      id,
+      label: mine[0].label,
+      runs: mine.length,
+      inserts: spread(mine.map((r) => r.insertsPerSecond)),
+      lookups: spread(mine.map((r) => r.lookupsPerSecond)),
+      insertsVsPlain: ratios((r) => r.insertsPerSecond),
+      lookupsVsPlain: ratios((r) => r.lookupsPerSecond),
+      physical: mine.at(-1)?.physical,
+    };
+  });
 }
