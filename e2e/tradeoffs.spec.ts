@@ -192,5 +192,28 @@ test('tradeoffs: the page reads well at 1280×800 and 420 px wide', async ({ pag
   for (const id of ['tradeoff-chart', 'steps-chart']) await expect(page.getByTestId(id)).toBeVisible();
   await expect(page.locator('.card-status')).toHaveCount(0);
   await expect(page.getByTestId('design-card')).toHaveAttribute('aria-busy', 'false');
+  // Near the knee the systems' labels crowd: no two overprint, and one moved off its point has a leader to it.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const labels = await page
+    .getByTestId('tradeoff-chart')
+    .locator('g.annotation')
+    .evaluateAll((gs) =>
+      gs.flatMap((g) => {
+        const t = g.querySelector('text');
+        if (!t || !t.textContent) return [];
+        const b = t.getBBox();
+        const dot = g.querySelector('circle:last-of-type');
+        const cy = Number(dot?.getAttribute('cy'));
+        return [{ label: t.textContent, x: b.x, y: b.y, w: b.width, h: b.height, ty: Number(t.getAttribute('y')), cy, leader: g.querySelector('line.leader') !== null }];
+      }),
+    );
+  expect(labels.length).toBeGreaterThanOrEqual(5);
+  for (const [i, a] of labels.entries()) {
+    for (const b of labels.slice(i + 1)) {
+      const overlap = a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h - 2 && b.y < a.y + a.h - 2;
+      expect(overlap, `${a.label} overprints ${b.label}`).toBe(false);
+    }
+    if (Math.abs(a.ty - (a.cy - 9)) > 2) expect(a.leader, `${a.label} is away from its point without a leader`).toBe(true);
+  }
   await expectReadsWell(page, 'tradeoffs', { width: 420, height: 900 });
 });

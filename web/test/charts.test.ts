@@ -83,6 +83,21 @@ describe('pointer and keyboard helpers', () => {
     expect(ys[1]).toBe(74);
     expect(ys[2]).toBe(191);
   });
+
+  it('leave labels side by side where they do not overlap horizontally', () => {
+    // Two points at the same height, 300 px apart: both labels stay just above their points.
+    expect(annotationLabelYs([{ px: 100, py: 50, width: 60 }, { px: 400, py: 52, width: 60 }], 1000)).toEqual([41, 43]);
+    // Overlapping extents: the second label goes below its point, then further down if taken.
+    const ys = annotationLabelYs(
+      [
+        { px: 100, py: 50, width: 60 },
+        { px: 120, py: 52, width: 60 },
+        { px: 110, py: 54, width: 60 },
+      ],
+      1000,
+    );
+    expect(ys).toEqual([41, 71, 87]);
+  });
 });
 
 describe('sliders', () => {

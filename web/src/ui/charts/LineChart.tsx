@@ -11,7 +11,7 @@ import { cleanPoints, dropNote } from './clean';
 import { columnTitle } from './csv';
 import { ChartFigure } from './ChartFigure';
 import { CrosshairHitArea, useCrosshair } from './crosshair';
-import { annotationLabelYs, frameLayout, nearestIndex } from './layout';
+import { annotationLabelYs, labelWidth, frameLayout, nearestIndex } from './layout';
 import { Legend, type LegendItem } from './legend';
 import { INK, INK_SOFT, seriesColor } from './palette';
 import { axisTicks, makeScale } from './scales';
@@ -85,7 +85,10 @@ export function LineChart(props: LineChartProps) {
   }
 
   const hx = hoverX !== null ? xScale(hoverX) : 0;
-  const labelYs = annotationLabelYs(annotations.map((a) => ({ px: xScale(a.x), py: yScale(a.y) })));
+  const labelYs = annotationLabelYs(
+    annotations.map((a) => ({ px: xScale(a.x), py: yScale(a.y), width: labelWidth(a.label) })),
+    innerWidth,
+  );
   return (
     <ChartFigure
       testId={testId}

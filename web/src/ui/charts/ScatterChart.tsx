@@ -11,7 +11,7 @@ import { cleanPoints, drawable, dropNote } from './clean';
 import { columnTitle } from './csv';
 import { ChartFigure } from './ChartFigure';
 import { CrosshairHitArea, useCrosshair } from './crosshair';
-import { annotationLabelYs, frameLayout } from './layout';
+import { annotationLabelYs, labelWidth, frameLayout } from './layout';
 import { Legend, type LegendItem } from './legend';
 import { AnnotationMark } from './marks';
 import { INK, seriesColor } from './palette';
@@ -78,7 +78,10 @@ export function ScatterChart(props: ScatterChartProps) {
     return Math.hypot(d.px - px, d.py - py) < 28 ? i : null;
   });
   const current = crosshair.index !== null ? placed[crosshair.index] : null;
-  const labelYs = annotationLabelYs(annotations.map((a) => ({ px: xScale(a.x), py: yScale(a.y) })));
+  const labelYs = annotationLabelYs(
+    annotations.map((a) => ({ px: xScale(a.x), py: yScale(a.y), width: labelWidth(a.label) })),
+    innerWidth,
+  );
 
   return (
     <ChartFigure

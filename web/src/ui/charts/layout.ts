@@ -93,21 +93,39 @@ export function stepIndex(key: string, current: number | null, count: number): n
   }
 }
 
+/** A label's horizontal extent, as `AnnotationMark` draws it: right of its point, or left of it past 62% of the width. */
+function labelSpan(p: { px: number; width: number }, innerWidth: number): [number, number] {
+  return p.px > innerWidth * 0.62 ? [p.px - 9 - p.width, p.px - 9] : [p.px + 9, p.px + 9 + p.width];
+}
+
+/** Rough width of a 12 px bold label: what placement needs, not typography. */
+export function labelWidth(label: string): number {
+  return label.length * 7.2;
+}
+
 /**
  * Label baselines for annotation points so labels do not overprint each other: each label sits
- * just above its point unless that collides with the previous one, then just below its point,
- * then simply under the previous label.
+ * just above its point unless that collides with a label already placed (overlapping both
+ * vertically and horizontally), then just below its point, then further below in steps. Labels
+ * whose extents do not overlap horizontally never push each other.
  */
-export function annotationLabelYs(points: readonly { px: number; py: number }[], minGap = 14): number[] {
+export function annotationLabelYs(
+  points: readonly { px: number; py: number; width?: number }[],
+  innerWidth = Infinity,
+  minGap = 14,
+): number[] {
   const order = points.map((p, i) => i).sort((a, b) => points[a].py - points[b].py);
   const ys = points.map((p) => p.py - 9);
-  let prev: number | null = null;
+  const placed: { y: number; span: [number, number] }[] = [];
   for (const i of order) {
-    let y = ys[i];
-    if (prev !== null && y - prev < minGap) y = points[i].py + 19;
-    if (prev !== null && y - prev < minGap) y = prev + minGap;
+    const p = points[i];
+    const span = labelSpan({ px: p.px, width: p.width ?? 80 }, innerWidth);
+    const free = (y: number) => placed.every((q) => Math.abs(q.y - y) >= minGap || q.span[1] <= span[0] || span[1] <= q.span[0]);
+    let y = p.py - 9;
+    if (!free(y)) y = p.py + 19;
+    while (!free(y)) y += minGap;
     ys[i] = y;
-    prev = y;
+    placed.push({ y, span });
   }
   return ys;
 }
