@@ -9,9 +9,13 @@
  *    Endure's robust tuning (the Tune page's recommendation).
  * 3. The tuner (`lsm tune`): YCSB A–F at 10M records from RocksDB's defaults, nominal and robust.
  * 4. In Chromium: the engine on OPFS and on IndexedDB against a plain `idb` key-value store.
+ * 5. Phase by phase against RocksDB's own db_bench (Debian rocksdb-tools), the native engine on
+ *    files: random load, point lookups (existing, then missing), short range scans, overwrites and
+ *    a 50/50 read/update mix, each with its ratio; and the wasm engine against native, per phase.
  *
- * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --skip-engine, --skip-browser,
- * --skip-models, --skip-tune, --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
+ * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --phase-entries N
+ * (default 1000000), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-phases, --incognito (the
+ * browser part in a fresh in-memory context instead of an on-disk profile).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -103,6 +107,111 @@ function tuneBench(rounds) {
   console.log(`  slowest: native ${worst(rows.map((r) => r.native))} ms, wasm ${worst(wasm)} ms (target < 50 ms)`);
 }
 
+/**
+ * Phase by phase, the same work on both: N distinct 16 B keys with 100 B values loaded in random
+ * order, then N/2 operations of each phase. RocksDB runs its phases in one db_bench process on one
+ * database (filluniquerandom first, then the rest with --use_existing_db); the engine runs each
+ * phase after its own fresh load (`lsm bench` times the load and the phase apart), on files.
+ */
+const PHASES = [
+  { id: 'load', label: 'random load (distinct keys)', rocksdb: 'filluniquerandom', mix: null },
+  { id: 'get', label: 'point lookups, existing keys', rocksdb: 'readrandom', mix: { get_existing: 1 } },
+  { id: 'missing', label: 'point lookups, missing keys', rocksdb: 'readmissing', mix: { get_missing: 1 } },
+  { id: 'scan', label: 'short range scans (~10 entries)', rocksdb: 'seekrandom', mix: { range: 1 } },
+  { id: 'overwrite', label: 'overwrites (random existing keys)', rocksdb: 'overwrite', mix: { update: 1 } },
+  { id: 'mixed', label: '50/50 read/update mix', rocksdb: 'readrandomwriterandom', mix: { get_existing: 0.5, update: 0.5 } },
+];
+
+function phaseWorkload(n, mix) {
+  return {
+    kind: 'lsm-navigator/workload',
+    version: 1,
+    name: `phase benchmark: ${n} keys`,
+    seed: 1,
+    preload: { entries: n, key_space: 0, key_bytes: 16, value_bytes: 100 },
+    operations: mix ? Math.floor(n / 2) : 0,
+    mix: mix ?? { get_existing: 1 },
+    distribution: { kind: 'uniform' },
+    // A scan covers ~10 of the N keys (selectivity is a share of the key space, which holds N keys).
+    ...(mix?.range ? { range_selectivity: 10 / n } : {}),
+  };
+}
+
+function dbBenchRates(n, dir) {
+  const args = [
+    `--benchmarks=${PHASES.map((p) => p.rocksdb).join(',')}`,
+    `--num=${n}`, `--reads=${Math.floor(n / 2)}`, `--writes=${Math.floor(n / 2)}`,
+    '--key_size=16', '--value_size=100', '--write_buffer_size=4194304', '--max_bytes_for_level_multiplier=10',
+    '--bloom_bits=10', '--compression_type=none', '--disable_wal=1', '--threads=1', '--seek_nexts=10',
+    '--readwritepercent=50', `--db=${dir}`,
+  ];
+  const out = run('db_bench', args);
+  const rates = {};
+  for (const p of PHASES) {
+    const m = new RegExp(`^${p.rocksdb}\\s*:\\s*[0-9.]+ micros/op (\\d+) ops/sec`, 'm').exec(out);
+    if (!m) throw new Error(`db_bench printed no ${p.rocksdb} line:\n${out}`);
+    rates[p.id] = Number(m[1]);
+  }
+  return rates;
+}
+
+function enginePhaseRates(cli, n, work, { files, wasm }) {
+  const rates = {};
+  for (const p of PHASES) {
+    const workload = path.join(work, `${p.id}.json`);
+    fs.writeFileSync(workload, JSON.stringify(phaseWorkload(n, p.mix)));
+    const config = path.join(root, 'public/examples/bench-config.json');
+    let line;
+    if (wasm) {
+      line = JSON.parse(run('node', ['scripts/bench-wasm.mjs', config, workload]));
+    } else {
+      const args = ['bench', '--config', config, '--workload', workload, '--no-wal'];
+      const dir = path.join(work, `db-${p.id}`);
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (files) args.push('--dir', dir);
+      line = JSON.parse(run(cli, args));
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    rates[p.id] = p.mix ? line.run_ops_per_sec : line.load_ops_per_sec;
+  }
+  return rates;
+}
+
+function phaseBench(rounds, n) {
+  console.log(`\n== phases: the engine on files vs RocksDB ${run('db_bench', ['--version']).trim().replace(/^db_bench version /, '')} (db_bench), ${fmt(n)} keys, ${fmt(n / 2)} operations per phase ==`);
+  console.log('  alike: 16 B keys, 100 B values, no compression, no write-ahead log (engine --no-wal, db_bench --disable_wal), 10 bits/key Bloom');
+  console.log('         filters, 4 MiB write buffer, level ratio 10, files on the same disk, one client thread, median of rounds.');
+  console.log('  differ: RocksDB merges file by file in background threads (L0 of 4 files, 10 MiB level 1, 2 MiB files, 8 MiB block');
+  console.log('          cache); the engine merges whole levels inline, with no block cache. RocksDB runs its phases on one database');
+  console.log('          in order (filluniquerandom, then --use_existing_db); the engine loads afresh before each phase.');
+  const cli = path.join(root, 'wasm-engine/target/release/lsm');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-phases-'));
+  const samples = { engine: [], rocksdb: [], native: [], wasm: [] };
+  try {
+    for (let i = 0; i < rounds; i++) {
+      const db = path.join(work, 'rocksdb');
+      fs.rmSync(db, { recursive: true, force: true });
+      samples.rocksdb.push(dbBenchRates(n, db));
+      samples.engine.push(enginePhaseRates(cli, n, work, { files: true }));
+      samples.native.push(enginePhaseRates(cli, n, work, { files: false }));
+      samples.wasm.push(enginePhaseRates(cli, n, work, { wasm: true }));
+      console.log(`  round ${i + 1} of ${rounds} done`);
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  const med = (who, id) => median(samples[who].map((r) => r[id]));
+  // Ratios pair by pair (same round), then the median: the machine is shared and noisy.
+  const ratio = (a, b, id) => median(samples[a].map((r, i) => r[id] / samples[b][i][id]));
+  console.log(`\n  ${'phase'.padEnd(36)} ${'engine/s'.padStart(12)} ${'RocksDB/s'.padStart(12)} ${'engine/RocksDB'.padStart(15)}   ${'native/s (mem)'.padStart(15)} ${'wasm/s (mem)'.padStart(13)} ${'wasm/native'.padStart(12)}`);
+  for (const p of PHASES) {
+    console.log(
+      `  ${p.label.padEnd(36)} ${fmt(med('engine', p.id)).padStart(12)} ${fmt(med('rocksdb', p.id)).padStart(12)} ${`${ratio('engine', 'rocksdb', p.id).toFixed(2)}×`.padStart(15)}   ${fmt(med('native', p.id)).padStart(15)} ${fmt(med('wasm', p.id)).padStart(13)} ${ratio('wasm', 'native', p.id).toFixed(2).padStart(12)}`,
+    );
+  }
+  console.log('  aims: engine/RocksDB ≥ 1.5 on the load, scans and overwrites; wasm/native ≥ 0.8 on inserts (issue 14)');
+}
+
 function modelsBench() {
   console.log('\n== models ==');
   process.stdout.write(run('npm', ['run', 'bench', '-w', 'models', '--silent']));
@@ -185,4 +294,5 @@ setup();
 if (!flag('--skip-engine')) engineBench(option('--rounds', 3));
 if (!flag('--skip-models')) modelsBench();
 if (!flag('--skip-tune')) tuneBench(option('--rounds', 3));
+if (!flag('--skip-phases')) phaseBench(option('--rounds', 3), option('--phase-entries', 1_000_000));
 if (!flag('--skip-browser')) await browserBench(browserEntries);
