@@ -19,6 +19,9 @@ pub struct TableCursor {
     buf: Vec<u8>,
     buf_first_page: usize,
     buf_pages: usize,
+    /// Pages the next read (no cache) fetches: a seek starts with one and doubles as the cursor
+    /// keeps going (a short scan reads what it needs), a cursor from the start reads the most.
+    read_ahead: usize,
     page_start: usize,
     pos: usize,
     remaining: usize,
@@ -41,6 +44,7 @@ impl TableCursor {
             buf: Vec::new(),
             buf_first_page: 0,
             buf_pages: 0,
+            read_ahead: if start.is_some() { 1 } else { READ_AHEAD_PAGES },
             page_start: 0,
             pos: 0,
             remaining: 0,
@@ -129,7 +133,8 @@ impl TableCursor {
             self.page_start = 0;
         } else {
             if p < self.buf_first_page || p >= self.buf_first_page + self.buf_pages {
-                let n = READ_AHEAD_PAGES.min((t.data_pages as usize) - p);
+                let n = self.read_ahead.min((t.data_pages as usize) - p);
+                self.read_ahead = (self.read_ahead * 2).min(READ_AHEAD_PAGES);
                 self.buf.clear();
                 let buf = &mut self.buf;
                 let check = |bytes: &[u8]| -> Result<()> {
@@ -207,9 +212,15 @@ impl RunCursor {
             }
             let t = self.tables[self.next_table].clone();
             self.next_table += 1;
-            // Only the first table needs a seek; later ones start at their first key.
+            // Only the first table needs a seek; later ones start at their first key, reading
+            // ahead as much as the cursor had come to (a short scan stays short across tables).
             let start = self.start.take();
-            self.current = Some(TableCursor::new(t, start.as_deref(), ctx)?);
+            let carried = self.current.as_ref().map(|c| c.read_ahead);
+            let mut next = TableCursor::new(t, start.as_deref(), ctx)?;
+            if let Some(r) = carried {
+                next.read_ahead = r;
+            }
+            self.current = Some(next);
         }
     }
 }

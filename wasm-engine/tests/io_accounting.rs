@@ -201,3 +201,65 @@ fn monkey_never_loses_to_uniform_at_the_same_memory_as_the_tree_grows() {
         }
     }
 }
+
+/// Storage that counts the bytes read from it (and otherwise is memory).
+struct CountingStorage {
+    inner: MemStorage,
+    bytes_read: std::rc::Rc<std::cell::Cell<u64>>,
+}
+
+impl lsm_engine::storage::Storage for CountingStorage {
+    fn append(&mut self, file: &str, bytes: &[u8]) -> lsm_engine::error::Result<()> {
+        self.inner.append(file, bytes)
+    }
+    fn read_into(&mut self, file: &str, offset: u64, buf: &mut [u8]) -> lsm_engine::error::Result<()> {
+        self.bytes_read.set(self.bytes_read.get() + buf.len() as u64);
+        self.inner.read_into(file, offset, buf)
+    }
+    fn len(&mut self, file: &str) -> lsm_engine::error::Result<u64> {
+        self.inner.len(file)
+    }
+    fn sync(&mut self, file: &str) -> lsm_engine::error::Result<()> {
+        self.inner.sync(file)
+    }
+    fn truncate(&mut self, file: &str, len: u64) -> lsm_engine::error::Result<()> {
+        self.inner.truncate(file, len)
+    }
+    fn delete(&mut self, file: &str) -> lsm_engine::error::Result<()> {
+        self.inner.delete(file)
+    }
+    fn exists(&mut self, file: &str) -> lsm_engine::error::Result<bool> {
+        self.inner.exists(file)
+    }
+    fn list(&mut self) -> lsm_engine::error::Result<Vec<String>> {
+        self.inner.list()
+    }
+}
+
+#[test]
+fn a_short_scan_reads_the_pages_it_needs_not_a_merge_sized_read_ahead() {
+    // 60,000 entries of 64 B in a few runs of many pages; then 300 scans of ~10 entries each.
+    let config = common::config("leveling", 4096, 256 << 10, &[(4.0, 1, None)], Allocation::Uniform, 10.0);
+    let bytes_read = std::rc::Rc::new(std::cell::Cell::new(0));
+    let storage = CountingStorage { inner: MemStorage::new(), bytes_read: bytes_read.clone() };
+    let mut engine = Engine::create(config, Box::new(storage)).unwrap();
+    for i in 0..60_000u64 {
+        let k = format!("key{:012}", i.wrapping_mul(2_654_435_761) % 1_000_000_007);
+        engine.put(k.as_bytes(), &[7u8; 48]).unwrap();
+    }
+    engine.flush().unwrap();
+    let runs = engine.tree().run_count() as u64;
+    assert!(runs >= 2, "{runs} runs");
+    let before = bytes_read.get();
+    let scans = 300u64;
+    for s in 0..scans {
+        let start = format!("key{:012}", s * 3_333_333);
+        let end = format!("key{:012}", s * 3_333_333 + 150_000);
+        engine.scan_visit(start.as_bytes(), end.as_bytes(), |_, _| {}).unwrap();
+    }
+    let pages = (bytes_read.get() - before) as f64 / 4096.0 / scans as f64;
+    // A seek reads one page per run, then doubles while the scan goes on: a 10-entry scan needs a
+    // page or two per run. A 64-page read-ahead would read ≥ 64 per run.
+    eprintln!("{pages:.1} pages read physically per scan over {runs} runs");
+    assert!(pages <= 4.0 * runs as f64, "{pages} pages per scan over {runs} runs");
+}
