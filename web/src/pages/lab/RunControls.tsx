@@ -3,7 +3,7 @@
  * to run. Fields that do not apply (per-level bits without per-level allocation, a file size
  * without merges by file, skew without a skewed distribution) are hidden rather than ignored.
  */
-import { ControlGroup, ParamControl } from '../../ui/controls';
+import { ControlGroup, KeyPopularityControls, ParamControl } from '../../ui/controls';
 import type { UrlState } from '../../ui/state/useUrlState';
 import { formatPercent } from '../../documents/format';
 import { DocumentImport } from './DocumentImport';
@@ -68,14 +68,7 @@ export function RunControls({ url, onReport }: { url: UrlState<LabSchema>; onRep
           <ParamControl {...url.bind('range')} noSlider />
         </fieldset>
         {s.range > 0 && <ParamControl {...url.bind('selectivity')} noSlider />}
-        <ParamControl {...url.bind('distribution')} />
-        {(s.distribution === 'zipf' || s.distribution === 'latest') && <ParamControl {...url.bind('theta')} />}
-        {s.distribution === 'hotspot' && (
-          <>
-            <ParamControl {...url.bind('hotFraction')} />
-            <ParamControl {...url.bind('hotProbability')} />
-          </>
-        )}
+        <KeyPopularityControls url={url} />
         <ParamControl {...url.bind('seed')} noSlider />
       </ControlGroup>
     </>

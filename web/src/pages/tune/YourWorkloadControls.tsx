@@ -5,6 +5,7 @@
 import { formatSig } from '../../documents/format';
 import type { TuneSchema } from '../../documents/urls/tune';
 import { ControlGroup } from '../../ui/controls/ControlGroup';
+import { KeyPopularityControls } from '../../ui/controls/KeyPopularityControls';
 import { ParamControl } from '../../ui/controls/ParamControl';
 import type { UrlState } from '../../ui/state/useUrlState';
 
@@ -30,14 +31,7 @@ export function YourWorkloadControls({ url, problems, onReset }: { url: UrlState
           Mix total {formatSig(total * 100, 6)}%.
         </p>
       )}
-      <ParamControl {...url.bind('distribution')} />
-      {(s.distribution === 'zipf' || s.distribution === 'latest') && <ParamControl {...url.bind('theta')} />}
-      {s.distribution === 'hotspot' && (
-        <>
-          <ParamControl {...url.bind('hotFraction')} />
-          <ParamControl {...url.bind('hotProbability')} />
-        </>
-      )}
+      <KeyPopularityControls url={url} />
       {s.range > 0 && <ParamControl {...url.bind('selectivity')} noSlider />}
       <ParamControl {...url.bind('keyBytes')} noSlider />
       <ParamControl {...url.bind('valueBytes')} noSlider />
