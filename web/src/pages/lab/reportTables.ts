@@ -4,7 +4,7 @@
  * stored results and reports imported from the native CLI.
  */
 import { toCsv } from '../../ui/charts/csv';
-import { OP_CLASSES, totalReads, totalWrites, type Report } from '../../documents/engine';
+import { OP_CLASSES, totalReads, totalWrites, type Report, type WriteSummary } from '../../documents/engine';
 import type { LabResult } from './results';
 import { compareCsv } from './mnemosyne';
 import { levelOverlay, overlay } from './predict';
@@ -67,17 +67,15 @@ export interface PhaseRow extends Record<string, string | number | null> {
 
 /**
  * The load (preload) and the measured run side by side: operations, time and rate, and what each
- * phase's flushes and merges wrote. Older reports without `load_writes` derive it from `preload`;
- * write amplification needs the user bytes newer reports carry (else null).
+ * phase's flushes and merges wrote (the engine's WriteSummary). Older reports without
+ * `load_writes` take the load's counters from `preload` and have no user bytes or amplification.
  */
 export function phaseRows(report: Report): PhaseRow[] {
-  const load = report.load_writes ?? { totals: totalWrites(report.preload), user_bytes: report.preload.user_bytes_written };
+  const load: Partial<WriteSummary> & Pick<WriteSummary, 'totals'> = report.load_writes ?? { totals: totalWrites(report.preload) };
   const run = report.writes;
   const runOps = Object.values(report.operations).reduce((a, b) => a + b, 0);
   const t = report.timings;
   const rate = (ops: number, ms: number | undefined) => (ms && ms > 0 ? ops / (ms / 1000) : null);
-  const amp = (w: { totals: { bytes_written: number }; user_bytes?: number }) =>
-    w.user_bytes ? w.totals.bytes_written / w.user_bytes : w.user_bytes === 0 ? 0 : null;
   const rows: [string, number | null, number | null][] = [
     ['operations', report.preload_operations, runOps],
     ['time (s)', t ? t.preload_ms / 1000 : null, t ? t.run_ms / 1000 : null],
@@ -87,7 +85,7 @@ export function phaseRows(report: Report): PhaseRow[] {
     ['pages written (data + meta)', load.totals.data_pages_written + load.totals.meta_pages_written, run.totals.data_pages_written + run.totals.meta_pages_written],
     ['bytes written by flushes and merges', load.totals.bytes_written, run.totals.bytes_written],
     ['bytes the writes carried (keys + values)', load.user_bytes ?? null, run.user_bytes ?? null],
-    ['write amplification', amp(load), amp(run)],
+    ['write amplification', load.write_amplification ?? null, run.write_amplification ?? null],
     ['log bytes written', report.preload.wal_bytes_written, report.run.wal_bytes_written],
   ];
   return rows.map(([measure, l, r]) => ({ measure, load: l, run: r }));

@@ -1,6 +1,7 @@
 /**
  * A fitted trace's key popularity: accesses by rank in the trace (markers) against the maximum-
- * likelihood fit, and against the distribution the page is set to now when the user overrode it.
+ * likelihood fit (the engine's own fitted accesses), and against the distribution the page is set
+ * to now when the user overrode it.
  */
 import { useMemo } from 'react';
 import type { TraceFit, Workload } from '../../documents/engine';
@@ -25,13 +26,12 @@ export function RankFrequencyCard({ fit, now }: { fit: TraceFit; now: Workload['
     if (rows.length === 0) return null;
     const ranks = rows.map(([rank]) => rank);
     const fitted = p.distribution === 'zipf' ? p.theta : null;
-    const fitYs = expectedAccesses(ranks, p.accesses, p.keys, fitted);
     const series: LineChartProps['series'][number][] = [
       { id: 'trace', label: 'trace', markers: true, points: rows.map(([rank, observed]) => ({ x: rank, y: observed })) },
       {
         id: 'fit',
         label: p.distribution === 'zipf' ? `fit: Zipf θ = ${p.theta.toFixed(3)}` : 'fit: uniform',
-        points: ranks.map((x, i) => ({ x, y: fitYs[i] })),
+        points: rows.map(([rank, , fit]) => ({ x: rank, y: fit })),
       },
     ];
     // The distribution the page tunes for, when the user set it away from the fit.
