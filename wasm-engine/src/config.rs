@@ -96,10 +96,61 @@ pub struct FilterConfig {
     pub modules: u32,
     #[serde(default)]
     pub skip: FilterSkip,
+    /// Monkey only: size each filter once, when its run is born, or keep re-optimising the
+    /// filters that exist as runs come and go.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub monkey_policy: MonkeyPolicy,
+    /// Re-optimised Monkey: rebuild filters once the I/O they are expected to save before their
+    /// runs next change is at least this many times the pages the rebuild reads (1 = break even).
+    #[serde(default = "default_rebuild_payback", skip_serializing_if = "is_default_rebuild_payback")]
+    pub rebuild_payback: f64,
+}
+
+impl FilterConfig {
+    /// One plain Bloom filter per run (or file), no skipping, Monkey sized at birth.
+    pub fn bloom(allocation: Allocation, bits_per_key: f64) -> Self {
+        FilterConfig {
+            allocation,
+            bits_per_key,
+            kind: FilterKind::Bloom,
+            modules: 1,
+            skip: FilterSkip::None,
+            monkey_policy: MonkeyPolicy::AtBirth,
+            rebuild_payback: DEFAULT_REBUILD_PAYBACK,
+        }
+    }
 }
 
 fn one() -> u32 {
     1
+}
+
+fn is_default<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
+pub const DEFAULT_REBUILD_PAYBACK: f64 = 1.0;
+pub const REBUILD_PAYBACK_RANGE: (f64, f64) = (0.0, 1_000_000.0);
+
+fn default_rebuild_payback() -> f64 {
+    DEFAULT_REBUILD_PAYBACK
+}
+
+fn is_default_rebuild_payback(v: &f64) -> bool {
+    *v == DEFAULT_REBUILD_PAYBACK
+}
+
+/// When Monkey's optimum is applied to a filter.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MonkeyPolicy {
+    /// Once, when the run is born, for the tree the design says the data fills.
+    #[default]
+    AtBirth,
+    /// New runs are sized for the tree that exists, and when runs come and go the filters that
+    /// exist are brought toward the optimum for the runs that exist: shrunk by dropping modules
+    /// (no I/O) or rebuilt from their run's keys (a counted sequential read) when that pays.
+    Reoptimised,
 }
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -165,13 +216,7 @@ impl EngineConfig {
             page_bytes: 4096,
             buffer_bytes: 1 << 20,
             levels: vec![LevelConfig { size_ratio, max_runs, bits_per_key: None }],
-            filter: FilterConfig {
-                allocation,
-                bits_per_key,
-                kind: FilterKind::Bloom,
-                modules: 1,
-                skip: FilterSkip::None,
-            },
+            filter: FilterConfig::bloom(allocation, bits_per_key),
             compaction: CompactionConfig::default(),
             block_cache: BlockCacheConfig::default(),
             statistics_window: default_statistics_window(),
@@ -261,6 +306,23 @@ impl EngineConfig {
         }
         if self.filter.skip != FilterSkip::None && self.filter.kind != FilterKind::Modular {
             return Err(Error::invalid("filter.skip", "module skipping needs filter.kind \"modular\""));
+        }
+        let (plo, phi) = REBUILD_PAYBACK_RANGE;
+        check_range("filter.rebuild_payback", self.filter.rebuild_payback, plo, phi)?;
+        if self.filter.monkey_policy == MonkeyPolicy::Reoptimised {
+            if self.filter.allocation != Allocation::Monkey {
+                return Err(Error::invalid(
+                    "filter.monkey_policy",
+                    "\"reoptimised\" needs filter.allocation \"monkey\"",
+                ));
+            }
+            if self.block_cache.cache_index_and_filter_blocks {
+                return Err(Error::invalid(
+                    "filter.monkey_policy",
+                    "\"reoptimised\" keeps rebuilt filters in memory, so it needs \
+                     block_cache.cache_index_and_filter_blocks false",
+                ));
+            }
         }
         if self.compaction.granularity == Granularity::File {
             let t = self.compaction.target_file_bytes;

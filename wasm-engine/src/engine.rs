@@ -41,6 +41,9 @@ pub struct Engine {
     pub(crate) lookups: u64,
     /// Mnemosyne's latest C, for the query-time skip rule.
     pub(crate) mnemosyne_log_c: Option<f64>,
+    /// Re-optimised Monkey: whether the runs changed since the filters were last brought to
+    /// the optimum, and the lookups and writes since then.
+    pub(crate) filters: crate::reoptimise::FilterState,
     scratch: Vec<ReadCounters>,
     /// Run merges to completion after every flush (the default). Off, merges wait for `step`.
     pub auto_compact: bool,
@@ -107,9 +110,12 @@ impl Engine {
             job: None,
             lookups: 0,
             mnemosyne_log_c: None,
+            filters: Default::default(),
             scratch: Vec::new(),
             auto_compact: true,
         };
+        // Filters come back as built; the policy brings them to the optimum again.
+        engine.mark_filters_stale();
         if recovering {
             engine.recover_logs()?;
         }
@@ -244,6 +250,7 @@ impl Engine {
     /// Point lookup: buffer, then levels top-down, runs newest first; stops at the first version.
     pub fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>> {
         self.lookups += 1;
+        self.maybe_reoptimise_filters()?;
         if let Some(slot) = self.memtable.get(key) {
             let (class, result) = match slot {
                 Some(v) => (OpClass::GetNonZeroResult, Some(v.to_vec())),

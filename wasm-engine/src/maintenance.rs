@@ -376,6 +376,7 @@ impl Engine {
     }
 
     fn install(&mut self, job: &Job) {
+        self.mark_filters_stale();
         let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
         for level in &mut self.levels {
             for run in level.iter_mut() {

@@ -154,6 +154,9 @@ pub struct LevelStats {
     /// Reads at this level, per operation class (indexed by `OpClass::index`).
     pub reads: [ReadCounters; OP_CLASSES],
     pub writes: WriteCounters,
+    /// Re-optimised Monkey's filter rebuilds and shrinks at this level.
+    #[serde(default)]
+    pub filter_resizing: crate::reoptimise::ResizeCounters,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

@@ -60,6 +60,9 @@ pub struct RunInfo {
     pub bits_per_key: f64,
     /// Expected FPR for a key in the run's range: its tables' FPRs weighted by their entries.
     pub filter_fpr: f64,
+    /// Data pages read to rebuild its tables' filters (re-optimised Monkey), over their lives.
+    #[serde(default)]
+    pub filter_rebuild_pages: u64,
     pub tables: Vec<TableInfo>,
 }
 
@@ -78,6 +81,7 @@ impl RunInfo {
             filter_bits,
             bits_per_key: if entries == 0 { 0.0 } else { filter_bits as f64 / entries as f64 },
             filter_fpr: if entries == 0 { 0.0 } else { weighted / entries as f64 },
+            filter_rebuild_pages: r.tables.iter().map(|t| t.filter_rebuild_pages).sum(),
             tables,
         }
     }

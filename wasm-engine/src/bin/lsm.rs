@@ -75,6 +75,12 @@ commands:
   predict  --config C.json --workload W
            Predict what a run will measure, from the engine's own merge policy and filter sizing
            replayed on sizes: I/O per operation of each class and in total (JSON).
+  growth   [--config C.json | --size-ratio T --max-runs K --bits B --buffer-bytes N]
+           [--from 12] [--to 20] [--lookups 100000] [--value-bytes 100] [--json]
+           Monkey's Figure 12A on the engine: zero-result I/O per lookup as the data doubles
+           from 2^from to 2^to entries, for uniform filters, Monkey sized at birth and Monkey
+           re-optimised, next to the optimum for each measured tree and the rebuilds' pages.
+           Without --config: T = 2, K = 1, 5 bits/key, a 16 KiB buffer, 4 KiB pages.
   version
 
 Wherever a workload W is read it may be Workload JSON, a YCSB workload properties file, or
@@ -109,6 +115,7 @@ fn main() -> ExitCode {
         "fit" => fit(&options),
         "predict" => predict(&options),
         "tune" => tune(&options),
+        "growth" => growth(&options),
         "version" | "--version" => {
             outln!("lsm {}", env!("CARGO_PKG_VERSION"));
             Ok(())
@@ -483,6 +490,86 @@ fn predict(o: &HashMap<String, String>) -> Result<()> {
     let workload = load_workload(required(o, "workload")?, o)?;
     let p = lsm_engine::tune::predict::predict(&config, &workload)?;
     outln!("{}", serde_json::to_string_pretty(&p).unwrap_or_default());
+    Ok(())
+}
+
+fn number<T: std::str::FromStr>(o: &HashMap<String, String>, name: &str, default: T) -> Result<T> {
+    match o.get(name) {
+        Some(v) => v.parse().map_err(|_| Error::invalid(format!("--{name}"), format!("must be a number, got {v}"))),
+        None => Ok(default),
+    }
+}
+
+fn growth(o: &HashMap<String, String>) -> Result<()> {
+    use lsm_engine::growth::{Growth, GrowthPolicy, GrowthSpec};
+    let config = match o.get("config") {
+        Some(path) => load_config(path)?,
+        None => {
+            let mut c = EngineConfig::uniform_shape(
+                number(o, "size-ratio", 2.0)?,
+                number(o, "max-runs", 1)?,
+                lsm_engine::config::Allocation::Monkey,
+                number(o, "bits", 5.0)?,
+            );
+            c.buffer_bytes = number(o, "buffer-bytes", 16 << 10)?;
+            c
+        }
+    };
+    let spec = GrowthSpec {
+        config,
+        from_log2: number(o, "from", 12)?,
+        to_log2: number(o, "to", 20)?,
+        lookups: number(o, "lookups", 100_000)?,
+        value_bytes: number(o, "value-bytes", 100)?,
+        policies: GrowthPolicy::ALL.to_vec(),
+    };
+    let started = Instant::now();
+    let result = Growth::new(spec)?.run()?;
+    if o.contains_key("json") {
+        outln!("{}", serde_json::to_string_pretty(&result).unwrap_or_default());
+        return Ok(());
+    }
+    let c = &result.spec.config;
+    outln!(
+        "zero-result I/O per lookup, T = {}, {} run(s) per level, {} bits/key, {} lookups per size",
+        c.levels[0].size_ratio,
+        c.levels[0].max_runs,
+        c.filter.bits_per_key,
+        result.spec.lookups
+    );
+    outln!(
+        "{:>9} {:>5} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9} {:>10}",
+        "entries",
+        "runs",
+        "uniform",
+        "at birth",
+        "re-opt",
+        "optimum",
+        "re/opt",
+        "rebuilds",
+        "reb.pages"
+    );
+    for size in result.spec.from_log2..=result.spec.to_log2 {
+        let at = |p: GrowthPolicy| result.points.iter().find(|x| x.policy == p && x.entries == 1 << size);
+        let (Some(u), Some(b), Some(r)) =
+            (at(GrowthPolicy::Uniform), at(GrowthPolicy::MonkeyAtBirth), at(GrowthPolicy::MonkeyReoptimised))
+        else {
+            continue;
+        };
+        outln!(
+            "{:>9} {:>5} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>+7.1}% {:>9} {:>10}",
+            format!("2^{size}"),
+            r.runs.len(),
+            u.io_per_lookup,
+            b.io_per_lookup,
+            r.io_per_lookup,
+            r.optimum_io,
+            (r.io_per_lookup / r.optimum_io - 1.0) * 100.0,
+            r.rebuilds,
+            r.rebuild_pages
+        );
+    }
+    eprintln!("measured in {:.1} s", started.elapsed().as_secs_f64());
     Ok(())
 }
 

@@ -6,7 +6,7 @@ use std::collections::HashSet;
 
 use crate::config::{
     Allocation, BlockCacheConfig, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig, FilterConfig,
-    FilterKind, FilterSkip, Granularity, LevelConfig, MAX_LEVELS, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
+    Granularity, LevelConfig, MAX_LEVELS, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
 };
 use crate::error::{Error, Result};
 
@@ -254,13 +254,7 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
 }
 
 fn default_filter() -> FilterConfig {
-    FilterConfig {
-        allocation: Allocation::Uniform,
-        bits_per_key: 0.0,
-        kind: FilterKind::Bloom,
-        modules: 1,
-        skip: FilterSkip::None,
-    }
+    FilterConfig::bloom(Allocation::Uniform, 0.0)
 }
 
 fn power_of_two_page(bytes: u64) -> u32 {

@@ -239,6 +239,7 @@ impl TableBuilder {
             pinned_filter: Some(filter.modules().iter().cloned().map(Rc::new).collect()),
             pinned_fences: Some(Rc::new(fences)),
             stats: RefCell::new(FileStats::default()),
+            filter_rebuild_pages: 0,
         }))
     }
 }

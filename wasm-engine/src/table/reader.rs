@@ -51,6 +51,8 @@ pub struct Table {
     pub(super) pinned_fences: Option<Rc<Fences>>,
     /// Access statistics (Merlin's window, SHaMBa's counters).
     pub stats: RefCell<FileStats>,
+    /// Data pages read to rebuild this table's filter (re-optimised Monkey), over its life.
+    pub filter_rebuild_pages: u64,
 }
 
 /// What a lookup needs besides the table: storage, cache and where to count.
@@ -115,6 +117,7 @@ impl Table {
             pinned_filter: None,
             pinned_fences: None,
             stats: RefCell::new(FileStats::default()),
+            filter_rebuild_pages: 0,
         };
         table.built_bits_per_key = table.filter_bits() as f64 / table.entries.max(1) as f64;
         if pin {
@@ -127,6 +130,44 @@ impl Table {
             table.pinned_filter = Some(filter);
         }
         Ok(table)
+    }
+
+    /// The same table with `filter` pinned in its place (re-optimised Monkey). The file keeps
+    /// the filter it was built with: a resized filter lives in memory while the engine is open,
+    /// and after a restart the policy derives it again from the runs that exist.
+    pub fn with_filter(&self, filter: &Filter, rebuild_pages: u64) -> Table {
+        let modules: Vec<ModuleInfo> = filter
+            .modules()
+            .iter()
+            .map(|m| ModuleInfo { hashes: m.hashes(), bits: m.bits(), offset: 0, len: 0, checksum: 0 })
+            .collect();
+        Table {
+            id: self.id,
+            file: self.file.clone(),
+            page_bytes: self.page_bytes,
+            entries: self.entries,
+            entry_bytes: self.entry_bytes,
+            file_bytes: self.file_bytes,
+            data_pages: self.data_pages,
+            min_key: self.min_key.clone(),
+            max_key: self.max_key.clone(),
+            built_bits_per_key: filter.bits() as f64 / self.entries.max(1) as f64,
+            filter_offset: self.filter_offset,
+            module_fprs: module_fprs(&modules, self.entries),
+            modules,
+            index_offset: self.index_offset,
+            index_len: self.index_len,
+            index_sum: self.index_sum,
+            pinned_filter: Some(filter.modules().iter().cloned().map(Rc::new).collect()),
+            pinned_fences: self.pinned_fences.clone(),
+            stats: RefCell::new(self.stats.borrow().clone()),
+            filter_rebuild_pages: self.filter_rebuild_pages + rebuild_pages,
+        }
+    }
+
+    /// The pinned filter modules (none when filters go through the block cache).
+    pub fn pinned_modules(&self) -> Option<&[Rc<Bloom>]> {
+        self.pinned_filter.as_deref()
     }
 
     /// Forget pinned metadata so filter and fences go through the block cache.
