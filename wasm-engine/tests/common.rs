@@ -60,7 +60,18 @@ pub fn oracle_configs() -> Vec<(EngineConfig, bool)> {
         (config("monkey 1 bit", 512, 4096, &[(3.0, 1, n)], Monkey, 1.0), true),
         (config("leveling T100", 512, 2048, &[(100.0, 1, n)], Uniform, 10.0), true),
         (config("mixed ratios", 512, 4096, &[(2.0, 1, n), (10.0, 9, n)], Monkey, 8.0), true),
+        (reoptimised(config("leveling T2 monkey re-optimised", 512, 4096, &[(2.0, 1, n)], Monkey, 5.0), 1.0), true),
+        (reoptimised(config("tiering T3 K2 re-optimised eager", 512, 4096, &[(3.0, 2, n)], Monkey, 6.0), 0.0), true),
+        (reoptimised(config("stepped re-optimised", 512, 4096, &[(4.0, 1, n)], Monkey, 5.0), 0.0), false),
     ]
+}
+
+/// Monkey re-optimised with this rebuild payback (0: rebuild whenever a filter is off target).
+pub fn reoptimised(mut c: EngineConfig, payback: f64) -> EngineConfig {
+    c.filter.monkey_policy = lsm_engine::config::MonkeyPolicy::Reoptimised;
+    c.filter.rebuild_payback = payback;
+    c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
+    c
 }
 
 /// Configurations for the persistence features: merges by file, modular filters with skipping,
@@ -99,5 +110,14 @@ pub fn persistence_configs() -> Vec<EngineConfig> {
         ),
         cached(config("small data cache", 512, 4096, &[(4.0, 3, n)], Uniform, 5.0), 8 << 10, false),
         cached(by_file(modular(leveldb(), 2, FilterSkip::None)), 4 << 10, true),
+        // Rebuilt filters live in memory: a reopen starts from the built ones and re-optimises.
+        reoptimised(
+            by_file(modular(
+                config("by file, modular, re-optimised", 512, 4096, &[(2.0, 2, n), (3.0, 1, n)], Monkey, 8.0),
+                3,
+                FilterSkip::None,
+            )),
+            0.0,
+        ),
     ]
 }

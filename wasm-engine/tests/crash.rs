@@ -30,6 +30,7 @@ fn configs() -> Vec<EngineConfig> {
         by_file,
         modular,
         common::config("mnemosyne", 512, 2048, &[(2.0, 1, n)], Allocation::Mnemosyne, 5.0),
+        common::reoptimised(common::config("re-optimised", 512, 2048, &[(2.0, 1, n)], Allocation::Monkey, 5.0), 0.0),
     ]
 }
 

@@ -8,7 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use lsm_engine::config::EngineConfig;
+use lsm_engine::config::{EngineConfig, MonkeyPolicy};
 use lsm_engine::engine::Engine;
 use lsm_engine::rng::Rng;
 use lsm_engine::storage::{FileStorage, MemStorage, Storage};
@@ -134,6 +134,11 @@ fn check(config: EngineConfig, auto_compact: bool, backend: Backend, reopen_per_
                 db.engine().step(pages).unwrap_or_else(|e| panic!("{}: step: {e}", at()));
             }
         }
+    }
+    let filters = db.engine().config().filter.clone();
+    if filters.monkey_policy == MonkeyPolicy::Reoptimised && filters.rebuild_payback == 0.0 && reopen_per_mille == 0 {
+        let rebuilds: u64 = db.engine().stats().levels.iter().map(|l| l.filter_resizing.rebuilds).sum();
+        assert!(rebuilds > 0, "config '{name}': the re-optimised policy never rebuilt a filter");
     }
     let all: Vec<(Vec<u8>, Vec<u8>)> = oracle.iter().map(|(a, b)| (a.clone(), b.clone())).collect();
     let (lo, hi) = (vec![0u8], vec![0xFFu8; 12]);

@@ -53,6 +53,7 @@ describe('native and wasm engines', () => {
   for (const [configFile, workloadFile] of [
     ['leveling-monkey.json', 'mixed.json'],
     ['bench-config.json', 'zero-result-lookups.json'],
+    ['leveling-monkey-reoptimised.json', 'mixed.json'],
   ]) {
     it(`report identical counters for ${configFile} + ${workloadFile}`, () => {
       const configPath = path.join(examples, configFile);

@@ -139,7 +139,7 @@ fn main() -> ExitCode {
 }
 
 /// Options that are switches: present or not, no value.
-const SWITCHES: [&str; 1] = ["no-wal"];
+const SWITCHES: [&str; 2] = ["no-wal", "json"];
 
 fn parse_options(args: &[String]) -> std::result::Result<HashMap<String, String>, String> {
     let mut options = HashMap::new();

@@ -1,0 +1,80 @@
+//! Monkey re-optimised as the tree grows (Fig 12A on the engine): at every doubling, for
+//! leveling at T = 2 and T = 10 with 5 and 10 bits per entry, the re-optimised filters measure
+//! within 5% of the optimum for the tree that exists and never above uniform or at-birth sizing
+//! beyond sampling noise; the budget holds; the rebuilds' pages are reported. The same check to
+//! 2²² entries runs on the release CLI (`web/test/filter-growth.test.ts`).
+#![allow(clippy::unwrap_used)]
+
+use lsm_engine::config::{Allocation, EngineConfig};
+use lsm_engine::growth::{Growth, GrowthPoint, GrowthPolicy, GrowthSpec};
+
+const LOOKUPS: u64 = 30_000;
+
+fn measure(size_ratio: f64, bits: f64, to_log2: u32) -> Vec<GrowthPoint> {
+    let mut config = EngineConfig::uniform_shape(size_ratio, 1, Allocation::Monkey, bits);
+    config.buffer_bytes = 16 << 10;
+    let spec = GrowthSpec {
+        config,
+        from_log2: 12,
+        to_log2,
+        lookups: LOOKUPS,
+        value_bytes: 100,
+        policies: GrowthPolicy::ALL.to_vec(),
+    };
+    Growth::new(spec).unwrap().run().unwrap().points
+}
+
+fn check(size_ratio: f64, bits: f64, to_log2: u32) {
+    let points = measure(size_ratio, bits, to_log2);
+    let mut rebuild_pages = 0;
+    for size in 12..=to_log2 {
+        let at = |p: GrowthPolicy| points.iter().find(|x| x.policy == p && x.entries == 1 << size).unwrap();
+        let (u, b, r) =
+            (at(GrowthPolicy::Uniform), at(GrowthPolicy::MonkeyAtBirth), at(GrowthPolicy::MonkeyReoptimised));
+        let label = format!("T = {size_ratio}, {bits} bits/key, 2^{size}");
+        // Three standard errors of a binomial count over the lookups.
+        let noise = |io: f64| 3.0 * (io / LOOKUPS as f64).sqrt();
+        assert!(r.io_per_lookup <= r.optimum_io * 1.05 + noise(r.optimum_io), "{label}: {r:?}");
+        assert!(r.io_per_lookup <= u.io_per_lookup + noise(u.io_per_lookup), "{label}: {r:?} vs uniform {u:?}");
+        assert!(r.io_per_lookup <= b.io_per_lookup + noise(b.io_per_lookup), "{label}: {r:?} vs at birth {b:?}");
+        // What the filters as built say is what the lookups measure.
+        assert!((r.io_per_lookup - r.expected_io).abs() <= noise(r.expected_io) + 0.002, "{label}: {r:?}");
+        assert!(r.bits_per_key <= bits * 1.01 + 0.05, "{label}: over budget {r:?}");
+        // Uniform and at-birth never rebuild; re-optimised reports what its rebuilds read.
+        assert_eq!((u.rebuilds, b.rebuilds, u.rebuild_pages, b.rebuild_pages), (0, 0, 0, 0), "{label}");
+        assert!(r.rebuild_pages >= rebuild_pages, "{label}: rebuild pages are cumulative");
+        rebuild_pages = r.rebuild_pages;
+    }
+    assert!(rebuild_pages > 0, "T = {size_ratio}, {bits} bits/key: no rebuild");
+}
+
+#[test]
+fn leveling_t2_5_bits() {
+    check(2.0, 5.0, 17);
+}
+
+#[test]
+fn leveling_t2_10_bits() {
+    check(2.0, 10.0, 17);
+}
+
+#[test]
+fn leveling_t10_5_bits() {
+    check(10.0, 5.0, 17);
+}
+
+#[test]
+fn leveling_t10_10_bits() {
+    check(10.0, 10.0, 17);
+}
+
+/// The measurement: at 2²⁰ × 116 B, T = 2, 5 bits/key, at-birth sizing measured 11–12%
+/// below uniform and 28% above the optimum for its runs; re-optimised closes that gap.
+#[test]
+fn reoptimised_beats_at_birth_where_the_tree_has_grown() {
+    let points = measure(2.0, 5.0, 16);
+    let at = |p: GrowthPolicy| points.iter().find(|x| x.policy == p && x.entries == 1 << 16).unwrap().io_per_lookup;
+    let (u, b, r) = (at(GrowthPolicy::Uniform), at(GrowthPolicy::MonkeyAtBirth), at(GrowthPolicy::MonkeyReoptimised));
+    assert!(b < u * 0.95, "at birth {b} vs uniform {u}");
+    assert!(r < b * 0.85, "re-optimised {r} vs at birth {b}");
+}
