@@ -43,7 +43,7 @@ pub struct Engine {
     pub(crate) mnemosyne_log_c: Option<f64>,
     /// Re-optimised Monkey: whether the runs changed since the filters were last brought to
     /// the optimum, and the lookups and writes since then.
-    pub(crate) filters: crate::reoptimise::FilterState,
+    pub(crate) filters: FilterState,
     scratch: Vec<ReadCounters>,
     /// Run merges to completion after every flush (the default). Off, merges wait for `step`.
     pub auto_compact: bool,
@@ -227,6 +227,7 @@ impl Engine {
         self.stats.user_bytes_written += (key.len() + value.map_or(0, <[u8]>::len)) as u64;
         self.memtable.put(key, value);
         self.stats.ops[class.index()] += 1;
+        self.note_write();
         Ok(())
     }
 
@@ -399,6 +400,24 @@ impl Engine {
             cache_bytes: self.cache.resident_bytes(),
             mnemosyne_log_c: self.mnemosyne_log_c,
         }
+    }
+}
+
+/// Re-optimised Monkey's state between lookups (the policy is in `reoptimise`).
+#[derive(Clone, Copy, Debug)]
+pub struct FilterState {
+    pub stale: bool,
+    pub lookups_at_change: u64,
+    /// Share of writes among recent writes and point lookups (exponential average).
+    pub write_share: f64,
+    /// `reoptimise::reserve_share` when the filters were last planned.
+    pub settled_reserve: f64,
+}
+
+impl Default for FilterState {
+    /// A new or reopened tree assumes writes until lookups show otherwise.
+    fn default() -> Self {
+        FilterState { stale: false, lookups_at_change: 0, write_share: 1.0, settled_reserve: 1.0 }
     }
 }
 

@@ -302,7 +302,7 @@ fn point(policy: GrowthPolicy, engine: &Engine, entries: u64, io_per_lookup: f64
     let bits: u64 = runs.iter().map(|r| r.filter_bits).sum();
     let weights: Vec<RunWeight> = run_entries.iter().map(|&e| RunWeight { entries: e as f64, weight: 1.0 }).collect();
     let budget = engine.config().filter.bits_per_key * held as f64;
-    let resizing = engine.stats().levels.iter().fold(crate::reoptimise::ResizeCounters::default(), |mut a, l| {
+    let resizing = engine.stats().levels.iter().fold(crate::stats::ResizeCounters::default(), |mut a, l| {
         a.add(&l.filter_resizing);
         a
     });

@@ -9,8 +9,18 @@
 //! `bits_per_key × entries`, and brings the filters toward it:
 //! - a modular filter that should shrink drops trailing modules (no I/O);
 //! - a filter is rebuilt from its run's keys (a sequential read of the run, counted) when the I/O
-//!   it is expected to save before its run next changes is at least `rebuild_payback` times the
-//!   pages it reads — unless the filters exceed the budget, which forces the rebuild.
+//!   it is expected to save before the tree next changes (the next flush) is at least
+//!   `rebuild_payback` times the pages it reads — unless the filters exceed the budget, which
+//!   forces the rebuild.
+//!
+//! "Before the next flush", not "before the run dies": every flush moves the optimum of every run
+//! a little, and over a merge cycle the upper levels fill and empty, so the optimum for a deep run
+//! rises and falls. Credited with its whole lifetime, a deep run's rebuild looked worth it after
+//! every flush of a 40%-write workload and the policy chased the sawtooth (32K pages of rebuilds to
+//! save 1.9K lookup I/Os over 100K operations). The lookups expected before the next flush come
+//! from the recent operation mix (an exponential average over about `MIX_MEMORY` operations): in a
+//! read-only phase they are unbounded and the filters follow the tree at once; under a steady
+//! write stream only rebuilds that pay within one buffer's worth of writes are done.
 //!
 //! `plan` is the pure decision; `Engine::reoptimise_filters` applies it.
 
@@ -18,7 +28,6 @@ use std::rc::Rc;
 
 use crate::allocation::{RunWeight, bits_per_key_for_fpr, optimal_fprs};
 use crate::bloom::FILTER_SEED;
-use crate::compaction;
 use crate::config::{Allocation, MonkeyPolicy};
 use crate::cursor::TableCursor;
 use crate::engine::Engine;
@@ -30,11 +39,17 @@ use crate::stats::ReadCounters;
 use crate::table::{ReadCtx, Table};
 
 /// A run's filter within this many bits per key of its target is left alone: closer than that,
-/// a rebuild changes its false-positive rate by less than 5%.
-pub const TOLERANCE_BITS_PER_KEY: f64 = 0.1;
+/// a rebuild changes its false-positive rate by less than 2%.
+pub const TOLERANCE_BITS_PER_KEY: f64 = 0.04;
 
 /// How often, in point lookups, a pending re-optimisation is reconsidered.
 pub const CHECK_EVERY_LOOKUPS: u64 = 64;
+
+/// From this share of writes in the recent mix up, the next flush's run gets its whole reserve.
+pub const RESERVE_WRITE_SHARE: f64 = 0.01;
+
+/// Operations the recent-mix estimate remembers (the weight of one operation is 1/`MIX_MEMORY`).
+pub const MIX_MEMORY: f64 = 256.0;
 
 /// A run's filter as the planner sees it.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,8 +61,6 @@ pub struct RunFilter {
     pub module_fprs: Vec<f64>,
     /// Data pages a rebuild reads.
     pub pages: f64,
-    /// Zero-result probes the run is expected to see before it next changes.
-    pub expected_probes: f64,
 }
 
 impl RunFilter {
@@ -87,11 +100,28 @@ fn target_bits(runs: &[(f64, usize)], budget_bits: f64) -> Vec<f64> {
     optimal_fprs(&weights, budget_bits).iter().zip(runs).map(|(&p, &(n, _))| n * bits_per_key_for_fpr(p)).collect()
 }
 
-/// Decide how to bring `runs`' filters toward Monkey's optimum under `budget_bits`.
-pub fn plan(runs: &[RunFilter], budget_bits: f64, payback: f64) -> Plan {
+/// A run about to be born (the buffer's next flush): its entries and the budget it brings.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Reserve {
+    pub entries: f64,
+    pub bits: f64,
+}
+
+/// Decide how to bring `runs`' filters toward Monkey's optimum under `budget_bits`, when
+/// `horizon` lookups are expected before the tree next changes. With `reserve`, the optimum
+/// counts the run the next flush brings, and the bits it will need beyond its own share stay
+/// unspent: spent on the runs of the moment, they would leave the new run to be born starved.
+pub fn plan(runs: &[RunFilter], budget_bits: f64, reserve: Option<Reserve>, horizon: f64, payback: f64) -> Plan {
     let mut actions = vec![Resize::Keep; runs.len()];
-    let indexed: Vec<(f64, usize)> = runs.iter().enumerate().map(|(i, r)| (r.entries, i)).collect();
-    let targets = target_bits(&indexed, budget_bits);
+    let mut indexed: Vec<(f64, usize)> = runs.iter().enumerate().map(|(i, r)| (r.entries, i)).collect();
+    let mut all_bits = budget_bits;
+    if let Some(r) = reserve {
+        indexed.push((r.entries, runs.len()));
+        all_bits += r.bits;
+    }
+    let all_targets = target_bits(&indexed, all_bits);
+    let targets = &all_targets[..runs.len()];
+    let held_back = reserve.map_or(0.0, |r| (all_targets[runs.len()] - r.bits).max(0.0));
     let off = |i: usize, bits: f64| (bits - targets[i]).abs() > TOLERANCE_BITS_PER_KEY * runs[i].entries;
     let mut bits: Vec<f64> = runs.iter().map(RunFilter::bits).collect();
     let mut fprs: Vec<f64> = runs.iter().map(RunFilter::fpr).collect();
@@ -118,12 +148,9 @@ pub fn plan(runs: &[RunFilter], budget_bits: f64, payback: f64) -> Plan {
         return Plan { actions, settled: true };
     }
     let target_fpr = |i: usize| (-(targets[i] / runs[i].entries) * crate::allocation::LN2_SQ).exp();
-    let gain = |i: usize| (fprs[i] - target_fpr(i)) * runs[i].expected_probes;
+    let gain = |i: usize| (fprs[i] - target_fpr(i)) * horizon;
     let over_budget = bits.iter().sum::<f64>() > budget_bits * (1.0 + 1e-6) + 64.0 * runs.len() as f64;
-    // A joint move pays over the longest-lived run's horizon: the bits a shrink frees keep paying
-    // after the small runs change, because new runs are sized against the tree that exists.
-    let horizon = pending.iter().map(|&i| runs[i].expected_probes).fold(0.0, f64::max);
-    let total_gain: f64 = pending.iter().map(|&i| fprs[i] - target_fpr(i)).sum::<f64>() * horizon;
+    let total_gain: f64 = pending.iter().map(|&i| gain(i)).sum();
     let total_pages: f64 = pending.iter().map(|&i| runs[i].pages).sum();
 
     let rebuild: Vec<usize> = if over_budget || total_gain >= payback * total_pages {
@@ -131,7 +158,7 @@ pub fn plan(runs: &[RunFilter], budget_bits: f64, payback: f64) -> Plan {
     } else {
         // Not worth moving everything yet: grow the filters that pay for themselves out of the
         // budget the others leave unspent, best return first.
-        let mut slack = budget_bits - bits.iter().sum::<f64>();
+        let mut slack = budget_bits - held_back - bits.iter().sum::<f64>();
         let mut growers: Vec<usize> =
             pending.iter().copied().filter(|&i| targets[i] > bits[i] && gain(i) >= payback * runs[i].pages).collect();
         growers.sort_by(|&a, &b| (gain(b) / runs[b].pages.max(1.0)).total_cmp(&(gain(a) / runs[a].pages.max(1.0))));
@@ -150,33 +177,12 @@ pub fn plan(runs: &[RunFilter], budget_bits: f64, payback: f64) -> Plan {
     if rebuild.is_empty() {
         return Plan { actions, settled: false };
     }
-    // The rebuilt filters share what the others leave, optimally among themselves.
-    let fixed: f64 = (0..runs.len()).filter(|i| !rebuild.contains(i)).map(|i| bits[i]).sum();
-    let chosen: Vec<(f64, usize)> = rebuild.iter().map(|&i| (runs[i].entries, i)).collect();
-    let shares = target_bits(&chosen, (budget_bits - fixed).max(0.0));
-    for (&(entries, i), share) in chosen.iter().zip(shares) {
-        actions[i] = Resize::Rebuild { bits_per_key: share / entries };
+    // Each rebuilt filter gets its target. The filters left alone are within the tolerance of
+    // theirs, so the tree holds its budget to within that tolerance.
+    for &i in &rebuild {
+        actions[i] = Resize::Rebuild { bits_per_key: targets[i] / runs[i].entries };
     }
     Plan { actions, settled: rebuild.len() == pending.len() }
-}
-
-/// Filter rebuilds and module drops at one level (re-optimised Monkey).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct ResizeCounters {
-    /// Tables whose filter was rebuilt from their keys.
-    pub rebuilds: u64,
-    /// Data pages those rebuilds read: the price of the policy.
-    pub pages_read: u64,
-    /// Tables whose filter dropped modules.
-    pub shrinks: u64,
-}
-
-impl ResizeCounters {
-    pub fn add(&mut self, o: &ResizeCounters) {
-        self.rebuilds += o.rebuilds;
-        self.pages_read += o.pages_read;
-        self.shrinks += o.shrinks;
-    }
 }
 
 impl Engine {
@@ -190,56 +196,64 @@ impl Engine {
         if self.reoptimising() {
             self.filters.stale = true;
             self.filters.lookups_at_change = self.lookups;
-            self.filters.bytes_at_change = self.stats.user_bytes_written;
         }
     }
 
-    /// Called before each point lookup: reconsider stale filters every `CHECK_EVERY_LOOKUPS`.
+    /// Count a write in the recent operation mix.
+    #[inline]
+    pub(crate) fn note_write(&mut self) {
+        self.filters.write_share += (1.0 - self.filters.write_share) / MIX_MEMORY;
+    }
+
+    /// Called before each point lookup: count it in the recent mix, and reconsider stale
+    /// filters every `CHECK_EVERY_LOOKUPS`.
     pub(crate) fn maybe_reoptimise_filters(&mut self) -> Result<()> {
-        if !self.filters.stale || self.job.is_some() {
+        self.filters.write_share -= self.filters.write_share / MIX_MEMORY;
+        if !self.reoptimising() || self.job.is_some() {
             return Ok(());
         }
         let since = self.lookups - self.filters.lookups_at_change;
-        if since % CHECK_EVERY_LOOKUPS != 1 && CHECK_EVERY_LOOKUPS > 1 {
+        if since % CHECK_EVERY_LOOKUPS != 1 {
             return Ok(());
         }
-        self.reoptimise_filters()
-    }
-
-    /// Entry bytes that must arrive before a run at `level` changes: what fits in the buffer and
-    /// the levels above before they spill into it.
-    fn bytes_until_change(&self, level: usize) -> f64 {
-        let mut free = (self.config.buffer_bytes.saturating_sub(self.memtable.bytes())) as f64;
-        for (i, runs) in self.levels.iter().enumerate().take(level - 1) {
-            let g = compaction::geometry(&self.config, i + 1);
-            let capacity = if g.capacity.is_finite() { g.capacity } else { g.unit * f64::from(g.max_runs) };
-            let held: u64 = runs.iter().map(|r| r.entry_bytes()).sum();
-            free += (capacity - held as f64).max(0.0);
+        // Writes stopped (or started) since the filters settled: the reserve they kept for the
+        // next flush's run is no longer (or now) needed.
+        let share = reserve_share(self.filters.write_share);
+        let settled = self.filters.settled_reserve;
+        if (share - settled).abs() > 0.25 || (share == 0.0) != (settled == 0.0) {
+            self.filters.stale = true;
         }
-        free.max(1.0)
+        if self.filters.stale { self.reoptimise_filters() } else { Ok(()) }
     }
 
     /// Plan and apply: drop modules, rebuild filters from their runs' keys.
     pub fn reoptimise_filters(&mut self) -> Result<()> {
-        let lookups = (self.lookups - self.filters.lookups_at_change).max(1) as f64;
-        let written = (self.stats.user_bytes_written - self.filters.bytes_at_change) as f64;
         let entries: u64 = self.levels.iter().flatten().map(Run::entries).sum();
         let bytes: u64 = self.levels.iter().flatten().map(Run::entry_bytes).sum();
         let entry_bytes = if entries == 0 { 1.0 } else { bytes as f64 / entries as f64 };
-        // Lookups per entry byte written, measured since the runs last changed; with no writes
-        // since then, as if the next entry were about to arrive.
-        let rate = lookups / written.max(entry_bytes);
+        // Lookups expected before the buffer fills and flushes: lookups per write in the recent
+        // mix, times the writes the buffer still takes.
+        let writes_to_flush =
+            (self.config.buffer_bytes.saturating_sub(self.memtable.bytes()) as f64 / entry_bytes).max(1.0);
+        let ws = self.filters.write_share;
+        let horizon = if ws <= f64::MIN_POSITIVE { f64::INFINITY } else { (1.0 - ws) / ws * writes_to_flush };
+        // While writes keep coming, keep the next flush's run in view (see `plan`): all of it from
+        // `RESERVE_WRITE_SHARE` writes up, less as writes thin out, none in a read-only phase.
+        let share = reserve_share(ws);
+        let reserve = (share > 0.0).then(|| {
+            let entries = self.config.buffer_bytes as f64 / entry_bytes * share;
+            Reserve { entries, bits: self.config.filter.bits_per_key * entries }
+        });
         let mut places = Vec::new();
         let mut runs = Vec::new();
         for (li, level) in self.levels.iter().enumerate() {
-            let probes = rate * self.bytes_until_change(li + 1);
             for (ri, run) in level.iter().enumerate() {
                 places.push((li, ri));
-                runs.push(run_filter(&run.tables, probes));
+                runs.push(run_filter(&run.tables));
             }
         }
         let budget = self.config.filter.bits_per_key * entries as f64;
-        let plan = plan(&runs, budget, self.config.filter.rebuild_payback);
+        let plan = plan(&runs, budget, reserve, horizon, self.config.filter.rebuild_payback);
         // Shrinks before rebuilds, so the budget holds at every step.
         let mut order: Vec<usize> = (0..plan.actions.len()).collect();
         order.sort_by_key(|&i| !matches!(plan.actions[i], Resize::DropTo { .. }));
@@ -252,6 +266,7 @@ impl Engine {
             }
         }
         self.filters.stale = !plan.settled;
+        self.filters.settled_reserve = share;
         Ok(())
     }
 
@@ -301,7 +316,7 @@ impl Engine {
 }
 
 /// A run's filters summed over its tables.
-fn run_filter(tables: &[Rc<Table>], expected_probes: f64) -> RunFilter {
+fn run_filter(tables: &[Rc<Table>]) -> RunFilter {
     let modules = tables.iter().map(|t| t.modules().len()).max().unwrap_or(0);
     let entries: f64 = tables.iter().map(|t| t.entries as f64).sum();
     let mut module_bits = vec![0.0; modules];
@@ -313,21 +328,13 @@ fn run_filter(tables: &[Rc<Table>], expected_probes: f64) -> RunFilter {
             module_fprs[d] += share * t.module_fprs().get(d).copied().unwrap_or(1.0);
         }
     }
-    RunFilter {
-        entries,
-        module_bits,
-        module_fprs,
-        pages: tables.iter().map(|t| t.data_pages as f64).sum(),
-        expected_probes,
-    }
+    RunFilter { entries, module_bits, module_fprs, pages: tables.iter().map(|t| t.data_pages as f64).sum() }
 }
 
-/// The re-optimisation state the engine keeps between lookups.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FilterState {
-    pub stale: bool,
-    pub lookups_at_change: u64,
-    pub bytes_at_change: u64,
+/// How much of the next flush's run to reserve bits for, from the recent share of writes: none
+/// once writes have stopped (fewer than one in a thousand recent operations).
+pub(crate) fn reserve_share(write_share: f64) -> f64 {
+    if write_share < RESERVE_WRITE_SHARE / 10.0 { 0.0 } else { (write_share / RESERVE_WRITE_SHARE).min(1.0) }
 }
 
 #[cfg(test)]
@@ -335,27 +342,16 @@ mod tests {
     use super::*;
     use crate::allocation::LN2_SQ;
 
-    fn run(entries: f64, bits_per_key: f64, modules: usize, probes: f64) -> RunFilter {
+    fn run(entries: f64, bits_per_key: f64, modules: usize) -> RunFilter {
         let per = entries * bits_per_key / modules as f64;
         let fpr = (-(bits_per_key / modules as f64) * LN2_SQ).exp();
-        RunFilter {
-            entries,
-            module_bits: vec![per; modules],
-            module_fprs: vec![fpr; modules],
-            pages: entries / 35.0,
-            expected_probes: probes,
-        }
+        RunFilter { entries, module_bits: vec![per; modules], module_fprs: vec![fpr; modules], pages: entries / 35.0 }
     }
 
     /// The tree of the issue: leveling, T = 2, 5 bits/key, 2²⁰ entries in four runs, each
     /// sized at birth (the two largest with 4.35 bits/key).
-    fn grown_tree(probes: f64) -> Vec<RunFilter> {
-        vec![
-            run(36_156.0, 6.9, 1, probes),
-            run(144_624.0, 6.0, 1, probes),
-            run(289_248.0, 4.35, 1, probes),
-            run(578_496.0, 4.35, 1, probes),
-        ]
+    fn grown_tree() -> Vec<RunFilter> {
+        vec![run(36_156.0, 6.9, 1), run(144_624.0, 6.0, 1), run(289_248.0, 4.35, 1), run(578_496.0, 4.35, 1)]
     }
 
     fn cost_after(runs: &[RunFilter], plan: &Plan) -> (f64, f64) {
@@ -377,9 +373,9 @@ mod tests {
 
     #[test]
     fn many_lookups_bring_every_filter_to_the_optimum_within_the_budget() {
-        let runs = grown_tree(1e9);
+        let runs = grown_tree();
         let budget = 5.0 * runs.iter().map(|r| r.entries).sum::<f64>();
-        let p = plan(&runs, budget, 1.0);
+        let p = plan(&runs, budget, None, 1e9, 1.0);
         assert!(p.settled);
         let (io, bits) = cost_after(&runs, &p);
         // The optimum over these four runs (FPR proportional to run size): 0.2646.
@@ -394,13 +390,13 @@ mod tests {
 
     #[test]
     fn few_lookups_do_not_pay_for_a_rebuild() {
-        let runs = grown_tree(10.0);
+        let runs = grown_tree();
         let budget = 5.0 * runs.iter().map(|r| r.entries).sum::<f64>();
-        let p = plan(&runs, budget, 1.0);
+        let p = plan(&runs, budget, None, 10.0, 1.0);
         assert_eq!(p.actions, vec![Resize::Keep; 4]);
         assert!(!p.settled, "still worth reconsidering as lookups come");
         // Payback 0 rebuilds regardless.
-        assert!(plan(&runs, budget, 0.0).actions.iter().all(|a| matches!(a, Resize::Rebuild { .. })));
+        assert!(plan(&runs, budget, None, 10.0, 0.0).actions.iter().all(|a| matches!(a, Resize::Rebuild { .. })));
     }
 
     #[test]
@@ -408,21 +404,18 @@ mod tests {
         let entries = [1e3, 2e3, 4e3];
         let budget = 8.0 * 7e3;
         let w: Vec<RunWeight> = entries.iter().map(|&e| RunWeight { entries: e, weight: 1.0 }).collect();
-        let runs: Vec<RunFilter> = optimal_fprs(&w, budget)
-            .iter()
-            .zip(entries)
-            .map(|(&p, e)| run(e, bits_per_key_for_fpr(p), 1, 1e9))
-            .collect();
-        let p = plan(&runs, budget, 1.0);
+        let runs: Vec<RunFilter> =
+            optimal_fprs(&w, budget).iter().zip(entries).map(|(&p, e)| run(e, bits_per_key_for_fpr(p), 1)).collect();
+        let p = plan(&runs, budget, None, 1e9, 1.0);
         assert_eq!(p, Plan { actions: vec![Resize::Keep; 3], settled: true });
     }
 
     #[test]
     fn a_modular_filter_shrinks_by_dropping_modules_without_io() {
         // Two runs: a small one holding far more than its share, in 4 modules.
-        let runs = vec![run(1e3, 16.0, 4, 0.0), run(1e5, 4.0, 1, 0.0)];
+        let runs = vec![run(1e3, 16.0, 4), run(1e5, 4.0, 1)];
         let budget = 5.0 * 101e3;
-        let p = plan(&runs, budget, 1.0);
+        let p = plan(&runs, budget, None, 0.0, 1.0);
         let Resize::DropTo { modules } = p.actions[0] else { panic!("{:?}", p.actions) };
         assert!(modules < 4);
         // No lookups expected: the large run is not rebuilt.
@@ -431,9 +424,9 @@ mod tests {
 
     #[test]
     fn over_budget_forces_the_rebuild() {
-        let runs = vec![run(1e4, 10.0, 1, 0.0), run(1e5, 10.0, 1, 0.0)];
+        let runs = vec![run(1e4, 10.0, 1), run(1e5, 10.0, 1)];
         let budget = 5.0 * 11e4;
-        let p = plan(&runs, budget, 1.0);
+        let p = plan(&runs, budget, None, 0.0, 1.0);
         let (_, bits) = cost_after(&runs, &p);
         assert!(bits <= budget * (1.0 + 1e-9), "{bits} > {budget}");
         assert!(p.settled);

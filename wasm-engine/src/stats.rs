@@ -149,6 +149,25 @@ impl WriteCounters {
     }
 }
 
+/// Filter rebuilds and module drops at one level (re-optimised Monkey).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResizeCounters {
+    /// Tables whose filter was rebuilt from their keys.
+    pub rebuilds: u64,
+    /// Data pages those rebuilds read: the price of the policy.
+    pub pages_read: u64,
+    /// Tables whose filter dropped modules.
+    pub shrinks: u64,
+}
+
+impl ResizeCounters {
+    pub fn add(&mut self, o: &ResizeCounters) {
+        self.rebuilds += o.rebuilds;
+        self.pages_read += o.pages_read;
+        self.shrinks += o.shrinks;
+    }
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LevelStats {
     /// Reads at this level, per operation class (indexed by `OpClass::index`).
@@ -156,7 +175,7 @@ pub struct LevelStats {
     pub writes: WriteCounters,
     /// Re-optimised Monkey's filter rebuilds and shrinks at this level.
     #[serde(default)]
-    pub filter_resizing: crate::reoptimise::ResizeCounters,
+    pub filter_resizing: ResizeCounters,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

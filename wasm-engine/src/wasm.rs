@@ -288,3 +288,31 @@ impl WasmEngine {
         json(&self.engine.tree())
     }
 }
+
+/// Monkey's Figure 12A measured on in-memory engines (`growth`), stepped by the worker so it can
+/// report progress and stop on a cancel.
+#[wasm_bindgen]
+pub struct WasmGrowth {
+    growth: crate::growth::Growth,
+}
+
+#[wasm_bindgen]
+impl WasmGrowth {
+    /// From a GrowthSpec (JSON); throws an error naming the field and the allowed range.
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str) -> Result<WasmGrowth, JsError> {
+        let spec: crate::growth::GrowthSpec =
+            serde_json::from_str(spec_json).map_err(|e| JsError::new(&format!("growth spec: {e}")))?;
+        Ok(WasmGrowth { growth: crate::growth::Growth::new(spec).map_err(js)? })
+    }
+
+    /// Do about `max_ops` inserts and lookups; returns GrowthProgress (JSON).
+    pub fn step(&mut self, max_ops: u32) -> Result<String, JsError> {
+        json(&self.growth.step(u64::from(max_ops)).map_err(js)?)
+    }
+
+    /// The points measured so far (GrowthResult, JSON).
+    pub fn result_json(&self) -> Result<String, JsError> {
+        json(&self.growth.result())
+    }
+}

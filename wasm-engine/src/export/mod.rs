@@ -28,6 +28,11 @@ use std::str::FromStr;
 
 use serde::Serialize;
 
+/// What RocksDB cannot do of re-optimised Monkey, said by every RocksDB export.
+pub const REOPTIMISED_NOT_EXPRESSIBLE: &str = "re-optimised Monkey rebuilds filters as runs come and go; RocksDB writes \
+     each file's filter once, with the file, and never resizes it: the export gives the per-level bits Monkey's model \
+     assigns, which is what sizing at birth approximates";
+
 use crate::config::EngineConfig;
 use crate::error::{Error, Result};
 use crate::workload::Workload;

@@ -5,7 +5,7 @@
 //! converted; whatever RocksDB cannot express is listed at the top as `# LOSSY` lines, which
 //! are exactly the returned warnings.
 
-use crate::config::{Allocation, EngineConfig, FilterKind, FilterSkip, Granularity};
+use crate::config::{Allocation, EngineConfig, FilterKind, FilterSkip, Granularity, MonkeyPolicy};
 use crate::workload::Workload;
 
 use super::mapping::{MEMTABLE_ENTRY_OVERHEAD, Mapping, SST_ENTRY_OVERHEAD, Style};
@@ -469,6 +469,9 @@ fn filters(m: &Mapping, table: &mut Section, lossy: &mut Lossy) -> bool {
                 ),
             );
         }
+    }
+    if c.filter.monkey_policy == MonkeyPolicy::Reoptimised {
+        lossy.add("filter.monkey_policy", WarningKind::Dropped, super::REOPTIMISED_NOT_EXPRESSIBLE);
     }
     if c.filter.allocation == Allocation::Mnemosyne || c.filter.skip != FilterSkip::None {
         lossy.add(

@@ -75,6 +75,9 @@ pub fn filter_policy(config: &EngineConfig, workload: Option<&Workload>) -> Expo
         )),
         Allocation::Uniform | Allocation::Explicit => {}
     }
+    if config.filter.monkey_policy == crate::config::MonkeyPolicy::Reoptimised {
+        warnings.push(Warning::new("filter.monkey_policy", WarningKind::Dropped, super::REOPTIMISED_NOT_EXPRESSIBLE));
+    }
     if config.filter.kind == FilterKind::Modular {
         warnings.push(Warning::new(
             "filter.kind",

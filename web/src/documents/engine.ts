@@ -22,6 +22,10 @@ export interface EngineConfig {
     kind?: 'bloom' | 'modular';
     modules?: number;
     skip?: 'none' | 'partial' | 'full';
+    /** Monkey only: size filters once at birth (default) or keep re-optimising them as runs come and go. */
+    monkey_policy?: 'at_birth' | 'reoptimised';
+    /** Re-optimised Monkey: rebuild once the expected saving is this many times the pages read (default 1). */
+    rebuild_payback?: number;
   };
   compaction?: { granularity: 'level' | 'file'; target_file_bytes?: number };
   block_cache?: { bytes: number; cache_index_and_filter_blocks?: boolean; high_priority_ratio?: number };
@@ -91,9 +95,17 @@ export interface WriteCounters {
 export const OP_CLASSES = ['put', 'delete', 'get_zero_result', 'get_non_zero_result', 'get_tombstone', 'scan'] as const;
 export type OpClass = (typeof OP_CLASSES)[number];
 
+/** Re-optimised Monkey's filter rebuilds (pages read: the policy's price) and module drops. */
+export interface ResizeCounters {
+  rebuilds: number;
+  pages_read: number;
+  shrinks: number;
+}
+
 export interface LevelStats {
   reads: ReadCounters[];
   writes: WriteCounters;
+  filter_resizing?: ResizeCounters;
 }
 
 export interface Stats {
@@ -144,6 +156,8 @@ export interface RunInfo {
   bits_per_key: number;
   /** Expected FPR for a key in the run's range (tables weighted by entries). */
   filter_fpr: number;
+  /** Data pages read to rebuild its tables' filters (re-optimised Monkey). */
+  filter_rebuild_pages?: number;
   tables: TableInfo[];
 }
 
@@ -389,4 +403,34 @@ export interface TraceFit {
   data_bytes: number;
   notes: string[];
   workload: Workload;
+}
+
+/** Monkey's Fig 12A on the engine (wasm-engine/src/growth.rs). */
+export type GrowthPolicy = 'uniform' | 'monkey_at_birth' | 'monkey_reoptimised';
+
+export interface GrowthSpec {
+  config: EngineConfig;
+  from_log2: number;
+  to_log2: number;
+  lookups: number;
+  value_bytes: number;
+  policies?: GrowthPolicy[];
+}
+
+export interface GrowthPoint {
+  policy: GrowthPolicy;
+  entries: number;
+  runs: number[];
+  io_per_lookup: number;
+  expected_io: number;
+  optimum_io: number;
+  bits_per_key: number;
+  rebuilds: number;
+  rebuild_pages: number;
+}
+
+export interface GrowthResult {
+  kind: 'lsm-navigator/filter-growth';
+  spec: GrowthSpec;
+  points: GrowthPoint[];
 }

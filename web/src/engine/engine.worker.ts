@@ -18,6 +18,7 @@ import init, {
   validate_config,
   validate_workload,
   WasmEngine,
+  WasmGrowth,
 } from '../wasm/pkg/lsm_engine.js';
 import wasmUrl from '../wasm/pkg/lsm_engine_bg.wasm?url';
 import {
@@ -273,6 +274,40 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
   return { report, cancelled, millis: performance.now() - started, physical, ...snapshot(o.engine) };
 }
 
+/** Monkey's Fig 12A on in-memory engines: stepped like a run, so progress flows and a cancel stops it. */
+async function growth(req: Requests['growth'], id: number): Promise<Responses['growth']> {
+  notWhileRunning('measuring filter growth');
+  const g = new WasmGrowth(JSON.stringify(req.spec));
+  running = true;
+  cancelRequested = false;
+  const started = performance.now();
+  let chunk = 5_000;
+  let rate = 0;
+  let cancelled = false;
+  try {
+    for (;;) {
+      if (cancelRequested) {
+        cancelled = true;
+        break;
+      }
+      const t0 = performance.now();
+      const p: { done: number; total: number; finished: boolean } = JSON.parse(g.step(chunk));
+      const elapsed = Math.max(performance.now() - t0, 0.01);
+      const opsPerSecond = (chunk / elapsed) * 1000;
+      rate = rate === 0 ? opsPerSecond : 0.7 * rate + 0.3 * opsPerSecond;
+      chunk = Math.round(Math.min(500_000, Math.max(500, (chunk * STEP_TARGET_MS) / elapsed)));
+      const raw: RunProgress = { phase: p.finished ? 'done' : 'run', preload_done: 0, preload_total: 0, run_done: p.done, run_total: p.total };
+      self.postMessage({ id, type: 'progress', progress: progressOf(raw, rate) } satisfies ResponseMessage);
+      if (p.finished) break;
+      await nextTask(); // let a cancel message in
+    }
+    return { result: JSON.parse(g.result_json()), cancelled, millis: performance.now() - started };
+  } finally {
+    running = false;
+    g.free();
+  }
+}
+
 type Handlers = { [K in Kind]: (payload: Requests[K], id: number) => Promise<Responses[K]> | Responses[K] };
 
 const handlers: Handlers = {
@@ -291,6 +326,7 @@ const handlers: Handlers = {
     return { result, millis: performance.now() - start, ...snapshot(o.engine) };
   },
   run,
+  growth,
   cancel() {
     cancelRequested = running;
     const stopWaiting = waiting !== null;

@@ -5,7 +5,7 @@
  */
 import type { Backend, DatabaseInfo } from './idbStore';
 import type { PhysicalCalls } from './opfsPool';
-import type { BatchResult, BundleFile, EngineConfig, ExportFormat, ExportWarning, Report, RunProgress, Stats, TraceFit, TreeShape, TuneProof, TuneResult, TuneTarget, Workload } from '../documents/engine';
+import type { BatchResult, BundleFile, EngineConfig, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TraceFit, TreeShape, TuneProof, TuneResult, TuneTarget, Workload } from '../documents/engine';
 
 export type { TraceFit };
 
@@ -94,6 +94,8 @@ export interface Requests {
   tuneBundle: { result: TuneResult; proof?: TuneProof };
   /** The workload with its class shares (R, V, Q, W) replaced: a drifted workload. */
   drifted: { workload: Workload; mix: [number, number, number, number] };
+  /** Monkey's Fig 12A on in-memory engines (the same as `lsm growth`), with progress; a cancel keeps the sizes measured so far. */
+  growth: { spec: GrowthSpec };
 }
 
 export interface Responses {
@@ -120,6 +122,7 @@ export interface Responses {
   tune: { result: TuneResult; millis: number };
   tuneBundle: { files: BundleFile[] };
   drifted: { workload: Workload };
+  growth: { result: GrowthResult; cancelled: boolean; millis: number };
 }
 
 export type Kind = keyof Requests;

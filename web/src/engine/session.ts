@@ -7,7 +7,7 @@
 import { useSyncExternalStore } from 'react';
 import { engineClient } from './client';
 import type { Backend, Kind, Progress, Requests, Responses, RunResult as EngineRun, Session, Snapshot } from './protocol';
-import type { EngineConfig, Workload } from '../documents/engine';
+import type { EngineConfig, GrowthSpec, Workload } from '../documents/engine';
 
 export interface OpenDatabase extends Snapshot {
   name: string;
@@ -85,6 +85,8 @@ export interface TaskControl {
   open: (name: string, backend: Backend, config: EngineConfig | undefined, create: boolean, wait?: boolean) => Promise<Session>;
   close: () => Promise<void>;
   run: (req: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string }) => Promise<EngineRun>;
+  /** Monkey's Fig 12A on in-memory engines, with progress in the task's bar. */
+  growth: (spec: GrowthSpec) => Promise<Responses['growth']>;
   /** Any other engine call; the open database's snapshot is refreshed from calls that return one. */
   call: typeof engineCall;
 }
@@ -120,6 +122,7 @@ const control: TaskControl = {
     if (state.open) set({ open: { ...state.open, tree: r.tree, stats: r.stats } });
     return r;
   },
+  growth: (spec) => engineClient().call('growth', { spec }, { onProgress: (progress) => patchBusy({ progress }) }),
   call: engineCall,
 };
 

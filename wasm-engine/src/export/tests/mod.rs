@@ -475,6 +475,25 @@ fn rocksdb_cpp_gives_each_level_its_bits() {
 }
 
 #[test]
+fn rocksdb_exports_say_re_optimised_filters_are_not_expressible() {
+    let mut m = design(&[(2.0, 1, None)], Allocation::Monkey, 5.0);
+    m.filter.monkey_policy = crate::config::MonkeyPolicy::Reoptimised;
+    for format in [Format::Rocksdb, Format::RocksdbCpp] {
+        let e = export(&m, format, None).unwrap();
+        let w = e
+            .warnings
+            .iter()
+            .find(|w| w.field == "filter.monkey_policy")
+            .unwrap_or_else(|| panic!("{format:?}: {:?}", e.warnings));
+        assert!(w.message.contains("never resizes"), "{format:?}: {}", w.message);
+    }
+    // The engine's own JSON keeps the policy and reads back equal.
+    let e = export(&m, Format::Engine, None).unwrap();
+    assert!(e.text.contains("\"monkey_policy\": \"reoptimised\""), "{}", e.text);
+    assert_eq!(EngineConfig::from_json(&e.text).unwrap(), m);
+}
+
+#[test]
 fn engine_export_round_trips_every_preset() {
     for (id, c) in presets() {
         let e = export(&c, Format::Engine, None).unwrap();

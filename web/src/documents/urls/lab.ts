@@ -38,6 +38,16 @@ export const labParams = {
       { value: 'explicit', label: 'Per level', help: 'Bits per key given for each level.' },
     ],
   }),
+  monkeyPolicy: enumParam({
+    key: 'mp',
+    label: 'Monkey sizing',
+    default: 'at_birth',
+    options: [
+      { value: 'at_birth', label: 'At birth', help: 'Each filter sized once, when its run is born, for the tree the design says the data fills.' },
+      { value: 'reoptimised', label: 'Re-optimised', help: 'Filters brought back to the optimum for the runs that exist as runs come and go (rebuilds read pages).' },
+    ],
+  }),
+  rebuildPayback: numberParam({ key: 'rp', label: 'rebuild payback', default: 1, min: 0, max: 1000, step: 0.5, help: 'Rebuild a filter once its expected saving is this many times the pages it reads (0: always).' }),
   bits: numberParam({ key: 'b', label: 'bits per key', unit: 'bits/key', default: 5, min: 0, max: 64, step: 0.5, help: 'The filter memory budget, averaged over all entries.' }),
   levelBits: numberListParam({ key: 'fb', label: 'bits per key by level', unit: 'bits/key', default: [10], min: 0, max: 64, minLength: 1, maxLength: 32, help: 'Used with per-level allocation; the last value repeats.' }),
   filterKind: enumParam({

@@ -30,7 +30,8 @@ export function designName(s: LabState): string {
   const t = levels.map((l) => Number(l.size_ratio.toPrecision(4))).join('/');
   const k = levels.map((l) => l.max_runs).join('/');
   const shape = levels.every((l) => l.max_runs === 1) ? `leveling, T = ${t}` : `T = ${t}, K = ${k}`;
-  const filters = s.allocation === 'explicit' ? `bits ${levels.map((l) => l.bits_per_key).join('/')}` : `${s.allocation} ${s.bits} bits/key`;
+  const allocation = s.allocation === 'monkey' && s.monkeyPolicy === 'reoptimised' ? 'monkey re-optimised' : s.allocation;
+  const filters = s.allocation === 'explicit' ? `bits ${levels.map((l) => l.bits_per_key).join('/')}` : `${allocation} ${s.bits} bits/key`;
   return `${shape}, ${filters}${s.granularity === 'file' ? ', merges by file' : ''}`;
 }
 
@@ -44,6 +45,10 @@ export function stateToConfig(s: LabState): EngineConfig {
     levels: levelSpecs(s),
     filter: { allocation: s.allocation, bits_per_key: s.bits },
   };
+  if (s.allocation === 'monkey' && s.monkeyPolicy === 'reoptimised') {
+    config.filter.monkey_policy = 'reoptimised';
+    if (s.rebuildPayback !== 1) config.filter.rebuild_payback = s.rebuildPayback;
+  }
   if (s.filterKind === 'modular' || s.skip !== 'none') {
     config.filter.kind = s.filterKind;
     config.filter.modules = s.modules;
@@ -74,6 +79,8 @@ export function configToState(config: EngineConfig): Partial<LabState> {
     maxRuns: levels.map((l) => l.max_runs),
     allocation: config.filter.allocation,
     bits: clamp(config.filter.bits_per_key, 0, 64),
+    monkeyPolicy: config.filter.monkey_policy ?? 'at_birth',
+    rebuildPayback: clamp(config.filter.rebuild_payback ?? 1, labParams.rebuildPayback.min, labParams.rebuildPayback.max),
     filterKind: config.filter.kind ?? 'bloom',
     modules: config.filter.modules ?? 1,
     skip: config.filter.skip ?? 'none',

@@ -26,6 +26,8 @@ export function RunControls({ url, onReport }: { url: UrlState<LabSchema>; onRep
         <ParamControl {...url.bind('maxRuns')} />
         <ParamControl {...url.bind('allocation')} variant="select" />
         {s.allocation === 'explicit' ? <ParamControl {...url.bind('levelBits')} /> : <ParamControl {...url.bind('bits')} />}
+        {s.allocation === 'monkey' && <ParamControl {...url.bind('monkeyPolicy')} />}
+        {s.allocation === 'monkey' && s.monkeyPolicy === 'reoptimised' && <ParamControl {...url.bind('rebuildPayback')} noSlider />}
         <ParamControl {...url.bind('granularity')} />
         {s.granularity === 'file' && <ParamControl {...url.bind('fileKiB')} />}
         <details className="more-controls">

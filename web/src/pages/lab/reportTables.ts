@@ -88,6 +88,11 @@ export function phaseRows(report: Report): PhaseRow[] {
     ['write amplification', load.write_amplification ?? null, run.write_amplification ?? null],
     ['log bytes written', report.preload.wal_bytes_written, report.run.wal_bytes_written],
   ];
+  // Re-optimised Monkey's price: the pages its filter rebuilds read, in the phase that paid them.
+  const rebuilds = (s: Report['run']) => s.levels.reduce((a, l) => a + (l.filter_resizing?.pages_read ?? 0), 0);
+  if (report.config.filter.monkey_policy === 'reoptimised') {
+    rows.push(['filter rebuild pages read', rebuilds(report.preload), rebuilds(report.run)]);
+  }
   return rows.map(([measure, l, r]) => ({ measure, load: l, run: r }));
 }
 

@@ -20,6 +20,7 @@ import { LevelCards } from './LevelCards';
 import { MIB, policyOf } from '../../documents/params/monkey';
 import { monkeyUrl } from '../../documents/urls/monkey';
 import { Comparison, Headline } from './Summary';
+import { FilterGrowthCard } from '../../ui/growth/FilterGrowthCard';
 import { BufferLookupCard, BufferUpdateCard, DataSizeCard, MixCard } from './SweepCards';
 
 /** Fig 7's x axis: 0..12 bits/entry covers the paper's 0..8.75; wider only when the slider goes past it. */
@@ -40,6 +41,7 @@ export function MonkeyPage() {
   const shape = useMemo(() => ({ policy, sizeRatio: s.sizeRatio, bufferBytes }), [policy, s.sizeRatio, bufferBytes]);
   const design = useMemo<MonkeyPageDesign>(() => ({ ...shape, filterBitsPerEntry: s.bits }), [shape, s.bits]);
   const nonZeroFraction = s.nonZeroPercent / 100;
+  const growthDesign = useMemo(() => ({ policy, sizeRatio: s.sizeRatio, bitsPerEntry: s.bits }), [policy, s.sizeRatio, s.bits]);
   const exportDesigns = useMemo(() => monkeyPageDesigns(dataset, design), [dataset, design]);
 
   // Light: the current setting, on the main thread (it follows the slider frame by frame).
@@ -100,6 +102,7 @@ export function MonkeyPage() {
               {laterView && <Comparison view={laterView} />}
               {laterView && <LevelCards rows={laterView.rows} bits={laterView.filterBitsPerEntry} />}
               <DataSizeCard data={dataSize.data} computing={dataSize.computing} error={dataSize.error} entries={dataset.entries} />
+              <FilterGrowthCard design={growthDesign} />
               <MixCard data={mix.data} computing={mix.computing} error={mix.error} percent={s.nonZeroPercent} />
               <BufferLookupCard data={buffer.data} computing={buffer.computing} error={buffer.error} bufferBytes={bufferBytes} />
               <BufferUpdateCard data={buffer.data} computing={buffer.computing} error={buffer.error} bufferBytes={bufferBytes} />
