@@ -60,3 +60,26 @@ test('Monkey page: Fig 12(A) replica measured on the engine, re-optimised filter
   await expect(page.locator('body')).not.toContainText('NaN');
   expect(errors).toEqual([]);
 });
+
+test('lab: the size sweep offers the same replica, and a re-optimised design reports its rebuild pages by phase', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = await openPage(page, 'lab?tab=sweep');
+  const card = page.getByTestId('card-growth-measured');
+  await expect(card).toContainText('leveling, T = 2, 5 filter bits per entry');
+  await card.getByTestId('growth-size').selectOption('14');
+  await card.getByTestId('growth-run').click();
+  await expect(card.getByTestId('growth-note')).toContainText('Measured in', { timeout: 200_000 });
+  await expect(card.getByTestId('growth-row')).toHaveCount(3);
+
+  // The run view: Monkey sized at birth or re-optimised, with the rebuild pages in the load/run table.
+  await page.goto('/#/lab?tab=run&fa=monkey&mp=reoptimised&T=2&b=5&n=50000&ops=50000&mm=1');
+  await expect(page.getByRole('group', { name: 'Monkey sizing' }).getByRole('radio', { name: 'Re-optimised' })).toBeChecked();
+  await page.getByTestId('run-button').click();
+  const row = page.getByTestId('phases-table').locator('tbody tr', { hasText: 'filter rebuild pages read' });
+  await expect(row).toBeVisible({ timeout: 200_000 });
+  const run = await dataValue(row.locator('td').nth(2));
+  console.log(`lab, 50,000 entries then 50,000 zero-result lookups: filter rebuild pages read in the run ${run}`);
+  expect(run).toBeGreaterThan(0);
+  await expect(page.locator('body')).not.toContainText('NaN');
+  expect(errors).toEqual([]);
+});

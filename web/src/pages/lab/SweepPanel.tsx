@@ -3,6 +3,7 @@
  * point), and see the measured points land on the paper's curves. Finished (or cancelled) sweeps
  * are stored with their CSV; a stored sweep re-plots here.
  */
+import { FilterGrowthCard, GROWTH_TASK_LABEL } from '../../ui/growth/FilterGrowthCard';
 import { useMemo, useState } from 'react';
 import { BarChart, ChartCard, LineChart, ScatterChart, barChartCsv } from '../../ui/charts';
 import { ControlGroup, ParamControl } from '../../ui/controls';
@@ -14,7 +15,7 @@ import { useLabEngine } from '../../engine/session';
 import { runSweep } from './runner';
 import type { SweepResult } from './results';
 import { lookupSweepChart, mooseChart, mslsChart, mslsLevelChart, slopePerDoubling, tradeoffChart } from './sweepCharts';
-import { SWEEPS, sweepPoints, totalWriteAmp, type SweepPointResult, type SweepSpec } from './sweeps';
+import { SWEEP_BITS, SWEEPS, sweepPoints, totalWriteAmp, type SweepPointResult, type SweepSpec } from './sweeps';
 import { pointModel, sweepCsv } from './sweepCsv';
 import type { LabSchema, LabState } from '../../documents/urls/lab';
 import { TaskProgress } from '../../ui/task/TaskProgress';
@@ -169,7 +170,13 @@ export function SweepPanel({ url, stored }: { url: UrlState<LabSchema>; stored: 
           </p>
         )}
       </section>
-      <TaskProgress />
+      {engine.busy?.label !== GROWTH_TASK_LABEL && <TaskProgress />}
+      {liveSpec.kind === 'size' && (
+        <CardGrid>
+          {/* The same design, one growing tree per filter policy, re-optimised Monkey included. */}
+          <FilterGrowthCard design={{ policy: 'leveling', sizeRatio: 2, bitsPerEntry: SWEEP_BITS }} />
+        </CardGrid>
+      )}
       {points.length > 0 && spec.kind === 'size' && (
         <Readouts
           label="Growth with data size"

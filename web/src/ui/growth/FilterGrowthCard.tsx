@@ -19,7 +19,8 @@ import './growth.css';
 
 const SIZES = [14, 16, 18, 20] as const;
 const LOOKUPS = [10_000, 20_000, 100_000] as const;
-const TASK_LABEL = 'Fig 12(A) on the engine';
+/** The engine task's label: a page showing its own task progress leaves this one to the card. */
+export const GROWTH_TASK_LABEL = 'Fig 12(A) on the engine';
 
 const X_AXIS: AxisSpec = { label: 'entries N', unit: 'entries', scale: 'log', format: formatCount };
 const Y_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', zero: true };
@@ -108,7 +109,7 @@ export function FilterGrowthCard({ design }: { design: GrowthDesign }) {
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const { busy } = useLabEngine();
-  const mine = busy?.label === TASK_LABEL;
+  const mine = busy?.label === GROWTH_TASK_LABEL;
   const rows = useMemo(() => (result ? growthRows(result) : []), [result]);
   const chart = useMemo(() => {
     // Ticks at the sizes measured: every doubling, as in the paper's figure.
@@ -121,7 +122,7 @@ export function FilterGrowthCard({ design }: { design: GrowthDesign }) {
     setError(null);
     setNote(null);
     try {
-      await withTask(TASK_LABEL, async (ctl) => {
+      await withTask(GROWTH_TASK_LABEL, async (ctl) => {
         const r = await ctl.growth(growthSpec(design, toLog2, lookups));
         setResult(r.result);
         setNote(
