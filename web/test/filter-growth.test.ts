@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import type { GrowthPoint as Point } from '../src/documents/engine';
 
 const root = path.resolve(__dirname, '../..');
 const cli = path.join(root, 'wasm-engine/target/release/lsm');
@@ -21,17 +22,6 @@ beforeAll(() => {
   }
 });
 
-interface Point {
-  policy: 'uniform' | 'monkey_at_birth' | 'monkey_reoptimised';
-  entries: number;
-  runs: number[];
-  io_per_lookup: number;
-  expected_io: number;
-  optimum_io: number;
-  bits_per_key: number;
-  rebuilds: number;
-  rebuild_pages: number;
-}
 
 async function growth(sizeRatio: number, bits: number): Promise<Point[]> {
   const args = ['growth', '--size-ratio', `${sizeRatio}`, '--bits', `${bits}`, '--from', '12', '--to', '22', '--lookups', `${LOOKUPS}`, '--json'];

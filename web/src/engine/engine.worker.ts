@@ -228,6 +228,40 @@ function callsSince(now: PhysicalCalls, before: PhysicalCalls): PhysicalCalls {
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
+/**
+ * The engine's one long task: call `step(chunk)` until it reports the end or a cancel arrives,
+ * sizing chunks so each call takes about STEP_TARGET_MS and posting progress after each.
+ * `measured` gets each step's progress and time. Returns whether the task was cancelled.
+ */
+async function stepped(
+  id: number,
+  firstChunk: number,
+  step: (chunk: number) => Promise<RunProgress>,
+  measured: (p: RunProgress, elapsed: number) => void = () => {},
+): Promise<boolean> {
+  running = true;
+  cancelRequested = false;
+  let chunk = firstChunk;
+  let rate = 0;
+  try {
+    for (;;) {
+      if (cancelRequested) return true;
+      const t0 = performance.now();
+      const p = await step(chunk);
+      const elapsed = Math.max(performance.now() - t0, 0.01);
+      measured(p, elapsed);
+      const opsPerSecond = (chunk / elapsed) * 1000;
+      rate = rate === 0 ? opsPerSecond : 0.7 * rate + 0.3 * opsPerSecond;
+      chunk = Math.round(Math.min(500_000, Math.max(200, (chunk * STEP_TARGET_MS) / elapsed)));
+      self.postMessage({ id, type: 'progress', progress: progressOf(p, rate) } satisfies ResponseMessage);
+      if (p.phase === 'done') return false;
+      await nextTask(); // let a cancel message in
+    }
+  } finally {
+    running = false;
+  }
+}
+
 async function run(req: Requests['run'], id: number): Promise<Responses['run']> {
   notWhileRunning('starting a workload');
   const o = current();
@@ -235,39 +269,25 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
   else if (req.trace) o.engine.start_trace(req.trace.name, req.trace.text, req.trace.keyBytes);
   else throw new Error('run: give a workload or a trace');
   if (req.timed !== false) o.engine.time_operations();
-  running = true;
-  cancelRequested = false;
   const started = performance.now();
   const callsBefore = o.pool ? structuredClone(o.pool.calls) : null;
   const ms = { preload: 0, run: 0 };
   let preloadDone = 0;
-  let chunk = 2_000;
-  let rate = 0;
-  let cancelled = false;
-  try {
-    for (;;) {
-      if (cancelRequested) {
-        cancelled = true;
-        break;
-      }
-      const t0 = performance.now();
+  const cancelled = await stepped(
+    id,
+    2_000,
+    async (chunk) => {
       const p: RunProgress = JSON.parse(await withSlots(o, () => o.engine.run_steps(chunk)));
       await persist(o);
-      const elapsed = Math.max(performance.now() - t0, 0.01);
+      return p;
+    },
+    (p, elapsed) => {
       // A step never spans both phases (the engine stops at the preload's end), so its time
       // belongs to the phase whose count it advanced.
       ms[p.preload_done > preloadDone ? 'preload' : 'run'] += elapsed;
       preloadDone = p.preload_done;
-      const opsPerSecond = (chunk / elapsed) * 1000;
-      rate = rate === 0 ? opsPerSecond : 0.7 * rate + 0.3 * opsPerSecond;
-      chunk = Math.round(Math.min(500_000, Math.max(200, (chunk * STEP_TARGET_MS) / elapsed)));
-      self.postMessage({ id, type: 'progress', progress: progressOf(p, rate) } satisfies ResponseMessage);
-      if (p.phase === 'done') break;
-      await nextTask(); // let a cancel message in
-    }
-  } finally {
-    running = false;
-  }
+    },
+  );
   const report: Report = JSON.parse(o.engine.report_json(ms.preload, ms.run));
   await touch(o, `${req.label}${cancelled ? ' (cancelled)' : ''}`);
   const physical = o.pool && callsBefore ? callsSince(o.pool.calls, callsBefore) : undefined;
@@ -278,32 +298,14 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
 async function growth(req: Requests['growth'], id: number): Promise<Responses['growth']> {
   notWhileRunning('measuring filter growth');
   const g = new WasmGrowth(JSON.stringify(req.spec));
-  running = true;
-  cancelRequested = false;
   const started = performance.now();
-  let chunk = 5_000;
-  let rate = 0;
-  let cancelled = false;
   try {
-    for (;;) {
-      if (cancelRequested) {
-        cancelled = true;
-        break;
-      }
-      const t0 = performance.now();
+    const cancelled = await stepped(id, 5_000, async (chunk) => {
       const p: { done: number; total: number; finished: boolean } = JSON.parse(g.step(chunk));
-      const elapsed = Math.max(performance.now() - t0, 0.01);
-      const opsPerSecond = (chunk / elapsed) * 1000;
-      rate = rate === 0 ? opsPerSecond : 0.7 * rate + 0.3 * opsPerSecond;
-      chunk = Math.round(Math.min(500_000, Math.max(500, (chunk * STEP_TARGET_MS) / elapsed)));
-      const raw: RunProgress = { phase: p.finished ? 'done' : 'run', preload_done: 0, preload_total: 0, run_done: p.done, run_total: p.total };
-      self.postMessage({ id, type: 'progress', progress: progressOf(raw, rate) } satisfies ResponseMessage);
-      if (p.finished) break;
-      await nextTask(); // let a cancel message in
-    }
+      return { phase: p.finished ? 'done' : 'run', preload_done: 0, preload_total: 0, run_done: p.done, run_total: p.total };
+    });
     return { result: JSON.parse(g.result_json()), cancelled, millis: performance.now() - started };
   } finally {
-    running = false;
     g.free();
   }
 }
