@@ -122,3 +122,39 @@ fn under_writes_re_optimising_never_costs_more_than_sizing_at_birth() {
         assert!(reads + rebuilds <= birth_reads, "{name}: re-optimised {reads} + {rebuilds} > at birth {birth_reads}");
     }
 }
+
+/// Modular filters shrink for free: re-optimised with SHaMBa's modules, the filters that hold more
+/// than their share drop trailing modules (no pages read) instead of being rebuilt, and the
+/// lookups still find exactly what was inserted.
+#[test]
+fn modular_filters_shrink_by_dropping_modules() {
+    use lsm_engine::config::FilterKind;
+    use lsm_engine::engine::Engine;
+    let mut config = EngineConfig::uniform_shape(2.0, 1, Allocation::Monkey, 8.0);
+    config.buffer_bytes = 16 << 10;
+    config.filter.kind = FilterKind::Modular;
+    config.filter.modules = 4;
+    config.filter.monkey_policy = MonkeyPolicy::Reoptimised;
+    let mut engine = Engine::create(config, Box::new(lsm_engine::storage::MemStorage::new())).unwrap();
+    let key = |i: u64| (i.wrapping_mul(0x9E37_79B9_7F4A_7C15)).to_be_bytes();
+    for i in 0..(1u64 << 15) {
+        engine
+            .put(&key(2 * i), b"value of a hundred bytes, more or less, padded out with words to look like a real one")
+            .unwrap();
+    }
+    for j in 0..20_000u64 {
+        assert_eq!(engine.get(&key(2 * j + 1)).unwrap(), None);
+    }
+    for i in (0..(1u64 << 15)).step_by(97) {
+        assert!(engine.get(&key(2 * i)).unwrap().is_some());
+    }
+    let resizing = engine.stats().levels.iter().fold((0, 0, 0), |a, l| {
+        (a.0 + l.filter_resizing.shrinks, a.1 + l.filter_resizing.rebuilds, a.2 + l.filter_resizing.pages_read)
+    });
+    println!("shrinks {}, rebuilds {}, rebuild pages {}", resizing.0, resizing.1, resizing.2);
+    assert!(resizing.0 > 0, "no filter dropped a module: {resizing:?}");
+    let tree = engine.tree();
+    let bits: u64 = tree.levels.iter().flat_map(|l| &l.runs).map(|r| r.filter_bits).sum();
+    let entries: u64 = tree.levels.iter().flat_map(|l| &l.runs).map(|r| r.entries).sum();
+    assert!(bits as f64 <= 8.0 * entries as f64 * 1.01 + 64.0 * 64.0, "over budget: {bits} bits for {entries} entries");
+}
