@@ -14,6 +14,7 @@ use crate::allocation::{RunWeight, optimal_fprs};
 use crate::config::{Allocation, EngineConfig, MonkeyPolicy};
 use crate::engine::Engine;
 use crate::error::{Error, Result};
+use crate::hash::mix;
 use crate::stats::OpClass;
 use crate::storage::MemStorage;
 
@@ -158,19 +159,10 @@ pub struct GrowthResult {
     pub points: Vec<GrowthPoint>,
 }
 
-/// A bijection on u64 (xor-shift and odd multipliers), so distinct numbers give distinct keys
-/// in an order with no relation to their value.
-fn scramble(mut x: u64) -> u64 {
-    x ^= x >> 31;
-    x = x.wrapping_mul(0x7fb5_d329_728e_a185);
-    x ^= x >> 27;
-    x = x.wrapping_mul(0x81da_def4_bc2d_d44d);
-    x ^ (x >> 33)
-}
-
 fn key(n: u64) -> [u8; KEY_BYTES] {
     let mut k = [0u8; KEY_BYTES];
-    k[..8].copy_from_slice(&scramble(n).to_be_bytes());
+    // `mix` is a bijection: distinct numbers give distinct keys, in an order unrelated to their value.
+    k[..8].copy_from_slice(&mix(n).to_be_bytes());
     k[8..].copy_from_slice(&n.to_be_bytes());
     k
 }

@@ -8,9 +8,10 @@ const P1: u64 = 0x9E37_79B9_7F4A_7C15;
 const P2: u64 = 0xC2B2_AE3D_27D4_EB4F;
 const P3: u64 = 0x1656_67B1_9E37_79F9;
 
+/// Finaliser from splitmix64: every input bit affects every output bit, and distinct inputs give
+/// distinct outputs (a bijection on u64).
 #[inline]
-fn mix(mut x: u64) -> u64 {
-    // Finaliser from splitmix64: every input bit affects every output bit.
+pub fn mix(mut x: u64) -> u64 {
     x ^= x >> 30;
     x = x.wrapping_mul(0xBF58_476D_1CE4_E5B9);
     x ^= x >> 27;

@@ -27,7 +27,7 @@
 use std::rc::Rc;
 
 use crate::allocation::{RunWeight, bits_per_key_for_fpr, optimal_fprs};
-use crate::bloom::FILTER_SEED;
+use crate::bloom::{FILTER_SEED, fpr_at_bits_per_key};
 use crate::config::{Allocation, MonkeyPolicy};
 use crate::cursor::TableCursor;
 use crate::engine::Engine;
@@ -147,7 +147,8 @@ pub fn plan(runs: &[RunFilter], budget_bits: f64, reserve: Option<Reserve>, hori
     if pending.is_empty() {
         return Plan { actions, settled: true };
     }
-    let target_fpr = |i: usize| (-(targets[i] / runs[i].entries) * crate::allocation::LN2_SQ).exp();
+    // What a rebuild to the target will measure (integer hash count), like the current rates.
+    let target_fpr = |i: usize| fpr_at_bits_per_key(targets[i] / runs[i].entries);
     let gain = |i: usize| (fprs[i] - target_fpr(i)) * horizon;
     let over_budget = bits.iter().sum::<f64>() > budget_bits * (1.0 + 1e-6) + 64.0 * runs.len() as f64;
     let total_gain: f64 = pending.iter().map(|&i| gain(i)).sum();
