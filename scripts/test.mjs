@@ -7,9 +7,12 @@
  *
  * The `rocksdb` suite checks the exports against a real RocksDB (Debian's db_bench and librocksdb).
  *
+ * The `leveldb` suite holds the engine's and the MSLS model's write amplification against a real
+ * LevelDB (Debian's libleveldb), on the same writes.
+ *
  * The `fuzz` suite runs each cargo-fuzz target of the engine's parsers for a few seconds.
  *
- * Run one suite alone: `node scripts/test.mjs rust|lint|models|web|e2e|rocksdb|fuzz` (several may be given).
+ * Run one suite alone: `node scripts/test.mjs rust|lint|models|web|e2e|rocksdb|leveldb|fuzz` (several may be given).
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -106,14 +109,20 @@ function e2e() {
   return { passed: (s.expected ?? 0) + (s.flaky ?? 0), failed: failed === 0 && r.status !== 0 ? 1 : failed };
 }
 
-/** The exports against a real RocksDB: Node's test runner over interop/rocksdb. */
-function rocksdb() {
-  const r = exec(process.execPath, ['--test', '--test-reporter=spec', 'interop/rocksdb/'], { maxBuffer: 16 << 20 });
+/** Node's test runner over `files` (with `flags` before them), counted from its spec reporter's summary. */
+function nodeTests(files, flags = []) {
+  const r = exec(process.execPath, [...flags, '--test', '--test-reporter=spec', ...files], { maxBuffer: 16 << 20 });
   const count = (word) => Number(new RegExp(`^ℹ ${word} (\\d+)$`, 'm').exec(r.stdout)?.[1] ?? 0);
   const passed = count('pass');
   const failed = count('fail');
   return { passed, failed: failed === 0 && (r.status !== 0 || passed === 0) ? 1 : failed };
 }
+
+/** The exports against a real RocksDB: Node's test runner over interop/rocksdb. */
+const rocksdb = () => nodeTests(['interop/rocksdb/']);
+
+/** Write amplification against a real LevelDB: Node's test runner (with tsx, for the TypeScript models) over interop/leveldb. */
+const leveldb = () => nodeTests(['interop/leveldb/leveldb.test.ts'], ['--import', 'tsx']);
 
 /** Seconds each fuzz target runs in `npm test`: a smoke run; `npm run fuzz` runs long. */
 const FUZZ_SECONDS = 15;
@@ -150,6 +159,11 @@ const SYSTEM_NEEDS = {
     what: "RocksDB's db_bench, its C++ headers and library, and g++",
     install: 'sudo apt-get install -y rocksdb-tools librocksdb-dev g++',
   },
+  leveldb: {
+    present: () => ['/usr/include/leveldb/db.h', '/usr/bin/g++'].every((f) => fs.existsSync(f)),
+    what: "LevelDB's C++ headers and library, and g++",
+    install: 'sudo apt-get install -y libleveldb-dev g++',
+  },
 };
 
 /** The native `lsm` CLI, which the parity and export tests compare the browser against. */
@@ -159,7 +173,7 @@ function buildNativeCli() {
   }).status === 0;
 }
 
-const SUITES = { rust, lint, models: () => vitest('models'), web: () => vitest('web'), e2e, rocksdb, fuzz: fuzzing };
+const SUITES = { rust, lint, models: () => vitest('models'), web: () => vitest('web'), e2e, rocksdb, leveldb, fuzz: fuzzing };
 
 function main() {
   const wanted = process.argv.slice(2);
@@ -186,7 +200,7 @@ function main() {
   }
   fs.mkdirSync(resultsDir, { recursive: true });
   const rows = [];
-  if (['web', 'e2e', 'rocksdb'].some((n) => names.includes(n)) && !buildNativeCli()) {
+  if (['web', 'e2e', 'rocksdb', 'leveldb'].some((n) => names.includes(n)) && !buildNativeCli()) {
     rows.push(['native', { passed: 0, failed: 1 }]);
   }
   for (const name of names) {

@@ -136,6 +136,40 @@ fn overlapping(tables: &[TableShape], lo: &[u8], hi: &[u8]) -> Vec<u64> {
     tables.iter().filter(|t| t.max_key.as_slice() >= lo && t.min_key.as_slice() <= hi).map(|t| t.id).collect()
 }
 
+/// Merges that take more than this many files' bytes are not widened by `expand`
+/// (LevelDB's 25 × max_file_size).
+const EXPANDED_MERGE_FILES: u64 = 25;
+
+/// LevelDB's widening of a merge: the files below are rewritten whole, so files of the source
+/// level that fall inside their range can join for free — as long as they pull in no further
+/// file below and the merge stays under `EXPANDED_MERGE_FILES` files' bytes. Returns the wider
+/// inputs and the (unchanged) files below, or None.
+fn expand<'a>(
+    level: &'a [TableShape],
+    below: &[TableShape],
+    inputs: &[&'a TableShape],
+    under: &[u64],
+    config: &EngineConfig,
+) -> Option<(Vec<&'a TableShape>, Vec<u64>)> {
+    let under_tables: Vec<&TableShape> = below.iter().filter(|t| under.contains(&t.id)).collect();
+    let lo = inputs.iter().chain(&under_tables).map(|t| t.min_key.as_slice()).min()?;
+    let hi = inputs.iter().chain(&under_tables).map(|t| t.max_key.as_slice()).max()?;
+    if under_tables.is_empty() {
+        return None;
+    }
+    let wider: Vec<&TableShape> =
+        level.iter().filter(|t| t.max_key.as_slice() >= lo && t.min_key.as_slice() <= hi).collect();
+    let bytes = |ts: &[&TableShape]| ts.iter().map(|t| t.bytes).sum::<u64>();
+    let limit = EXPANDED_MERGE_FILES.saturating_mul(config.compaction.target_file_bytes);
+    if wider.len() <= inputs.len() || bytes(&wider) + bytes(&under_tables) >= limit {
+        return None;
+    }
+    let new_lo = wider.iter().map(|t| t.min_key.as_slice()).min()?;
+    let new_hi = wider.iter().map(|t| t.max_key.as_slice()).max()?;
+    let new_under = overlapping(below, new_lo, new_hi);
+    (new_under.len() == under.len()).then_some((wider, new_under))
+}
+
 /// The next merge by file (LevelDB-style), smallest level first. `levels[i]` lists the tables of
 /// level i+1: for level 1 every flushed file, for deeper levels the tables of their single run
 /// in key order. `cursors[i]` is level i+1's round-robin position.
@@ -162,14 +196,21 @@ pub fn choose_file(
         if tables.is_empty() || (total as f64) <= geometry(config, level).capacity {
             continue;
         }
-        // Round robin: the first table past the cursor, wrapping around (as LevelDB does).
+        // Round robin, as LevelDB does: the first table that ends past the cursor (one that
+        // straddles it is next), wrapping around to the first.
         let cursor = cursors.get(idx).and_then(|c| c.as_deref());
-        let pick = cursor.and_then(|c| tables.iter().find(|t| t.min_key.as_slice() > c)).unwrap_or(&tables[0]);
+        let pick = cursor.and_then(|c| tables.iter().find(|t| t.max_key.as_slice() > c)).unwrap_or(&tables[0]);
+        let mut inputs = vec![pick];
+        let mut under = overlapping(below(level), &pick.min_key, &pick.max_key);
+        if let Some((more, same_under)) = expand(tables, below(level), &inputs, &under, config) {
+            inputs = more;
+            under = same_under;
+        }
         return Some(FilePlan {
             level,
-            tables: vec![pick.id],
-            overlapping: overlapping(below(level), &pick.min_key, &pick.max_key),
-            cursor: Some(pick.max_key.clone()),
+            tables: inputs.iter().map(|t| t.id).collect(),
+            overlapping: under,
+            cursor: inputs.iter().map(|t| t.max_key.clone()).max(),
         });
     }
     None
@@ -303,8 +344,26 @@ mod file_tests {
         let cursors = vec![None, plan.cursor.clone()];
         let plan = choose_file(&[vec![], l1.clone(), l2.clone()], 0, &cursors, &c).unwrap();
         assert_eq!((plan.tables, plan.overlapping), (vec![5], vec![9, 10]));
+        // A file that straddles the cursor is next (LevelDB: the first file ending past it).
+        let cursors = vec![None, Some(vec![20])];
+        assert_eq!(choose_file(&[vec![], l1.clone(), l2.clone()], 0, &cursors, &c).unwrap().tables, vec![5]);
         // Past the last file the cursor wraps to the first.
         let cursors = vec![None, Some(vec![70])];
         assert_eq!(choose_file(&[vec![], l1, l2], 0, &cursors, &c).unwrap().tables, vec![4]);
+    }
+
+    #[test]
+    fn a_merge_widens_to_the_files_inside_the_range_it_rewrites_below() {
+        let c = leveldb();
+        // Level 2's files 4 and 5 both lie inside file 9 below: picking 4 takes 5 along, and the
+        // cursor moves past both. File 6 would pull in file 10 too, so it stays.
+        let l1 = vec![t(4, 100, 0, 9), t(5, 100, 10, 18), t(6, 100, 21, 40), t(7, 100, 60, 70)];
+        let l2 = vec![t(9, 100, 0, 20), t(10, 100, 21, 50), t(11, 100, 51, 99)];
+        let plan = choose_file(&[vec![], l1.clone(), l2.clone()], 0, &[], &c).unwrap();
+        assert_eq!((plan.tables, plan.overlapping, plan.cursor), (vec![4, 5], vec![9], Some(vec![18])));
+        // Not past 25 files' bytes (target 100 B each): wider inputs of 2,500 B are refused.
+        let big = vec![t(4, 100, 0, 9), t(5, 2_400, 10, 18), t(6, 100, 21, 40)];
+        let plan = choose_file(&[vec![], big, l2], 0, &[], &c).unwrap();
+        assert_eq!(plan.tables, vec![4]);
     }
 }

@@ -19,6 +19,10 @@ pub struct EngineConfig {
     pub page_bytes: u32,
     /// Write buffer (memtable) capacity in entry bytes (key + value lengths).
     pub buffer_bytes: u64,
+    /// What fills the buffer up to `buffer_bytes`: the entries it holds, or every write since
+    /// the last flush.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub buffer_trigger: BufferTrigger,
     /// Shape of levels 1, 2, ...; the last entry also describes every deeper level.
     pub levels: Vec<LevelConfig>,
     pub filter: FilterConfig,
@@ -153,6 +157,20 @@ pub enum MonkeyPolicy {
     Reoptimised,
 }
 
+/// When the write buffer is full.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BufferTrigger {
+    /// When the entries it holds reach `buffer_bytes`: an overwrite replaces the buffered
+    /// version, so under skew a flush carries more writes than it holds.
+    #[default]
+    Live,
+    /// When the writes since the last flush, overwrites included, reach `buffer_bytes`: what a
+    /// log-size trigger or a skiplist memtable that keeps every version does (LevelDB, RocksDB),
+    /// and the `wal` of the MSLS model.
+    Logged,
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Granularity {
@@ -215,6 +233,7 @@ impl EngineConfig {
             name: String::new(),
             page_bytes: 4096,
             buffer_bytes: 1 << 20,
+            buffer_trigger: BufferTrigger::Live,
             levels: vec![LevelConfig { size_ratio, max_runs, bits_per_key: None }],
             filter: FilterConfig::bloom(allocation, bits_per_key),
             compaction: CompactionConfig::default(),

@@ -7,7 +7,7 @@
 use std::rc::Rc;
 
 use crate::bloom::FILTER_SEED;
-use crate::config::{Allocation, EngineConfig};
+use crate::config::{Allocation, BufferTrigger, EngineConfig};
 use crate::cursor::RunCursor;
 use crate::error::{Error, Result};
 use crate::hash::hash64;
@@ -203,6 +203,19 @@ impl Engine {
         Ok(())
     }
 
+    /// Whether writing `key` would take the buffer past its capacity, by the configured trigger.
+    fn buffer_full_after(&self, key: &[u8], value: Option<&[u8]>) -> bool {
+        let entry = crate::memtable::entry_bytes(key, value);
+        let limit = self.config.buffer_bytes;
+        match self.config.buffer_trigger {
+            BufferTrigger::Logged => self.memtable.logged_bytes() + entry > limit,
+            // Only near the limit does it matter whether the write replaces a buffered version.
+            BufferTrigger::Live => {
+                self.memtable.bytes() + entry > limit && self.memtable.bytes_after(key, value) > limit
+            }
+        }
+    }
+
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
         self.write(key, Some(value), OpClass::Put)
     }
@@ -213,12 +226,7 @@ impl Engine {
 
     fn write(&mut self, key: &[u8], value: Option<&[u8]>, class: OpClass) -> Result<()> {
         self.check_entry(key, value)?;
-        // Only near the limit does it matter whether the write replaces a buffered version.
-        let upper_bound = self.memtable.bytes() + crate::memtable::entry_bytes(key, value);
-        if !self.memtable.is_empty()
-            && upper_bound > self.config.buffer_bytes
-            && self.memtable.bytes_after(key, value) > self.config.buffer_bytes
-        {
+        if !self.memtable.is_empty() && self.buffer_full_after(key, value) {
             self.flush()?;
         }
         // Counted when logged, not when synced, so the figure does not depend on how often the

@@ -47,6 +47,7 @@ pub mod tree;
 pub mod tune;
 pub mod wal;
 pub mod workload;
+pub mod write_amp;
 pub mod ycsb;
 
 #[cfg(target_arch = "wasm32")]

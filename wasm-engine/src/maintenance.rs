@@ -19,6 +19,10 @@ use crate::run::Run;
 use crate::stats::{ReadCounters, WriteCounters};
 use crate::table::{ReadCtx, Table, TableBuilder, TableCache};
 
+/// A merge by file cuts an output once it would overlap more than this many target files' bytes
+/// two levels down (LevelDB's kMaxGrandParentOverlapBytes, 10 × max_file_size).
+const GRANDPARENT_OVERLAP_FILES: u64 = 10;
+
 /// Pages a `step` call writes at most when the caller gives no budget.
 pub const DEFAULT_STEP_PAGES: u64 = 256;
 
@@ -217,13 +221,27 @@ impl Engine {
             None => self.allocate_id(),
         };
         let inherit_inputs = self.snapshot_inputs(&inputs, &deep);
+        let target = self.config.compaction.target_file_bytes;
+        let lo = inputs.iter().map(|t| t.min_key()).min().unwrap_or_default();
+        let hi = inputs.iter().map(|t| t.max_key()).max().unwrap_or_default();
+        let mut grandparents: Vec<(Vec<u8>, u64)> = self
+            .levels
+            .get(src + 2)
+            .into_iter()
+            .flatten()
+            .flat_map(|r| r.tables.iter())
+            .filter(|t| t.max_key() >= lo && t.min_key() <= hi)
+            .map(|t| (t.max_key().to_vec(), t.entry_bytes))
+            .collect();
+        grandparents.sort();
         Job {
             source_level: plan.level,
             dest_level: plan.level + 1,
             inputs,
             inherit_inputs,
             dest_run,
-            merge: Merge::new(sources, !self.deeper_data_exists(src + 2), self.config.compaction.target_file_bytes),
+            merge: Merge::new(sources, !self.deeper_data_exists(src + 2), target)
+                .limit_grandparent_overlap(grandparents, GRANDPARENT_OVERLAP_FILES.saturating_mul(target)),
             outputs: Vec::new(),
             counters: WriteCounters::default(),
             cursor: plan.cursor,

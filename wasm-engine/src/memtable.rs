@@ -63,6 +63,8 @@ pub struct Memtable {
     map: BTreeMap<u64, Bucket>,
     len: usize,
     bytes: u64,
+    /// Entry bytes of every write since the buffer was empty, overwrites included.
+    logged_bytes: u64,
 }
 
 /// A flushed buffer: its arena and its entries in key order, shareable so a failed flush can
@@ -119,6 +121,11 @@ impl Memtable {
         self.map.get(&prefix(key))?.entries().iter().find(|e| e.key(&self.arena) == key)
     }
 
+    /// Entry bytes written since the buffer was empty, overwrites included.
+    pub fn logged_bytes(&self) -> u64 {
+        self.logged_bytes
+    }
+
     /// Bytes the buffer would hold after writing `key` (replacing any older version of it).
     pub fn bytes_after(&self, key: &[u8], value: Option<&[u8]>) -> u64 {
         let old = self.find(key).map_or(0, EntryRef::bytes);
@@ -140,6 +147,7 @@ impl Memtable {
             value_len: value.map_or(0, |v| v.len() as u32),
         };
         self.bytes += new.bytes();
+        self.logged_bytes += new.bytes();
         let p = prefix(key);
         let arena = &self.arena;
         let bucket = match self.map.entry(p) {
@@ -212,6 +220,7 @@ impl Memtable {
         }
         self.len = 0;
         self.bytes = 0;
+        self.logged_bytes = 0;
         // The next buffer will fill to about the same size: reserve it once instead of doubling.
         let capacity = self.arena.capacity();
         let arena = std::mem::replace(&mut self.arena, Vec::with_capacity(capacity));

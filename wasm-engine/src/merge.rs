@@ -97,10 +97,45 @@ pub struct Output {
     pub contributions: Vec<(u64, u64)>,
 }
 
+/// LevelDB's limit on how much of the level below the destination one output file may
+/// overlap: a file that would cover more is cut early, so a later merge of it rewrites less.
+/// As in LevelDB, the overlap counted runs on across outputs cut for size, and only a cut made
+/// by this limit resets it.
+struct Grandparents {
+    /// Largest key and entry bytes of each table two levels down, in key order.
+    tables: Vec<(Vec<u8>, u64)>,
+    limit: u64,
+    next: usize,
+    overlapped: u64,
+    seen_key: bool,
+}
+
+impl Grandparents {
+    /// Whether the output should end before `key` (called once per key, in order).
+    fn stop_before(&mut self, key: &[u8]) -> bool {
+        while let Some((max_key, bytes)) = self.tables.get(self.next) {
+            if key <= max_key.as_slice() {
+                break;
+            }
+            if self.seen_key {
+                self.overlapped += bytes;
+            }
+            self.next += 1;
+        }
+        self.seen_key = true;
+        if self.overlapped > self.limit {
+            self.overlapped = 0;
+            return true;
+        }
+        false
+    }
+}
+
 pub struct Merge {
     sources: Vec<Source>,
     drop_tombstones: bool,
     target_bytes: u64,
+    grandparents: Option<Grandparents>,
     started: bool,
     output: Option<Output>,
     /// The sources holding the key being merged (reused from entry to entry).
@@ -116,11 +151,19 @@ impl Merge {
             sources,
             drop_tombstones,
             target_bytes,
+            grandparents: None,
             started: false,
             output: None,
             ties: Vec::new(),
             counters: WriteCounters::default(),
         }
+    }
+
+    /// Cut outputs that would overlap more than `limit` entry bytes of `tables` (the tables two
+    /// levels down that the merge's key range meets, as (largest key, entry bytes), in key order).
+    pub fn limit_grandparent_overlap(mut self, tables: Vec<(Vec<u8>, u64)>, limit: u64) -> Self {
+        self.grandparents = Some(Grandparents { tables, limit, next: 0, overlapped: 0, seen_key: false });
+        self
     }
 
     pub fn has_output(&self) -> bool {
@@ -176,6 +219,12 @@ impl Merge {
                 }
             }
             let Some(b) = best else { return Ok(Progress::Done) };
+            if let Some(g) = self.grandparents.as_mut()
+                && g.stop_before(self.sources[b].key())
+                && out.builder.entries() > 0
+            {
+                return Ok(Progress::OutputFull);
+            }
             let winner = &self.sources[b];
             let value = winner.value();
             if value.is_some() || !self.drop_tombstones {
@@ -198,5 +247,36 @@ impl Merge {
                 return Ok(Progress::Working);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Grandparents;
+
+    fn grandparents(maxima: &[u8]) -> Grandparents {
+        Grandparents {
+            tables: maxima.iter().map(|&k| (vec![k], 100)).collect(),
+            limit: 250,
+            next: 0,
+            overlapped: 0,
+            seen_key: false,
+        }
+    }
+
+    #[test]
+    fn an_output_stops_once_it_has_passed_more_than_the_limit_below() {
+        // Tables two levels down end at keys 10, 20, …, 90, 100 bytes each; the limit is 250.
+        let mut g = grandparents(&[10, 20, 30, 40, 50, 60, 70, 80, 90]);
+        // The first key passes tables 10 and 20 before anything was output: they do not count.
+        assert!(!g.stop_before(&[25]));
+        // Passing 30, 40 and 50 makes 300 > 250: stop before 55, and the count starts again.
+        assert!(!g.stop_before(&[35]));
+        assert!(!g.stop_before(&[45]));
+        assert!(g.stop_before(&[55]));
+        assert!(!g.stop_before(&[56]));
+        // LevelDB's rule: the count is not reset by outputs cut for size, only by this cut.
+        assert!(!g.stop_before(&[75]));
+        assert!(g.stop_before(&[95]));
     }
 }

@@ -316,3 +316,31 @@ impl WasmGrowth {
         json(&self.growth.result())
     }
 }
+
+/// Write amplification by destination level measured on an in-memory engine (`lsm writes`),
+/// stepped by the worker so it can report progress and stop on a cancel.
+#[wasm_bindgen]
+pub struct WasmWriteAmp {
+    run: crate::write_amp::WriteAmpRun,
+}
+
+#[wasm_bindgen]
+impl WasmWriteAmp {
+    /// From a WriteAmpSpec (JSON); throws an error naming the field and the allowed range.
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str) -> Result<WasmWriteAmp, JsError> {
+        let spec: crate::write_amp::WriteAmpSpec =
+            serde_json::from_str(spec_json).map_err(|e| JsError::new(&format!("write amplification spec: {e}")))?;
+        Ok(WasmWriteAmp { run: crate::write_amp::WriteAmpRun::new(spec).map_err(js)? })
+    }
+
+    /// Do about `max_ops` writes; returns WriteAmpProgress (JSON).
+    pub fn step(&mut self, max_ops: u32) -> Result<String, JsError> {
+        json(&self.run.step(u64::from(max_ops)).map_err(js)?)
+    }
+
+    /// The checkpoints so far (WriteAmpResult, JSON).
+    pub fn result_json(&self) -> Result<String, JsError> {
+        json(&self.run.result())
+    }
+}

@@ -28,6 +28,7 @@ const COMMON = {
   kind: 'lsm-navigator/engine-config',
   version: 1,
   page_bytes: 4096,
+  buffer_trigger: 'logged',
   filter: { allocation: 'uniform', bits_per_key: 10 },
   compaction: { granularity: 'file', target_file_bytes: 2 * MIB },
 } as const;

@@ -137,6 +137,11 @@ export function leveledCore(
 export function leveledResult(pop: Popularity, r: MslsResolvedLevelParams): MslsWriteAmplification {
   const core = leveledCore(pop, r.walItems, r.level0Trigger, r.levelItems, r.tableSelection, false);
   finite('mslsWriteAmplification', core.total);
+  if (r.flushKeepsVersions) {
+    // Every version is flushed: the merges below are the same (they drop the older versions).
+    core.total += 1 - core.flush;
+    core.flush = 1;
+  }
   const compactions = core.intervals.map((iv, l) => {
     const writeItems = core.merges[l] + core.overlaps[l];
     return {

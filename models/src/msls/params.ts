@@ -51,6 +51,19 @@ export interface MslsLevelParams extends MslsWorkloadParams {
    * selection (§3.5); the paper itself has no model for it. Default 'round-robin'.
    */
   tableSelection?: MslsTableSelection;
+  /**
+   * Whether a flush writes every version the memtable holds. The paper's model flushes the
+   * distinct keys (WA_flush = Unique(wal)/wal); LevelDB's flush (BuildTable) writes every version
+   * and only its merges drop the older ones, so for LevelDB WA_flush = 1 (measured against
+   * LevelDB 1.23 in interop/leveldb). Default false (the paper).
+   */
+  flushKeepsVersions?: boolean;
+}
+
+function requireFlag(field: string, value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== 'boolean') throw new ModelInputError(field, `must be true or false, got ${String(value)}`);
+  return value;
 }
 
 /** `MslsLevelParams` with defaults applied and every threshold converted to items. */
@@ -67,6 +80,7 @@ export interface MslsResolvedLevelParams {
   /** Size(1..L) in items; the last is N. */
   levelItems: number[];
   tableSelection: MslsTableSelection;
+  flushKeepsVersions: boolean;
 }
 
 /** LevelDB defaults (1 kB items as in the paper). */
@@ -136,6 +150,7 @@ export function mslsResolveLevelParams(params: MslsLevelParams): MslsResolvedLev
     levels: upper.length + 1,
     levelItems: [...upper, n],
     tableSelection,
+    flushKeepsVersions: requireFlag('flushKeepsVersions', params.flushKeepsVersions),
   };
 }
 

@@ -39,6 +39,9 @@ macro_rules! outln {
     }};
 }
 
+#[path = "lsm/writes.rs"]
+mod writes;
+
 const USAGE: &str = "\
 usage: lsm <command> [options]
 
@@ -81,6 +84,13 @@ commands:
            from 2^from to 2^to entries, for uniform filters, Monkey sized at birth and Monkey
            re-optimised, next to the optimum for each measured tree and the rebuilds' pages.
            Without --config: T = 2, K = 1, 5 bits/key, a 16 KiB buffer, 4 KiB pages.
+  keys     --workload W           Print every key W writes, in order, as raw bytes (W must
+           only insert and update): the stream the LevelDB driver in interop/leveldb reads.
+  writes   --config C.json --workload W [--checkpoint 100000|flush] [--dir DIR]
+           Write amplification by destination level: cumulative entries and bytes written by
+           flushes and by merges into each level, at every --checkpoint writes or at every
+           flush (JSON), indexed as LevelDB's levels (0 = flushed files). W must only insert
+           and update.
   version
 
 Wherever a workload W is read it may be Workload JSON, a YCSB workload properties file, or
@@ -116,6 +126,8 @@ fn main() -> ExitCode {
         "predict" => predict(&options),
         "tune" => tune(&options),
         "growth" => growth(&options),
+        "keys" => writes::keys(&options),
+        "writes" => writes::writes(&options),
         "version" | "--version" => {
             outln!("lsm {}", env!("CARGO_PKG_VERSION"));
             Ok(())

@@ -5,8 +5,8 @@
 use std::collections::HashSet;
 
 use crate::config::{
-    Allocation, BlockCacheConfig, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig, FilterConfig,
-    Granularity, LevelConfig, MAX_LEVELS, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
+    Allocation, BlockCacheConfig, BufferTrigger, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig,
+    FilterConfig, Granularity, LevelConfig, MAX_LEVELS, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
 };
 use crate::error::{Error, Result};
 
@@ -243,6 +243,7 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
         name: "Imported from a RocksDB OPTIONS file".into(),
         page_bytes,
         buffer_bytes,
+        buffer_trigger: BufferTrigger::Live,
         levels,
         filter,
         compaction,

@@ -15,6 +15,8 @@ export interface EngineConfig {
   name?: string;
   page_bytes: number;
   buffer_bytes: number;
+  /** What fills the buffer: the entries it holds (`live`, default) or every write since the last flush (`logged`, LevelDB's and MSLS's wal). */
+  buffer_trigger?: 'live' | 'logged';
   levels: LevelConfig[];
   filter: {
     allocation: 'explicit' | 'uniform' | 'monkey' | 'mnemosyne';

@@ -3,6 +3,7 @@
  * and the example workloads. Fetched once per page load and shared.
  */
 import type { EngineConfig, Workload } from './engine';
+import { LEVELDB_WRITE_AMP_KIND, type LeveldbComparison } from './writeAmp';
 
 export interface PresetEntry {
   id: string;
@@ -66,4 +67,11 @@ export async function loadExampleWorkload(id: ExampleWorkloadId): Promise<Worklo
   const doc = await fetchJson(`examples/${entry.file}`);
   if (!hasKind(doc, 'lsm-navigator/workload')) throw new Error(`/examples/${entry.file} is not a workload`);
   return doc as Workload;
+}
+
+/** The stored write-amplification comparison with a real LevelDB (public/measured). */
+export async function loadLeveldbComparison(): Promise<LeveldbComparison> {
+  const doc = await fetchJson('measured/leveldb-write-amp.json');
+  if (!hasKind(doc, LEVELDB_WRITE_AMP_KIND)) throw new Error('/measured/leveldb-write-amp.json is not a LevelDB comparison');
+  return doc as LeveldbComparison;
 }

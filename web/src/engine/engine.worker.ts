@@ -19,6 +19,7 @@ import init, {
   validate_workload,
   WasmEngine,
   WasmGrowth,
+  WasmWriteAmp,
 } from '../wasm/pkg/lsm_engine.js';
 import wasmUrl from '../wasm/pkg/lsm_engine_bg.wasm?url';
 import {
@@ -310,6 +311,22 @@ async function growth(req: Requests['growth'], id: number): Promise<Responses['g
   }
 }
 
+/** Write amplification by destination level on an in-memory engine: stepped like a run. */
+async function writes(req: Requests['writes'], id: number): Promise<Responses['writes']> {
+  notWhileRunning('measuring write amplification');
+  const w = new WasmWriteAmp(JSON.stringify(req.spec));
+  const started = performance.now();
+  try {
+    const cancelled = await stepped(id, 20_000, async (chunk) => {
+      const p: { done: number; total: number } = JSON.parse(w.step(chunk));
+      return { phase: p.done >= p.total ? 'done' : 'run', preload_done: 0, preload_total: 0, run_done: p.done, run_total: p.total };
+    });
+    return { result: JSON.parse(w.result_json()), cancelled, millis: performance.now() - started };
+  } finally {
+    w.free();
+  }
+}
+
 type Handlers = { [K in Kind]: (payload: Requests[K], id: number) => Promise<Responses[K]> | Responses[K] };
 
 const handlers: Handlers = {
@@ -329,6 +346,7 @@ const handlers: Handlers = {
   },
   run,
   growth,
+  writes,
   cancel() {
     cancelRequested = running;
     const stopWaiting = waiting !== null;

@@ -6,6 +6,7 @@
 import type { Backend, DatabaseInfo } from './idbStore';
 import type { PhysicalCalls } from './opfsPool';
 import type { BatchResult, BundleFile, EngineConfig, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TraceFit, TreeShape, TuneProof, TuneResult, TuneTarget, Workload } from '../documents/engine';
+import type { WriteAmpResult, WriteAmpSpec } from '../documents/writeAmp';
 
 export type { TraceFit };
 
@@ -96,6 +97,8 @@ export interface Requests {
   drifted: { workload: Workload; mix: [number, number, number, number] };
   /** Monkey's Fig 12A on in-memory engines (the same as `lsm growth`), with progress; a cancel keeps the sizes measured so far. */
   growth: { spec: GrowthSpec };
+  /** Write amplification by destination level on an in-memory engine (the same as `lsm writes`), with progress; a cancel keeps the checkpoints so far. */
+  writes: { spec: WriteAmpSpec };
 }
 
 export interface Responses {
@@ -123,6 +126,7 @@ export interface Responses {
   tuneBundle: { files: BundleFile[] };
   drifted: { workload: Workload };
   growth: { result: GrowthResult; cancelled: boolean; millis: number };
+  writes: { result: WriteAmpResult; cancelled: boolean; millis: number };
 }
 
 export type Kind = keyof Requests;

@@ -8,6 +8,7 @@ import { useSyncExternalStore } from 'react';
 import { engineClient } from './client';
 import type { Backend, Kind, Progress, Requests, Responses, RunResult as EngineRun, Session, Snapshot } from './protocol';
 import type { EngineConfig, GrowthSpec, Workload } from '../documents/engine';
+import type { WriteAmpSpec } from '../documents/writeAmp';
 
 export interface OpenDatabase extends Snapshot {
   name: string;
@@ -87,6 +88,7 @@ export interface TaskControl {
   run: (req: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string }) => Promise<EngineRun>;
   /** Monkey's Fig 12A on in-memory engines, with progress in the task's bar. */
   growth: (spec: GrowthSpec) => Promise<Responses['growth']>;
+  writes: (spec: WriteAmpSpec) => Promise<Responses['writes']>;
   /** Any other engine call; the open database's snapshot is refreshed from calls that return one. */
   call: typeof engineCall;
 }
@@ -123,6 +125,7 @@ const control: TaskControl = {
     return r;
   },
   growth: (spec) => engineClient().call('growth', { spec }, { onProgress: (progress) => patchBusy({ progress }) }),
+  writes: (spec) => engineClient().call('writes', { spec }, { onProgress: (progress) => patchBusy({ progress }) }),
   call: engineCall,
 };
 

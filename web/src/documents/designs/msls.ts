@@ -6,10 +6,8 @@
  *
  * The engine builds LevelDB-style leveled compaction with merges by file, whose level 1 is
  * LevelDB's level 0 (flushed files), so the page's level l is the engine's level l + 1:
- * - `buffer_bytes` is the write buffer. (MSLS counts log bytes, duplicates included; the engine's
- *   memtable counts the entry bytes it holds, an overwrite replacing the older entry. The engine
- *   has no log-size trigger, so this is the closest setting; under skew its flushes carry more
- *   inserts.)
+ * - `buffer_bytes` is the write buffer, with the `logged` trigger: MSLS counts log bytes,
+ *   duplicates included, and so does the engine's buffer then (a flush every wal writes).
  * - `levels[0]`: level 0 compacts at c0 files, and the engine merges its level 1 once it holds
  *   more than `max_runs` files, so `max_runs` = c0 − 1 (at least 1: the engine cannot compact a
  *   single file, so c0 = 1 becomes 2). Its `size_ratio` sets the next level's capacity:
@@ -25,6 +23,7 @@
  *   LevelDB's usual 10 bits/key Bloom filters (the model counts writes only).
  */
 import { MSLS_LEVELDB_DEFAULTS, mslsResolveLevelParams, type MslsLevelParams } from '@lsm/models';
+import { steadyStateWorkload, type WriteAmpSpec } from '../writeAmp';
 import { ceilRatio } from '../mooseTable';
 import type { EngineConfig, LevelConfig } from '../engine';
 
@@ -94,8 +93,28 @@ export function mslsToEngineConfig(params: MslsLevelParams, kind: MslsDesignKind
     name: `${sizes}; level 0 compacts at ${r.level0Trigger} file${r.level0Trigger === 1 ? '' : 's'}; ${L} level${L === 1 ? '' : 's'}, the last holding ${count(r.keySpace)} keys of ${count(E)} B; merges by file${tail}`,
     page_bytes: MSLS_PAGE_BYTES,
     buffer_bytes: buffer,
+    buffer_trigger: 'logged',
     levels,
     filter: { allocation: 'uniform', bits_per_key: MSLS_FILTER_BITS },
     compaction: { granularity: 'file', target_file_bytes: MSLS_FILE_BYTES },
+  };
+}
+
+/**
+ * The design measured on the engine, as the MSLS paper measured LevelDB: N keys written once, a
+ * warm-up of N/2 updates, then at least N more and 12 level-0 cycles, with a checkpoint at every
+ * flush (`steadyStateWindow` then takes whole level-0 cycles after `warmup` writes). Keys are 16 B,
+ * values the rest of the entry.
+ */
+export function mslsEngineRunSpec(params: MslsLevelParams): { spec: WriteAmpSpec; warmup: number } {
+  const r = mslsResolveLevelParams(params);
+  const n = r.keySpace;
+  const warmup = Math.ceil(n / 2);
+  const window = Math.ceil(Math.max(n, 12 * r.walItems * r.level0Trigger));
+  const theta = r.distribution.kind === 'zipf' ? r.distribution.theta : 0;
+  const valueBytes = Math.max(0, Math.round(r.entryBytes) - 16);
+  return {
+    spec: { config: mslsToEngineConfig(params), workload: steadyStateWorkload(n, warmup + window, theta, valueBytes), checkpoint: 2 ** 30, checkpoint_at_flush: true },
+    warmup: n + warmup,
   };
 }

@@ -15,6 +15,7 @@ import { ExportCard } from '../../ui/export/ExportPanel';
 import { Page } from '../../ui/layout/Page';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { BreakdownCard } from './Breakdown';
+import { EngineRunCard, LeveldbCard } from './Measured';
 import { OptimizeCard } from './Optimize';
 import { DensityCard, UniqueCard } from './Primitives';
 import { controlOfError, levelParams, mslsUrl, type MslsState } from '../../documents/urls/msls';
@@ -110,6 +111,8 @@ export function MslsPage() {
       <Summary s={s} current={data} error={current.error} optimize={optimize.data} />
       <CardGrid>
         <BreakdownCard result={data} s={s} />
+        <EngineRunCard params={good} />
+        <LeveldbCard />
         <KeysCard sweep={keys} s={s} now={now} />
         <SkewCard sweep={skew} s={s} now={now} />
         <LevelSizeCard sweep={levels} s={s} now={now} url={url} />
