@@ -260,7 +260,7 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
       {mine && <TaskProgress />}
       {tooBig && (
         <p className="field-msg" data-testid="engine-wa-too-big">
-          {formatCount(keys)} keys is more than the page measures ({formatCount(ENGINE_RUN_MAX_KEYS)}): export the design and run <code>lsm writes</code>.
+          {formatInt(keys)} keys is more than the page measures ({formatInt(ENGINE_RUN_MAX_KEYS)}): export the design and run <code>lsm writes</code>.
         </p>
       )}
       {error && (
@@ -273,7 +273,7 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
       ) : (
         !tooBig && (
           <p className="notice" data-testid="engine-wa-idle">
-            Press “Measure on the engine”: {formatCount(keys)} keys and their updates, a few seconds to a minute.
+            Press “Measure on the engine”: {formatInt(keys)} keys and their updates, a few seconds to a minute.
           </p>
         )
       )}

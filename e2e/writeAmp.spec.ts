@@ -1,0 +1,79 @@
+/**
+ * The write side as a person checks it on the Write amplification (MSLS) page: the stored
+ * comparison with a real LevelDB (chart, table, CSV), and the page's own design measured on the
+ * engine in the worker next to the model, level by level.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from '@playwright/test';
+import { mslsWriteAmplification } from '../models/src/index';
+import { csvLines, dataValue, downloadFrom, openPage } from './helpers';
+
+const stored = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../public/measured/leveldb-write-amp.json'), 'utf8')) as {
+  results: { case: { id: string }; leveldb: { steady: { levels: number[] } }; engine: { steady: { levels: number[] } } }[];
+};
+const merges = (levels: number[]) => levels.reduce((a, b) => a + b, 0);
+
+test('MSLS page: LevelDB, the engine and the model on the same writes, from the stored measurements', async ({ page }) => {
+  const errors = await openPage(page, 'msls', 'Write amplification (MSLS)');
+  const card = page.getByTestId('card-leveldb-measured');
+  await expect(card.getByTestId('leveldb-chart')).toBeVisible();
+  const rows = card.getByTestId('leveldb-row');
+  await expect(rows).toHaveCount(stored.results.length);
+  for (const r of stored.results) {
+    const row = card.locator(`[data-testid="leveldb-row"][data-case="${r.case.id}"]`);
+    const [leveldb, engine] = await Promise.all([dataValue(row.locator('td').nth(2)), dataValue(row.locator('td').nth(3))]);
+    expect(leveldb).toBeCloseTo(merges(r.leveldb.steady.levels), 9);
+    expect(engine).toBeCloseTo(merges(r.engine.steady.levels), 9);
+    // What the page claims, as stored: the engine's merges within 10% of LevelDB's.
+    expect(Math.abs(engine / leveldb - 1)).toBeLessThan(0.1);
+  }
+  await expect(card.getByTestId('leveldb-notes')).toContainText('LevelDB’s flush writes every version');
+  const csv = csvLines((await downloadFrom(card, 'CSV')).bytes);
+  expect(csv[0]).toBe('case,keys,value bytes,theta,system,flush,into L1,into L2,into L3,merges,flush + merges');
+  expect(csv).toHaveLength(1 + 3 * stored.results.length);
+  expect(await page.locator('text=NaN').count()).toBe(0);
+  expect(errors).toEqual([]);
+});
+
+test('MSLS page: the design measured on the engine next to the model, step by step', async ({ page }) => {
+  test.setTimeout(180_000);
+  // 100,000 keys of 116 B under Zipf 0.99: 64 KiB buffer, level 0 at 4 files, 256 KiB level 1, ×10.
+  const errors = await openPage(page, 'msls?v=1&N=100000&E=116&d=z&th=0.99&buf=0.0625&c0=4&l1=0.25&r=10', 'Write amplification (MSLS)');
+  const card = page.getByTestId('card-engine-measured');
+  await expect(card.getByTestId('engine-wa-idle')).toContainText('100,000 keys');
+  await card.getByTestId('engine-wa-run').click();
+  await expect(card.getByTestId('engine-wa-summary')).toContainText('level-0 cycles', { timeout: 150_000 });
+  const model = mslsWriteAmplification({
+    keySpace: 100_000,
+    distribution: { kind: 'zipf', theta: 0.99 },
+    entryBytes: 116,
+    writeBufferBytes: 64 * 1024,
+    level0Trigger: 4,
+    level1Bytes: 256 * 1024,
+    growthFactor: 10,
+  });
+  const rows = card.getByTestId('engine-wa-row');
+  await expect(rows).toHaveCount(2 + model.resolved.levels);
+  const flush = card.locator('[data-testid="engine-wa-row"][data-source="flush"]');
+  expect(await dataValue(flush.locator('td').nth(1))).toBeCloseTo(model.flush, 9);
+  // The engine's buffer holds one version per key: it flushes the model's Unique(wal)/wal.
+  expect(Math.abs((await dataValue(flush.locator('td').nth(2))) / model.flush - 1)).toBeLessThan(0.02);
+  const total = card.locator('[data-testid="engine-wa-row"][data-source="total (log apart)"]');
+  const [predicted, measured] = await Promise.all([dataValue(total.locator('td').nth(1)), dataValue(total.locator('td').nth(2))]);
+  expect(predicted).toBeCloseTo(model.total - model.log, 9);
+  expect(Math.abs(measured / predicted - 1)).toBeLessThan(0.15);
+  const csv = csvLines((await downloadFrom(card, 'CSV')).bytes);
+  expect(csv[0]).toBe('step,MSLS write amplification,engine write amplification');
+  expect(csv).toHaveLength(1 + 2 + model.resolved.levels);
+  expect(await page.locator('text=NaN').count()).toBe(0);
+  expect(errors).toEqual([]);
+});
+
+test('MSLS page: a design too large to measure in the page says so and points to lsm writes', async ({ page }) => {
+  await openPage(page, 'msls', 'Write amplification (MSLS)');
+  const card = page.getByTestId('card-engine-measured');
+  await expect(card.getByTestId('engine-wa-too-big')).toContainText('lsm writes');
+  await expect(card.getByTestId('engine-wa-run')).toBeDisabled();
+});
