@@ -393,6 +393,22 @@ export function monkeyUpdateCostUnchecked(policy: Policy, t: number, levels: num
   return (levels / b) * (policy === 'leveling' ? (t - 1) / 2 : (t - 1) / t) * (1 + phi);
 }
 
+/**
+ * Eq 10 with every write counted: data pages written per update, as an engine counts them. Eq 10
+ * counts, per level, the merges an entry takes part in after it arrived — (T−1)/2 with leveling,
+ * (T−1)/T with tiering (App H) — a convention (reference P12) that leaves out the write that puts
+ * the entry into the level. Counting it: leveling, the j-th of T arrivals rewrites the resident
+ * j−1 and itself, Σ_{j=1..T} j / T = (T+1)/2 per level; tiering writes each entry once per level.
+ * Writes only (no φ).
+ */
+export function monkeyPagesWrittenPerUpdate(policy: Policy, sizeRatio: number, levels: number, entriesPerPage: number): number {
+  checkPolicy('policy', policy);
+  const t = checkSizeRatio('sizeRatio', sizeRatio);
+  requireNumber('levels', levels, 0, Infinity, { exclusiveMax: true });
+  requireNumber('entriesPerPage', entriesPerPage, 1, Infinity, { exclusiveMax: true });
+  return (levels / entriesPerPage) * (policy === 'leveling' ? (t + 1) / 2 : 1);
+}
+
 /** Worst-case range-lookup cost Q (Eq 11): s·N/B pages scanned plus one seek per run (L or L·(T−1)). */
 export function monkeyRangeLookupCost(
   policy: Policy,

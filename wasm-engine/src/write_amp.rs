@@ -72,6 +72,9 @@ pub struct WriteCheckpoint {
     pub compactions: Vec<u64>,
     /// Bytes of records written to the write-ahead log.
     pub log_bytes: u64,
+    /// Data pages flushes and merges wrote, in all (the unit of Monkey's update cost).
+    #[serde(default)]
+    pub data_pages: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -227,6 +230,7 @@ fn checkpoint(engine: &Engine, inserts: u64) -> WriteCheckpoint {
         bytes_into: into(|w| w.bytes_written),
         compactions: into(|w| w.compactions),
         log_bytes: stats.wal_bytes_written,
+        data_pages: levels.iter().map(|l| l.writes.data_pages_written).sum(),
     }
 }
 

@@ -28,6 +28,8 @@ export interface WriteCheckpoint {
   /** Merges into each level (the engine) or out of each level (LevelDB: index = source level). */
   compactions: number[];
   log_bytes: number;
+  /** The engine only: data pages flushes and merges wrote, in all. */
+  data_pages?: number;
   /** LevelDB only: files re-linked one level down without a rewrite (trivial moves). */
   moves_into?: number[];
 }

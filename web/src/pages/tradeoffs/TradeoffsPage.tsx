@@ -24,6 +24,7 @@ import { CandidatesCard, DesignPanel } from './DesignPanel';
 import { tradeoffUrl } from '../../documents/urls/tradeoffs';
 import { MEMORY_GRID, StepsCard } from './StepsCard';
 import { TradeoffCard, type ChosenPoint } from './TradeoffCard';
+import { UpdateCostCard } from './UpdateCostCard';
 
 export function TradeoffsPage() {
   const url = useUrlState(tradeoffUrl);
@@ -120,6 +121,7 @@ export function TradeoffsPage() {
           />
           <StepsCard data={steps.data} computing={steps.computing} error={steps.error} memoryBits={(memoryBytes * 8) / dataset.entries} />
           {result && <CandidatesCard result={result} />}
+          <UpdateCostCard />
           {result && (
             <ExportCard
               title="Export the holistic design"
