@@ -97,7 +97,8 @@ export function LeveldbCard() {
       footer={
         doc && (
           <>
-            <table className="data-table" data-testid="leveldb-table">
+            <div className="table-wrap">
+<table className="data-table" data-testid="leveldb-table">
               <thead>
                 <tr>
                   <th>Case</th>
@@ -129,6 +130,7 @@ export function LeveldbCard() {
                 ))}
               </tbody>
             </table>
+</div>
             <p className="fine msls-note" data-testid="leveldb-notes">
               Measured {doc.measured} with {doc.engine}; <code>npm test</code> measures all three again, side by side, and holds the engine’s merges within
               10% of LevelDB’s and MSLS within 15% of LevelDB’s total. What differs, and why: LevelDB’s flush writes every version its memtable holds
@@ -224,7 +226,8 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
       footer={
         rows.length > 0 && measured && (
           <>
-            <table className="data-table" data-testid="engine-wa-table">
+            <div className="table-wrap">
+<table className="data-table" data-testid="engine-wa-table">
               <thead>
                 <tr>
                   <th>Step</th>
@@ -244,6 +247,7 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
                 ))}
               </tbody>
             </table>
+</div>
             <p className="caption" data-testid="engine-wa-summary">
               Measured over {formatCount(measured.window.to - measured.window.from)} writes ({formatInt(measured.window.cycles)} level-0 cycles) in{' '}
               {formatSig(measured.millis / 1000, 2)} s.

@@ -96,7 +96,8 @@ export function UpdateCostCard() {
       status={mine ? 'measuring…' : undefined}
       footer={
         rows.length > 0 && (
-          <table className="data-table" data-testid="update-table">
+          <div className="table-wrap">
+<table className="data-table" data-testid="update-table">
             <thead>
               <tr>
                 <th>Design</th>
@@ -126,6 +127,7 @@ export function UpdateCostCard() {
               ))}
             </tbody>
           </table>
+</div>
         )
       }
     >
