@@ -69,6 +69,13 @@ export function formatPercent(p: number, digits = 3): string {
   return `${formatSig(p * 100, digits)}%`;
 }
 
+/** A measurement against a reference as a signed relative difference: "+4.4%", "−12.0%". */
+export function formatDifference(measured: number, reference: number): string {
+  if (!Number.isFinite(measured) || !Number.isFinite(reference) || reference === 0) return '—';
+  const p = (measured / reference - 1) * 100;
+  return `${p >= 0 ? '+' : '−'}${formatFixed(Math.abs(p), 1)}%`;
+}
+
 /** Large counts compactly: 52,428,800 → "52.4 M", 1,200 → "1,200". */
 export function formatCount(n: number): string {
   if (!Number.isFinite(n)) return '—';

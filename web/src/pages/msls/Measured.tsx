@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { mslsWriteAmplification, type MslsLevelParams } from '@lsm/models';
 import { steadyStateWindow, type WriteAmpWindow } from '../../compute/writeAmp';
 import { mslsEngineRunSpec } from '../../documents/designs/msls';
-import { formatCount, formatFixed, formatInt, formatSig } from '../../documents/format';
+import { formatCount, formatDifference, formatFixed, formatInt, formatSig } from '../../documents/format';
 import { loadLeveldbComparison } from '../../documents/sources';
 import type { LeveldbCaseResult, LeveldbComparison } from '../../documents/writeAmp';
 import { BusyError, useLabEngine, withTask } from '../../engine/session';
@@ -16,17 +16,12 @@ import { ChartCard } from '../../ui/charts/ChartCard';
 import { toCsv } from '../../ui/charts/csv';
 import { SERIES_COLORS } from '../../ui/charts/palette';
 import type { BarChartProps } from '../../ui/charts/types';
-import { TaskProgress } from '../../ui/task/TaskProgress';
+import { MeasureButton } from '../../ui/task/MeasureButton';
 import { WA_AXIS } from './common';
 
 const LEVELDB_COLOR = '#5d6b7f';
 const ENGINE_COLOR = SERIES_COLORS[2];
 const MODEL_COLOR = SERIES_COLORS[0];
-
-const signedPercent = (measured: number, reference: number) => {
-  const p = (measured / reference - 1) * 100;
-  return `${p >= 0 ? '+' : '−'}${formatFixed(Math.abs(p), 1)}%`;
-};
 
 const caseLabel = (r: LeveldbCaseResult) =>
   `${formatCount(r.case.keys)} keys, ${r.case.valueBytes} B, ${r.case.theta > 0 ? `Zipf ${r.case.theta}` : 'uniform'}`;
@@ -117,14 +112,14 @@ export function LeveldbCard() {
                     <td>{formatFixed(r.leveldb.steady.flush, 3)}</td>
                     <td data-value={merges(r.leveldb.steady.levels)}>{formatFixed(merges(r.leveldb.steady.levels), 3)}</td>
                     <td data-value={merges(r.engine.steady.levels)}>
-                      {formatFixed(merges(r.engine.steady.levels), 3)} ({signedPercent(merges(r.engine.steady.levels), merges(r.leveldb.steady.levels))})
+                      {formatFixed(merges(r.engine.steady.levels), 3)} ({formatDifference(merges(r.engine.steady.levels), merges(r.leveldb.steady.levels))})
                     </td>
                     <td>
-                      {formatFixed(merges(r.msls.levels), 3)} ({signedPercent(merges(r.msls.levels), merges(r.leveldb.steady.levels))})
+                      {formatFixed(merges(r.msls.levels), 3)} ({formatDifference(merges(r.msls.levels), merges(r.leveldb.steady.levels))})
                     </td>
                     <td>{formatFixed(r.leveldb.steady.total, 3)}</td>
                     <td data-value={r.msls.total}>
-                      {formatFixed(r.msls.total, 3)} ({signedPercent(r.msls.total, r.leveldb.steady.total)})
+                      {formatFixed(r.msls.total, 3)} ({formatDifference(r.msls.total, r.leveldb.steady.total)})
                     </td>
                   </tr>
                 ))}
@@ -242,7 +237,7 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
                     <td>{r.source}</td>
                     <td data-value={r.model}>{formatFixed(r.model, 3)}</td>
                     <td data-value={r.engine}>{formatFixed(r.engine, 3)}</td>
-                    <td>{r.model > 0 ? signedPercent(r.engine, r.model) : '—'}</td>
+                    <td>{r.model > 0 ? formatDifference(r.engine, r.model) : '—'}</td>
                   </tr>
                 ))}
               </tbody>
@@ -256,12 +251,7 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
         )
       }
     >
-      <div className="growth-controls">
-        <button type="button" className="primary" onClick={() => void run()} disabled={!!busy || tooBig} data-testid="engine-wa-run">
-          {mine ? 'Measuring…' : 'Measure on the engine'}
-        </button>
-      </div>
-      {mine && <TaskProgress />}
+      <MeasureButton mine={mine} disabled={!!busy || tooBig} onClick={() => void run()} testId="engine-wa-run" error={null} />
       {tooBig && (
         <p className="field-msg" data-testid="engine-wa-too-big">
           {formatInt(keys)} keys is more than the page measures ({formatInt(ENGINE_RUN_MAX_KEYS)}): export the design and run <code>lsm writes</code>.

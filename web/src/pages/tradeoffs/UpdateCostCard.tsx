@@ -5,14 +5,14 @@
  */
 import { useMemo, useState } from 'react';
 import { BUFFER_ENTRIES, updateDesigns, updateRow, updateSpec, type UpdateRow } from '../../compute/updateCost';
-import { formatCount, formatFixed, formatInt, formatSig } from '../../documents/format';
+import { formatCount, formatDifference, formatFixed, formatInt, formatSig } from '../../documents/format';
 import { BusyError, useLabEngine, withTask } from '../../engine/session';
 import { ChartCard } from '../../ui/charts/ChartCard';
 import { toCsv } from '../../ui/charts/csv';
 import { LineChart } from '../../ui/charts/LineChart';
 import { SERIES_COLORS } from '../../ui/charts/palette';
 import type { LineSeries } from '../../ui/charts/types';
-import { TaskProgress } from '../../ui/task/TaskProgress';
+import { MeasureButton } from '../../ui/task/MeasureButton';
 
 const SIZE_RATIOS = [2, 3, 4, 6, 8, 10] as const;
 /** Trees of up to this many entries: a few seconds each in the browser. */
@@ -40,11 +40,6 @@ function csv(rows: UpdateRow[]): string {
     rows.map((r) => [r.policy, r.sizeRatio, r.entries, r.levels, r.entriesPerPage, r.measured, r.everyWrite, r.published]),
   );
 }
-
-const signed = (measured: number, model: number) => {
-  const p = (measured / model - 1) * 100;
-  return `${p >= 0 ? '+' : '−'}${formatFixed(Math.abs(p), 1)}%`;
-};
 
 export function UpdateCostCard() {
   const { busy } = useLabEngine();
@@ -118,10 +113,10 @@ export function UpdateCostCard() {
                   <td>{r.levels}</td>
                   <td data-value={r.measured}>{formatSig(r.measured, 4)}</td>
                   <td data-value={r.everyWrite}>
-                    {formatSig(r.everyWrite, 4)} ({signed(r.measured, r.everyWrite)})
+                    {formatSig(r.everyWrite, 4)} ({formatDifference(r.measured, r.everyWrite)})
                   </td>
                   <td data-value={r.published}>
-                    {formatSig(r.published, 4)} ({signed(r.measured, r.published)})
+                    {formatSig(r.published, 4)} ({formatDifference(r.measured, r.published)})
                   </td>
                 </tr>
               ))}
@@ -131,17 +126,7 @@ export function UpdateCostCard() {
         )
       }
     >
-      <div className="growth-controls">
-        <button type="button" className="primary" onClick={() => void run()} disabled={!!busy} data-testid="update-run">
-          {mine ? 'Measuring…' : 'Measure on the engine'}
-        </button>
-      </div>
-      {mine && <TaskProgress />}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <MeasureButton mine={mine} disabled={!!busy} onClick={() => void run()} testId="update-run" error={error} />
       {note && (
         <p className="field-msg" data-testid="update-note">
           {note}

@@ -14,7 +14,7 @@ import { toCsv } from '../charts/csv';
 import { ACCENT_COLOR, CLOSED_DASH, MONKEY_COLOR, UNIFORM_COLOR } from '../charts/designColors';
 import { LineChart } from '../charts/LineChart';
 import type { AxisSpec, LineSeries } from '../charts/types';
-import { TaskProgress } from '../task/TaskProgress';
+import { MeasureButton } from '../task/MeasureButton';
 import './growth.css';
 
 const SIZES = [14, 16, 18, 20] as const;
@@ -167,7 +167,7 @@ export function FilterGrowthCard({ design }: { design: GrowthDesign }) {
         </>
       }
     >
-      <div className="growth-controls">
+      <MeasureButton mine={mine} disabled={!!busy} onClick={() => void run()} testId="growth-run" error={error}>
         <label>
           Grow to
           <select value={toLog2} onChange={(e) => setToLog2(Number(e.target.value))} disabled={!!busy} data-testid="growth-size">
@@ -188,16 +188,7 @@ export function FilterGrowthCard({ design }: { design: GrowthDesign }) {
             ))}
           </select>
         </label>{' '}
-        <button type="button" className="primary" onClick={() => void run()} disabled={!!busy} data-testid="growth-run">
-          {mine ? 'Measuring…' : 'Measure on the engine'}
-        </button>
-      </div>
-      {mine && <TaskProgress />}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      </MeasureButton>
       {note && <p className="field-msg" data-testid="growth-note">{note}</p>}
       {rows.length > 0 ? (
         <LineChart {...chart} title="Zero-result lookup cost against entries, measured on the engine" data-testid="growth-chart" />
