@@ -21,19 +21,22 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { CASES, buildDriver, formatResults, measureAll, type CaseResult } from './measure';
+import type { LeveldbCaseResult } from '../../web/src/documents/writeAmp';
+import { CASES, buildDriver, formatResults, measureAll } from './measure';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-leveldb-'));
 after(() => fs.rmSync(work, { recursive: true, force: true }));
 
-let results: CaseResult[] = [];
+let results: LeveldbCaseResult[] = [];
+
+/** The from-empty point at N keys (the end of the N inserts). */
+const atKeys = (r: LeveldbCaseResult, side: 'leveldb' | 'engine') => r[side].fromEmpty.filter((p) => p.inserts <= r.case.keys).at(-1);
 before(async () => {
   results = await measureAll(CASES, buildDriver(work), work);
   console.log(`\nWrite amplification, entries written per write by destination (the log apart), steady state:\n${formatResults(results)}\n`);
   for (const r of results) {
-    const end = (s: { inserts: number; total: number }[]) => s.filter((p) => p.inserts <= r.case.keys).at(-1);
-    const l = end(r.leveldb.fromEmpty);
-    const e = end(r.engine.fromEmpty);
+    const l = atKeys(r, 'leveldb');
+    const e = atKeys(r, 'engine');
     console.log(`${r.case.id}: from empty to ${r.case.keys.toLocaleString('en-US')} keys: LevelDB ${l?.total.toFixed(3)}, engine ${e?.total.toFixed(3)}`);
   }
 });
@@ -69,9 +72,8 @@ test('from empty: filling a new database with N keys, the engine writes more tha
   // and moves a file that overlaps nothing in the level below without rewriting it; the engine
   // does neither, so a young database costs it more (12–14% at 100K–2M keys, 2026-11-25).
   for (const r of results) {
-    const end = (s: { inserts: number; total: number }[]) => s.filter((p) => p.inserts <= r.case.keys).at(-1);
-    const l = end(r.leveldb.fromEmpty);
-    const e = end(r.engine.fromEmpty);
+    const l = atKeys(r, 'leveldb');
+    const e = atKeys(r, 'engine');
     assert.ok(l && e, `${r.case.id}: from-empty series`);
     assert.ok(e.total >= l.total, `${r.case.id}: engine ${e.total.toFixed(3)} vs LevelDB ${l.total.toFixed(3)}`);
     within(e.total, l.total, 0.2, `${r.case.id}, from empty`);

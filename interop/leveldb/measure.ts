@@ -10,11 +10,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mslsWriteAmplification } from '@lsm/models';
+import { leveldbCalibration, leveldbEngineConfig, leveldbMslsParams } from '../../web/src/documents/designs/leveldb';
 import {
   LEVELDB_WRITE_AMP_KIND,
-  leveldbCalibration,
-  leveldbEngineConfig,
-  leveldbMslsParams,
   steadyStateWorkload,
   type LeveldbCase,
   type LeveldbCaseResult,
@@ -24,8 +22,7 @@ import {
 import { fromEmptySeries, steadyStateWindow } from '../../web/src/compute/writeAmp';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const root = path.resolve(here, '../..');
-export const LSM = path.join(root, 'wasm-engine/target/release/lsm');
+const LSM = path.join(path.resolve(here, '../..'), 'wasm-engine/target/release/lsm');
 
 /** Two key-space sizes per value size, uniform and Zipf 0.99: the issue's matrix, sized to run in a few minutes on two cores. */
 export const CASES: LeveldbCase[] = [
@@ -36,8 +33,6 @@ export const CASES: LeveldbCase[] = [
   { id: 'uniform-100K-1000B', keys: 100_000, updates: 400_000, warmup: 50_000, theta: 0, valueBytes: 1000 },
   { id: 'zipf-100K-1000B', keys: 100_000, updates: 400_000, warmup: 50_000, theta: 0.99, valueBytes: 1000 },
 ];
-
-export type CaseResult = LeveldbCaseResult;
 
 /** Compile the driver against Debian's libleveldb. */
 export function buildDriver(dir: string): string {
@@ -79,7 +74,7 @@ async function runEngine(configFile: string, workloadFile: string): Promise<Writ
 }
 
 /** One case, end to end, in `work` (a scratch directory). */
-export async function measureCase(c: LeveldbCase, driver: string, work: string): Promise<CaseResult> {
+export async function measureCase(c: LeveldbCase, driver: string, work: string): Promise<LeveldbCaseResult> {
   const dir = fs.mkdtempSync(path.join(work, `${c.id}-`));
   try {
     const workloadFile = path.join(dir, 'workload.json');
@@ -111,8 +106,8 @@ export async function measureCase(c: LeveldbCase, driver: string, work: string):
 }
 
 /** Run cases `parallel` at a time (each LevelDB run keeps one core busy with its compactions). */
-export async function measureAll(cases: LeveldbCase[], driver: string, work: string, parallel = 2): Promise<CaseResult[]> {
-  const results: CaseResult[] = new Array(cases.length);
+export async function measureAll(cases: LeveldbCase[], driver: string, work: string, parallel = 2): Promise<LeveldbCaseResult[]> {
+  const results: LeveldbCaseResult[] = new Array(cases.length);
   let next = 0;
   const worker = async () => {
     while (next < cases.length) {
@@ -131,7 +126,7 @@ const f3 = (v: number) => v.toFixed(3);
 const pct = (a: number, b: number) => `${a >= b ? '+' : ''}${((a / b - 1) * 100).toFixed(1)}%`;
 
 /** The comparison as a text table: per case, the three systems' entries written per write by destination. */
-export function formatResults(results: CaseResult[]): string {
+export function formatResults(results: LeveldbCaseResult[]): string {
   const lines = ['case                  system    flush   into L1 into L2 into L3   total  vs LevelDB'];
   for (const r of results) {
     const row = (name: string, flush: number, levels: number[], total: number) =>

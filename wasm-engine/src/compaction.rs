@@ -152,11 +152,11 @@ fn expand<'a>(
     config: &EngineConfig,
 ) -> Option<(Vec<&'a TableShape>, Vec<u64>)> {
     let under_tables: Vec<&TableShape> = below.iter().filter(|t| under.contains(&t.id)).collect();
-    let lo = inputs.iter().chain(&under_tables).map(|t| t.min_key.as_slice()).min()?;
-    let hi = inputs.iter().chain(&under_tables).map(|t| t.max_key.as_slice()).max()?;
     if under_tables.is_empty() {
         return None;
     }
+    let lo = inputs.iter().chain(&under_tables).map(|t| t.min_key.as_slice()).min()?;
+    let hi = inputs.iter().chain(&under_tables).map(|t| t.max_key.as_slice()).max()?;
     let wider: Vec<&TableShape> =
         level.iter().filter(|t| t.max_key.as_slice() >= lo && t.min_key.as_slice() <= hi).collect();
     let bytes = |ts: &[&TableShape]| ts.iter().map(|t| t.bytes).sum::<u64>();

@@ -15,7 +15,7 @@ use crate::storage::{MemStorage, Storage};
 use crate::workload::Workload;
 
 pub const WRITE_AMP_KIND: &str = "lsm-navigator/write-amplification";
-pub const CHECKPOINT_RANGE: (u64, u64) = (1, 1 << 40);
+pub const CHECKPOINT_RANGE: (u64, u64) = (0, 1 << 40);
 
 /// What to measure: a design, a workload of inserts and updates (its preload included), and how
 /// often to record the counters.
@@ -24,7 +24,8 @@ pub const CHECKPOINT_RANGE: (u64, u64) = (1, 1 << 40);
 pub struct WriteAmpSpec {
     pub config: EngineConfig,
     pub workload: Workload,
-    /// Writes between two checkpoints.
+    /// Writes between two checkpoints; 0: none but the first and the last (and the flushes').
+    #[serde(default)]
     pub checkpoint: u64,
     /// Also record the counters at every flush (before the write that made it), once its
     /// merges are done: windows between two of them hold whole flush cycles.
@@ -93,6 +94,7 @@ pub struct WriteAmpResult {
 pub struct WriteAmpProgress {
     pub done: u64,
     pub total: u64,
+    pub finished: bool,
 }
 
 pub struct WriteAmpRun {
@@ -137,7 +139,7 @@ impl WriteAmpRun {
     }
 
     pub fn progress(&self) -> WriteAmpProgress {
-        WriteAmpProgress { done: self.done, total: self.spec.total_writes() }
+        WriteAmpProgress { done: self.done, total: self.spec.total_writes(), finished: self.finished() }
     }
 
     /// Up to `max_ops` more writes; records a checkpoint at every multiple of `checkpoint` and at the end.
@@ -168,7 +170,7 @@ impl WriteAmpRun {
             }
             self.done += 1;
             budget -= 1;
-            if self.done.is_multiple_of(every) || self.finished() {
+            if (every > 0 && self.done.is_multiple_of(every)) || self.finished() {
                 let c = self.checkpoint();
                 self.checkpoints.push(c);
             }

@@ -30,7 +30,7 @@ beforeAll(async () => {
       const workload = path.join(work, `workload-${i}.json`);
       fs.writeFileSync(config, JSON.stringify(spec.config));
       fs.writeFileSync(workload, JSON.stringify(spec.workload));
-      const { stdout } = await promisify(execFile)(cli, ['writes', '--config', config, '--workload', workload, '--checkpoint', String(d.entries)], {
+      const { stdout } = await promisify(execFile)(cli, ['writes', '--config', config, '--workload', workload, '--checkpoint', String(spec.checkpoint)], {
         maxBuffer: 64 << 20,
       });
       return updateRow(d, JSON.parse(stdout) as WriteAmpResult);

@@ -11,7 +11,8 @@ import { mslsWriteAmplification, type MslsLevelParams } from '@lsm/models';
 import { initSync, validate_config, WasmWriteAmp } from '../src/wasm/pkg/lsm_engine.js';
 import { fromEmptySeries, steadyStateWindow } from '../src/compute/writeAmp';
 import { mslsEngineRunSpec } from '../src/documents/designs/msls';
-import { leveldbCalibration, leveldbEngineConfig, leveldbMslsParams, type WriteAmpResult, type WriteCheckpoint } from '../src/documents/writeAmp';
+import { leveldbCalibration, leveldbEngineConfig, leveldbMslsParams } from '../src/documents/designs/leveldb';
+import type { WriteAmpResult, WriteCheckpoint } from '../src/documents/writeAmp';
 
 beforeAll(() => {
   initSync({ module: fs.readFileSync(path.resolve(__dirname, '../src/wasm/pkg/lsm_engine_bg.wasm')) });

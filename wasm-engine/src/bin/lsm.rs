@@ -39,8 +39,8 @@ macro_rules! outln {
     }};
 }
 
-#[path = "lsm/writes.rs"]
-mod writes;
+#[path = "lsm/experiments.rs"]
+mod experiments;
 
 const USAGE: &str = "\
 usage: lsm <command> [options]
@@ -125,9 +125,9 @@ fn main() -> ExitCode {
         "fit" => fit(&options),
         "predict" => predict(&options),
         "tune" => tune(&options),
-        "growth" => growth(&options),
-        "keys" => writes::keys(&options),
-        "writes" => writes::writes(&options),
+        "growth" => experiments::growth(&options),
+        "keys" => experiments::keys(&options),
+        "writes" => experiments::writes(&options),
         "version" | "--version" => {
             outln!("lsm {}", env!("CARGO_PKG_VERSION"));
             Ok(())
@@ -510,79 +510,6 @@ fn number<T: std::str::FromStr>(o: &HashMap<String, String>, name: &str, default
         Some(v) => v.parse().map_err(|_| Error::invalid(format!("--{name}"), format!("must be a number, got {v}"))),
         None => Ok(default),
     }
-}
-
-fn growth(o: &HashMap<String, String>) -> Result<()> {
-    use lsm_engine::growth::{Growth, GrowthPolicy, GrowthSpec};
-    let config = match o.get("config") {
-        Some(path) => load_config(path)?,
-        None => {
-            let mut c = EngineConfig::uniform_shape(
-                number(o, "size-ratio", 2.0)?,
-                number(o, "max-runs", 1)?,
-                lsm_engine::config::Allocation::Monkey,
-                number(o, "bits", 5.0)?,
-            );
-            c.buffer_bytes = number(o, "buffer-bytes", 16 << 10)?;
-            c
-        }
-    };
-    let spec = GrowthSpec {
-        config,
-        from_log2: number(o, "from", 12)?,
-        to_log2: number(o, "to", 20)?,
-        lookups: number(o, "lookups", 100_000)?,
-        value_bytes: number(o, "value-bytes", 100)?,
-        policies: GrowthPolicy::ALL.to_vec(),
-    };
-    let started = Instant::now();
-    let result = Growth::new(spec)?.run()?;
-    if o.contains_key("json") {
-        outln!("{}", serde_json::to_string_pretty(&result).unwrap_or_default());
-        return Ok(());
-    }
-    let c = &result.spec.config;
-    outln!(
-        "zero-result I/O per lookup, T = {}, {} run(s) per level, {} bits/key, {} lookups per size",
-        c.levels[0].size_ratio,
-        c.levels[0].max_runs,
-        c.filter.bits_per_key,
-        result.spec.lookups
-    );
-    outln!(
-        "{:>9} {:>5} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9} {:>10}",
-        "entries",
-        "runs",
-        "uniform",
-        "at birth",
-        "re-opt",
-        "optimum",
-        "re/opt",
-        "rebuilds",
-        "reb.pages"
-    );
-    for size in result.spec.from_log2..=result.spec.to_log2 {
-        let at = |p: GrowthPolicy| result.points.iter().find(|x| x.policy == p && x.entries == 1 << size);
-        let (Some(u), Some(b), Some(r)) =
-            (at(GrowthPolicy::Uniform), at(GrowthPolicy::MonkeyAtBirth), at(GrowthPolicy::MonkeyReoptimised))
-        else {
-            continue;
-        };
-        outln!(
-            "{:>9} {:>5} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>+7.1}% {:>9} {:>10}",
-            format!("2^{size}"),
-            r.runs.len(),
-            u.io_per_lookup,
-            b.io_per_lookup,
-            r.io_per_lookup,
-            r.optimum_io,
-            (r.io_per_lookup / r.optimum_io - 1.0) * 100.0,
-            r.rebuilds,
-            r.rebuild_pages
-        );
-    }
-    eprintln!("measured in {:.1} s", started.elapsed().as_secs_f64());
-    Ok(())
 }
 
 fn tune(o: &HashMap<String, String>) -> Result<()> {

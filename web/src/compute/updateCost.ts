@@ -68,7 +68,7 @@ export function updateWorkload(d: UpdateDesign, seed = 11): Workload {
 }
 
 export function updateSpec(d: UpdateDesign): WriteAmpSpec {
-  return { config: updateConfig(d), workload: updateWorkload(d), checkpoint: d.entries };
+  return { config: updateConfig(d), workload: updateWorkload(d), checkpoint: 0 };
 }
 
 export interface UpdateRow extends UpdateDesign {

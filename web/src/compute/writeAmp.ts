@@ -9,9 +9,6 @@
  */
 import type { MeasuredWindow, WriteAmpResult, WriteCheckpoint } from '../documents/writeAmp';
 
-/** A window's entries written per write; `total` = flush + levels, the tables' write amplification (the log's 1 apart). */
-export type WriteAmpWindow = MeasuredWindow;
-
 const at = (v: readonly number[] | undefined, i: number) => v?.[i] ?? 0;
 
 /** Level-0 merges by a checkpoint: LevelDB counts merges by source level, the engine by destination. */
@@ -20,7 +17,7 @@ function level0Merges(c: WriteCheckpoint, system: 'engine' | 'leveldb'): number 
 }
 
 /** The window between two checkpoints. */
-export function windowBetween(a: WriteCheckpoint, b: WriteCheckpoint, cycles = 0): WriteAmpWindow {
+export function windowBetween(a: WriteCheckpoint, b: WriteCheckpoint, cycles = 0): MeasuredWindow {
   const writes = b.inserts - a.inserts;
   if (!(writes > 0)) throw new Error('the window holds no writes');
   const depth = Math.max(b.entries_into.length, 2);
@@ -33,7 +30,7 @@ export function windowBetween(a: WriteCheckpoint, b: WriteCheckpoint, cycles = 0
  * Steady-state write amplification of a run with checkpoints at every flush: from the first
  * level-0 merge at or after `warmup` writes to the last one. Throws if fewer than two merges.
  */
-export function steadyStateWindow(r: WriteAmpResult, system: 'engine' | 'leveldb', warmup: number): WriteAmpWindow {
+export function steadyStateWindow(r: WriteAmpResult, system: 'engine' | 'leveldb', warmup: number): MeasuredWindow {
   const marks: WriteCheckpoint[] = [];
   r.checkpoints.forEach((c, i) => {
     const before = r.checkpoints[i - 1];

@@ -295,36 +295,37 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
   return { report, cancelled, millis: performance.now() - started, physical, ...snapshot(o.engine) };
 }
 
-/** Monkey's Fig 12A on in-memory engines: stepped like a run, so progress flows and a cancel stops it. */
-async function growth(req: Requests['growth'], id: number): Promise<Responses['growth']> {
-  notWhileRunning('measuring filter growth');
-  const g = new WasmGrowth(JSON.stringify(req.spec));
+/** A steppable measurement in wasm (`step(n)` → {done, total, finished}, `result_json()`). */
+interface Experiment {
+  step(maxOps: number): string;
+  result_json(): string;
+  free(): void;
+}
+
+/** Step an experiment like a run, so progress flows and a cancel stops it; a cancel keeps what it measured so far. */
+async function experiment<R>(exp: Experiment, id: number, firstChunk: number): Promise<{ result: R; cancelled: boolean; millis: number }> {
   const started = performance.now();
   try {
-    const cancelled = await stepped(id, 5_000, async (chunk) => {
-      const p: { done: number; total: number; finished: boolean } = JSON.parse(g.step(chunk));
+    const cancelled = await stepped(id, firstChunk, async (chunk) => {
+      const p: { done: number; total: number; finished: boolean } = JSON.parse(exp.step(chunk));
       return { phase: p.finished ? 'done' : 'run', preload_done: 0, preload_total: 0, run_done: p.done, run_total: p.total };
     });
-    return { result: JSON.parse(g.result_json()), cancelled, millis: performance.now() - started };
+    return { result: JSON.parse(exp.result_json()) as R, cancelled, millis: performance.now() - started };
   } finally {
-    g.free();
+    exp.free();
   }
 }
 
-/** Write amplification by destination level on an in-memory engine: stepped like a run. */
+/** Monkey's Fig 12A on in-memory engines. */
+async function growth(req: Requests['growth'], id: number): Promise<Responses['growth']> {
+  notWhileRunning('measuring filter growth');
+  return experiment(new WasmGrowth(JSON.stringify(req.spec)), id, 5_000);
+}
+
+/** Write amplification by destination level on an in-memory engine. */
 async function writes(req: Requests['writes'], id: number): Promise<Responses['writes']> {
   notWhileRunning('measuring write amplification');
-  const w = new WasmWriteAmp(JSON.stringify(req.spec));
-  const started = performance.now();
-  try {
-    const cancelled = await stepped(id, 20_000, async (chunk) => {
-      const p: { done: number; total: number } = JSON.parse(w.step(chunk));
-      return { phase: p.done >= p.total ? 'done' : 'run', preload_done: 0, preload_total: 0, run_done: p.done, run_total: p.total };
-    });
-    return { result: JSON.parse(w.result_json()), cancelled, millis: performance.now() - started };
-  } finally {
-    w.free();
-  }
+  return experiment(new WasmWriteAmp(JSON.stringify(req.spec)), id, 20_000);
 }
 
 type Handlers = { [K in Kind]: (payload: Requests[K], id: number) => Promise<Responses[K]> | Responses[K] };

@@ -114,7 +114,7 @@ export function mslsEngineRunSpec(params: MslsLevelParams): { spec: WriteAmpSpec
   const theta = r.distribution.kind === 'zipf' ? r.distribution.theta : 0;
   const valueBytes = Math.max(0, Math.round(r.entryBytes) - 16);
   return {
-    spec: { config: mslsToEngineConfig(params), workload: steadyStateWorkload(n, warmup + window, theta, valueBytes), checkpoint: 2 ** 30, checkpoint_at_flush: true },
+    spec: { config: mslsToEngineConfig(params), workload: steadyStateWorkload(n, warmup + window, theta, valueBytes), checkpoint: 0, checkpoint_at_flush: true },
     warmup: n + warmup,
   };
 }

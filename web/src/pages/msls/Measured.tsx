@@ -5,11 +5,11 @@
  */
 import { useEffect, useMemo, useState } from 'react';
 import { mslsWriteAmplification, type MslsLevelParams } from '@lsm/models';
-import { steadyStateWindow, type WriteAmpWindow } from '../../compute/writeAmp';
+import { steadyStateWindow } from '../../compute/writeAmp';
 import { mslsEngineRunSpec } from '../../documents/designs/msls';
 import { formatCount, formatDifference, formatFixed, formatInt, formatSig } from '../../documents/format';
 import { loadLeveldbComparison } from '../../documents/sources';
-import type { LeveldbCaseResult, LeveldbComparison } from '../../documents/writeAmp';
+import type { LeveldbCaseResult, LeveldbComparison, MeasuredWindow } from '../../documents/writeAmp';
 import { BusyError, useLabEngine, withTask } from '../../engine/session';
 import { BarChart } from '../../ui/charts/BarChart';
 import { ChartCard } from '../../ui/charts/ChartCard';
@@ -158,7 +158,7 @@ const ENGINE_TASK_LABEL = 'write amplification on the engine';
 export function EngineRunCard({ params }: { params: MslsLevelParams }) {
   const { busy } = useLabEngine();
   const mine = busy?.label === ENGINE_TASK_LABEL;
-  const [measured, setMeasured] = useState<{ window: WriteAmpWindow; params: MslsLevelParams; millis: number } | null>(null);
+  const [measured, setMeasured] = useState<{ window: MeasuredWindow; params: MslsLevelParams; millis: number } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const keys = params.keySpace;
   const tooBig = keys > ENGINE_RUN_MAX_KEYS;
