@@ -64,9 +64,47 @@ test('MSLS page: the design measured on the engine next to the model, step by st
   const [predicted, measured] = await Promise.all([dataValue(total.locator('td').nth(1)), dataValue(total.locator('td').nth(2))]);
   expect(predicted).toBeCloseTo(model.total - model.log, 9);
   expect(Math.abs(measured / predicted - 1)).toBeLessThan(0.15);
+  // The same run from empty, against the from-empty model of the design.
+  const fromEmpty = card.getByTestId('engine-wa-from-empty');
+  await expect(fromEmpty).toContainText('From empty, the first 100,000 writes');
+  expect(Number(await fromEmpty.getAttribute('data-worst'))).toBeLessThan(0.08);
   const csv = csvLines((await downloadFrom(card, 'CSV')).bytes);
   expect(csv[0]).toBe('step,MSLS write amplification,engine write amplification');
   expect(csv).toHaveLength(1 + 2 + model.resolved.levels);
+  expect(await page.locator('text=NaN').count()).toBe(0);
+  expect(errors).toEqual([]);
+});
+
+test('MSLS page: from empty, the model for the design and next to what LevelDB and the engine measured', async ({ page }) => {
+  test.setTimeout(120_000);
+  const errors = await openPage(page, 'msls', 'Write amplification (MSLS)');
+  const card = page.getByTestId('card-wa-from-empty');
+  // The page's default design: 10⁸ keys of 1000 B, the engine's rules and LevelDB's shortcuts.
+  await expect(card.getByTestId('growth-chart')).toBeVisible({ timeout: 60_000 });
+  await expect(card.getByTestId('growth-row')).toHaveCount(2);
+  const byRules = await dataValue(card.locator('[data-testid="growth-row"][data-rules="engine"] td').nth(1));
+  const withShortcuts = await dataValue(card.locator('[data-testid="growth-row"][data-rules="leveldb"] td').nth(1));
+  expect(byRules).toBeGreaterThan(withShortcuts);
+  // A young tree writes less per write than the full one MSLS models (25.83 with the log's 1).
+  expect(byRules).toBeGreaterThan(15);
+  expect(byRules).toBeLessThan(24.83);
+
+  const choice = card.getByTestId('growth-choice');
+  await expect(choice.locator('option')).toHaveCount(4);
+  await choice.selectOption('uniform-2M-100B');
+  await expect(card.locator('th', { hasText: 'Largest difference' })).toBeVisible({ timeout: 30_000 });
+  for (const rules of ['engine', 'leveldb']) {
+    const row = card.locator(`[data-testid="growth-row"][data-rules="${rules}"]`);
+    const worst = await dataValue(row.locator('td').nth(4));
+    expect(worst, rules).toBeLessThan(0.06);
+    const [model, measured] = await Promise.all([dataValue(row.locator('td').nth(1)), dataValue(row.locator('td').nth(3))]);
+    expect(Math.abs(model / measured - 1), rules).toBeLessThan(0.06);
+  }
+  const csv = csvLines((await downloadFrom(card, 'CSV')).bytes);
+  expect(csv[0]).toBe('series,keys written (keys),write amplification so far (×)');
+  for (const series of ['model, the engine’s rules', 'model, with LevelDB’s shortcuts', 'engine, measured', 'LevelDB 1.23, measured']) {
+    expect(csv.filter((l) => l.startsWith(`"${series}",`)).length, series).toBeGreaterThan(60);
+  }
   expect(await page.locator('text=NaN').count()).toBe(0);
   expect(errors).toEqual([]);
 });

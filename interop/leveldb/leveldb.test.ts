@@ -12,7 +12,8 @@
  *   model assumes); that difference is asserted as measured, and the MSLS model is given
  *   LevelDB's flush (`flushKeepsVersions`).
  * From empty (a new database filling with N keys): the engine writes more than LevelDB, which
- * skips writes a young tree allows (see the test), by less than 20%.
+ * skips writes a young tree allows (see the test), by less than 20%; the from-empty model
+ * (models/src/leveled-growth.ts) follows each at every flush, LevelDB with its shortcuts.
  *
  * Run with `npm test -- leveldb` (needs `apt-get install libleveldb-dev g++`).
  */
@@ -21,6 +22,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { leveledGrowthWriteAmplification } from '@lsm/models';
+import { compareGrowth } from '../../web/src/compute/writeAmp';
+import { leveldbGrowthParams } from '../../web/src/documents/designs/leveldb';
 import type { LeveldbCaseResult } from '../../web/src/documents/writeAmp';
 import { CASES, buildDriver, formatResults, measureAll } from './measure';
 
@@ -37,9 +41,25 @@ before(async () => {
   for (const r of results) {
     const l = atKeys(r, 'leveldb');
     const e = atKeys(r, 'engine');
-    console.log(`${r.case.id}: from empty to ${r.case.keys.toLocaleString('en-US')} keys: LevelDB ${l?.total.toFixed(3)}, engine ${e?.total.toFixed(3)}`);
+    const gl = growthAgreement(r, 'leveldb');
+    const ge = growthAgreement(r, 'engine');
+    const f = (g: ReturnType<typeof growthAgreement>) => `${g.points.at(-1)?.model.toFixed(3)} (worst ${(g.worst * 100).toFixed(1)}% over ${g.points.length} flushes)`;
+    console.log(
+      `${r.case.id}: from empty to ${r.case.keys.toLocaleString('en-US')} keys: LevelDB ${l?.total.toFixed(3)}, model with its shortcuts ${f(gl)}; engine ${e?.total.toFixed(3)}, model by its rules ${f(ge)}`,
+    );
   }
 });
+
+/**
+ * The from-empty model against one side's series, on that side's flush cadence, at every flush
+ * from the first level-0 merge on (before it, both write each entry once).
+ */
+function growthAgreement(r: LeveldbCaseResult, side: 'leveldb' | 'engine') {
+  const params = { ...leveldbGrowthParams(r.calibration, r.case.keys, side === 'leveldb'), bufferEntries: r[side].insertsPerFlush };
+  const model = leveledGrowthWriteAmplification(params);
+  const measured = r[side].fromEmpty.filter((p) => p.inserts <= r.case.keys);
+  return compareGrowth(measured, model.points, 4 * params.bufferEntries);
+}
 
 const within = (measured: number, reference: number, tolerance: number, what: string) => {
   const ratio = measured / reference;
@@ -77,5 +97,19 @@ test('from empty: filling a new database with N keys, the engine writes more tha
     assert.ok(l && e, `${r.case.id}: from-empty series`);
     assert.ok(e.total >= l.total, `${r.case.id}: engine ${e.total.toFixed(3)} vs LevelDB ${l.total.toFixed(3)}`);
     within(e.total, l.total, 0.2, `${r.case.id}, from empty`);
+  }
+});
+
+test('from empty: the growth model within 6% of LevelDB (with its shortcuts) and of the engine (by its rules), at every flush', () => {
+  for (const r of results) {
+    for (const side of ['leveldb', 'engine'] as const) {
+      const g = growthAgreement(r, side);
+      assert.ok(g.points.length >= 10, `${r.case.id}, ${side}: ${g.points.length} flushes compared`);
+      const worst = g.points.reduce((w, p) => (Math.abs(p.difference) > Math.abs(w.difference) ? p : w));
+      assert.ok(
+        g.worst <= 0.06,
+        `${r.case.id}, ${side}: model ${worst.model.toFixed(3)} vs measured ${worst.measured.toFixed(3)} at ${worst.inserts} writes (${(worst.difference * 100).toFixed(1)}%)`,
+      );
+    }
   }
 });

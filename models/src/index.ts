@@ -15,3 +15,4 @@ export * from './monkey-holistic';
 export * from './endure';
 export * from './moose';
 export * from './random';
+export * from './leveled-growth';

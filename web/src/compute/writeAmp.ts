@@ -7,6 +7,7 @@
  * last one, so it holds whole level-0 cycles: a window cut mid-cycle would count one more or one
  * fewer level-0 merge than its share (each is several percent of a short window).
  */
+import { LEVELED_GROWTH_MAX_KEYS, type LeveledGrowthParams, type LeveledGrowthPoint } from '@lsm/models';
 import type { MeasuredWindow, WriteAmpResult, WriteCheckpoint } from '../documents/writeAmp';
 
 const at = (v: readonly number[] | undefined, i: number) => v?.[i] ?? 0;
@@ -49,4 +50,46 @@ export function fromEmptySeries(r: WriteAmpResult): { inserts: number; total: nu
   const start = r.checkpoints[0];
   if (!start) return [];
   return r.checkpoints.filter((c) => c.inserts > 0).map((c) => ({ inserts: c.inserts, total: windowBetween(start, c).total }));
+}
+
+/** A measured from-empty point next to the model's at the same number of writes. */
+export interface GrowthComparison {
+  inserts: number;
+  measured: number;
+  model: number;
+  /** model ÷ measured − 1. */
+  difference: number;
+}
+
+/**
+ * The from-empty model against a measured series, at every measured point the model has (both
+ * put a point at every flush), from `from` writes on; and the largest |difference| among them.
+ */
+export function compareGrowth(
+  measured: readonly { inserts: number; total: number }[],
+  model: readonly LeveledGrowthPoint[],
+  from = 0,
+): { points: GrowthComparison[]; worst: number } {
+  const byInserts = new Map(model.map((p) => [p.inserts, p.total]));
+  const points: GrowthComparison[] = [];
+  for (const m of measured) {
+    const predicted = byInserts.get(m.inserts);
+    if (predicted === undefined || m.inserts < from || !(m.total > 0)) continue;
+    points.push({ inserts: m.inserts, measured: m.total, model: predicted, difference: predicted / m.total - 1 });
+  }
+  return { points, worst: points.reduce((w, p) => Math.max(w, Math.abs(p.difference)), 0) };
+}
+
+/** The most files (N ÷ a file's entries) the page models from empty: one realisation then takes about 10 s. */
+export const GROWTH_MAX_FILES = 200_000;
+
+/**
+ * How many realisations of the from-empty model a page averages for `p`: 8 for a small tree, fewer
+ * as its files multiply (the cost grows with them, the noise shrinks), so it answers within a few
+ * seconds; null beyond what the model takes or GROWTH_MAX_FILES.
+ */
+export function growthRealisations(p: LeveledGrowthParams): number | null {
+  const files = p.keys / p.fileEntries;
+  if (p.keys > LEVELED_GROWTH_MAX_KEYS || files > GROWTH_MAX_FILES) return null;
+  return Math.max(1, Math.min(8, Math.floor(50_000 / files)));
 }

@@ -9,6 +9,7 @@
  * which the charts leave out with a note, instead of failing the whole sweep.
  */
 import {
+  leveledGrowthWriteAmplification,
   ModelInputError,
   mslsDensityProfile,
   mslsOptimizeLevelSizes,
@@ -19,6 +20,8 @@ import {
   type MslsGrouping,
   type MslsLevelParams,
   type MslsWriteAmplification,
+  type LeveledGrowthParams,
+  type LeveledGrowthPoint,
 } from '@lsm/models';
 
 export const MIB = 1024 * 1024;
@@ -225,6 +228,11 @@ export function primitives({ keySpace, theta, distribution, levelItems }: Primit
   };
 }
 
+/** The from-empty model (leveled-growth) of each design: a point per flush. */
+export function growth({ designs }: { designs: LeveledGrowthParams[] }): LeveledGrowthPoint[][] {
+  return designs.map((d) => leveledGrowthWriteAmplification(d).points);
+}
+
 export const mslsSweeps = {
   'msls.current': current,
   'msls.keys': keysSweep,
@@ -232,4 +240,5 @@ export const mslsSweeps = {
   'msls.levels': levelSweep,
   'msls.optimize': optimize,
   'msls.primitives': primitives,
+  'msls.growth': growth,
 };

@@ -3,7 +3,7 @@
  * the MSLS model take it, in entries, calibrated on a LevelDB run: LevelDB counts its thresholds
  * in bytes of its own formats. Pure; interop/leveldb uses it to put all three on the same footing.
  */
-import { MSLS_LEVELDB_DEFAULTS, type MslsLevelParams } from '@lsm/models';
+import { MSLS_LEVELDB_DEFAULTS, type LeveledGrowthParams, type MslsLevelParams } from '@lsm/models';
 import type { EngineConfig } from '../engine';
 import type { LeveldbCalibration, WriteAmpResult } from '../writeAmp';
 import { MSLS_FILE_BYTES, MSLS_FILTER_BITS, MSLS_PAGE_BYTES } from './msls';
@@ -60,5 +60,22 @@ export function leveldbMslsParams(c: LeveldbCalibration, keySpace: number, theta
     level1Bytes: MSLS_LEVELDB_DEFAULTS.level1Bytes,
     growthFactor: MSLS_LEVELDB_DEFAULTS.growthFactor,
     flushKeepsVersions: true,
+  };
+}
+
+/**
+ * The from-empty model's parameters for the same design filling with N keys, in entries (the
+ * calibration's table bytes per entry), by the engine's rules or with LevelDB's young-tree
+ * shortcuts (a flush placed below level 0, trivial moves).
+ */
+export function leveldbGrowthParams(c: LeveldbCalibration, keys: number, leveldbShortcuts: boolean): LeveledGrowthParams {
+  return {
+    keys,
+    bufferEntries: c.insertsPerFlush,
+    level0Trigger: MSLS_LEVELDB_DEFAULTS.level0Trigger,
+    levelEntries: [MSLS_LEVELDB_DEFAULTS.level1Bytes / c.tableBytesPerEntry],
+    growthFactor: MSLS_LEVELDB_DEFAULTS.growthFactor,
+    fileEntries: MSLS_FILE_BYTES / c.tableBytesPerEntry,
+    leveldbShortcuts,
   };
 }

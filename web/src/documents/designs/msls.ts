@@ -22,7 +22,7 @@
  * - What the model does not describe: 4 KiB pages and 2 MiB files (LevelDB's defaults) and
  *   LevelDB's usual 10 bits/key Bloom filters (the model counts writes only).
  */
-import { MSLS_LEVELDB_DEFAULTS, mslsResolveLevelParams, type MslsLevelParams } from '@lsm/models';
+import { MSLS_LEVELDB_DEFAULTS, mslsResolveLevelParams, type LeveledGrowthParams, type MslsLevelParams } from '@lsm/models';
 import { steadyStateWorkload, type WriteAmpSpec } from '../writeAmp';
 import { ceilRatio } from '../mooseTable';
 import type { EngineConfig, LevelConfig } from '../engine';
@@ -116,5 +116,32 @@ export function mslsEngineRunSpec(params: MslsLevelParams): { spec: WriteAmpSpec
   return {
     spec: { config: mslsToEngineConfig(params), workload: steadyStateWorkload(n, warmup + window, theta, valueBytes), checkpoint: 0, checkpoint_at_flush: true },
     warmup: n + warmup,
+  };
+}
+
+/**
+ * The from-empty model (leveled-growth) of the design as the engine builds it: the same flush
+ * cadence, level-0 trigger, level capacities (the engine's last level spec repeats below) and file
+ * size, in entries; by the engine's rules, or with LevelDB's young-tree shortcuts.
+ */
+export function mslsGrowthParams(params: MslsLevelParams, leveldbShortcuts = false): LeveledGrowthParams {
+  const config = mslsToEngineConfig(params);
+  const entryBytes = mslsResolveLevelParams(params).entryBytes;
+  const ratios = config.levels.map((l) => l.size_ratio);
+  const levelEntries: number[] = [];
+  let capacity = config.buffer_bytes / entryBytes;
+  for (const ratio of ratios) {
+    capacity *= ratio;
+    levelEntries.push(capacity);
+  }
+  return {
+    keys: mslsResolveLevelParams(params).keySpace,
+    // The engine flushes once the logged bytes reach the buffer: after this many writes.
+    bufferEntries: Math.ceil(config.buffer_bytes / entryBytes),
+    level0Trigger: (config.levels[0]?.max_runs ?? 3) + 1,
+    levelEntries,
+    growthFactor: ratios[ratios.length - 1] ?? MSLS_LEVELDB_DEFAULTS.growthFactor,
+    fileEntries: Math.max(1, MSLS_FILE_BYTES / entryBytes),
+    leveldbShortcuts,
   };
 }

@@ -3,25 +3,22 @@
  * `npm run leveldb-write-amp`, re-measured by `npm test`), the engine configured as LevelDB's
  * design, and MSLS — and the page's own design measured on the engine here, in the worker.
  */
-import { useEffect, useMemo, useState } from 'react';
-import { mslsWriteAmplification, type MslsLevelParams } from '@lsm/models';
-import { steadyStateWindow } from '../../compute/writeAmp';
-import { mslsEngineRunSpec } from '../../documents/designs/msls';
+import { useMemo, useState } from 'react';
+import { leveledGrowthWriteAmplification, mslsWriteAmplification, type MslsLevelParams } from '@lsm/models';
+import { compareGrowth, fromEmptySeries, growthRealisations, steadyStateWindow, type GrowthComparison } from '../../compute/writeAmp';
+import { mslsEngineRunSpec, mslsGrowthParams } from '../../documents/designs/msls';
 import { formatCount, formatDifference, formatFixed, formatInt, formatSig } from '../../documents/format';
-import { loadLeveldbComparison } from '../../documents/sources';
-import type { LeveldbCaseResult, LeveldbComparison, MeasuredWindow } from '../../documents/writeAmp';
+import type { LeveldbCaseResult, LeveldbComparison, MeasuredWindow, WriteAmpResult } from '../../documents/writeAmp';
 import { BusyError, useLabEngine, withTask } from '../../engine/session';
 import { BarChart } from '../../ui/charts/BarChart';
 import { ChartCard } from '../../ui/charts/ChartCard';
 import { toCsv } from '../../ui/charts/csv';
-import { SERIES_COLORS } from '../../ui/charts/palette';
 import type { BarChartProps } from '../../ui/charts/types';
 import { MeasureButton } from '../../ui/task/MeasureButton';
-import { WA_AXIS } from './common';
+import { ENGINE_COLOR, LEVELDB_COLOR, UNIFORM_COLOR, WA_AXIS } from './common';
+import type { LeveldbComparisonState } from './useLeveldbComparison';
 
-const LEVELDB_COLOR = '#5d6b7f';
-const ENGINE_COLOR = SERIES_COLORS[2];
-const MODEL_COLOR = SERIES_COLORS[0];
+const MODEL_COLOR = UNIFORM_COLOR;
 
 const caseLabel = (r: LeveldbCaseResult) =>
   `${formatCount(r.case.keys)} keys, ${r.case.valueBytes} B, ${r.case.theta > 0 ? `Zipf ${r.case.theta}` : 'uniform'}`;
@@ -55,12 +52,8 @@ function comparisonCsv(doc: LeveldbComparison): string {
 }
 
 /** LevelDB 1.23, the engine and MSLS on the same writes (stored results). */
-export function LeveldbCard() {
-  const [doc, setDoc] = useState<LeveldbComparison | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    loadLeveldbComparison().then(setDoc, (e: unknown) => setError(e instanceof Error ? e.message : String(e)));
-  }, []);
+export function LeveldbCard({ comparison }: { comparison: LeveldbComparisonState }) {
+  const { doc, error } = comparison;
   const bars: BarChartProps | null = useMemo(() => {
     if (!doc) return null;
     return {
@@ -154,11 +147,29 @@ export function LeveldbCard() {
 export const ENGINE_RUN_MAX_KEYS = 1_000_000;
 const ENGINE_TASK_LABEL = 'write amplification on the engine';
 
+/**
+ * The first N writes of the run against the from-empty model of the same design on the engine's
+ * flush cadence, from the first level-0 merge on (null if the model cannot take the design).
+ */
+function fromEmpty(params: MslsLevelParams, result: WriteAmpResult): { points: GrowthComparison[]; worst: number } | null {
+  const design = { ...mslsGrowthParams(params), bufferEntries: result.inserts_per_flush };
+  const realisations = growthRealisations(design);
+  if (realisations === null) return null;
+  const model = leveledGrowthWriteAmplification({ ...design, realisations });
+  const measured = fromEmptySeries(result).filter((p) => p.inserts <= design.keys);
+  return compareGrowth(measured, model.points, 4 * design.bufferEntries);
+}
+
 /** The page's design measured on the engine (in the worker, in memory) next to the model, level by level. */
 export function EngineRunCard({ params }: { params: MslsLevelParams }) {
   const { busy } = useLabEngine();
   const mine = busy?.label === ENGINE_TASK_LABEL;
-  const [measured, setMeasured] = useState<{ window: MeasuredWindow; params: MslsLevelParams; millis: number } | null>(null);
+  const [measured, setMeasured] = useState<{
+    window: MeasuredWindow;
+    params: MslsLevelParams;
+    millis: number;
+    fromEmpty: { points: GrowthComparison[]; worst: number } | null;
+  } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const keys = params.keySpace;
   const tooBig = keys > ENGINE_RUN_MAX_KEYS;
@@ -174,7 +185,7 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
           setError('Cancelled: nothing measured.');
           return;
         }
-        setMeasured({ window: steadyStateWindow(r.result, 'engine', warmup), params, millis: r.millis });
+        setMeasured({ window: steadyStateWindow(r.result, 'engine', warmup), params, millis: r.millis, fromEmpty: fromEmpty(params, r.result) });
       });
     } catch (err) {
       setError(err instanceof BusyError || err instanceof Error ? err.message : String(err));
@@ -247,6 +258,14 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
               Measured over {formatCount(measured.window.to - measured.window.from)} writes ({formatInt(measured.window.cycles)} level-0 cycles) in{' '}
               {formatSig(measured.millis / 1000, 2)} s.
             </p>
+            {measured.fromEmpty && measured.fromEmpty.points.length > 0 && (
+              <p className="caption" data-testid="engine-wa-from-empty" data-worst={measured.fromEmpty.worst}>
+                From empty, the first {formatInt(measured.params.keySpace)} writes: the engine wrote each{' '}
+                {formatFixed(measured.fromEmpty.points[measured.fromEmpty.points.length - 1]?.measured ?? NaN, 3)} times, the from-empty model predicts{' '}
+                {formatFixed(measured.fromEmpty.points[measured.fromEmpty.points.length - 1]?.model ?? NaN, 3)}; at most{' '}
+                {formatFixed(measured.fromEmpty.worst * 100, 1)}% apart over {formatInt(measured.fromEmpty.points.length)} flushes.
+              </p>
+            )}
           </>
         )
       }

@@ -16,6 +16,8 @@ import { Page } from '../../ui/layout/Page';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { BreakdownCard } from './Breakdown';
 import { EngineRunCard, LeveldbCard } from './Measured';
+import { GrowthCard } from './Growth';
+import { useLeveldbComparison } from './useLeveldbComparison';
 import { OptimizeCard } from './Optimize';
 import { DensityCard, UniqueCard } from './Primitives';
 import { controlOfError, levelParams, mslsUrl, type MslsState } from '../../documents/urls/msls';
@@ -42,6 +44,7 @@ export function MslsPage() {
   const shape: MslsLevelParams = { ...good, distribution: { kind: 'uniform' } };
 
   const optimize = useSweep('msls.optimize', { params: good });
+  const leveldb = useLeveldbComparison();
   const keys = useSweep('msls.keys', { params: shape, theta: s.theta });
   const skew = useSweep('msls.skew', { params: shape, theta: s.theta });
   const levels = useSweep('msls.levels', { params: shape, theta: s.theta, axis: s.sweepAxis });
@@ -112,7 +115,8 @@ export function MslsPage() {
       <CardGrid>
         <BreakdownCard result={data} s={s} />
         <EngineRunCard params={good} />
-        <LeveldbCard />
+        <LeveldbCard comparison={leveldb} />
+        <GrowthCard params={good} comparison={leveldb} />
         <KeysCard sweep={keys} s={s} now={now} />
         <SkewCard sweep={skew} s={s} now={now} />
         <LevelSizeCard sweep={levels} s={s} now={now} url={url} />

@@ -9,6 +9,9 @@ export const ZIPF_COLOR = SERIES_COLORS[1];
 export const WORST_COLOR = '#5d6b7f';
 export const WORST_DASH = '6 4';
 export const WORST_LABEL = 'worst case (no redundancy)';
+/** The systems measured: a real LevelDB and the engine (the MSLS model keeps UNIFORM_COLOR). */
+export const LEVELDB_COLOR = '#5d6b7f';
+export const ENGINE_COLOR = SERIES_COLORS[2];
 
 export const WA_AXIS: AxisSpec = { label: 'write amplification', unit: '×', zero: true, format: (v) => formatSig(v, 4) };
 
