@@ -44,6 +44,8 @@ before(async () => {
     const gl = growthAgreement(r, 'leveldb');
     const ge = growthAgreement(r, 'engine');
     const f = (g: ReturnType<typeof growthAgreement>) => `${g.points.at(-1)?.model.toFixed(3)} (worst ${(g.worst * 100).toFixed(1)}% over ${g.points.length} flushes)`;
+    const a = r.leveldb.accounting;
+    if (a) console.log(`${r.case.id}: LevelDB's tables took ${a.logMiB.toFixed(1)} MiB by its info log, ${a.statsMiB} MB by leveldb.stats`);
     console.log(
       `${r.case.id}: from empty to ${r.case.keys.toLocaleString('en-US')} keys: LevelDB ${l?.total.toFixed(3)}, model with its shortcuts ${f(gl)}; engine ${e?.total.toFixed(3)}, model by its rules ${f(ge)}`,
     );
@@ -67,6 +69,16 @@ const within = (measured: number, reference: number, tolerance: number, what: st
 };
 
 const merges = (levels: number[]) => levels.reduce((a, b) => a + b, 0);
+
+test("the driver's counts from LevelDB's info log add up to what its own leveldb.stats reports", () => {
+  for (const r of results) {
+    const a = r.leveldb.accounting;
+    assert.ok(a && a.statsLevels >= 2, `${r.case.id}: leveldb.stats read`);
+    // leveldb.stats rounds each level to a whole MB.
+    const slack = 0.5 * a.statsLevels + 0.002 * a.logMiB;
+    assert.ok(Math.abs(a.logMiB - a.statsMiB) <= slack, `${r.case.id}: info log ${a.logMiB.toFixed(1)} MiB vs leveldb.stats ${a.statsMiB} MB`);
+  }
+});
 
 for (const c of CASES) {
   test(`${c.id}: the engine's merges write within 10% of LevelDB's; MSLS within 15% of everything LevelDB's tables take`, () => {

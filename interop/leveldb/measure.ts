@@ -73,6 +73,14 @@ async function runEngine(configFile: string, workloadFile: string): Promise<Writ
   return JSON.parse(await collect(child, 'lsm writes')) as WriteAmpResult;
 }
 
+/** What LevelDB's tables took by the driver's info-log counts, next to its own "leveldb.stats". */
+function accounting(r: WriteAmpResult): { logMiB: number; statsMiB: number; statsLevels: number } {
+  const last = r.checkpoints[r.checkpoints.length - 1];
+  const logBytes = (last?.flush_bytes ?? 0) + (last?.bytes_into ?? []).reduce((a, b) => a + b, 0);
+  const stats = r.stats_write_mb ?? [];
+  return { logMiB: logBytes / 2 ** 20, statsMiB: stats.reduce((a, [, mb]) => a + mb, 0), statsLevels: stats.length };
+}
+
 /** One case, end to end, in `work` (a scratch directory). */
 export async function measureCase(c: LeveldbCase, driver: string, work: string): Promise<LeveldbCaseResult> {
   const dir = fs.mkdtempSync(path.join(work, `${c.id}-`));
@@ -96,6 +104,7 @@ export async function measureCase(c: LeveldbCase, driver: string, work: string):
         steady: steadyStateWindow(ldb, 'leveldb', warmup),
         fromEmpty: fromEmptySeries(ldb),
         insertsPerFlush: ldb.inserts_per_flush,
+        accounting: accounting(ldb),
       },
       engine: { steady: steadyStateWindow(eng, 'engine', warmup), fromEmpty: fromEmptySeries(eng), insertsPerFlush: eng.inserts_per_flush },
       msls: { flush: m.flush, paperFlush: paper.flush, levels: m.perLevel.slice(1), total: m.total - m.log, warnings: m.warnings },

@@ -52,6 +52,8 @@ export interface WriteAmpResult {
   inserts_per_flush: number;
   /** LevelDB only: its version and settings. */
   leveldb?: string;
+  /** LevelDB only: its own "leveldb.stats" at the end, [level, Write(MB)] for each level it lists. */
+  stats_write_mb?: [number, number][];
   write_buffer_bytes?: number;
   max_file_bytes?: number;
   compaction?: 'synchronous' | 'free';
@@ -119,7 +121,11 @@ export interface MeasuredSide {
 export interface LeveldbCaseResult {
   case: LeveldbCase;
   calibration: LeveldbCalibration;
-  leveldb: MeasuredSide & { version: string };
+  leveldb: MeasuredSide & {
+    version: string;
+    /** MiB its tables took in all, by the info-log counts and by its own "leveldb.stats" (whole MB per level). */
+    accounting?: { logMiB: number; statsMiB: number; statsLevels: number };
+  };
   engine: MeasuredSide;
   /**
    * MSLS (Algorithm 1) with LevelDB's flush (every version): flushes, then merges into level 1,
