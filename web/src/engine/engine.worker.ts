@@ -42,6 +42,11 @@ import type { EngineConfig, Report, RunProgress } from '../documents/engine';
 declare const self: DedicatedWorkerGlobalScope;
 
 const ready = init({ module_or_path: wasmUrl });
+/**
+ * The worker's memory budget: the engine's wasm memory plus the OPFS chunk cache, which gives way
+ * as the database (its filters and fence pointers) makes the wasm memory grow.
+ */
+const MEMORY_BUDGET_BYTES = 288 * 1024 * 1024;
 
 /** Free OPFS slots kept open between engine calls. */
 const SPARE_SLOTS = 48;
@@ -92,7 +97,10 @@ async function persist(o: Open): Promise<void> {
       throw new Error(`IndexedDB write failed (${why}); "${o.name}" keeps its state as of the last completed step — reopen it`);
     }
   }
-  if (o.pool) await o.pool.reserve(SPARE_SLOTS);
+  if (o.pool) {
+    o.pool.limitCache(MEMORY_BUDGET_BYTES - (await ready).memory.buffer.byteLength);
+    await o.pool.reserve(SPARE_SLOTS);
+  }
 }
 
 function storedBytes(o: Open): number {
@@ -292,7 +300,8 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
   const report: Report = JSON.parse(o.engine.report_json(ms.preload, ms.run));
   await touch(o, `${req.label}${cancelled ? ' (cancelled)' : ''}`);
   const physical = o.pool && callsBefore ? callsSince(o.pool.calls, callsBefore) : undefined;
-  return { report, cancelled, millis: performance.now() - started, physical, ...snapshot(o.engine) };
+  const memory = { wasmBytes: (await ready).memory.buffer.byteLength, cachePeakBytes: o.pool?.peakCachedBytes ?? 0 };
+  return { report, cancelled, millis: performance.now() - started, physical, memory, ...snapshot(o.engine) };
 }
 
 /** A steppable measurement in wasm (`step(n)` → {done, total, finished}, `result_json()`). */

@@ -18,7 +18,9 @@
 const HEADER = 4096;
 const MAGIC = 0x534d534c; // "LSMS" little-endian
 const CHUNK = 64 * 1024;
+/** The chunk cache's size while the engine leaves it room; it yields as the wasm memory grows (`limitCache`), down to the floor. */
 const CACHE_BYTES = 256 * 1024 * 1024;
+const CACHE_FLOOR_BYTES = 32 * 1024 * 1024;
 const ROOT = 'lsm-navigator';
 
 /** Thrown when no free slot is left; the engine maps it to "storage full" and the worker retries. */
@@ -86,6 +88,9 @@ export class OpfsPool {
   private files = new Map<string, Slot>();
   private cache = new Map<string, Uint8Array>(); // key `${slot}:${chunk}`, insertion order = LRU
   private cachedBytes = 0;
+  private cacheLimit = CACHE_BYTES;
+  /** The most bytes the chunk cache has held (it is the worker's largest JavaScript allocation). */
+  peakCachedBytes = 0;
   /** Physical calls made and the time they took, for the benchmark and the UI. */
   readonly calls: PhysicalCalls = { read: { count: 0, ms: 0 }, write: { count: 0, ms: 0 }, flush: { count: 0, ms: 0 }, truncate: { count: 0, ms: 0 } };
 
@@ -187,7 +192,12 @@ export class OpfsPool {
       const fresh = slot;
       if (fresh.size > 0) this.timed('truncate', () => fresh.handle.truncate(0));
       fresh.size = 0;
-      this.write(fresh, head, 0);
+      try {
+        this.write(fresh, head, 0);
+      } catch (err) {
+        this.free.push(fresh); // still empty: free for the next file
+        throw err;
+      }
       this.files.set(file, slot);
     }
     if (bytes.length === 0) return;
@@ -224,8 +234,22 @@ export class OpfsPool {
   private remember(key: string, data: Uint8Array): void {
     this.cache.set(key, data);
     this.cachedBytes += data.length;
+    this.evict();
+    this.peakCachedBytes = Math.max(this.peakCachedBytes, this.cachedBytes);
+  }
+
+  /**
+   * Let the chunk cache hold at most `bytes` (within its floor and CACHE_BYTES), dropping the
+   * least recently used chunks now: the worker keeps cache + wasm memory within its budget.
+   */
+  limitCache(bytes: number): void {
+    this.cacheLimit = Math.max(CACHE_FLOOR_BYTES, Math.min(CACHE_BYTES, bytes));
+    this.evict();
+  }
+
+  private evict(): void {
     for (const [k, v] of this.cache) {
-      if (this.cachedBytes <= CACHE_BYTES) break;
+      if (this.cachedBytes <= this.cacheLimit) break;
       this.cache.delete(k);
       this.cachedBytes -= v.length;
     }
@@ -234,8 +258,16 @@ export class OpfsPool {
   private write(slot: Slot, bytes: Uint8Array, at: number): void {
     let done = 0;
     while (done < bytes.length) {
+      const asked = bytes.length - done;
       const n = this.timed('write', () => slot.handle.write(bytes.subarray(done), { at: at + done }));
-      if (n <= 0) throw Object.assign(new Error('OPFS write made no progress'), { name: 'QuotaExceededError' });
+      // Over the quota, Chromium's write does not throw: it returns an error code read as an
+      // unsigned count (4294967288 for −8). A count beyond what was asked, like none at all, is a
+      // failed write, and the append fails whole: the file keeps its size.
+      if (!(n > 0) || n > asked) {
+        // Cut off whatever part of it did land, so the file on disk ends where its data does.
+        this.timed('truncate', () => slot.handle.truncate(slot.size));
+        throw Object.assign(new Error(`OPFS refused the write (${n} for ${asked} bytes): the storage quota is full`), { name: 'QuotaExceededError' });
+      }
       done += n;
     }
     slot.size = Math.max(slot.size, at + bytes.length);

@@ -49,6 +49,8 @@ export interface RunResult extends Snapshot {
   millis: number;
   /** OPFS only: the synchronous file calls the run made and their time (the physical I/O). */
   physical?: PhysicalCalls;
+  /** The worker's memory after the run: the wasm memory (it only grows, so this is its peak) and the OPFS chunk cache's peak. */
+  memory: { wasmBytes: number; cachePeakBytes: number };
 }
 
 export interface Requests {

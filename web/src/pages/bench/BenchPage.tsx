@@ -4,8 +4,8 @@
  * with the median and range of every rate, a chart, CSV/SVG/PNG, and the browser calls the OPFS
  * figures cost. Rates are this browser's on this machine: they are shown, never judged.
  */
-import { useMemo, useState } from 'react';
-import { formatCount, formatFixed, formatInt } from '../../documents/format';
+import { useEffect, useMemo, useState } from 'react';
+import { formatBytes, formatCount, formatDifference, formatFixed, formatInt } from '../../documents/format';
 import { benchUrl } from '../../documents/urls/bench';
 import type { PhysicalCalls } from '../../engine/opfsPool';
 import { BarChart, ChartCard, barChartCsv, type BarChartProps } from '../../ui/charts';
@@ -14,7 +14,7 @@ import { ParamControl } from '../../ui/controls/ParamControl';
 import { CardGrid, Page } from '../../ui/layout/Page';
 import './bench.css';
 import { useUrlState } from '../../ui/state/useUrlState';
-import { type BenchRow, type StoreSummary, runStorageBenchmark, summarizeBench } from './storageBench';
+import { ALL_STORES_MAX_ENTRIES, benchLookups, type BenchRow, type StoreSummary, runStorageBenchmark, summarizeBench } from './storageBench';
 
 /** What the OPFS figures cost in browser calls: the per-call price is what batching works against. */
 function PhysicalCallsNote({ label, calls }: { label: string; calls: PhysicalCalls }) {
@@ -29,7 +29,7 @@ function PhysicalCallsNote({ label, calls }: { label: string; calls: PhysicalCal
       ))}
       .{' '}
       {calls.read.count === 0 &&
-        'No reads: every page the lookups needed was still in the engine’s OPFS chunk cache (64 KiB chunks, up to 256 MiB, filled as runs are written), so they cost no browser call. '}
+        'No reads: every page the lookups needed was still in the engine’s OPFS chunk cache (64 KiB chunks, up to 256 MiB — less as the engine’s own memory grows — filled as runs are written), so they cost no browser call. '}
       Each call into OPFS costs a fraction of a millisecond, so the engine writes runs in chunks of 1 MiB or more.
     </p>
   );
@@ -83,6 +83,70 @@ function ResultsTable({ stores }: { stores: StoreSummary[] }) {
   );
 }
 
+/** The engine's side of the figures: the worker's memory, and whether zero-result lookups cost what its filters predict. */
+function EngineTable({ stores }: { stores: StoreSummary[] }) {
+  const engine = stores.filter((s) => s.memory);
+  if (engine.length === 0) return null;
+  return (
+    <table className="data-table" data-testid="bench-engine">
+      <thead>
+        <tr>
+          <th>store</th>
+          <th className="num">wasm memory (peak)</th>
+          <th className="num">OPFS chunk cache (peak)</th>
+          <th className="num">worker, measured by the browser</th>
+          <th className="num">zero-result lookup I/O</th>
+          <th className="num">predicted (Σ FPR)</th>
+        </tr>
+      </thead>
+      <tbody>
+        {engine.map((s) => (
+          <tr key={s.id} data-testid={`bench-engine-${s.id}`}>
+            <td>{s.label}</td>
+            <td className="num" data-value={s.memory?.wasmBytes}>
+              {formatBytes(s.memory?.wasmBytes ?? 0)}
+            </td>
+            <td className="num" data-value={s.memory?.cachePeakBytes}>
+              {s.id === 'engine-opfs' ? formatBytes(s.memory?.cachePeakBytes ?? 0) : '—'}
+            </td>
+            <td className="num" data-value={s.memory?.workerBytes ?? ''}>
+              {s.memory?.workerBytes ? formatBytes(s.memory.workerBytes) : '—'}
+            </td>
+            <td className="num" data-value={s.zeroResult?.measured ?? ''}>
+              {s.zeroResult ? formatFixed(s.zeroResult.measured, 5) : '—'}
+            </td>
+            <td className="num" data-value={s.zeroResult?.predicted ?? ''}>
+              {s.zeroResult ? `${formatFixed(s.zeroResult.predicted, 5)} (${formatDifference(s.zeroResult.measured, s.zeroResult.predicted)})` : '—'}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+/**
+ * Storage a run needs at its peak, about: the entries with their filters and fences, twice over
+ * while a merge still holds the runs it replaces (16 B keys + 100 B values, about 122 B stored).
+ */
+const peakStoredBytes = (n: number) => 2 * n * 122;
+
+/** What this browser lets the site store beyond what it already does (null where it will not say). */
+function useStorageHeadroom(): number | null {
+  const [headroom, setHeadroom] = useState<number | null>(null);
+  useEffect(() => {
+    let live = true;
+    navigator.storage
+      ?.estimate()
+      .then((e) => live && setHeadroom(e.quota !== undefined ? e.quota - (e.usage ?? 0) : null))
+      .catch(() => undefined);
+    return () => {
+      live = false;
+    };
+  }, []);
+  return headroom;
+}
+
 export function BenchPage() {
   const url = useUrlState(benchUrl);
   const n = Number(url.state.entries);
@@ -91,6 +155,10 @@ export function BenchPage() {
   const [state, setState] = useState<'idle' | 'running' | 'done' | 'error'>('idle');
   const [error, setError] = useState('');
   const stores = useMemo(() => summarizeBench(rows), [rows]);
+  const everyStore = n <= ALL_STORES_MAX_ENTRIES;
+  const headroom = useStorageHeadroom();
+  const needed = peakStoredBytes(n);
+  const storesPerRepeat = everyStore ? 4 : 1;
 
   const run = async () => {
     setRows([]);
@@ -122,7 +190,7 @@ export function BenchPage() {
       title="Storage benchmark"
       lede={
         <>
-          The engine, running in its worker, loads and then reads {formatInt(n)} entries (16-byte keys, 100-byte values; leveling, T = 10, 10 bits/key, 4 MiB
+          The engine, running in its worker, loads {formatInt(n)} entries and then makes {formatInt(benchLookups(n))} lookups (16-byte keys, 100-byte values; leveling, T = 10, 10 bits/key, 4 MiB
           buffer) on each storage backend, against a plain IndexedDB key-value store doing the same puts (in transactions of 10,000) and gets. The figures are
           this browser’s on this machine.
         </>
@@ -133,11 +201,17 @@ export function BenchPage() {
           <ParamControl {...url.bind('entries')} disabled={state === 'running'} />
           <ParamControl {...url.bind('repeats')} disabled={state === 'running'} />
           <button type="button" className="primary" onClick={() => void run()} disabled={state === 'running'}>
-            {state === 'running' ? `Running… (${rows.length} of ${4 * repeats} stores)` : 'Run benchmark'}
+            {state === 'running' ? `Running… (${rows.length} of ${storesPerRepeat * repeats} stores)` : 'Run benchmark'}
           </button>
         </ControlGroup>
       }
     >
+      {headroom !== null && needed > headroom && state !== 'running' && (
+        <p className="notice" data-testid="bench-quota">
+          This run needs about {formatBytes(needed)} of storage at its peak, more than this site may store now ({formatBytes(headroom)} left in this browser’s
+          quota): expect it to stop with “storage full”. Remove stored databases on the lab page, or choose fewer entries.
+        </p>
+      )}
       {state === 'error' && (
         <p role="alert" className="error">
           {error}
@@ -147,7 +221,9 @@ export function BenchPage() {
         <p className="notice" data-testid="bench-idle">
           {state === 'running'
             ? 'Running the first store…'
-            : `Press Run benchmark: each of the four stores inserts and then looks up ${formatInt(n)} entries, ${repeats === 1 ? 'once' : `${repeats} times in turn`}. At 1,000,000 entries this takes a few minutes.`}
+            : everyStore
+              ? `Press Run benchmark: each of the four stores inserts and then looks up ${formatInt(n)} entries, ${repeats === 1 ? 'once' : `${repeats} times in turn`}. At 1,000,000 entries this takes a few minutes.`
+              : `Press Run benchmark: the engine on OPFS inserts ${formatInt(n)} entries (${formatBytes(n * 116)}) and then makes ${formatInt(benchLookups(n))} lookups, ${repeats === 1 ? 'once' : `${repeats} times`}; above ${formatInt(ALL_STORES_MAX_ENTRIES)} entries only OPFS runs — the memory backend would hold the whole database in the worker, and IndexedDB would take many minutes. Then the browser measures the worker’s memory (up to 20 s).`}
         </p>
       ) : (
         <CardGrid>
@@ -163,6 +239,7 @@ export function BenchPage() {
               </div>
             </header>
             <ResultsTable stores={stores} />
+            <EngineTable stores={stores} />
             {stores.map((s) => s.physical && <PhysicalCallsNote key={s.id} label={s.label} calls={s.physical} />)}
             {state === 'done' && <p data-testid="bench-done">Done: {formatInt(rows.length)} store runs.</p>}
           </article>

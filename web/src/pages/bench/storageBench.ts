@@ -20,6 +20,31 @@ export interface BenchRow {
   lookupsPerSecond: number;
   /** OPFS rows: the file calls behind the figures (both phases). */
   physical?: PhysicalCalls;
+  /** Engine rows: the worker's memory (wasm, the OPFS chunk cache's peak, and — at scale — its whole heap as the browser measures it). */
+  memory?: { wasmBytes: number; cachePeakBytes: number; workerBytes: number | null };
+  /** Engine rows: I/O per zero-result lookup, counted and predicted from the tree's filters (Σ FPR). */
+  zeroResult?: { lookups: number; measured: number; predicted: number };
+}
+
+/** Up to this many entries every store runs; above it only the engine on OPFS (memory would hold the whole database in the worker, and IndexedDB takes many minutes). */
+export const ALL_STORES_MAX_ENTRIES = 1_000_000;
+
+/** Lookups after the load: one per entry, up to ALL_STORES_MAX_ENTRIES (a sample enough for the rates and the filters' FPR). */
+export const benchLookups = (n: number) => Math.min(n, ALL_STORES_MAX_ENTRIES);
+
+type MeasureMemory = () => Promise<{ breakdown: { bytes: number; attribution: { scope?: string; url?: string }[] }[] }>;
+
+/**
+ * The engine worker's memory as the browser measures it (`measureUserAgentSpecificMemory`, in a
+ * cross-origin isolated Chromium): everything its scope holds, wasm memory included. It waits for
+ * a garbage collection, up to about 20 s, so only the large runs ask for it. Null where unavailable.
+ */
+async function engineWorkerBytes(): Promise<number | null> {
+  const measure = (performance as Performance & { measureUserAgentSpecificMemory?: MeasureMemory }).measureUserAgentSpecificMemory;
+  if (!measure || !crossOriginIsolated) return null;
+  const m = await measure.call(performance);
+  const mine = m.breakdown.filter((b) => b.attribution.some((a) => a.scope === 'DedicatedWorkerGlobalScope' && (a.url ?? '').includes('engine')));
+  return mine.length > 0 ? mine.reduce((sum, b) => sum + b.bytes, 0) : null;
 }
 
 async function fetchJson<T>(url: string): Promise<T> {
@@ -33,9 +58,12 @@ async function engineRow(backend: Backend, n: number, config: EngineConfig, work
   const name = `bench-${backend}`;
   for (const d of await client.call('list', {})) if (d.name === name) await client.call('remove', { key: d.key });
   await client.call('open', { name, backend, config, create: true });
-  const w: Workload = { ...workload, preload: { ...workload.preload, entries: n }, operations: n };
-  const { report, physical } = await client.call('run', { workload: w, label: 'storage benchmark', timed: false });
+  const lookups = benchLookups(n);
+  const w: Workload = { ...workload, preload: { ...workload.preload, entries: n }, operations: lookups };
+  const { report, physical, memory } = await client.call('run', { workload: w, label: 'storage benchmark', timed: false });
+  const workerBytes = n > ALL_STORES_MAX_ENTRIES ? await engineWorkerBytes() : null;
   await client.call('close', {});
+  const zero = report.summary.find((c) => c.class === 'get_zero_result');
   const t = report.timings ?? { preload_ms: NaN, run_ms: NaN };
   const labels: Record<Backend, string> = { memory: 'engine, memory', opfs: 'engine, OPFS', idb: 'engine, IndexedDB' };
   return {
@@ -44,9 +72,11 @@ async function engineRow(backend: Backend, n: number, config: EngineConfig, work
     repeat,
     inserts: n,
     insertsPerSecond: (n / t.preload_ms) * 1000,
-    lookups: n,
-    lookupsPerSecond: (n / t.run_ms) * 1000,
+    lookups,
+    lookupsPerSecond: (lookups / t.run_ms) * 1000,
     physical,
+    memory: { ...memory, workerBytes },
+    zeroResult: zero && zero.count > 0 ? { lookups: zero.count, measured: zero.io_per_op, predicted: report.predicted.zero_result_lookup_io } : undefined,
   };
 }
 
@@ -74,13 +104,15 @@ export async function runStorageBenchmark(n: number, repeats: number, onRow: (ro
   const config = await fetchJson<EngineConfig>('/examples/bench-config.json');
   const workload = await fetchJson<Workload>('/examples/bench-workload.json');
   const rows: BenchRow[] = [];
-  const keys = benchKeys(n);
+  const keys = n <= ALL_STORES_MAX_ENTRIES ? benchKeys(n) : [];
+  const everyStore = n <= ALL_STORES_MAX_ENTRIES;
   for (let repeat = 0; repeat < repeats; repeat++) {
-    for (const backend of ['memory', 'opfs', 'idb'] as const) {
+    for (const backend of everyStore ? (['memory', 'opfs', 'idb'] as const) : (['opfs'] as const)) {
       const row = await engineRow(backend, n, config, workload, repeat);
       rows.push(row);
       onRow(row);
     }
+    if (!everyStore) continue;
     const value = new Uint8Array(100).fill(0x61);
     const plain = await plainKvBenchmark(keys, value, 10_000);
     const row: BenchRow = {
@@ -110,6 +142,10 @@ export interface StoreSummary {
   lookupsVsPlain: number | null;
   /** The OPFS file calls of the last repeat. */
   physical?: PhysicalCalls;
+  /** Engine stores: the most memory any repeat used. */
+  memory?: { wasmBytes: number; cachePeakBytes: number; workerBytes: number | null };
+  /** Engine stores: zero-result lookup I/O of the last repeat. */
+  zeroResult?: BenchRow['zeroResult'];
 }
 
 export function median(xs: readonly number[]): number {
@@ -119,6 +155,17 @@ export function median(xs: readonly number[]): number {
 }
 
 const spread = (xs: number[]) => ({ median: median(xs), min: Math.min(...xs), max: Math.max(...xs) });
+
+function peakMemory(rows: readonly BenchRow[]): StoreSummary['memory'] {
+  const ms = rows.flatMap((r) => (r.memory ? [r.memory] : []));
+  if (ms.length === 0) return undefined;
+  const known = ms.flatMap((m) => (m.workerBytes === null ? [] : [m.workerBytes]));
+  return {
+    wasmBytes: Math.max(...ms.map((m) => m.wasmBytes)),
+    cachePeakBytes: Math.max(...ms.map((m) => m.cachePeakBytes)),
+    workerBytes: known.length > 0 ? Math.max(...known) : null,
+  };
+}
 
 /** The rows of every repeat, per store in the order first seen. Pure. */
 export function summarizeBench(rows: readonly BenchRow[]): StoreSummary[] {
@@ -142,6 +189,8 @@ export function summarizeBench(rows: readonly BenchRow[]): StoreSummary[] {
       insertsVsPlain: ratios((r) => r.insertsPerSecond),
       lookupsVsPlain: ratios((r) => r.lookupsPerSecond),
       physical: mine.at(-1)?.physical,
+      memory: peakMemory(mine),
+      zeroResult: mine.at(-1)?.zeroResult,
     };
   });
 }
