@@ -71,7 +71,11 @@ impl Filter {
 
     /// Build from the keys' 64-bit hashes.
     pub fn build(key_hashes: &[u64], spec: FilterSpec) -> Self {
-        let entries = key_hashes.len() as u64;
+        Filter::build_from(key_hashes.len() as u64, key_hashes.iter().copied(), spec)
+    }
+
+    /// Build from `entries` key hashes, given by an iterator (a table builder keeps them in chunks).
+    pub fn build_from(entries: u64, key_hashes: impl Iterator<Item = u64>, spec: FilterSpec) -> Self {
         let hashes = module_hashes(spec.bits_per_key, spec.modules);
         if entries == 0 || hashes.is_empty() {
             return Filter::none();
@@ -79,7 +83,7 @@ impl Filter {
         let total_bits = ((entries as f64 * spec.bits_per_key).ceil() as u64).max(64);
         let per_module = (total_bits / hashes.len() as u64).max(64);
         let mut modules: Vec<Bloom> = hashes.iter().map(|&k| Bloom::with_bits(per_module, k)).collect();
-        for &h in key_hashes {
+        for h in key_hashes {
             for (d, m) in modules.iter_mut().enumerate() {
                 m.insert(module_probe(h, d));
             }

@@ -15,6 +15,9 @@ use crate::storage::Storage;
 use super::format::{Fences, Footer, WRITE_CHUNK, table_file_name};
 use super::reader::Table;
 
+/// Key hashes per chunk of `TableBuilder::hashes` (512 KiB).
+const HASH_CHUNK: usize = 1 << 16;
+
 /// Writes a table in key order. Keys must be strictly increasing.
 pub struct TableBuilder {
     id: u64,
@@ -33,7 +36,9 @@ pub struct TableBuilder {
     last_key: Vec<u8>,
     /// Where the open page's last key sits in `pending` (offset, length).
     last_key_at: (usize, usize),
-    hashes: Vec<u64>,
+    /// The keys' hashes for the filter, in fixed-size chunks: a table of millions of entries
+    /// then never holds a doubled, half-empty vector (or a copy of it while it grows).
+    hashes: Vec<Vec<u64>>,
     entries: u64,
     entry_bytes: u64,
 }
@@ -124,7 +129,12 @@ impl TableBuilder {
         // The last key is copied out when its page is finished, not after every entry.
         self.last_key_at = (self.pending.len() - vlen - key.len(), key.len());
         self.page_count += 1;
-        self.hashes.push(crate::hash::hash64(key, FILTER_SEED));
+        if self.hashes.last().is_none_or(|c| c.len() == HASH_CHUNK) {
+            self.hashes.push(Vec::with_capacity(HASH_CHUNK));
+        }
+        if let Some(chunk) = self.hashes.last_mut() {
+            chunk.push(crate::hash::hash64(key, FILTER_SEED));
+        }
         self.entries += 1;
         self.entry_bytes += (key.len() + vlen) as u64;
     }
@@ -166,7 +176,8 @@ impl TableBuilder {
             self.finish_page(storage)?;
         }
         let data_pages = self.fences.len() as u64;
-        let filter = Filter::build(&self.hashes, spec);
+        let filter = Filter::build_from(self.entries, self.hashes.iter().flatten().copied(), spec);
+        self.hashes = Vec::new();
         let at = |b: &TableBuilder| b.written + b.pending.len() as u64;
 
         let filter_offset = at(&self);

@@ -46,7 +46,7 @@ const ready = init({ module_or_path: wasmUrl });
  * The worker's memory budget: the engine's wasm memory plus the OPFS chunk cache, which gives way
  * as the database (its filters and fence pointers) makes the wasm memory grow.
  */
-const MEMORY_BUDGET_BYTES = 288 * 1024 * 1024;
+const MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;
 
 /** Free OPFS slots kept open between engine calls. */
 const SPARE_SLOTS = 48;
@@ -62,6 +62,8 @@ interface Open {
   info: DatabaseInfo | null;
   /** This tab's hold on a stored database (dbLock.ts); null in memory. */
   lock: HeldLock | null;
+  /** The most the wasm memory and the OPFS chunk cache held together, at the end of a step. */
+  peakBytes: number;
 }
 
 let db: Open | null = null;
@@ -97,8 +99,10 @@ async function persist(o: Open): Promise<void> {
       throw new Error(`IndexedDB write failed (${why}); "${o.name}" keeps its state as of the last completed step — reopen it`);
     }
   }
+  const wasmBytes = (await ready).memory.buffer.byteLength;
+  o.peakBytes = Math.max(o.peakBytes, wasmBytes + (o.pool?.cacheBytes ?? 0));
   if (o.pool) {
-    o.pool.limitCache(MEMORY_BUDGET_BYTES - (await ready).memory.buffer.byteLength);
+    o.pool.limitCache(MEMORY_BUDGET_BYTES - wasmBytes);
     await o.pool.reserve(SPARE_SLOTS);
   }
 }
@@ -199,7 +203,7 @@ async function open({ name, backend, config, create, wait }: Requests['open']): 
     backend === 'memory'
       ? null
       : known ?? { key, name, backend, created: now, lastUsed: now, lastRun: null, bytes: 0, configName: stored.name ?? '' };
-  const o: Open = { name, backend, engine, pool, nextSeq, info, lock };
+  const o: Open = { name, backend, engine, pool, nextSeq, info, lock, peakBytes: 0 };
   db = o;
   await persist(o); // opening may have cut a torn log tail or created the first files
   await touch(o);
@@ -300,7 +304,7 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
   const report: Report = JSON.parse(o.engine.report_json(ms.preload, ms.run));
   await touch(o, `${req.label}${cancelled ? ' (cancelled)' : ''}`);
   const physical = o.pool && callsBefore ? callsSince(o.pool.calls, callsBefore) : undefined;
-  const memory = { wasmBytes: (await ready).memory.buffer.byteLength, cachePeakBytes: o.pool?.peakCachedBytes ?? 0 };
+  const memory = { wasmBytes: (await ready).memory.buffer.byteLength, cachePeakBytes: o.pool?.peakCachedBytes ?? 0, peakBytes: o.peakBytes };
   return { report, cancelled, millis: performance.now() - started, physical, memory, ...snapshot(o.engine) };
 }
 

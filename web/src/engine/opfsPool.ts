@@ -238,6 +238,11 @@ export class OpfsPool {
     this.peakCachedBytes = Math.max(this.peakCachedBytes, this.cachedBytes);
   }
 
+  /** Bytes the chunk cache holds now. */
+  get cacheBytes(): number {
+    return this.cachedBytes;
+  }
+
   /**
    * Let the chunk cache hold at most `bytes` (within its floor and CACHE_BYTES), dropping the
    * least recently used chunks now: the worker keeps cache + wasm memory within its budget.

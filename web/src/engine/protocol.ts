@@ -49,8 +49,11 @@ export interface RunResult extends Snapshot {
   millis: number;
   /** OPFS only: the synchronous file calls the run made and their time (the physical I/O). */
   physical?: PhysicalCalls;
-  /** The worker's memory after the run: the wasm memory (it only grows, so this is its peak) and the OPFS chunk cache's peak. */
-  memory: { wasmBytes: number; cachePeakBytes: number };
+  /**
+   * The worker's memory: the wasm memory after the run (it only grows, so this is its peak), the
+   * OPFS chunk cache's peak, and the most the two held together at the end of a step.
+   */
+  memory: { wasmBytes: number; cachePeakBytes: number; peakBytes: number };
 }
 
 export interface Requests {
