@@ -101,10 +101,7 @@ async function persist(o: Open): Promise<void> {
   }
   const wasmBytes = (await ready).memory.buffer.byteLength;
   o.peakBytes = Math.max(o.peakBytes, wasmBytes + (o.pool?.cacheBytes ?? 0));
-  if (o.pool) {
-    o.pool.limitCache(MEMORY_BUDGET_BYTES - wasmBytes);
-    await o.pool.reserve(SPARE_SLOTS);
-  }
+  if (o.pool) await o.pool.reserve(SPARE_SLOTS);
 }
 
 function storedBytes(o: Open): number {
@@ -182,6 +179,8 @@ async function open({ name, backend, config, create, wait }: Requests['open']): 
       engine = new WasmEngine(JSON.stringify(config));
     } else if (backend === 'opfs') {
       pool = await OpfsPool.open(name, create);
+      const { memory } = await ready;
+      pool.shareMemory(MEMORY_BUDGET_BYTES, () => memory.buffer.byteLength);
       try {
         engine = WasmEngine.open_opfs(pool, configJson);
       } catch (err) {

@@ -18,7 +18,7 @@
 const HEADER = 4096;
 const MAGIC = 0x534d534c; // "LSMS" little-endian
 const CHUNK = 64 * 1024;
-/** The chunk cache's size while the engine leaves it room; it yields as the wasm memory grows (`limitCache`), down to the floor. */
+/** The chunk cache's size while the engine leaves it room; it yields as the wasm memory grows (`shareMemory`), down to the floor. */
 const CACHE_BYTES = 256 * 1024 * 1024;
 const CACHE_FLOOR_BYTES = 32 * 1024 * 1024;
 const ROOT = 'lsm-navigator';
@@ -88,7 +88,7 @@ export class OpfsPool {
   private files = new Map<string, Slot>();
   private cache = new Map<string, Uint8Array>(); // key `${slot}:${chunk}`, insertion order = LRU
   private cachedBytes = 0;
-  private cacheLimit = CACHE_BYTES;
+  private budget: { total: number; others: () => number } | null = null;
   /** The most bytes the chunk cache has held (it is the worker's largest JavaScript allocation). */
   peakCachedBytes = 0;
   /** Physical calls made and the time they took, for the benchmark and the UI. */
@@ -244,17 +244,19 @@ export class OpfsPool {
   }
 
   /**
-   * Let the chunk cache hold at most `bytes` (within its floor and CACHE_BYTES), dropping the
-   * least recently used chunks now: the worker keeps cache + wasm memory within its budget.
+   * Keep the chunk cache and `others()` (the engine's wasm memory) within `total` bytes together:
+   * at every insertion the cache may hold `total − others()` (within its floor and CACHE_BYTES),
+   * so it gives way as the engine's filters and fence pointers grow.
    */
-  limitCache(bytes: number): void {
-    this.cacheLimit = Math.max(CACHE_FLOOR_BYTES, Math.min(CACHE_BYTES, bytes));
+  shareMemory(total: number, others: () => number): void {
+    this.budget = { total, others };
     this.evict();
   }
 
   private evict(): void {
+    const limit = this.budget ? Math.max(CACHE_FLOOR_BYTES, Math.min(CACHE_BYTES, this.budget.total - this.budget.others())) : CACHE_BYTES;
     for (const [k, v] of this.cache) {
-      if (this.cachedBytes <= this.cacheLimit) break;
+      if (this.cachedBytes <= limit) break;
       this.cache.delete(k);
       this.cachedBytes -= v.length;
     }
