@@ -60,7 +60,7 @@ function growthAgreement(r: LeveldbCaseResult, side: 'leveldb' | 'engine') {
   const params = { ...leveldbGrowthParams(r.calibration, r.case.keys, side === 'leveldb'), bufferEntries: r[side].insertsPerFlush };
   const model = leveledGrowthWriteAmplification(params);
   const measured = r[side].fromEmpty.filter((p) => p.inserts <= r.case.keys);
-  return compareGrowth(measured, model.points, 4 * params.bufferEntries);
+  return compareGrowth(measured, model.points, params);
 }
 
 const within = (measured: number, reference: number, tolerance: number, what: string) => {

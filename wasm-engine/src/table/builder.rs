@@ -177,7 +177,7 @@ impl TableBuilder {
         }
         let data_pages = self.fences.len() as u64;
         let filter = Filter::build_from(self.entries, self.hashes.iter().flatten().copied(), spec);
-        self.hashes = Vec::new();
+        self.hashes = Vec::new(); // 8 B per entry: free it before the filter and index are written
         let at = |b: &TableBuilder| b.written + b.pending.len() as u64;
 
         let filter_offset = at(&self);

@@ -7,7 +7,7 @@
  * last one, so it holds whole level-0 cycles: a window cut mid-cycle would count one more or one
  * fewer level-0 merge than its share (each is several percent of a short window).
  */
-import { LEVELED_GROWTH_MAX_KEYS, type LeveledGrowthParams, type LeveledGrowthPoint } from '@lsm/models';
+import { LEVELED_GROWTH_MAX_KEYS, leveledGrowthWriteAmplification, type LeveledGrowthParams, type LeveledGrowthPoint } from '@lsm/models';
 import type { MeasuredWindow, WriteAmpResult, WriteCheckpoint } from '../documents/writeAmp';
 
 const at = (v: readonly number[] | undefined, i: number) => v?.[i] ?? 0;
@@ -61,15 +61,19 @@ export interface GrowthComparison {
   difference: number;
 }
 
+export type GrowthAgreement = { points: GrowthComparison[]; worst: number };
+
 /**
- * The from-empty model against a measured series, at every measured point the model has (both
- * put a point at every flush), from `from` writes on; and the largest |difference| among them.
+ * The from-empty model of `design` against a measured series, at every measured point the model
+ * has (both put a point at every flush) from the first level-0 merge on (before it, both write
+ * every entry once); and the largest |difference| among them.
  */
 export function compareGrowth(
   measured: readonly { inserts: number; total: number }[],
   model: readonly LeveledGrowthPoint[],
-  from = 0,
-): { points: GrowthComparison[]; worst: number } {
+  design: Pick<LeveledGrowthParams, 'bufferEntries' | 'level0Trigger'>,
+): GrowthAgreement {
+  const from = (design.level0Trigger ?? 4) * design.bufferEntries;
   const byInserts = new Map(model.map((p) => [p.inserts, p.total]));
   const points: GrowthComparison[] = [];
   for (const m of measured) {
@@ -78,6 +82,19 @@ export function compareGrowth(
     points.push({ inserts: m.inserts, measured: m.total, model: predicted, difference: predicted / m.total - 1 });
   }
   return { points, worst: points.reduce((w, p) => Math.max(w, Math.abs(p.difference)), 0) };
+}
+
+/**
+ * The first N writes of a run (N = `design.keys`, checkpoints at every flush) against the
+ * from-empty model of the same design on the run's own flush cadence; null if the model cannot
+ * take the design (growthRealisations).
+ */
+export function runAgainstGrowthModel(design: LeveledGrowthParams, run: WriteAmpResult): GrowthAgreement | null {
+  const onCadence = { ...design, bufferEntries: run.inserts_per_flush };
+  const realisations = growthRealisations(onCadence);
+  if (realisations === null) return null;
+  const model = leveledGrowthWriteAmplification({ ...onCadence, realisations });
+  return compareGrowth(fromEmptySeries(run).filter((p) => p.inserts <= design.keys), model.points, onCadence);
 }
 
 /** The most files (N ÷ a file's entries) the page models from empty: one realisation then takes about 10 s. */

@@ -126,7 +126,7 @@ export function mslsEngineRunSpec(params: MslsLevelParams): { spec: WriteAmpSpec
  */
 export function mslsGrowthParams(params: MslsLevelParams, leveldbShortcuts = false): LeveledGrowthParams {
   const config = mslsToEngineConfig(params);
-  const entryBytes = mslsResolveLevelParams(params).entryBytes;
+  const { entryBytes, keySpace } = mslsResolveLevelParams(params);
   const ratios = config.levels.map((l) => l.size_ratio);
   const levelEntries: number[] = [];
   let capacity = config.buffer_bytes / entryBytes;
@@ -135,7 +135,7 @@ export function mslsGrowthParams(params: MslsLevelParams, leveldbShortcuts = fal
     levelEntries.push(capacity);
   }
   return {
-    keys: mslsResolveLevelParams(params).keySpace,
+    keys: keySpace,
     // The engine flushes once the logged bytes reach the buffer: after this many writes.
     bufferEntries: Math.ceil(config.buffer_bytes / entryBytes),
     level0Trigger: (config.levels[0]?.max_runs ?? 3) + 1,

@@ -14,7 +14,7 @@ import { ParamControl } from '../../ui/controls/ParamControl';
 import { CardGrid, Page } from '../../ui/layout/Page';
 import './bench.css';
 import { useUrlState } from '../../ui/state/useUrlState';
-import { ALL_STORES_MAX_ENTRIES, benchLookups, type BenchRow, type StoreSummary, runStorageBenchmark, summarizeBench } from './storageBench';
+import { ALL_STORES_MAX_ENTRIES, benchLookups, peakStoredBytes, type BenchRow, type StoreSummary, runStorageBenchmark, summarizeBench } from './storageBench';
 
 /** What the OPFS figures cost in browser calls: the per-call price is what batching works against. */
 function PhysicalCallsNote({ label, calls }: { label: string; calls: PhysicalCalls }) {
@@ -128,12 +128,6 @@ function EngineTable({ stores }: { stores: StoreSummary[] }) {
     </table>
   );
 }
-
-/**
- * Storage a run needs at its peak, about: the entries with their filters and fences, twice over
- * while a merge still holds the runs it replaces (16 B keys + 100 B values, about 122 B stored).
- */
-const peakStoredBytes = (n: number) => 2 * n * 122;
 
 /** What this browser lets the site store beyond what it already does (null where it will not say). */
 function useStorageHeadroom(): number | null {

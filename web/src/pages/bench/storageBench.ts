@@ -39,6 +39,12 @@ export function benchLookups(n: number): { count: number; missingShare: number }
   return n <= ALL_STORES_MAX_ENTRIES ? { count: n, missingShare: 0.5 } : { count: 4_000_000, missingShare: 0.9 };
 }
 
+/**
+ * Storage a run needs at its peak, about: the entries with their filters and fences (16 B keys +
+ * 100 B values, about 122 B stored), twice over while a merge still holds the runs it replaces.
+ */
+export const peakStoredBytes = (n: number) => 2 * n * 122;
+
 type MeasureMemory = () => Promise<{ breakdown: { bytes: number; attribution: { scope?: string; url?: string }[] }[] }>;
 
 /**

@@ -114,10 +114,9 @@ export function GrowthCard({ params, comparison }: { params: MslsLevelParams; co
   const rows = useMemo(() => {
     if (!rules || !shortcuts) return [];
     const at = (points: readonly LeveledGrowthPoint[]) => points[points.length - 1];
-    const from = (d: LeveledGrowthParams | undefined) => 4 * (d?.bufferEntries ?? 0);
     return [
-      { id: 'engine', label: 'by the engine’s rules', model: at(rules), measured: view.measured && compareGrowth(view.measured.engine, rules, from(view.designs[0])) },
-      { id: 'leveldb', label: 'with LevelDB’s shortcuts', model: at(shortcuts), measured: view.measured && compareGrowth(view.measured.leveldb, shortcuts, from(view.designs[1])) },
+      { id: 'engine', label: 'by the engine’s rules', model: at(rules), measured: view.measured && view.designs[0] && compareGrowth(view.measured.engine, rules, view.designs[0]) },
+      { id: 'leveldb', label: 'with LevelDB’s shortcuts', model: at(shortcuts), measured: view.measured && view.designs[1] && compareGrowth(view.measured.leveldb, shortcuts, view.designs[1]) },
     ];
   }, [rules, shortcuts, view]);
 

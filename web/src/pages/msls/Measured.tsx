@@ -4,11 +4,11 @@
  * design, and MSLS — and the page's own design measured on the engine here, in the worker.
  */
 import { useMemo, useState } from 'react';
-import { leveledGrowthWriteAmplification, mslsWriteAmplification, type MslsLevelParams } from '@lsm/models';
-import { compareGrowth, fromEmptySeries, growthRealisations, steadyStateWindow, type GrowthComparison } from '../../compute/writeAmp';
+import { mslsWriteAmplification, type MslsLevelParams } from '@lsm/models';
+import { runAgainstGrowthModel, steadyStateWindow, type GrowthAgreement } from '../../compute/writeAmp';
 import { mslsEngineRunSpec, mslsGrowthParams } from '../../documents/designs/msls';
 import { formatCount, formatDifference, formatFixed, formatInt, formatSig } from '../../documents/format';
-import type { LeveldbCaseResult, LeveldbComparison, MeasuredWindow, WriteAmpResult } from '../../documents/writeAmp';
+import type { LeveldbCaseResult, LeveldbComparison, MeasuredWindow } from '../../documents/writeAmp';
 import { BusyError, useLabEngine, withTask } from '../../engine/session';
 import { BarChart } from '../../ui/charts/BarChart';
 import { ChartCard } from '../../ui/charts/ChartCard';
@@ -147,19 +147,6 @@ export function LeveldbCard({ comparison }: { comparison: LeveldbComparisonState
 export const ENGINE_RUN_MAX_KEYS = 1_000_000;
 const ENGINE_TASK_LABEL = 'write amplification on the engine';
 
-/**
- * The first N writes of the run against the from-empty model of the same design on the engine's
- * flush cadence, from the first level-0 merge on (null if the model cannot take the design).
- */
-function fromEmpty(params: MslsLevelParams, result: WriteAmpResult): { points: GrowthComparison[]; worst: number } | null {
-  const design = { ...mslsGrowthParams(params), bufferEntries: result.inserts_per_flush };
-  const realisations = growthRealisations(design);
-  if (realisations === null) return null;
-  const model = leveledGrowthWriteAmplification({ ...design, realisations });
-  const measured = fromEmptySeries(result).filter((p) => p.inserts <= design.keys);
-  return compareGrowth(measured, model.points, 4 * design.bufferEntries);
-}
-
 /** The page's design measured on the engine (in the worker, in memory) next to the model, level by level. */
 export function EngineRunCard({ params }: { params: MslsLevelParams }) {
   const { busy } = useLabEngine();
@@ -168,7 +155,7 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
     window: MeasuredWindow;
     params: MslsLevelParams;
     millis: number;
-    fromEmpty: { points: GrowthComparison[]; worst: number } | null;
+    fromEmpty: GrowthAgreement | null;
   } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const keys = params.keySpace;
@@ -185,7 +172,7 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
           setError('Cancelled: nothing measured.');
           return;
         }
-        setMeasured({ window: steadyStateWindow(r.result, 'engine', warmup), params, millis: r.millis, fromEmpty: fromEmpty(params, r.result) });
+        setMeasured({ window: steadyStateWindow(r.result, 'engine', warmup), params, millis: r.millis, fromEmpty: runAgainstGrowthModel(mslsGrowthParams(params), r.result) });
       });
     } catch (err) {
       setError(err instanceof BusyError || err instanceof Error ? err.message : String(err));
