@@ -71,14 +71,30 @@ pub struct LevelGeometry {
 }
 
 pub fn geometry(config: &EngineConfig, level: usize) -> LevelGeometry {
+    let mut scale = config.buffer_bytes as f64;
+    for i in 1..level {
+        scale *= config.level(i).size_ratio;
+    }
+    geometry_at(config, level, scale)
+}
+
+/// Every level's geometry, level 1 first: `geometry` without recomputing the product of the size
+/// ratios above each level (the policy asks after every flush).
+pub fn geometries(config: &EngineConfig) -> impl Iterator<Item = LevelGeometry> + '_ {
+    let mut scale = config.buffer_bytes as f64;
+    (1..).map(move |level| {
+        let g = geometry_at(config, level, scale);
+        scale *= config.level(level).size_ratio;
+        g
+    })
+}
+
+/// The geometry of `level`, given `scale`: the buffer times the size ratios of the levels above.
+fn geometry_at(config: &EngineConfig, level: usize, scale: f64) -> LevelGeometry {
     let lc = config.level(level);
     if config.compaction.granularity == Granularity::File {
         // Level 1 holds flushed files; its size ratio sets level 2's capacity (LevelDB's L1).
-        let mut capacity = config.buffer_bytes as f64;
-        for i in 1..level {
-            capacity *= config.level(i).size_ratio;
-        }
-        let capacity = if level == 1 { f64::INFINITY } else { capacity };
+        let capacity = if level == 1 { f64::INFINITY } else { scale };
         return LevelGeometry {
             capacity,
             unit: config.buffer_bytes as f64,
@@ -86,10 +102,7 @@ pub fn geometry(config: &EngineConfig, level: usize) -> LevelGeometry {
             run_capacity: capacity,
         };
     }
-    let mut unit = config.buffer_bytes as f64;
-    for i in 1..level {
-        unit *= config.level(i).size_ratio;
-    }
+    let unit = scale;
     let capacity = unit * lc.size_ratio;
     LevelGeometry { capacity, unit, max_runs: lc.max_runs, run_capacity: capacity / f64::from(lc.max_runs) }
 }
@@ -114,17 +127,18 @@ pub fn choose_flush(shape: &Shape, config: &EngineConfig, buffer_bytes: u64) -> 
 /// The next whole-level merge the shape needs, smallest level first; `None` when every level is
 /// within its limits.
 pub fn choose(shape: &Shape, config: &EngineConfig) -> Option<MergePlan> {
+    let mut geometries = geometries(config).peekable();
     for (idx, runs) in shape.levels.iter().enumerate() {
         let level = idx + 1;
+        let g = geometries.next()?;
         if runs.is_empty() {
             continue;
         }
-        let g = geometry(config, level);
         let total: u64 = runs.iter().sum();
         let too_many_runs = runs.len() > g.max_runs as usize;
         let full = total as f64 >= g.capacity - g.unit / 4.0;
         if too_many_runs || full {
-            let next = geometry(config, level + 1);
+            let next = geometries.peek().copied().unwrap_or_else(|| geometry(config, level + 1));
             let newest_below = shape.levels.get(level).and_then(|l| l.first().copied());
             return Some(MergePlan { level, into_newest_run: can_absorb(&next, newest_below, total) });
         }
@@ -272,6 +286,20 @@ mod tests {
             assert_eq!(simulate(&c, 10, 99).levels, vec![vec![], vec![990]], "K={k}");
             assert_eq!(simulate(&c, 35, 99).levels, vec![vec![99; 5], vec![990; 3]], "K={k}");
         }
+    }
+
+    #[test]
+    fn geometries_step_through_the_levels_as_geometry_computes_each() {
+        for granularity in [Granularity::Level, Granularity::File] {
+            let mut c = config(&[(3.0, 2), (7.0, 1), (10.0, 4)]);
+            c.compaction.granularity = granularity;
+            let stepped: Vec<LevelGeometry> = geometries(&c).take(6).collect();
+            let each: Vec<LevelGeometry> = (1..=6).map(|l| geometry(&c, l)).collect();
+            assert_eq!(stepped, each, "{granularity:?}");
+        }
+        // Level 3 of a level-granular tree: arrivals of 100 × 3 × 7 bytes, 10 of them when full.
+        let g = geometry(&config(&[(3.0, 2), (7.0, 1), (10.0, 4)]), 3);
+        assert_eq!((g.unit, g.capacity, g.max_runs), (2100.0, 21000.0, 4));
     }
 
     #[test]

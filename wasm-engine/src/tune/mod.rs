@@ -24,6 +24,7 @@ pub mod predict;
 pub mod robust;
 mod writes;
 
+use std::cmp::Ordering;
 use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
@@ -66,11 +67,16 @@ impl FromStr for Target {
 
 const SIZE_RATIOS: [f64; 10] = [2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 16.0, 32.0, 64.0];
 const FILTER_BITS: [f64; 12] = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 16.0, 24.0];
+/// The filter settings every shape is first ranked at; the rest of `FILTER_BITS` are then priced
+/// for the shapes that ranked best, next to their best coarse setting (cost is smooth in the
+/// bits: more bits fewer false positives, less buffer more merges).
+const COARSE_BITS: [f64; 7] = [0.0, 2.0, 4.0, 6.0, 10.0, 16.0, 24.0];
 /// Moments of the run phase the quick ranking prices lookups at.
 const QUICK_SAMPLES: usize = 4;
 /// Candidates per criterion (nominal, worst case) re-priced in full after the quick ranking.
 const LEADERS: usize = 12;
-/// Best uniform shapes per criterion whose per-level (lazy-leveling) variant is also priced.
+/// Best uniform shapes per criterion whose per-level (lazy-leveling) variant, and whose filter
+/// settings between the coarse ones, are also priced.
 const REFINED: usize = 16;
 /// The smallest buffer a candidate may have: below it, flushes (and the search) multiply.
 const MIN_BUFFER_BYTES: f64 = 1_048_576.0;
@@ -300,11 +306,43 @@ pub fn rocksdb_design(
     c
 }
 
-/// The candidates on `target` for `memory` bytes of buffer and filters over `entries` keys,
-/// shaped after `current` where the target fixes the shape.
-fn candidates(target: Target, current: &EngineConfig, entries: u64, memory: f64) -> Vec<EngineConfig> {
+/// `config` with `bits` per key of filters and the rest of `memory` as its buffer (and, with
+/// merges by file, as its file size, as RocksDB's shape has it); None if the buffer would be too small.
+fn with_bits(config: &EngineConfig, bits: f64, entries: u64, memory: f64) -> Option<EngineConfig> {
+    let buffer = memory - bits * entries as f64 / 8.0;
+    if buffer < MIN_BUFFER_BYTES || bits > BITS_PER_KEY_RANGE.1 {
+        return None;
+    }
+    let mut c = config.clone();
+    c.filter.bits_per_key = bits;
+    c.buffer_bytes = buffer.floor() as u64;
+    if c.compaction.granularity == Granularity::File {
+        c.compaction.target_file_bytes = c.buffer_bytes;
+    }
+    c.name = summary(&c);
+    Some(c)
+}
+
+/// Where a candidate falls in the order `candidates` generates them: filter bits, policy, size
+/// ratio, allocation (Monkey first).
+fn generation_order(c: &EngineConfig) -> (f64, bool, f64, bool) {
+    let tiered = c.levels.first().is_some_and(|l| l.max_runs > 1) && c.compaction.granularity == Granularity::Level;
+    let ratio = c.levels.last().map_or(0.0, |l| l.size_ratio);
+    (c.filter.bits_per_key, tiered, ratio, c.filter.allocation != Allocation::Monkey)
+}
+
+/// The settings of `FILTER_BITS` between `bits`' coarse neighbours (`COARSE_BITS`).
+fn finer_bits(bits: f64) -> impl Iterator<Item = f64> {
+    let below = COARSE_BITS.iter().copied().filter(|&b| b < bits).fold(f64::NEG_INFINITY, f64::max);
+    let above = COARSE_BITS.iter().copied().filter(|&b| b > bits).fold(f64::INFINITY, f64::min);
+    FILTER_BITS.into_iter().filter(move |&b| b > below && b < above && !COARSE_BITS.contains(&b))
+}
+
+/// The candidates on `target` for `memory` bytes of buffer and filters over `entries` keys, at
+/// each filter setting of `bits`, shaped after `current` where the target fixes the shape.
+fn candidates(target: Target, current: &EngineConfig, entries: u64, memory: f64, bits: &[f64]) -> Vec<EngineConfig> {
     match target {
-        Target::Engine => engine_candidates(current.page_bytes, entries, memory),
+        Target::Engine => engine_candidates(current.page_bytes, entries, memory, bits),
         Target::Rocksdb => {
             // Keep the current level 0 trigger and level-1 size (in write buffers) when the
             // current design has RocksDB's shape; otherwise RocksDB's defaults (4 files, 4 buffers).
@@ -313,7 +351,7 @@ fn candidates(target: Target, current: &EngineConfig, entries: u64, memory: f64)
                 _ => (4, 4.0),
             };
             let mut out = Vec::new();
-            for &bits in &FILTER_BITS {
+            for &bits in bits {
                 let buffer = memory - bits * entries as f64 / 8.0;
                 if buffer < MIN_BUFFER_BYTES {
                     continue;
@@ -327,9 +365,9 @@ fn candidates(target: Target, current: &EngineConfig, entries: u64, memory: f64)
     }
 }
 
-fn engine_candidates(page_bytes: u32, entries: u64, memory: f64) -> Vec<EngineConfig> {
+fn engine_candidates(page_bytes: u32, entries: u64, memory: f64, bits: &[f64]) -> Vec<EngineConfig> {
     let mut out = Vec::new();
-    for &bits in &FILTER_BITS {
+    for &bits in bits {
         let buffer = memory - bits * entries as f64 / 8.0;
         if buffer < MIN_BUFFER_BYTES || bits > BITS_PER_KEY_RANGE.1 {
             continue;
@@ -371,13 +409,15 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
             predictor.predict(&config, predict::SAMPLES)?
         };
         let w = worst_case(&prediction.class_costs, &mix, rho)?;
-        Ok(Priced { summary: summary(&config), config, prediction, worst: w.cost, worst_mix: w.workload })
+        // Candidates are named by their summary when built (the quick ranking prices only them).
+        let summary = if quick { config.name.clone() } else { summary(&config) };
+        Ok(Priced { summary, config, prediction, worst: w.cost, worst_mix: w.workload })
     };
     let current_priced = price(current.clone(), false)?;
     // A quick ranking of every candidate (lookups priced at two moments of the run), then the
     // leaders by either criterion priced in full; the choice is made among fully priced designs.
     let mut quick = Vec::new();
-    for c in candidates(target, current, entries, memory) {
+    for c in candidates(target, current, entries, memory, &COARSE_BITS) {
         quick.push(price(c, true)?);
     }
     let criteria: [fn(&Priced) -> f64; 2] = [|p| p.prediction.expected, |p| p.worst];
@@ -392,8 +432,24 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
         out.dedup();
         out
     };
+    let mut seen: Vec<String> = quick.iter().map(|p| p.summary.clone()).collect();
+    for i in best(&quick, REFINED) {
+        let finer: Vec<EngineConfig> = finer_bits(quick[i].config.filter.bits_per_key)
+            .filter_map(|b| with_bits(&quick[i].config, b, entries, memory))
+            .collect();
+        for c in finer {
+            if !seen.contains(&c.name) {
+                seen.push(c.name.clone());
+                quick.push(price(c, true)?);
+            }
+        }
+    }
+    // Back into the order the candidates are generated in (filter bits, then shape), so that
+    // equal predictions resolve the same way whatever was refined.
+    quick.sort_by(|a, b| {
+        generation_order(&a.config).partial_cmp(&generation_order(&b.config)).unwrap_or(Ordering::Equal)
+    });
     if target == Target::Engine {
-        let mut seen: Vec<String> = quick.iter().map(|p| p.summary.clone()).collect();
         for i in best(&quick, REFINED) {
             let Some(c) = lazy_leveling(&quick[i].config, quick[i].prediction.levels) else { continue };
             let name = summary(&c);
@@ -467,4 +523,35 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
         nominal,
         robust,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finer_bits_fill_the_gaps_next_to_a_coarse_setting() {
+        let finer = |b: f64| finer_bits(b).collect::<Vec<_>>();
+        assert_eq!(finer(10.0), vec![8.0, 12.0]);
+        assert_eq!(finer(4.0), vec![3.0, 5.0]);
+        assert_eq!(finer(0.0), vec![1.0]);
+        assert_eq!(finer(24.0), Vec::<f64>::new());
+        // Every setting is coarse or next to one: the refinement can reach all of FILTER_BITS.
+        let reachable: Vec<f64> = COARSE_BITS.iter().flat_map(|&b| std::iter::once(b).chain(finer_bits(b))).collect();
+        assert!(FILTER_BITS.iter().all(|b| reachable.contains(b)), "{reachable:?}");
+    }
+
+    #[test]
+    fn with_bits_keeps_the_memory_and_rocksdb_files_the_buffer_size() {
+        let entries = 1_000_000;
+        let memory = 16.0 * 1_048_576.0;
+        let base = rocksdb_design(4096, 4, 4.0, 10.0, 8 << 20, 10.0);
+        let c = with_bits(&base, 16.0, entries, memory).expect("fits");
+        assert_eq!(c.buffer_bytes, (memory - 2_000_000.0) as u64);
+        assert_eq!(c.compaction.target_file_bytes, c.buffer_bytes);
+        assert!((memory_of(&c, entries) - memory).abs() < 1.0);
+        assert_eq!(c.name, summary(&c));
+        // No room left for a buffer: not a candidate.
+        assert!(with_bits(&base, 64.0, 100_000_000, memory).is_none());
+    }
 }

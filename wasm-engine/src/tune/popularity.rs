@@ -34,7 +34,15 @@ impl Bin {
 
     /// P(a key of this bin is picked at least once in `u` picks).
     pub(super) fn hit(&self, u: f64) -> f64 {
-        if u <= 0.0 { 0.0 } else { 1.0 - exp(u * self.log_miss) }
+        let x = u * self.log_miss;
+        // Below −38, exp(x) < 2⁻⁵⁴ and 1 − exp(x) rounds to exactly 1: hot keys skip the exp.
+        if u <= 0.0 {
+            0.0
+        } else if x < -38.0 {
+            1.0
+        } else {
+            1.0 - exp(x)
+        }
     }
 }
 

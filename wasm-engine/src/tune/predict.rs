@@ -24,7 +24,9 @@
 
 use std::cell::RefCell;
 
-use rustc_hash::FxHashMap;
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::bloom::fpr_at_bits_per_key;
 use crate::compaction::{self, FlushPlan, Shape};
@@ -89,8 +91,15 @@ impl Run {
     }
 }
 
-/// The deepest level, the new run's level, the deepest level's runs and the new run (bytes).
-type MonkeyQuestion = (usize, usize, u64, Vec<u64>);
+/// The deepest level, the new run's level, the new run and the deepest level's runs (bytes, as
+/// bits), remembered under their hash with the answer.
+struct MonkeyAnswer {
+    deepest: usize,
+    dest_level: usize,
+    bytes: u64,
+    deepest_runs: Vec<u64>,
+    bits: f64,
+}
 
 struct Sim<'a> {
     config: &'a EngineConfig,
@@ -102,8 +111,11 @@ struct Sim<'a> {
     levels: Vec<Vec<Run>>,
     /// Key maps of file-granular levels (index as `levels`; level 1's files all span the space).
     key_maps: Vec<KeyMap>,
-    shape_buf: Shape,
-    monkey_memo: RefCell<FxHashMap<MonkeyQuestion, f64>>,
+    /// `levels` as the merge policy sees it (run sizes in bytes), kept in step with every change
+    /// to `levels`: the policy is asked after every flush, and rebuilding it each time was a
+    /// tenth of the tuner's time.
+    shape: Shape,
+    monkey_memo: RefCell<FxHashMap<u64, MonkeyAnswer>>,
     buffer_lo: f64,
     counting: bool,
     flushes: u64,
@@ -112,16 +124,26 @@ struct Sim<'a> {
 }
 
 impl Sim<'_> {
-    /// The tree as the merge policy sees it, written into `buf` (its vectors are reused: the
-    /// policy is asked after every flush, and allocating a new shape each time was a third of
-    /// the tuner's time).
-    fn shape_into<'s>(&self, buf: &'s mut Shape) -> &'s Shape {
-        buf.levels.resize_with(self.levels.len(), Vec::new);
-        for (out, runs) in buf.levels.iter_mut().zip(&self.levels) {
-            out.clear();
-            out.extend(runs.iter().map(|r| (r.entries * self.entry_bytes) as u64));
-        }
-        buf
+    fn bytes_of(&self, run: &Run) -> u64 {
+        (run.entries * self.entry_bytes) as u64
+    }
+
+    /// The changes to the tree, each made to `levels` and to `shape` alike.
+    fn remove_run(&mut self, l: usize, i: usize) {
+        self.levels[l].remove(i);
+        self.shape.levels[l].remove(i);
+    }
+
+    fn insert_newest(&mut self, l: usize, run: Run) {
+        let bytes = self.bytes_of(&run);
+        self.shape.levels[l].insert(0, bytes);
+        self.levels[l].insert(0, run);
+    }
+
+    fn replace_run(&mut self, l: usize, i: usize, run: Run) {
+        let bytes = self.bytes_of(&run);
+        self.shape.levels[l][i] = bytes;
+        self.levels[l][i] = run;
     }
 
     fn pages(&self, entries: f64, bits_per_key: f64, tables: f64) -> f64 {
@@ -144,11 +166,12 @@ impl Sim<'_> {
                 let live = |l: usize| self.levels[l].iter().enumerate().filter(move |&(i, _)| !is_consumed(l, i));
                 let deepest = (0..self.levels.len()).rev().find(|&l| live(l).next().is_some()).map_or(0, |l| l + 1);
                 let deepest = deepest.max(dest_level);
-                let others: Vec<f64> = if deepest <= self.levels.len() {
-                    live(deepest - 1).map(|(_, r)| r.entries * self.entry_bytes).collect()
-                } else {
-                    Vec::new()
-                };
+                let others = self
+                    .levels
+                    .get(deepest - 1)
+                    .into_iter()
+                    .flat_map(move |_| live(deepest - 1))
+                    .map(|(_, r)| r.entries * self.entry_bytes);
                 let monkey = self.monkey_bits(deepest, dest_level, others, entries * self.entry_bytes);
                 // The budget that the staying filters leave (filter_sizing::unspent_bits_per_key).
                 let (spent, held) = self
@@ -166,26 +189,55 @@ impl Sim<'_> {
     }
 
     /// `monkey_bits_at_birth`, remembered: between two merges into the deepest level, every
-    /// flush (and every merge into the same level) asks the same question.
-    fn monkey_bits(&self, deepest: usize, dest_level: usize, deepest_runs: Vec<f64>, bytes: f64) -> f64 {
-        let key = (deepest, dest_level, bytes.to_bits(), deepest_runs.iter().map(|b| b.to_bits()).collect());
-        if let Some(&bits) = self.monkey_memo.borrow().get(&key) {
-            return bits;
+    /// flush (and every merge into the same level) asks the same question. A question is
+    /// looked up by its hash and compared in full, without building it (most are answered).
+    fn monkey_bits(
+        &self,
+        deepest: usize,
+        dest_level: usize,
+        deepest_runs: impl Iterator<Item = f64> + Clone,
+        bytes: f64,
+    ) -> f64 {
+        // Above the deepest level the new run's size does not enter the answer (its level counts
+        // at design size), and a growing level-1 run would otherwise make every flush a new question.
+        let bytes = if dest_level < deepest { 0.0 } else { bytes };
+        let mut h = FxHasher::default();
+        (deepest, dest_level, bytes.to_bits()).hash(&mut h);
+        deepest_runs.clone().for_each(|b| b.to_bits().hash(&mut h));
+        let key = h.finish();
+        if let Some(a) = self.monkey_memo.borrow().get(&key)
+            && a.deepest == deepest
+            && a.dest_level == dest_level
+            && a.bytes == bytes.to_bits()
+            && a.deepest_runs.iter().copied().eq(deepest_runs.clone().map(f64::to_bits))
+        {
+            return a.bits;
         }
-        let bits = monkey_bits_at_birth(self.config, deepest, dest_level, &deepest_runs, bytes);
-        self.monkey_memo.borrow_mut().insert(key, bits);
+        let runs: Vec<f64> = deepest_runs.collect();
+        let bits = monkey_bits_at_birth(self.config, deepest, dest_level, &runs, bytes);
+        let answer = MonkeyAnswer {
+            deepest,
+            dest_level,
+            bytes: bytes.to_bits(),
+            deepest_runs: runs.iter().map(|b| b.to_bits()).collect(),
+            bits,
+        };
+        self.monkey_memo.borrow_mut().insert(key, answer);
         bits
     }
 
     fn ensure_level(&mut self, level: usize) {
         while self.levels.len() < level {
             self.levels.push(Vec::new());
-            self.key_maps.push(KeyMap::empty());
+            self.shape.levels.push(Vec::new());
+            if self.config.compaction.granularity == Granularity::File {
+                self.key_maps.push(KeyMap::empty());
+            }
         }
     }
 
-    /// Write `inputs` (level, index), and the buffer's interval `extra` if any, merged into one
-    /// new run at the top of `dest_level`, counting its pages.
+    /// Write `inputs` (level, index; in ascending order), and the buffer's interval `extra` if
+    /// any, merged into one new run at the top of `dest_level`, counting its pages.
     fn merge(&mut self, inputs: &[(usize, usize)], dest_level: usize, extra: Option<(f64, f64)>) {
         let mut lo = f64::INFINITY;
         let mut hi = f64::NEG_INFINITY;
@@ -209,14 +261,12 @@ impl Sim<'_> {
         if self.counting {
             self.pages_written += self.pages(entries, bits, tables);
         }
-        let mut sorted = inputs.to_vec();
-        sorted.sort_unstable_by(|a, b| b.cmp(a));
-        for (l, i) in sorted {
-            self.levels[l].remove(i);
+        debug_assert!(inputs.windows(2).all(|w| w[0] < w[1]), "inputs in ascending order");
+        for &(l, i) in inputs.iter().rev() {
+            self.remove_run(l, i);
         }
         self.ensure_level(dest_level);
-        let run = Run { lo, hi, entries, bits_per_key: bits, coverage: 1.0 };
-        self.levels[dest_level - 1].insert(0, run);
+        self.insert_newest(dest_level - 1, Run { lo, hi, entries, bits_per_key: bits, coverage: 1.0 });
     }
 
     fn flush(&mut self, hi: f64) {
@@ -227,33 +277,28 @@ impl Sim<'_> {
         }
         self.ensure_level(1);
         let bytes = (self.writes.keys_in(lo, hi) * self.entry_bytes).round() as u64;
-        let mut buf = std::mem::take(&mut self.shape_buf);
-        let into_newest =
-            compaction::choose_flush(self.shape_into(&mut buf), self.config, bytes) == FlushPlan::IntoNewestRun;
-        self.shape_buf = buf;
-        let inputs: Vec<(usize, usize)> = if into_newest && !self.levels[0].is_empty() { vec![(0, 0)] } else { vec![] };
-        self.merge(&inputs, 1, Some((lo, hi)));
+        let into_newest = compaction::choose_flush(&self.shape, self.config, bytes) == FlushPlan::IntoNewestRun;
+        let inputs: &[(usize, usize)] = if into_newest && !self.levels[0].is_empty() { &[(0, 0)] } else { &[] };
+        self.merge(inputs, 1, Some((lo, hi)));
         self.maintain();
     }
 
     fn maintain(&mut self) {
         match self.config.compaction.granularity {
-            Granularity::Level => loop {
-                let mut buf = std::mem::take(&mut self.shape_buf);
-                let plan = compaction::choose(self.shape_into(&mut buf), self.config);
-                self.shape_buf = buf;
-                let Some(plan) = plan else { break };
-                let src = plan.level - 1;
-                let mut inputs: Vec<(usize, usize)> = (0..self.levels[src].len()).map(|i| (src, i)).collect();
-                self.ensure_level(plan.level + 1);
-                if plan.into_newest_run && !self.levels[plan.level].is_empty() {
-                    inputs.push((plan.level, 0));
+            Granularity::Level => {
+                while let Some(plan) = compaction::choose(&self.shape, self.config) {
+                    let src = plan.level - 1;
+                    let mut inputs: Vec<(usize, usize)> = (0..self.levels[src].len()).map(|i| (src, i)).collect();
+                    self.ensure_level(plan.level + 1);
+                    if plan.into_newest_run && !self.levels[plan.level].is_empty() {
+                        inputs.push((plan.level, 0));
+                    }
+                    if self.counting {
+                        self.merges += 1;
+                    }
+                    self.merge(&inputs, plan.level + 1, None);
                 }
-                if self.counting {
-                    self.merges += 1;
-                }
-                self.merge(&inputs, plan.level + 1, None);
-            },
+            }
             Granularity::File => self.maintain_by_file(),
         }
     }
@@ -310,18 +355,18 @@ impl Sim<'_> {
             }
             let remaining = Run { lo: cut, entries: self.writes.keys_in(cut, src.hi), coverage: src_cover, ..src };
             if remaining.entries * self.entry_bytes < 1.0 {
-                self.levels[l].remove(0);
+                self.remove_run(l, 0);
             } else {
-                self.levels[l][0] = remaining;
+                self.replace_run(l, 0, remaining);
             }
             let lo = below.map_or(src.lo, |b| b.lo.min(src.lo));
             let entries = self.writes.keys_in(lo, cut);
             let merged =
                 Run { lo, hi: cut, entries, bits_per_key: self.bits_for(l + 2, entries, &[]), coverage: below_cover };
             if self.levels[l + 1].is_empty() {
-                self.levels[l + 1].push(merged);
+                self.insert_newest(l + 1, merged);
             } else {
-                self.levels[l + 1][0] = merged;
+                self.replace_run(l + 1, 0, merged);
             }
         }
     }
@@ -346,12 +391,16 @@ impl Sim<'_> {
         // Probe cost before each run: the false positives of the runs probed ahead of it.
         let fprs: Vec<f64> = runs.iter().map(|r| r.fpr() * r.coverage).collect();
         let ahead: Vec<f64> = fprs.iter().scan(0.0, |acc, f| Some(std::mem::replace(acc, *acc + f))).collect();
+        // Runs that start no later than the runs probed before them (always, with merges by level):
+        // a key's chance to be found by a run then only grows down the probe order.
+        let time_ordered =
+            runs.windows(2).all(|w| w[1].lo <= w[0].lo) && runs.first().is_none_or(|r| r.lo <= self.buffer_lo);
         let mut existing = 0.0;
         let mut mass = 0.0;
-        for b in bins.iter() {
+        let hits_all = self.writes.hits(u_all);
+        for (b, &hit_all) in bins.iter().zip(hits_all.iter()) {
             let m = b.p * b.count;
             mass += m;
-            let hit_all = b.hit(u_all);
             // P(a key's newest version was written at or after `seq`), with u updates since.
             let newer_than = |seq: f64, u: f64| -> f64 {
                 let since = self.writes.share_inserted_since(b, seq, inserted);
@@ -361,8 +410,16 @@ impl Sim<'_> {
             let mut upper = newer_than(self.buffer_lo, u_buffer);
             let mut cost = 0.0;
             for ((r, above), &u) in runs.iter().zip(&ahead).zip(&u_runs) {
+                if upper >= 1.0 && time_ordered {
+                    // Every key of the bin was found above; older runs add exactly nothing.
+                    break;
+                }
                 let at_or_after_lo = newer_than(r.lo, u);
-                cost += (at_or_after_lo - upper).max(0.0) * (1.0 + above);
+                // Not `.max(0.0)`: in wasm that is a call to `fmax` (NaN rules), in the hottest loop.
+                let found_here = at_or_after_lo - upper;
+                if found_here > 0.0 {
+                    cost += found_here * (1.0 + above);
+                }
                 upper = at_or_after_lo;
             }
             existing += m * cost;
@@ -447,7 +504,7 @@ fn predict_with(
         writes,
         levels: Vec::new(),
         key_maps: Vec::new(),
-        shape_buf: Shape::default(),
+        shape: Shape::default(),
         monkey_memo: RefCell::default(),
         buffer_lo: 0.0,
         counting: false,

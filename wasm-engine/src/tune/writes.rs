@@ -23,6 +23,7 @@ pub(super) struct WriteSequence {
     pub(super) popularity: Popularity,
     distinct: RefCell<FxHashMap<(u64, u64), f64>>,
     flushes: RefCell<FxHashMap<u64, Rc<[f64]>>>,
+    hits: RefCell<FxHashMap<u64, Rc<[f64]>>>,
 }
 
 impl WriteSequence {
@@ -40,7 +41,20 @@ impl WriteSequence {
             popularity,
             distinct: RefCell::default(),
             flushes: RefCell::default(),
+            hits: RefCell::default(),
         }
+    }
+
+    /// Each bin's `hit(u)`, in bin order, remembered: every design's lookups are priced at the
+    /// same moments of the run, so each asks for the same u (the run's updates so far).
+    pub(super) fn hits(&self, u: f64) -> Rc<[f64]> {
+        let key = u.to_bits();
+        if let Some(h) = self.hits.borrow().get(&key) {
+            return Rc::clone(h);
+        }
+        let h: Rc<[f64]> = self.popularity.bins(0.0).iter().map(|b| b.hit(u)).collect();
+        self.hits.borrow_mut().insert(key, Rc::clone(&h));
+        h
     }
 
     /// Keys inserted before write `seq`.
