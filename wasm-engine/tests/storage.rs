@@ -76,3 +76,30 @@ fn a_full_quota_is_a_clear_error_and_the_database_stays_consistent() {
     }
     assert!(reopened.scan(b"", b"\xff").unwrap().len() >= synced as usize);
 }
+
+#[test]
+fn a_deleted_file_is_gone_for_every_call_that_follows_and_its_name_can_be_reused() {
+    // Files unlink on a thread of their own; no call may see a file it deleted, or lose a new
+    // file of the same name to the unlink still on its way.
+    let dir = std::env::temp_dir().join(format!("lsm-unlink-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut s = FileStorage::open(&dir).unwrap();
+    for round in 0..200u32 {
+        let name = format!("{:08}.sst", round % 3);
+        let bytes = vec![round as u8; 3 << 20];
+        s.append(&name, &bytes).unwrap();
+        s.sync(&name).unwrap();
+        s.delete(&name).unwrap();
+        assert!(!s.exists(&name).unwrap(), "round {round}: deleted file still exists");
+        assert!(!s.list().unwrap().contains(&name), "round {round}: deleted file listed");
+        s.append(&name, b"again").unwrap();
+        s.sync(&name).unwrap();
+        assert_eq!(s.len(&name).unwrap(), 5, "round {round}: the new file lost to the old unlink");
+        assert_eq!(s.read(&name, 0, 5).unwrap(), b"again");
+        s.delete(&name).unwrap();
+    }
+    drop(s);
+    // Dropping the storage waits for the queued unlinks: nothing is left behind.
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
+}
