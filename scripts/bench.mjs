@@ -155,6 +155,19 @@ function dbBenchRates(n, dir) {
   return rates;
 }
 
+/** What differs, RocksDB's side read from the OPTIONS file db_bench wrote for the run. */
+function printRocksdbShape(db) {
+  const file = fs.readdirSync(db).filter((f) => f.startsWith('OPTIONS-')).sort().at(-1);
+  const text = file ? fs.readFileSync(path.join(db, file), 'utf8') : '';
+  const get = (key) => new RegExp(`^\\s*${key}=(.*)$`, 'm').exec(text)?.[1] ?? '?';
+  const mib = (key) => (Number.isFinite(Number(get(key))) ? `${Number(get(key)) / 1048576} MiB` : '?');
+  console.log(`  differ: RocksDB (its ${file ?? 'OPTIONS file: not found'}) merges file by file in ${get('max_background_jobs')} background jobs: level 0 of`);
+  console.log(`          ${get('level0_file_num_compaction_trigger')} files, ${mib('max_bytes_for_level_base')} level 1, ${mib('target_file_size_base')} files, an 8 MiB block cache (db_bench's --cache_size);`);
+  console.log('          the engine merges whole levels inline on one thread (public/examples/bench-config.json), with no block cache.');
+  console.log('          RocksDB runs its phases on one database in order (filluniquerandom, then --use_existing_db); the engine');
+  console.log('          loads afresh before each phase. Both sync each table they write; neither writes a log.');
+}
+
 function enginePhaseRates(cli, n, work, { files, wasm }) {
   const rates = {};
   for (const p of PHASES) {
@@ -181,9 +194,6 @@ function phaseBench(rounds, n) {
   console.log(`\n== phases: the engine on files vs RocksDB ${run('db_bench', ['--version']).trim().replace(/^db_bench version /, '')} (db_bench), ${fmt(n)} keys, ${fmt(n / 2)} operations per phase ==`);
   console.log('  alike: 16 B keys, 100 B values, no compression, no write-ahead log (engine --no-wal, db_bench --disable_wal), 10 bits/key Bloom');
   console.log('         filters, 4 MiB write buffer, level ratio 10, files on the same disk, one client thread, median of rounds.');
-  console.log('  differ: RocksDB merges file by file in background threads (L0 of 4 files, 10 MiB level 1, 2 MiB files, 8 MiB block');
-  console.log('          cache); the engine merges whole levels inline, with no block cache. RocksDB runs its phases on one database');
-  console.log('          in order (filluniquerandom, then --use_existing_db); the engine loads afresh before each phase.');
   const cli = path.join(root, 'wasm-engine/target/release/lsm');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-phases-'));
   const samples = { engine: [], rocksdb: [], native: [], wasm: [] };
@@ -192,6 +202,7 @@ function phaseBench(rounds, n) {
       const db = path.join(work, 'rocksdb');
       fs.rmSync(db, { recursive: true, force: true });
       samples.rocksdb.push(dbBenchRates(n, db));
+      if (i === 0) printRocksdbShape(db);
       samples.engine.push(enginePhaseRates(cli, n, work, { files: true }));
       samples.native.push(enginePhaseRates(cli, n, work, { files: false }));
       samples.wasm.push(enginePhaseRates(cli, n, work, { wasm: true }));
