@@ -2,7 +2,7 @@
 //! design, workload and seed, predicted without running and then run on the engine.
 #![allow(clippy::unwrap_used)]
 
-use lsm_engine::config::{Allocation, CompactionConfig, EngineConfig, Granularity, LevelConfig};
+use lsm_engine::config::{Allocation, BufferTrigger, CompactionConfig, EngineConfig, Granularity, LevelConfig};
 use lsm_engine::engine::Engine;
 use lsm_engine::runner::Runner;
 use lsm_engine::storage::MemStorage;
@@ -41,6 +41,11 @@ fn by_file(buffer: u64, bits: f64) -> EngineConfig {
         LevelConfig { size_ratio: 10.0, max_runs: 1, bits_per_key: None },
     ];
     c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: buffer };
+    c
+}
+
+fn logged(mut c: EngineConfig) -> EngineConfig {
+    c.buffer_trigger = BufferTrigger::Logged;
     c
 }
 
@@ -88,6 +93,12 @@ fn predictions_match_what_the_engine_measures() {
             "lazy leveling T=4, Monkey 6 bits",
             lazy_leveling(&level_design(4096, false, 4.0, 128 << 10, 6.0, Allocation::Monkey), 3).unwrap(),
         ),
+        // Flushed by the log (overwrites count), as LevelDB's and RocksDB's buffers are.
+        (
+            "leveling T=4, uniform 5 bits, logged",
+            logged(level_design(4096, false, 4.0, 128 << 10, 5.0, Allocation::Uniform)),
+        ),
+        ("by file, uniform 10 bits, logged", logged(by_file(256 << 10, 10.0))),
     ];
     let mut worst: f64 = 0.0;
     for (name, mix, distribution, selectivity) in mixes() {

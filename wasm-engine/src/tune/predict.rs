@@ -30,7 +30,7 @@ use rustc_hash::{FxHashMap, FxHasher};
 
 use crate::bloom::fpr_at_bits_per_key;
 use crate::compaction::{self, FlushPlan, Shape};
-use crate::config::{Allocation, EngineConfig, Granularity};
+use crate::config::{Allocation, BufferTrigger, EngineConfig, Granularity};
 use crate::error::{Error, Result};
 use crate::filter_sizing::monkey_bits_at_birth;
 use crate::page::{ENTRY_HEADER, PAGE_HEADER};
@@ -512,10 +512,13 @@ fn predict_with(
         merges: 0,
         pages_written: 0.0,
     };
-    // A flush happens when the buffer's distinct keys fill it (entries are whole).
+    // A flush happens when the buffer's distinct keys fill it (entries are whole), or, flushed by
+    // its log, when its writes do.
     let buffer_entries = (config.buffer_bytes as f64 / entry_bytes).floor().max(1.0);
-
-    let flushes = writes.flushes(buffer_entries);
+    let flushes = match config.buffer_trigger {
+        BufferTrigger::Live => writes.flushes(buffer_entries),
+        BufferTrigger::Logged => writes.logged_flushes(buffer_entries),
+    };
     let load_flushes = flushes.iter().take_while(|&&at| at <= preload).count();
     for &at in &flushes[..load_flushes] {
         sim.flush(at);

@@ -132,6 +132,13 @@ impl WriteSequence {
         at
     }
 
+    /// The writes at which a buffer flushed by its log (`buffer_trigger: logged`) fills: every
+    /// `buffer_entries` writes, overwrites included, from the first write to the last.
+    pub(super) fn logged_flushes(&self, buffer_entries: f64) -> Rc<[f64]> {
+        let count = (self.end / buffer_entries).floor() as usize;
+        (1..=count).map(|k| k as f64 * buffer_entries).collect()
+    }
+
     /// The write at which a buffer that opened at write `lo` next fills, if before the end.
     fn next_flush(&self, lo: f64, buffer_entries: f64) -> Option<f64> {
         let end = self.end;
@@ -216,5 +223,11 @@ mod tests {
         }
         assert!(s.count_keys(lo, s.end) < buffer, "no flush missed before the end");
         assert!(Rc::ptr_eq(&at, &s.flushes(buffer)), "the schedule is remembered");
+        // Flushed by its log, the buffer fills every 4,000 writes whatever they overwrite: the
+        // same 25 flushes in the load, more in the run (its updates hit hot keys again and again).
+        let logged = s.logged_flushes(buffer);
+        assert_eq!(logged.len(), (s.end / buffer) as usize);
+        assert_eq!(logged.iter().filter(|&&f| f <= s.preload).count(), 25);
+        assert!(logged.len() > at.len(), "{} logged flushes vs {} live", logged.len(), at.len());
     }
 }
