@@ -99,6 +99,8 @@ fn predictions_match_what_the_engine_measures() {
             logged(level_design(4096, false, 4.0, 128 << 10, 5.0, Allocation::Uniform)),
         ),
         ("by file, uniform 10 bits, logged", logged(by_file(256 << 10, 10.0))),
+        ("leveling T=4, Mnemosyne 6 bits", level_design(4096, false, 4.0, 128 << 10, 6.0, Allocation::Mnemosyne)),
+        ("tiering T=3, Mnemosyne 4 bits", level_design(4096, true, 3.0, 128 << 10, 4.0, Allocation::Mnemosyne)),
     ];
     let mut worst: f64 = 0.0;
     for (name, mix, distribution, selectivity) in mixes() {

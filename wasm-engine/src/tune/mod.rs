@@ -12,8 +12,10 @@
 //! counts in the form Dostoevsky's lazy leveling gives them: every level above the deepest
 //! tiered, the deepest leveled); for RocksDB, its own shape (level 0 of flushed files, leveled levels
 //! merged file by file, one Bloom filter setting) with the write buffer, the level multiplier and
-//! the bits per key free, so the OPTIONS file says exactly what was priced. The current design is
-//! always a candidate, so the recommendation is never predicted worse than where you are.
+//! the bits per key free, so the OPTIONS file says exactly what was priced. The engine's best
+//! designs are also priced with Mnemosyne's filters (sized by the lookups each run sees). The
+//! current design is always a candidate, so the recommendation is never predicted worse than
+//! where you are.
 //! The nominal design minimises the predicted cost at the expected workload; the robust one the
 //! worst case within ρ (ρ = 0: the nominal design).
 
@@ -78,6 +80,8 @@ const LEADERS: usize = 12;
 /// Best uniform shapes per criterion whose per-level (lazy-leveling) variant, and whose filter
 /// settings between the coarse ones, are also priced.
 const REFINED: usize = 16;
+/// Best fully priced designs per criterion whose Mnemosyne variant is also priced.
+const MNEMOSYNE_VARIANTS: usize = 3;
 /// The smallest buffer a candidate may have: below it, flushes (and the search) multiply.
 const MIN_BUFFER_BYTES: f64 = 1_048_576.0;
 
@@ -212,6 +216,18 @@ pub fn lazy_leveling(base: &EngineConfig, levels: usize) -> Option<EngineConfig>
     let mut c = base.clone();
     c.levels = vec![tiered.clone(); levels - 1];
     c.levels.push(LevelConfig { max_runs: 1, ..tiered });
+    c.name = summary(&c);
+    Some(c)
+}
+
+/// The same design with Mnemosyne's filters in place of Monkey's: the budget split over runs by
+/// the lookups each one sees, once the run phase has statistics. `None` without filters to split.
+pub fn mnemosyne(base: &EngineConfig) -> Option<EngineConfig> {
+    if base.filter.allocation != Allocation::Monkey || base.filter.bits_per_key <= 0.0 {
+        return None;
+    }
+    let mut c = base.clone();
+    c.filter.allocation = Allocation::Mnemosyne;
     c.name = summary(&c);
     Some(c)
 }
@@ -452,11 +468,9 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
     if target == Target::Engine {
         for i in best(&quick, REFINED) {
             let Some(c) = lazy_leveling(&quick[i].config, quick[i].prediction.levels) else { continue };
-            let name = summary(&c);
-            if !seen.contains(&name) {
-                seen.push(name);
-                let priced = price(c, true)?;
-                quick.push(priced);
+            if !seen.contains(&c.name) {
+                seen.push(c.name.clone());
+                quick.push(price(c, true)?);
             }
         }
     }
@@ -465,6 +479,24 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
     let mut priced = vec![current_priced.clone()];
     for i in leaders {
         priced.push(price(quick[i].config.clone(), false)?);
+    }
+    if target == Target::Engine {
+        // Mnemosyne's filters for the best designs priced in full, priced in full themselves: its
+        // sizing follows the run phase's statistics, which the quick ranking only glimpses.
+        let by = |key: fn(&Priced) -> f64| {
+            let mut order: Vec<usize> = (0..priced.len()).collect();
+            order.sort_by(|&a, &b| key(&priced[a]).total_cmp(&key(&priced[b])));
+            order.truncate(MNEMOSYNE_VARIANTS);
+            order
+        };
+        let mut bases = by(|p| p.prediction.expected);
+        bases.extend(by(|p| p.worst));
+        for i in bases {
+            let Some(c) = mnemosyne(&priced[i].config) else { continue };
+            if !priced.iter().any(|p| p.config == c) {
+                priced.push(price(c, false)?);
+            }
+        }
     }
     // Ties go to the earlier candidate: the current design first, so an equal one is not "better".
     let argmin = |key: &dyn Fn(&Priced) -> f64| -> Priced {
@@ -539,6 +571,20 @@ mod tests {
         // Every setting is coarse or next to one: the refinement can reach all of FILTER_BITS.
         let reachable: Vec<f64> = COARSE_BITS.iter().flat_map(|&b| std::iter::once(b).chain(finer_bits(b))).collect();
         assert!(FILTER_BITS.iter().all(|b| reachable.contains(b)), "{reachable:?}");
+    }
+
+    #[test]
+    fn mnemosyne_variants_replace_monkeys_filters_only() {
+        let monkey = level_design(4096, true, 4.0, 8 << 20, 6.0, Allocation::Monkey);
+        let m = mnemosyne(&monkey).expect("a Monkey design has a Mnemosyne variant");
+        assert_eq!(m.filter.allocation, Allocation::Mnemosyne);
+        assert_eq!(
+            (m.levels.clone(), m.buffer_bytes, m.filter.bits_per_key),
+            (monkey.levels, monkey.buffer_bytes, 6.0)
+        );
+        assert!(m.name.contains("Mnemosyne filters at 6 bits/key"), "{}", m.name);
+        assert!(mnemosyne(&level_design(4096, true, 4.0, 8 << 20, 6.0, Allocation::Uniform)).is_none());
+        assert!(mnemosyne(&level_design(4096, true, 4.0, 8 << 20, 0.0, Allocation::Monkey)).is_none());
     }
 
     #[test]

@@ -22,17 +22,20 @@
 //! Lookup costs are averaged over `SAMPLES` moments spread evenly over the run phase (`predict`),
 //! or fewer for a quick first ranking (`predict_with`).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHasher};
 
+use crate::allocation::LN2_SQ;
 use crate::bloom::fpr_at_bits_per_key;
 use crate::compaction::{self, FlushPlan, Shape};
 use crate::config::{Allocation, BufferTrigger, EngineConfig, Granularity};
 use crate::error::{Error, Result};
 use crate::filter_sizing::monkey_bits_at_birth;
+use crate::math::ln;
+use crate::mnemosyne::{self, FileWeight};
 use crate::page::{ENTRY_HEADER, PAGE_HEADER};
 use crate::workload::Workload;
 
@@ -117,6 +120,12 @@ struct Sim<'a> {
     shape: Shape,
     monkey_memo: RefCell<FxHashMap<u64, MonkeyAnswer>>,
     buffer_lo: f64,
+    /// The write at which the current flush happens (Mnemosyne's statistics are taken then).
+    now: f64,
+    /// The workload's shares of zero-result and non-zero-result lookups.
+    lookup_mix: [f64; 2],
+    /// Mnemosyne's latest C: None until a run is sized from lookup statistics.
+    mnemosyne_log_c: Cell<Option<f64>>,
     counting: bool,
     flushes: u64,
     merges: u64,
@@ -156,13 +165,15 @@ impl Sim<'_> {
     }
 
     /// Filter bits per key for a run of `entries` born at `dest_level`, as `filter_sizing` decides.
-    fn bits_for(&self, dest_level: usize, entries: f64, consumed: &[(usize, usize)]) -> f64 {
+    /// `lo`: where the new run's interval of the write sequence starts (for Mnemosyne's statistics).
+    fn bits_for(&self, dest_level: usize, entries: f64, lo: f64, consumed: &[(usize, usize)]) -> f64 {
         let f = &self.config.filter;
         let is_consumed = |l: usize, i: usize| consumed.contains(&(l, i));
         match f.allocation {
             Allocation::Uniform => f.bits_per_key,
             Allocation::Explicit => self.config.level(dest_level).bits_per_key.unwrap_or(0.0),
             Allocation::Monkey | Allocation::Mnemosyne => {
+                let mnemosyne = f.allocation == Allocation::Mnemosyne;
                 let live = |l: usize| self.levels[l].iter().enumerate().filter(move |&(i, _)| !is_consumed(l, i));
                 let deepest = (0..self.levels.len()).rev().find(|&l| live(l).next().is_some()).map_or(0, |l| l + 1);
                 let deepest = deepest.max(dest_level);
@@ -182,10 +193,62 @@ impl Sim<'_> {
                     .filter(|&(l, i, _)| !is_consumed(l, i))
                     .fold((0.0, 0.0), |(s, h), (_, _, r)| (s + r.bits_per_key * r.entries, h + r.entries));
                 let unspent = ((f.bits_per_key * (held + entries) - spent) / entries.max(1.0)).max(0.0);
-                monkey.min(unspent)
+                if !mnemosyne {
+                    return monkey.min(unspent).clamp(0.0, crate::config::BITS_PER_KEY_RANGE.1);
+                }
+                // Mnemosyne sizes from lookup statistics, which only the run phase has; without
+                // them, Monkey's split capped at the average (filter_sizing::mnemosyne_bits).
+                let statistics = if self.counting { self.mnemosyne_bits(entries, lo, consumed) } else { None };
+                statistics.unwrap_or(monkey.min(f.bits_per_key)).min(unspent)
             }
         }
         .clamp(0.0, crate::config::BITS_PER_KEY_RANGE.1)
+    }
+
+    /// Mnemosyne's statistics, predicted: the lookups per lookup made that probe `run` and find
+    /// nothing there, with `now` writes done: every zero-result lookup whose key its tables span,
+    /// and every non-zero-result lookup whose key's newest version is older than the run.
+    fn empty_probe_rate(&self, run: &Run, now: f64) -> f64 {
+        let inserted = self.writes.inserted_before(now);
+        let u = self.writes.updates_in(run.lo, now);
+        let (mut older, mut mass) = (0.0, 0.0);
+        for b in self.writes.popularity.bins(inserted).iter() {
+            let m = b.p * b.count;
+            let since = self.writes.share_inserted_since(b, run.lo, inserted);
+            older += m * (1.0 - since) * (1.0 - b.hit(u));
+            mass += m;
+        }
+        let older = if mass > 0.0 { older / mass } else { 0.0 };
+        self.lookup_mix[0] * run.coverage + self.lookup_mix[1] * older
+    }
+
+    /// Mnemosyne's sort-and-search over every staying run and the new one (`entries`, from write
+    /// `lo`), as `filter_sizing::mnemosyne_bits` does over files; None when it cannot size the
+    /// new run (no lookups reach it, or no run can be filtered). Remembers the solution's C for
+    /// the lookups' skip rule.
+    fn mnemosyne_bits(&self, entries: f64, lo: f64, consumed: &[(usize, usize)]) -> Option<f64> {
+        let now = self.now;
+        let mut files: Vec<FileWeight> = self
+            .levels
+            .iter()
+            .enumerate()
+            .flat_map(|(l, runs)| runs.iter().enumerate().map(move |(i, r)| (l, i, r)))
+            .filter(|&(l, i, _)| !consumed.contains(&(l, i)))
+            .map(|(_, _, r)| FileWeight { entries: r.entries, empty_probes: self.empty_probe_rate(r, now) })
+            .collect();
+        let new_run = Run { lo, hi: now, entries, bits_per_key: 0.0, coverage: 1.0 };
+        let z = self.empty_probe_rate(&new_run, now);
+        files.push(FileWeight { entries, empty_probes: z });
+        let budget = self.config.filter.bits_per_key * files.iter().map(|f| f.entries).sum::<f64>();
+        let solution = mnemosyne::allocate(&files, budget, 1.0);
+        self.mnemosyne_log_c.set(solution.log_c);
+        match solution.log_c {
+            Some(c) if z > 0.0 => Some(mnemosyne::build_bits_per_key(
+                -(ln(entries / z) + c) / LN2_SQ,
+                crate::config::BITS_PER_KEY_RANGE.1,
+            )),
+            _ => None,
+        }
     }
 
     /// `monkey_bits_at_birth`, remembered: between two merges into the deepest level, every
@@ -251,7 +314,7 @@ impl Sim<'_> {
             hi = hi.max(b);
         }
         let entries = self.writes.keys_in(lo, hi);
-        let bits = self.bits_for(dest_level, entries, inputs);
+        let bits = self.bits_for(dest_level, entries, lo, inputs);
         let tables = match self.config.compaction.granularity {
             Granularity::Level => 1.0,
             Granularity::File => {
@@ -272,6 +335,7 @@ impl Sim<'_> {
     fn flush(&mut self, hi: f64) {
         let lo = self.buffer_lo;
         self.buffer_lo = hi;
+        self.now = hi;
         if self.counting {
             self.flushes += 1;
         }
@@ -346,7 +410,8 @@ impl Sim<'_> {
                 below.map_or(0.0, |b| (overlap + below_cover_before * file_entries.min(b.entries)).min(b.entries));
             if self.counting {
                 self.merges += 1;
-                let bits = self.bits_for(l + 2, overlap + file_entries, &[]);
+                let bits =
+                    self.bits_for(l + 2, overlap + file_entries, below.map_or(src.lo, |b| b.lo.min(src.lo)), &[]);
                 let tables = ((overlap + file_entries) * self.entry_bytes
                     / self.config.compaction.target_file_bytes.max(1) as f64)
                     .ceil()
@@ -361,8 +426,13 @@ impl Sim<'_> {
             }
             let lo = below.map_or(src.lo, |b| b.lo.min(src.lo));
             let entries = self.writes.keys_in(lo, cut);
-            let merged =
-                Run { lo, hi: cut, entries, bits_per_key: self.bits_for(l + 2, entries, &[]), coverage: below_cover };
+            let merged = Run {
+                lo,
+                hi: cut,
+                entries,
+                bits_per_key: self.bits_for(l + 2, entries, lo, &[]),
+                coverage: below_cover,
+            };
             if self.levels[l + 1].is_empty() {
                 self.insert_newest(l + 1, merged);
             } else {
@@ -389,7 +459,12 @@ impl Sim<'_> {
         let u_buffer = u_of(self.buffer_lo);
         let u_runs: Vec<f64> = runs.iter().map(|r| u_of(r.lo)).collect();
         // Probe cost before each run: the false positives of the runs probed ahead of it.
-        let fprs: Vec<f64> = runs.iter().map(|r| r.fpr() * r.coverage).collect();
+        // With Mnemosyne's C known, a lookup skips the filter of a run Mnemosyne would give none
+        // (mnemosyne::skip_filter) and reads its page.
+        let log_c = self.mnemosyne_log_c.get();
+        let skipped =
+            |r: &Run| log_c.is_some() && mnemosyne::skip_filter(r.entries, self.empty_probe_rate(r, now), log_c);
+        let fprs: Vec<f64> = runs.iter().map(|r| if skipped(r) { 1.0 } else { r.fpr() } * r.coverage).collect();
         let ahead: Vec<f64> = fprs.iter().scan(0.0, |acc, f| Some(std::mem::replace(acc, *acc + f))).collect();
         // Runs that start no later than the runs probed before them (always, with merges by level):
         // a key's chance to be found by a run then only grows down the probe order.
@@ -507,6 +582,9 @@ fn predict_with(
         shape: Shape::default(),
         monkey_memo: RefCell::default(),
         buffer_lo: 0.0,
+        now: 0.0,
+        lookup_mix: [mix[0], mix[1]],
+        mnemosyne_log_c: Cell::new(None),
         counting: false,
         flushes: 0,
         merges: 0,
