@@ -474,7 +474,7 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
             }
         }
     }
-    let candidates_priced = quick.len() + 1;
+    let mut candidates_priced = quick.len() + 1;
     let leaders = best(&quick, LEADERS);
     let mut priced = vec![current_priced.clone()];
     for i in leaders {
@@ -495,6 +495,7 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
             let Some(c) = mnemosyne(&priced[i].config) else { continue };
             if !priced.iter().any(|p| p.config == c) {
                 priced.push(price(c, false)?);
+                candidates_priced += 1;
             }
         }
     }

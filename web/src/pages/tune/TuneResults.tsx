@@ -183,7 +183,7 @@ export function TuneResults({
             <h2>Where you could be</h2>
             <p className="caption">
               Same memory as the current design{result && ` (${formatBytes(result.memory_bytes)} for buffer and filters)`}, over the designs{' '}
-              {result?.target === 'rocksdb' ? 'RocksDB runs (its own shape, with the write buffer, level multiplier and bits per key free)' : 'the engine runs'}. Each is priced by the engine's own merge policy and filter sizing replayed on sizes, so a predicted cost is what the engine will measure.
+              {result?.target === 'rocksdb' ? 'RocksDB runs (its own shape, with the write buffer, level multiplier and bits per key free)' : 'the engine runs (policy, size ratio, filter bits, Monkey or uniform filters, lazy leveling around the best shapes, Mnemosyne\'s filters for the best designs)'}. Each is priced by the engine's own merge policy and filter sizing replayed on sizes, so a predicted cost is what the engine will measure.
               {tuned && ` ${tuned.result.candidates.toLocaleString('en-US')} designs priced in ${tuned.millis.toFixed(0)} ms; robustness costs ${(tuned.result.expected_loss * 100).toFixed(2)}% at the expected workload.`}
             </p>
           </div>
