@@ -81,7 +81,7 @@ const LEADERS: usize = 12;
 /// settings between the coarse ones, are also priced.
 const REFINED: usize = 16;
 /// Best fully priced designs per criterion whose Mnemosyne variant is also priced.
-const MNEMOSYNE_VARIANTS: usize = 3;
+const MNEMOSYNE_VARIANTS: usize = 2;
 /// The smallest buffer a candidate may have: below it, flushes (and the search) multiply.
 const MIN_BUFFER_BYTES: f64 = 1_048_576.0;
 

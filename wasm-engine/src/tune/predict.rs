@@ -211,11 +211,15 @@ impl Sim<'_> {
     fn empty_probe_rate(&self, run: &Run, now: f64) -> f64 {
         let inserted = self.writes.inserted_before(now);
         let u = self.writes.updates_in(run.lo, now);
+        // A run born in the load has seen every update of the run: the remembered hit chances serve.
+        let all_updates = u == self.writes.updates_in(0.0, now);
+        let remembered = if all_updates { Some(self.writes.hits(u)) } else { None };
         let (mut older, mut mass) = (0.0, 0.0);
-        for b in self.writes.popularity.bins(inserted).iter() {
+        for (i, b) in self.writes.popularity.bins(inserted).iter().enumerate() {
             let m = b.p * b.count;
             let since = self.writes.share_inserted_since(b, run.lo, inserted);
-            older += m * (1.0 - since) * (1.0 - b.hit(u));
+            let hit = remembered.as_ref().map_or_else(|| b.hit(u), |h| h[i]);
+            older += m * (1.0 - since) * (1.0 - hit);
             mass += m;
         }
         let older = if mass > 0.0 { older / mass } else { 0.0 };
