@@ -17,7 +17,11 @@
 //! * a zero-result lookup costs the sum of every run's false-positive rate;
 //! * a range lookup reads, per run, the page it seeks to plus the pages its matching entries span;
 //! * a write costs the pages (data and metadata) the flushes and merges of the run phase write,
-//!   divided by the run's writes.
+//!   divided by the run's writes;
+//! * the buffer flushes when its distinct keys fill it, or, flushed by its log, every buffer's worth
+//!   of writes;
+//! * Mnemosyne's filters are sized from the lookups each run is predicted to see (zero-result ones,
+//!   and non-zero-result ones whose key lies deeper), once the run phase has statistics.
 //!
 //! Lookup costs are averaged over `SAMPLES` moments spread evenly over the run phase (`predict`),
 //! or fewer for a quick first ranking (`predict_with`).
