@@ -32,16 +32,16 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use crate::allocation::LN2_SQ;
 use crate::bloom::fpr_at_bits_per_key;
 use crate::compaction::{self, FlushPlan, Shape};
 use crate::config::{Allocation, BufferTrigger, EngineConfig, Granularity};
 use crate::error::{Error, Result};
 use crate::filter_sizing::monkey_bits_at_birth;
-use crate::math::ln;
-use crate::mnemosyne::{self, FileWeight};
+use crate::mnemosyne::skip_filter;
 use crate::page::{ENTRY_HEADER, PAGE_HEADER};
 use crate::workload::Workload;
+
+mod mnemosyne;
 
 use super::keymap::KeyMap;
 use super::popularity::{BIN_GROWTH, EXACT_RANKS, Popularity, QUICK_BIN_GROWTH, QUICK_EXACT_RANKS};
@@ -207,56 +207,6 @@ impl Sim<'_> {
             }
         }
         .clamp(0.0, crate::config::BITS_PER_KEY_RANGE.1)
-    }
-
-    /// Mnemosyne's statistics, predicted: the lookups per lookup made that probe `run` and find
-    /// nothing there, with `now` writes done: every zero-result lookup whose key its tables span,
-    /// and every non-zero-result lookup whose key's newest version is older than the run.
-    fn empty_probe_rate(&self, run: &Run, now: f64) -> f64 {
-        let inserted = self.writes.inserted_before(now);
-        let u = self.writes.updates_in(run.lo, now);
-        // A run born in the load has seen every update of the run: the remembered hit chances serve.
-        let all_updates = u == self.writes.updates_in(0.0, now);
-        let remembered = if all_updates { Some(self.writes.hits(u)) } else { None };
-        let (mut older, mut mass) = (0.0, 0.0);
-        for (i, b) in self.writes.popularity.bins(inserted).iter().enumerate() {
-            let m = b.p * b.count;
-            let since = self.writes.share_inserted_since(b, run.lo, inserted);
-            let hit = remembered.as_ref().map_or_else(|| b.hit(u), |h| h[i]);
-            older += m * (1.0 - since) * (1.0 - hit);
-            mass += m;
-        }
-        let older = if mass > 0.0 { older / mass } else { 0.0 };
-        self.lookup_mix[0] * run.coverage + self.lookup_mix[1] * older
-    }
-
-    /// Mnemosyne's sort-and-search over every staying run and the new one (`entries`, from write
-    /// `lo`), as `filter_sizing::mnemosyne_bits` does over files; None when it cannot size the
-    /// new run (no lookups reach it, or no run can be filtered). Remembers the solution's C for
-    /// the lookups' skip rule.
-    fn mnemosyne_bits(&self, entries: f64, lo: f64, consumed: &[(usize, usize)]) -> Option<f64> {
-        let now = self.now;
-        let mut files: Vec<FileWeight> = self
-            .levels
-            .iter()
-            .enumerate()
-            .flat_map(|(l, runs)| runs.iter().enumerate().map(move |(i, r)| (l, i, r)))
-            .filter(|&(l, i, _)| !consumed.contains(&(l, i)))
-            .map(|(_, _, r)| FileWeight { entries: r.entries, empty_probes: self.empty_probe_rate(r, now) })
-            .collect();
-        let new_run = Run { lo, hi: now, entries, bits_per_key: 0.0, coverage: 1.0 };
-        let z = self.empty_probe_rate(&new_run, now);
-        files.push(FileWeight { entries, empty_probes: z });
-        let budget = self.config.filter.bits_per_key * files.iter().map(|f| f.entries).sum::<f64>();
-        let solution = mnemosyne::allocate(&files, budget, 1.0);
-        self.mnemosyne_log_c.set(solution.log_c);
-        match solution.log_c {
-            Some(c) if z > 0.0 => Some(mnemosyne::build_bits_per_key(
-                -(ln(entries / z) + c) / LN2_SQ,
-                crate::config::BITS_PER_KEY_RANGE.1,
-            )),
-            _ => None,
-        }
     }
 
     /// `monkey_bits_at_birth`, remembered: between two merges into the deepest level, every
@@ -470,8 +420,7 @@ impl Sim<'_> {
         // With Mnemosyne's C known, a lookup skips the filter of a run Mnemosyne would give none
         // (mnemosyne::skip_filter) and reads its page.
         let log_c = self.mnemosyne_log_c.get();
-        let skipped =
-            |r: &Run| log_c.is_some() && mnemosyne::skip_filter(r.entries, self.empty_probe_rate(r, now), log_c);
+        let skipped = |r: &Run| log_c.is_some() && skip_filter(r.entries, self.empty_probe_rate(r, now), log_c);
         let fprs: Vec<f64> = runs.iter().map(|r| if skipped(r) { 1.0 } else { r.fpr() } * r.coverage).collect();
         let ahead: Vec<f64> = fprs.iter().scan(0.0, |acc, f| Some(std::mem::replace(acc, *acc + f))).collect();
         // Runs that start no later than the runs probed before them (always, with merges by level):
@@ -486,9 +435,8 @@ impl Sim<'_> {
             mass += m;
             // P(a key's newest version was written at or after `seq`), with u updates since.
             let newer_than = |seq: f64, u: f64| -> f64 {
-                let since = self.writes.share_inserted_since(b, seq, inserted);
                 let hit = if u == u_all { hit_all } else { b.hit(u) };
-                since + (1.0 - since) * hit
+                self.writes.newest_since(b, seq, inserted, hit)
             };
             let mut upper = newer_than(self.buffer_lo, u_buffer);
             let mut cost = 0.0;

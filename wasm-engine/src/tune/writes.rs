@@ -76,6 +76,13 @@ impl WriteSequence {
         ((bin.first + bin.count - idx) / bin.count).clamp(0.0, 1.0)
     }
 
+    /// P(the newest version of a key of `bin` was written at or after write `seq`): it was
+    /// inserted since, or one of the updates since hit it (chance `hit`, from `Bin::hit`).
+    pub(super) fn newest_since(&self, bin: &Bin, seq: f64, inserted: f64, hit: f64) -> f64 {
+        let since = self.share_inserted_since(bin, seq, inserted);
+        since + (1.0 - since) * hit
+    }
+
     /// Distinct keys written in `[lo, hi)`: the inserts, and older keys updated at least once.
     pub(super) fn keys_in(&self, lo: f64, hi: f64) -> f64 {
         let inserts = self.inserted_before(hi) - self.inserted_before(lo);
