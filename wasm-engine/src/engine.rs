@@ -44,6 +44,9 @@ pub struct Engine {
     /// Re-optimised Monkey: whether the runs changed since the filters were last brought to
     /// the optimum, and the lookups and writes since then.
     pub(crate) filters: FilterState,
+    /// Logs replayed at recovery besides the current one: deleted once a flush has committed
+    /// what they held.
+    pub(crate) replayed_logs: Vec<u64>,
     scratch: Vec<ReadCounters>,
     /// Run merges to completion after every flush (the default). Off, merges wait for `step`.
     pub auto_compact: bool,
@@ -111,6 +114,7 @@ impl Engine {
             lookups: 0,
             mnemosyne_log_c: None,
             filters: Default::default(),
+            replayed_logs: Vec::new(),
             scratch: Vec::new(),
             auto_compact: true,
         };
@@ -138,6 +142,7 @@ impl Engine {
         for n in logs {
             self.stats.wal_records_replayed += wal::replay(n, self.storage.as_mut(), &mut self.memtable)?;
             self.state.next_id = self.state.next_id.max(n + 1);
+            self.replayed_logs.push(n);
         }
         Ok(())
     }
@@ -240,8 +245,10 @@ impl Engine {
     }
 
     /// Make every write so far durable: after this returns they survive a crash. With the
-    /// write-ahead log off, only flushed writes are durable and this does nothing.
+    /// write-ahead log off, only flushed writes are durable. Flushes and merges commit without
+    /// waiting for the disk; this waits for them.
     pub fn sync(&mut self) -> Result<()> {
+        self.storage.await_syncs()?;
         if self.wal.is_logging() {
             self.wal.sync(self.storage.as_mut())?;
             self.stats.wal_syncs += 1;

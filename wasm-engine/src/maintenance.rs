@@ -18,6 +18,7 @@ use crate::merge::{Merge, Output, Progress, Source};
 use crate::run::Run;
 use crate::stats::{ReadCounters, WriteCounters};
 use crate::table::{ReadCtx, Table, TableBuilder, TableCache};
+use crate::wal;
 
 /// A merge by file cuts an output once it would overlap more than this many target files' bytes
 /// two levels down (LevelDB's kMaxGrandParentOverlapBytes, 10 × max_file_size).
@@ -369,10 +370,12 @@ impl Engine {
         if let Some(wal) = new_wal {
             let old = std::mem::replace(&mut self.wal, wal);
             self.storage.delete(old.file())?;
-            for f in self.storage.list()? {
-                if f.strip_suffix(".wal").and_then(|n| n.parse::<u64>().ok()).is_some_and(|n| n < self.state.wal) {
-                    self.storage.delete(&f)?;
-                }
+            // Not by listing the files: a list waits for every unlink the disk has queued.
+            let (done, kept): (Vec<u64>, Vec<u64>) =
+                self.replayed_logs.iter().partition(|&&n| n < self.state.wal && n != old.number);
+            self.replayed_logs = kept;
+            for n in done {
+                self.storage.delete(&wal::wal_file_name(n))?;
             }
         }
         self.install(&job);

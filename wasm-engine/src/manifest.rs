@@ -101,15 +101,15 @@ fn encode(record: &Record) -> Result<Vec<u8>> {
 }
 
 impl Manifest {
-    /// Start manifest `number` with a snapshot of `state` (synced before returning).
+    /// Start manifest `number` with a snapshot of `state`, durable after every table it names
+    /// (`Storage::commit_later`; `await_syncs` waits for it).
     pub fn create(storage: &mut dyn Storage, number: u64, state: &State) -> Result<Manifest> {
         let file = manifest_file_name(number);
         if storage.exists(&file)? {
             storage.delete(&file)?;
         }
         let bytes = encode(&Record::Snapshot(state.clone()))?;
-        storage.append(&file, &bytes)?;
-        storage.sync(&file)?;
+        storage.commit_later(&file, &bytes)?;
         Ok(Manifest { number, file, bytes: bytes.len() as u64 })
     }
 
@@ -117,8 +117,9 @@ impl Manifest {
         &self.file
     }
 
-    /// Append and sync one edit; `state` must already include it. Rewrites the manifest from a
-    /// snapshot when the log has grown large.
+    /// Append one edit, durable after every table it adds (`Storage::commit_later`: the merge
+    /// that follows does not wait for the disk); `state` must already include it. Rewrites the
+    /// manifest from a snapshot when the log has grown large.
     pub fn commit(&mut self, storage: &mut dyn Storage, edit: &Edit, state: &State) -> Result<()> {
         if self.bytes > REWRITE_BYTES {
             let next = Manifest::create(storage, self.number + 1, state)?;
@@ -127,8 +128,7 @@ impl Manifest {
             return Ok(());
         }
         let bytes = encode(&Record::Edit(edit.clone()))?;
-        storage.append(&self.file, &bytes)?;
-        storage.sync(&self.file)?;
+        storage.commit_later(&self.file, &bytes)?;
         self.bytes += bytes.len() as u64;
         Ok(())
     }

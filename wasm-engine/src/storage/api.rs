@@ -11,6 +11,27 @@ pub trait Storage {
     fn len(&mut self, file: &str) -> Result<u64>;
     /// Make every appended byte of `file` durable.
     fn sync(&mut self, file: &str) -> Result<()>;
+    /// Start making every byte appended to `file` so far durable, without waiting: they are
+    /// durable once `await_syncs` returns. A merge syncs each table it writes this way, so the
+    /// disk syncs one table while the merge builds the next. A backend that cannot sync in the
+    /// background syncs at once.
+    fn sync_later(&mut self, file: &str) -> Result<()> {
+        self.sync(file)
+    }
+    /// Append `bytes` to `file` and make them durable, without waiting, but only once every
+    /// `sync_later` and `commit_later` asked before has made its bytes durable: a commit record
+    /// never reaches the disk ahead of the files it names, and a crash keeps the records up to
+    /// some point and none after it. A `delete` asked afterwards takes effect after it. The bytes
+    /// are readable at once; they are durable once `await_syncs` returns.
+    fn commit_later(&mut self, file: &str, bytes: &[u8]) -> Result<()> {
+        self.await_syncs()?;
+        self.append(file, bytes)?;
+        self.sync(file)
+    }
+    /// Wait until every `sync_later` and `commit_later` so far is durable; report one that failed.
+    fn await_syncs(&mut self) -> Result<()> {
+        Ok(())
+    }
     /// Shorten a file (used to cut a torn log tail during recovery).
     fn truncate(&mut self, file: &str, len: u64) -> Result<()>;
     fn delete(&mut self, file: &str) -> Result<()>;
@@ -86,6 +107,15 @@ impl<S: Storage + ?Sized> Storage for Box<S> {
     }
     fn sync(&mut self, file: &str) -> Result<()> {
         (**self).sync(file)
+    }
+    fn sync_later(&mut self, file: &str) -> Result<()> {
+        (**self).sync_later(file)
+    }
+    fn commit_later(&mut self, file: &str, bytes: &[u8]) -> Result<()> {
+        (**self).commit_later(file, bytes)
+    }
+    fn await_syncs(&mut self) -> Result<()> {
+        (**self).await_syncs()
     }
     fn truncate(&mut self, file: &str, len: u64) -> Result<()> {
         (**self).truncate(file, len)

@@ -31,6 +31,32 @@ pub struct MemStorage {
     writes_left: Rc<Cell<Option<u64>>>,
     /// A quota on stored bytes (None: unlimited); an append past it fails as storage full.
     quota: Rc<Cell<Option<u64>>>,
+    /// What a background disk would still have to do, in order (`sync_later`, `commit_later`,
+    /// and deletes asked while either waits): done by `await_syncs`, undone by a crash before
+    /// it, the worst a slow disk can do.
+    later: Rc<RefCell<Vec<Later>>>,
+}
+
+/// How far behind the modelled disk may run, in pieces of work.
+const LATER_LAG: usize = 4;
+
+#[derive(Clone, Debug)]
+enum Later {
+    Sync {
+        file: String,
+        len: usize,
+    },
+    /// Bytes `[from, to)` of `file`: readable at once, never on the disk before the work ahead.
+    Commit {
+        file: String,
+        from: usize,
+        to: usize,
+    },
+    /// Gone from the names at once; its bytes stay on the disk until the work ahead is done.
+    Delete {
+        file: String,
+        was: MemFile,
+    },
 }
 
 impl MemStorage {
@@ -40,10 +66,25 @@ impl MemStorage {
 
     /// What survives a power cut: every file cut back to its synced length, with `keep_unsynced`
     /// bytes of its unsynced tail kept (a torn write keeps part of it).
+    /// Work still waiting for the disk (`Later`) is undone: deleted files come back, and bytes
+    /// of a commit not yet written are not kept even in part.
     pub fn crash(&self, mut keep_unsynced: impl FnMut(&str, usize) -> usize) {
         let mut files = self.files.borrow_mut();
+        let mut unwritten: BTreeMap<String, usize> = BTreeMap::new();
+        for work in self.later.borrow_mut().drain(..) {
+            match work {
+                Later::Sync { .. } => {}
+                Later::Commit { file, from, .. } => {
+                    unwritten.entry(file).or_insert(from);
+                }
+                Later::Delete { file, was } => {
+                    files.entry(file).or_insert(was);
+                }
+            }
+        }
         for (name, f) in files.iter_mut() {
-            let unsynced = f.data.len() - f.synced;
+            let written = unwritten.get(name).map_or(f.data.len(), |&from| from.min(f.data.len()));
+            let unsynced = written.saturating_sub(f.synced);
             let keep = keep_unsynced(name, unsynced).min(unsynced);
             f.data.truncate(f.synced + keep);
             f.synced = f.data.len();
@@ -82,6 +123,41 @@ impl MemStorage {
             }
             None => Ok(()),
         }
+    }
+
+    /// Queue background work, doing the oldest while more than `LATER_LAG` wait: the disk runs
+    /// a little behind, and what deleted files hold is freed soon.
+    fn queue(&self, work: Later) -> Result<()> {
+        self.later.borrow_mut().push(work);
+        while self.later.borrow().len() > LATER_LAG {
+            self.finish_oldest_work()?;
+        }
+        Ok(())
+    }
+
+    /// Do the oldest background work, if any; false when none waits.
+    fn finish_oldest_work(&self) -> Result<bool> {
+        let (file, durable) = match self.later.borrow().first() {
+            None => return Ok(false),
+            Some(Later::Sync { file, len }) => (file.clone(), Some(*len)),
+            Some(Later::Commit { file, to, .. }) => (file.clone(), Some(*to)),
+            Some(Later::Delete { file, .. }) => (file.clone(), None),
+        };
+        self.write_allowed(&file)?;
+        let mut later = self.later.borrow_mut();
+        later.remove(0);
+        if let Some(len) = durable {
+            // A file deleted since is still on the disk until its delete is done: sync that.
+            let mut files = self.files.borrow_mut();
+            let deleted = later.iter_mut().find_map(|w| match w {
+                Later::Delete { file: f, was } if *f == file => Some(was),
+                _ => None,
+            });
+            if let Some(f) = deleted.or_else(|| files.get_mut(&file)) {
+                f.synced = f.synced.max(len.min(f.data.len()));
+            }
+        }
+        Ok(true)
     }
 
     pub fn total_bytes(&self) -> u64 {
@@ -200,6 +276,23 @@ impl Storage for MemStorage {
         Ok(())
     }
 
+    fn sync_later(&mut self, file: &str) -> Result<()> {
+        self.write_allowed(file)?;
+        let len = self.files.borrow().get(file).map_or(0, |f| f.data.len());
+        self.queue(Later::Sync { file: file.to_string(), len })
+    }
+
+    fn commit_later(&mut self, file: &str, bytes: &[u8]) -> Result<()> {
+        let from = self.files.borrow().get(file).map_or(0, |f| f.data.len());
+        self.append(file, bytes)?;
+        self.queue(Later::Commit { file: file.to_string(), from, to: from + bytes.len() })
+    }
+
+    fn await_syncs(&mut self) -> Result<()> {
+        while self.finish_oldest_work()? {}
+        Ok(())
+    }
+
     fn truncate(&mut self, file: &str, len: u64) -> Result<()> {
         self.write_allowed(file)?;
         let mut files = self.files.borrow_mut();
@@ -213,8 +306,11 @@ impl Storage for MemStorage {
 
     fn delete(&mut self, file: &str) -> Result<()> {
         self.write_allowed(file)?;
-        self.files.borrow_mut().remove(file);
-        Ok(())
+        let was = self.files.borrow_mut().remove(file);
+        match was {
+            Some(was) if !self.later.borrow().is_empty() => self.queue(Later::Delete { file: file.to_string(), was }),
+            _ => Ok(()),
+        }
     }
 
     fn exists(&mut self, file: &str) -> Result<bool> {
