@@ -163,7 +163,8 @@ function printRocksdbShape(db) {
   const mib = (key) => (Number.isFinite(Number(get(key))) ? `${Number(get(key)) / 1048576} MiB` : '?');
   console.log(`  differ: RocksDB (its ${file ?? 'OPTIONS file: not found'}) merges file by file in ${get('max_background_jobs')} background jobs: level 0 of`);
   console.log(`          ${get('level0_file_num_compaction_trigger')} files, ${mib('max_bytes_for_level_base')} level 1, ${mib('target_file_size_base')} files, an 8 MiB block cache (db_bench's --cache_size);`);
-  console.log('          the engine merges whole levels inline on one thread (public/examples/bench-config.json), with no block cache.');
+  console.log('          the engine merges whole levels inline on one thread (public/examples/bench-config.json), with no block cache,');
+  console.log('          and syncs its tables, writes its manifest records and unlinks merged-away files on a second thread, in order.');
   console.log('          RocksDB runs its phases on one database in order (filluniquerandom, then --use_existing_db); the engine');
   console.log('          loads afresh before each phase. Both sync each table they write; neither writes a log.');
 }

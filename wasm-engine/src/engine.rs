@@ -126,6 +126,8 @@ impl Engine {
         engine.wal = Wal::new(engine.allocate_id());
         engine.wal.create(engine.storage.as_mut())?;
         engine.remove_orphans()?;
+        // A database created (or recovered) is there after a crash, whatever follows.
+        engine.storage.await_syncs()?;
         Ok(engine)
     }
 
