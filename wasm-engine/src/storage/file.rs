@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
-use std::io::{ErrorKind, Read, Seek, SeekFrom, Write};
+use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
 use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
@@ -20,6 +20,8 @@ pub struct FileStorage {
     dir: PathBuf,
     writers: HashMap<String, (File, Vec<u8>)>,
     readers: HashMap<String, File>,
+    /// Where `read_with` reads to.
+    scratch: Vec<u8>,
     disk: Disk,
 }
 
@@ -198,7 +200,13 @@ impl FileStorage {
     pub fn open(dir: impl Into<PathBuf>) -> Result<Self> {
         let dir = dir.into();
         fs::create_dir_all(&dir).map_err(|e| io_error(&dir.display().to_string(), e))?;
-        Ok(FileStorage { dir, writers: HashMap::new(), readers: HashMap::new(), disk: Disk::start() })
+        Ok(FileStorage {
+            dir,
+            writers: HashMap::new(),
+            readers: HashMap::new(),
+            scratch: Vec::new(),
+            disk: Disk::start(),
+        })
     }
 
     fn path(&self, file: &str) -> PathBuf {
@@ -246,6 +254,19 @@ fn start_writeback(f: &File) {
 #[cfg(not(target_os = "linux"))]
 fn start_writeback(_f: &File) {}
 
+/// One `pread`: a lookup's page read costs one system call, not a seek and a read.
+#[cfg(unix)]
+fn read_at(f: &mut File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+    std::os::unix::fs::FileExt::read_exact_at(f, buf, offset)
+}
+
+#[cfg(not(unix))]
+fn read_at(f: &mut File, offset: u64, buf: &mut [u8]) -> std::io::Result<()> {
+    use std::io::{Read, Seek, SeekFrom};
+    f.seek(SeekFrom::Start(offset))?;
+    f.read_exact(buf)
+}
+
 impl Storage for FileStorage {
     fn append(&mut self, file: &str, bytes: &[u8]) -> Result<()> {
         let buffered = self.writer(file)?.1.len();
@@ -275,13 +296,28 @@ impl Storage for FileStorage {
             self.readers.insert(file.to_string(), f);
         }
         let f = self.readers.get_mut(file).ok_or_else(|| Error::storage(file, "reader vanished"))?;
-        f.seek(SeekFrom::Start(offset)).map_err(|e| io_error(file, e))?;
-        f.read_exact(buf).map_err(|e| match e.kind() {
+        read_at(f, offset, buf).map_err(|e| match e.kind() {
             ErrorKind::UnexpectedEof => {
                 Error::corruption(file, offset, format!("read of {} bytes past end of file", buf.len()))
             }
             _ => io_error(file, e),
         })
+    }
+
+    fn read_with(
+        &mut self,
+        file: &str,
+        offset: u64,
+        len: usize,
+        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
+    ) -> Result<()> {
+        // Into a buffer kept between reads: no allocation and no zeroing per page read.
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.resize(len, 0);
+        let read = self.read_into(file, offset, &mut scratch[..len]);
+        let result = read.and_then(|()| visit(&scratch[..len]));
+        self.scratch = scratch;
+        result
     }
 
     fn len(&mut self, file: &str) -> Result<u64> {
