@@ -1,7 +1,7 @@
 //! Native files in one directory (the `lsm` CLI). Appends go through a per-file buffer so a run
 //! is written in large sequential chunks, and the disk starts on them at once; `sync` flushes
-//! and fsyncs; finished tables are synced (`sync_later`) and obsolete files unlinked on threads
-//! of their own.
+//! and fsyncs; finished tables are synced (`sync_later`), manifest records written after them
+//! (`commit_later`) and obsolete files unlinked, in that order, on one thread of their own.
 
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions};
