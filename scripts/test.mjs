@@ -191,8 +191,15 @@ function main() {
       process.exit(1);
     }
   }
+  const started = Date.now();
+  const timings = [];
+  const timed = (fn) => {
+    const t0 = Date.now();
+    const r = fn();
+    return [r, (Date.now() - t0) / 1000];
+  };
   try {
-    setup();
+    timings.push(['setup', timed(setup)[1]]);
   } catch (err) {
     console.error(`[setup] ${err instanceof Error ? err.message : String(err)}`);
     console.log('\n0 passed, 1 failed');
@@ -200,15 +207,25 @@ function main() {
   }
   fs.mkdirSync(resultsDir, { recursive: true });
   const rows = [];
-  if (['web', 'e2e', 'rocksdb', 'leveldb'].some((n) => names.includes(n)) && !buildNativeCli()) {
-    rows.push(['native', { passed: 0, failed: 1 }]);
+  if (['web', 'e2e', 'rocksdb', 'leveldb'].some((n) => names.includes(n))) {
+    const [ok, seconds] = timed(buildNativeCli);
+    timings.push(['native', seconds]);
+    if (!ok) rows.push(['native', { passed: 0, failed: 1 }, seconds]);
   }
   for (const name of names) {
     console.log(`\n===== ${name} =====`);
-    rows.push([name, SUITES[name]()]);
+    const [r, seconds] = timed(SUITES[name]);
+    rows.push([name, r, seconds]);
   }
   console.log('\n===== summary =====');
-  for (const [name, r] of rows) console.log(`${name.padEnd(8)} ${r.passed} passed, ${r.failed} failed`);
+  const secs = (s) => `${Math.round(s).toString().padStart(5)} s`;
+  for (const [name, seconds] of timings) {
+    if (!rows.some(([n]) => n === name)) console.log(`${name.padEnd(8)} ${''.padEnd(26)}${secs(seconds)}`);
+  }
+  for (const [name, r, seconds] of rows) {
+    console.log(`${name.padEnd(8)} ${`${r.passed} passed, ${r.failed} failed`.padEnd(26)}${secs(seconds)}`);
+  }
+  console.log(`${'total'.padEnd(8)} ${''.padEnd(26)}${secs((Date.now() - started) / 1000)}`);
   const passed = rows.reduce((n, [, r]) => n + r.passed, 0);
   const failed = rows.reduce((n, [, r]) => n + r.failed, 0);
   console.log(`\n${passed} passed, ${failed} failed`);
