@@ -4,11 +4,11 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lsm_engine::config::EngineConfig;
+use lsm_core::config::EngineConfig;
 use lsm_engine::engine::Engine;
-use lsm_engine::export::{Format, export};
+use lsm_export::{Format, export};
 use lsm_engine::storage::MemStorage;
-use lsm_engine::workload::Workload;
+use lsm_core::workload::Workload;
 
 /// The db_bench exporter needs a workload: the repository's example one.
 const MIXED: &str = include_str!("../../../public/examples/mixed.json");

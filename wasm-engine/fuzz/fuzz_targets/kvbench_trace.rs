@@ -4,9 +4,9 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lsm_engine::config::{Allocation, EngineConfig};
+use lsm_core::config::{Allocation, EngineConfig};
 use lsm_engine::engine::Engine;
-use lsm_engine::runner::Runner;
+use lsm_runner::runner::Runner;
 use lsm_engine::storage::MemStorage;
 
 fuzz_target!(|data: &[u8]| {
@@ -18,7 +18,7 @@ fuzz_target!(|data: &[u8]| {
     config.page_bytes = 512;
     config.buffer_bytes = 4096;
     let Ok(mut engine) = Engine::create(config, Box::new(MemStorage::new())) else { return };
-    if let Ok(fit) = lsm_engine::fit::fit_trace("fuzz", text.to_string(), key_bytes) {
+    if let Ok(fit) = lsm_workload::fit::fit_trace("fuzz", text.to_string(), key_bytes) {
         fit.workload.validate().expect("a fitted workload is valid");
     }
     let mut runner = Runner::for_trace("fuzz", text.to_string(), key_bytes);

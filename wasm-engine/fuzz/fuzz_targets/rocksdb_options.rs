@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lsm_engine::export::{Format, ImportKind, export, import};
+use lsm_export::{Format, ImportKind, export, import};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -3,8 +3,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lsm_engine::generator::{Generator, OpSource};
-use lsm_engine::workload::Workload;
+use lsm_workload::generator::{Generator, OpSource};
+use lsm_core::workload::Workload;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

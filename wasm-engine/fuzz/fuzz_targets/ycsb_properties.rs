@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use lsm_engine::ycsb::{from_properties, to_properties};
+use lsm_workload::ycsb::{from_properties, to_properties};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else { return };

@@ -1,0 +1,1 @@
+//! Holds no code: its tests read the other crates (see `tests/`).

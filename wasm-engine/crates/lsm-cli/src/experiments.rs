@@ -1,0 +1,127 @@
+//! The engine's experiments as commands: `lsm growth` (Monkey's Fig 12A), and `lsm keys` and
+//! `lsm writes`, the write-side comparison with a real LevelDB. `keys` prints a workload's written
+//! keys as raw bytes, which the LevelDB driver (interop/leveldb) reads, so both systems take the
+//! same keys in the same order; `writes` measures the engine on them.
+
+use std::collections::HashMap;
+use std::io::Write as _;
+use std::time::Instant;
+
+use lsm_core::config::{Allocation, EngineConfig};
+use lsm_core::error::{Error, Result};
+use lsm_runner::growth::{Growth, GrowthPolicy, GrowthSpec};
+use lsm_runner::write_amp::{WriteAmpRun, WriteAmpSpec};
+use lsm_workload::generator::{Generator, Op, OpSource};
+
+use super::{load_config, load_workload, number, required, storage};
+
+/// Every key the workload writes, in order, as raw bytes (fixed length: the workload's key size).
+pub fn keys(o: &HashMap<String, String>) -> Result<()> {
+    let w = load_workload(required(o, "workload")?, o)?;
+    let mut generator = Generator::new(&w);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+    let io = |e: std::io::Error| {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        Error::storage("stdout", e.to_string())
+    };
+    while let Some((_, op)) = generator.next_op()? {
+        match op {
+            Op::Put { key, .. } => out.write_all(key).map_err(io)?,
+            _ => {
+                return Err(Error::invalid("--workload", "keys are printed for workloads of inserts and updates only"));
+            }
+        }
+    }
+    out.flush().map_err(io)
+}
+
+/// The engine's write amplification by destination level at every `--checkpoint` writes (JSON).
+pub fn writes(o: &HashMap<String, String>) -> Result<()> {
+    let at_flush = o.get("checkpoint").is_some_and(|c| c == "flush");
+    let spec = WriteAmpSpec {
+        config: load_config(required(o, "config")?)?,
+        workload: load_workload(required(o, "workload")?, o)?,
+        checkpoint: if at_flush { 0 } else { number(o, "checkpoint", 100_000)? },
+        checkpoint_at_flush: at_flush,
+    };
+    let result = WriteAmpRun::on(spec, storage(o)?)?.run()?;
+    let json = serde_json::to_string(&result).map_err(|e| Error::invalid("result", e.to_string()))?;
+    outln!("{json}");
+    Ok(())
+}
+
+/// Monkey's Fig 12A: zero-result I/O per lookup as one tree per filter policy doubles.
+pub fn growth(o: &HashMap<String, String>) -> Result<()> {
+    let config = match o.get("config") {
+        Some(path) => load_config(path)?,
+        None => {
+            let mut c = EngineConfig::uniform_shape(
+                number(o, "size-ratio", 2.0)?,
+                number(o, "max-runs", 1)?,
+                Allocation::Monkey,
+                number(o, "bits", 5.0)?,
+            );
+            c.buffer_bytes = number(o, "buffer-bytes", 16 << 10)?;
+            c
+        }
+    };
+    let spec = GrowthSpec {
+        config,
+        from_log2: number(o, "from", 12)?,
+        to_log2: number(o, "to", 20)?,
+        lookups: number(o, "lookups", 100_000)?,
+        value_bytes: number(o, "value-bytes", 100)?,
+        policies: GrowthPolicy::ALL.to_vec(),
+    };
+    let started = Instant::now();
+    let result = Growth::new(spec)?.run()?;
+    if o.contains_key("json") {
+        outln!("{}", serde_json::to_string_pretty(&result).unwrap_or_default());
+        return Ok(());
+    }
+    let c = &result.spec.config;
+    outln!(
+        "zero-result I/O per lookup, T = {}, {} run(s) per level, {} bits/key, {} lookups per size",
+        c.levels[0].size_ratio,
+        c.levels[0].max_runs,
+        c.filter.bits_per_key,
+        result.spec.lookups
+    );
+    outln!(
+        "{:>9} {:>5} {:>9} {:>9} {:>9} {:>9} {:>8} {:>9} {:>10}",
+        "entries",
+        "runs",
+        "uniform",
+        "at birth",
+        "re-opt",
+        "optimum",
+        "re/opt",
+        "rebuilds",
+        "reb.pages"
+    );
+    for size in result.spec.from_log2..=result.spec.to_log2 {
+        let at = |p: GrowthPolicy| result.points.iter().find(|x| x.policy == p && x.entries == 1 << size);
+        let (Some(u), Some(b), Some(r)) =
+            (at(GrowthPolicy::Uniform), at(GrowthPolicy::MonkeyAtBirth), at(GrowthPolicy::MonkeyReoptimised))
+        else {
+            continue;
+        };
+        outln!(
+            "{:>9} {:>5} {:>9.4} {:>9.4} {:>9.4} {:>9.4} {:>+7.1}% {:>9} {:>10}",
+            format!("2^{size}"),
+            r.runs.len(),
+            u.io_per_lookup,
+            b.io_per_lookup,
+            r.io_per_lookup,
+            r.optimum_io,
+            (r.io_per_lookup / r.optimum_io - 1.0) * 100.0,
+            r.rebuilds,
+            r.rebuild_pages
+        );
+    }
+    eprintln!("measured in {:.1} s", started.elapsed().as_secs_f64());
+    Ok(())
+}

@@ -1,0 +1,24 @@
+//! LSM Navigator's documents and pure policies: what a design is (`config::EngineConfig`) and
+//! what a workload is (`workload::Workload`), and the functions every other crate decides with —
+//! the merge geometry and plans (`compaction`), the filter allocations of Monkey (`allocation`,
+//! `monkey_birth`) and Mnemosyne (`mnemosyne`), Bloom filter math (`bloom`), and the seeded
+//! RNG, hashing and libm-backed math that make a wasm run and a native run identical.
+//! No I/O, no clock, no platform code.
+
+pub mod allocation;
+pub mod bloom;
+pub mod compaction;
+pub mod config;
+pub mod error;
+pub mod hash;
+pub mod layout;
+pub mod math;
+pub mod mnemosyne;
+pub mod monkey_birth;
+pub mod rng;
+pub mod warning;
+pub mod workload;
+
+pub use config::EngineConfig;
+pub use error::{Error, Result};
+pub use workload::Workload;

@@ -1,0 +1,447 @@
+//! The LSM-tree: write buffer, levels of sorted runs, lookups and scans. Single-threaded and
+//! step-driven: flushes and merges (in `maintenance`) advance when the caller asks, or eagerly
+//! after each flush when `auto_compact` is on, so the same code runs natively and in a Worker.
+//! Durable: writes go to the write-ahead log first, the manifest records every change of the
+//! tree, and `open` recovers exactly what was synced.
+
+use std::rc::Rc;
+
+use crate::cursor::RunCursor;
+use crate::job::Job;
+use crate::lookup::{FilterPolicy, probe_table};
+use crate::manifest::{Manifest, State};
+use crate::memtable::Memtable;
+use crate::page::{Found, max_entry_bytes};
+use crate::run::Run;
+use crate::stats::{OpClass, ReadCounters, Stats};
+use crate::storage::Storage;
+use crate::table::{ReadCtx, Table, TableCache};
+use crate::tree::{TreeShape, level_info};
+use crate::wal::{self, Wal};
+use lsm_core::bloom::FILTER_SEED;
+use lsm_core::config::{Allocation, BufferTrigger, EngineConfig};
+use lsm_core::error::{Error, Result};
+use lsm_core::hash::hash64;
+
+pub struct Engine {
+    pub(crate) config: EngineConfig,
+    pub(crate) storage: Box<dyn Storage>,
+    pub(crate) memtable: Memtable,
+    /// Index 0 is level 1; each level's runs newest first (highest id first).
+    pub(crate) levels: Vec<Vec<Run>>,
+    /// Round-robin positions of merges by file, per level (index 0 = level 1).
+    pub(crate) cursors: Vec<Option<Vec<u8>>>,
+    pub(crate) cache: TableCache,
+    pub(crate) stats: Stats,
+    pub(crate) state: State,
+    pub(crate) manifest: Manifest,
+    pub(crate) wal: Wal,
+    pub(crate) job: Option<Job>,
+    /// Point lookups so far (Merlin's D_global).
+    pub(crate) lookups: u64,
+    /// Mnemosyne's latest C, for the query-time skip rule.
+    pub(crate) mnemosyne_log_c: Option<f64>,
+    /// Re-optimised Monkey: whether the runs changed since the filters were last brought to
+    /// the optimum, and the lookups and writes since then.
+    pub(crate) filters: FilterState,
+    /// Logs replayed at recovery besides the current one: deleted once a flush has committed
+    /// what they held.
+    pub(crate) replayed_logs: Vec<u64>,
+    scratch: Vec<ReadCounters>,
+    /// Run merges to completion after every flush (the default). Off, merges wait for `step`.
+    pub auto_compact: bool,
+}
+
+impl Engine {
+    /// A new, empty database on `storage` (which must hold none).
+    pub fn create(config: EngineConfig, storage: Box<dyn Storage>) -> Result<Engine> {
+        Self::open(storage, Some(config))
+    }
+
+    /// Open the database on `storage`, recovering it if one exists (its stored design is used),
+    /// else creating one with `config`.
+    pub fn open(mut storage: Box<dyn Storage>, config: Option<EngineConfig>) -> Result<Engine> {
+        let loaded = Manifest::load(storage.as_mut())?;
+        let recovering = loaded.is_some();
+        let (manifest, state) = match loaded {
+            Some(found) => found,
+            None => {
+                let config =
+                    config.ok_or_else(|| Error::State("no database here, and no config to create one".into()))?;
+                config.validate()?;
+                if storage.list()?.iter().any(|f| f.ends_with(".sst") || f.ends_with(".wal")) {
+                    return Err(Error::State(
+                        "storage holds tables or logs but no manifest: refusing to overwrite it".into(),
+                    ));
+                }
+                // Ids: 1 is the first log; tables and runs take later ids.
+                let state = State::new(config, 2, 1);
+                (Manifest::create(storage.as_mut(), 1, &state)?, state)
+            }
+        };
+        let config = state.config.clone();
+        let pin = !config.block_cache.cache_index_and_filter_blocks;
+        let mut stats = Stats::default();
+        let mut levels: Vec<Vec<Run>> = Vec::new();
+        let mut by_run: std::collections::BTreeMap<(usize, u64), Vec<Rc<Table>>> = Default::default();
+        for e in state.tables.values() {
+            let table = Table::open(e.table, storage.as_mut(), pin, &mut stats.open)?;
+            by_run.entry((e.level, e.run)).or_default().push(Rc::new(table));
+        }
+        for ((level, run), tables) in by_run {
+            while levels.len() < level {
+                levels.push(Vec::new());
+            }
+            levels[level - 1].push(Run::new(run, tables));
+        }
+        for l in &mut levels {
+            l.sort_by_key(|r| std::cmp::Reverse(r.id));
+        }
+        let cursors =
+            (0..levels.len()).map(|i| state.cursors.get(&(i + 1).to_string()).and_then(|h| decode_hex(h))).collect();
+        let mut engine = Engine {
+            cache: TableCache::new(config.block_cache.bytes, config.block_cache.high_priority_ratio),
+            wal: Wal::new(0),
+            config,
+            storage,
+            memtable: Memtable::new(),
+            levels,
+            cursors,
+            stats,
+            state,
+            manifest,
+            job: None,
+            lookups: 0,
+            mnemosyne_log_c: None,
+            filters: Default::default(),
+            replayed_logs: Vec::new(),
+            scratch: Vec::new(),
+            auto_compact: true,
+        };
+        // Filters come back as built; the policy brings them to the optimum again.
+        engine.mark_filters_stale();
+        if recovering {
+            engine.recover_logs()?;
+        }
+        engine.wal = Wal::new(engine.allocate_id());
+        engine.wal.create(engine.storage.as_mut())?;
+        engine.remove_orphans()?;
+        // A database created (or recovered) is there after a crash, whatever follows.
+        engine.storage.await_syncs()?;
+        Ok(engine)
+    }
+
+    /// Replay every live log into the buffer (oldest first).
+    fn recover_logs(&mut self) -> Result<()> {
+        let mut logs: Vec<u64> = self
+            .storage
+            .list()?
+            .iter()
+            .filter_map(|f| f.strip_suffix(".wal").and_then(|n| n.parse().ok()))
+            .filter(|&n| n >= self.state.wal)
+            .collect();
+        logs.sort_unstable();
+        for n in logs {
+            self.stats.wal_records_replayed += wal::replay(n, self.storage.as_mut(), &mut self.memtable)?;
+            self.state.next_id = self.state.next_id.max(n + 1);
+            self.replayed_logs.push(n);
+        }
+        Ok(())
+    }
+
+    /// Delete files no manifest entry or live log refers to (a crash's leftovers).
+    fn remove_orphans(&mut self) -> Result<()> {
+        for f in self.storage.list()? {
+            let orphan = if let Some(id) = f.strip_suffix(".sst").and_then(|n| n.parse::<u64>().ok()) {
+                !self.state.tables.contains_key(&id)
+            } else if let Some(n) = f.strip_suffix(".wal").and_then(|n| n.parse::<u64>().ok()) {
+                n < self.state.wal
+            } else {
+                false
+            };
+            if orphan {
+                self.storage.delete(&f)?;
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn allocate_id(&mut self) -> u64 {
+        let id = self.state.next_id;
+        self.state.next_id += 1;
+        id
+    }
+
+    pub fn config(&self) -> &EngineConfig {
+        &self.config
+    }
+
+    pub fn stats(&self) -> &Stats {
+        &self.stats
+    }
+
+    pub fn reset_stats(&mut self) {
+        self.stats = Stats::default();
+    }
+
+    /// Give the storage back without closing (what a crash leaves behind).
+    pub fn into_storage(self) -> Box<dyn Storage> {
+        self.storage
+    }
+
+    fn check_entry(&self, key: &[u8], value: Option<&[u8]>) -> Result<()> {
+        let max = max_entry_bytes(self.config.page_bytes);
+        if key.is_empty() || key.len() > u16::MAX as usize {
+            return Err(Error::TooLarge {
+                field: "key".into(),
+                message: format!("length must be in [1, {}] bytes", u16::MAX),
+            });
+        }
+        let total = key.len() + value.map_or(0, <[u8]>::len);
+        if total > max {
+            return Err(Error::TooLarge {
+                field: "entry".into(),
+                message: format!(
+                    "key + value is {total} B; a page of {} B holds at most {max} B",
+                    self.config.page_bytes
+                ),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether writing `key` would take the buffer past its capacity, by the configured trigger.
+    fn buffer_full_after(&self, key: &[u8], value: Option<&[u8]>) -> bool {
+        let entry = crate::memtable::entry_bytes(key, value);
+        let limit = self.config.buffer_bytes;
+        match self.config.buffer_trigger {
+            BufferTrigger::Logged => self.memtable.logged_bytes() + entry > limit,
+            // Only near the limit does it matter whether the write replaces a buffered version.
+            BufferTrigger::Live => {
+                self.memtable.bytes() + entry > limit && self.memtable.bytes_after(key, value) > limit
+            }
+        }
+    }
+
+    pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
+        self.write(key, Some(value), OpClass::Put)
+    }
+
+    pub fn delete(&mut self, key: &[u8]) -> Result<()> {
+        self.write(key, None, OpClass::Delete)
+    }
+
+    fn write(&mut self, key: &[u8], value: Option<&[u8]>, class: OpClass) -> Result<()> {
+        self.check_entry(key, value)?;
+        if !self.memtable.is_empty() && self.buffer_full_after(key, value) {
+            self.flush()?;
+        }
+        // Counted when logged, not when synced, so the figure does not depend on how often the
+        // caller syncs.
+        self.stats.wal_bytes_written += self.wal.append(key, value);
+        self.stats.user_bytes_written += (key.len() + value.map_or(0, <[u8]>::len)) as u64;
+        self.memtable.put(key, value);
+        self.stats.ops[class.index()] += 1;
+        self.note_write();
+        Ok(())
+    }
+
+    /// Make every write so far durable: after this returns they survive a crash. With the
+    /// write-ahead log off, only flushed writes are durable. Flushes and merges commit without
+    /// waiting for the disk; this waits for them.
+    pub fn sync(&mut self) -> Result<()> {
+        self.storage.await_syncs()?;
+        if self.wal.is_logging() {
+            self.wal.sync(self.storage.as_mut())?;
+            self.stats.wal_syncs += 1;
+        }
+        Ok(())
+    }
+
+    /// Log writes ahead (the default), or not, as RocksDB's `WriteOptions::disableWAL` does: a
+    /// like-for-like comparison with a benchmark that runs without a log, at the price of losing
+    /// the buffer's writes on a crash. Turning it off drops what was logged and not yet synced.
+    pub fn set_write_ahead_log(&mut self, on: bool) {
+        self.wal.set_logging(on);
+    }
+
+    /// Point lookup: buffer, then levels top-down, runs newest first; stops at the first version.
+    pub fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>> {
+        self.lookups += 1;
+        self.maybe_reoptimise_filters()?;
+        if let Some(slot) = self.memtable.get(key) {
+            let (class, result) = match slot {
+                Some(v) => (OpClass::GetNonZeroResult, Some(v.to_vec())),
+                None => (OpClass::GetTombstone, None),
+            };
+            self.stats.ops[class.index()] += 1;
+            return Ok(result);
+        }
+        let key_hash = hash64(key, FILTER_SEED);
+        let policy = FilterPolicy {
+            skip: self.config.filter.skip,
+            mnemosyne_log_c: if self.config.filter.allocation == Allocation::Mnemosyne {
+                self.mnemosyne_log_c
+            } else {
+                None
+            },
+            now: self.lookups,
+            window: self.config.statistics_window as usize,
+        };
+        self.scratch.clear();
+        self.scratch.resize(self.levels.len(), ReadCounters::default());
+        let mut outcome = (OpClass::GetZeroResult, None);
+        let storage = self.storage.as_mut();
+        'levels: for (li, level) in self.levels.iter().enumerate() {
+            for run in level {
+                let Some(table) = run.table_for(key) else {
+                    self.scratch[li].runs_skipped_by_range += 1;
+                    continue;
+                };
+                let mut ctx =
+                    ReadCtx { storage: &mut *storage, cache: &mut self.cache, counters: &mut self.scratch[li] };
+                match probe_table(table, key, key_hash, &mut ctx, &policy)? {
+                    Found::Absent => {}
+                    Found::Tombstone => {
+                        outcome = (OpClass::GetTombstone, None);
+                        break 'levels;
+                    }
+                    Found::Value(v) => {
+                        outcome = (OpClass::GetNonZeroResult, Some(v));
+                        break 'levels;
+                    }
+                }
+            }
+        }
+        let class = outcome.0;
+        self.stats.ops[class.index()] += 1;
+        for (li, c) in self.scratch.iter().enumerate() {
+            self.stats.reads(li + 1, class).add(c);
+        }
+        Ok(outcome.1)
+    }
+
+    /// Every live key in `[start, end]` with its value, in key order.
+    pub fn scan(&mut self, start: &[u8], end: &[u8]) -> Result<Vec<(Vec<u8>, Vec<u8>)>> {
+        let mut out = Vec::new();
+        self.scan_visit(start, end, |k, v| out.push((k.to_vec(), v.to_vec())))?;
+        Ok(out)
+    }
+
+    /// Range scan calling `visit` for each live entry; returns how many were visited. Each run
+    /// whose key range overlaps costs one seek plus the pages it reads.
+    pub fn scan_visit(&mut self, start: &[u8], end: &[u8], mut visit: impl FnMut(&[u8], &[u8])) -> Result<u64> {
+        self.stats.ops[OpClass::Scan.index()] += 1;
+        if start > end {
+            return Ok(0);
+        }
+        let mut cursors: Vec<(usize, RunCursor)> = Vec::new();
+        for (li, level) in self.levels.iter().enumerate() {
+            for run in level {
+                let tables: Vec<Rc<Table>> = run.overlapping(start, end);
+                if !tables.is_empty() {
+                    cursors.push((li, RunCursor::new(tables, Some(start))));
+                }
+            }
+        }
+        let mut counters = vec![ReadCounters::default(); self.levels.len()];
+        let storage = self.storage.as_mut();
+        for (li, c) in cursors.iter_mut() {
+            let mut ctx = ReadCtx { storage: &mut *storage, cache: &mut self.cache, counters: &mut counters[*li] };
+            ctx.counters.seeks += 1;
+            c.advance(&mut ctx)?;
+        }
+        let mut buffered = self.memtable.range(start, end).peekable();
+        let mut visited = 0;
+        let mut key = Vec::new();
+        loop {
+            // Smallest key among the buffer and the cursors; the buffer wins ties (newest), then
+            // cursors in order (newer runs first).
+            let mut best: Option<usize> = None;
+            for (i, (_, c)) in cursors.iter().enumerate() {
+                if c.valid() && c.key() <= end && best.is_none_or(|b| c.key() < cursors[b].1.key()) {
+                    best = Some(i);
+                }
+            }
+            let from_buffer = match (buffered.peek(), best) {
+                (Some((bk, _)), Some(b)) => *bk <= cursors[b].1.key(),
+                (Some(_), None) => true,
+                (None, Some(_)) => false,
+                (None, None) => break,
+            };
+            key.clear();
+            if from_buffer {
+                if let Some((k, v)) = buffered.next() {
+                    key.extend_from_slice(k);
+                    if let Some(v) = v {
+                        visit(k, v);
+                        visited += 1;
+                    }
+                }
+            } else if let Some(b) = best {
+                key.extend_from_slice(cursors[b].1.key());
+                if let Some(v) = cursors[b].1.value() {
+                    visit(&key, v);
+                    visited += 1;
+                }
+            }
+            for (li, c) in cursors.iter_mut() {
+                let mut ctx = ReadCtx { storage: &mut *storage, cache: &mut self.cache, counters: &mut counters[*li] };
+                while c.valid() && c.key() <= &key[..] {
+                    c.advance(&mut ctx)?;
+                }
+            }
+        }
+        for (li, c) in counters.iter().enumerate() {
+            self.stats.reads(li + 1, OpClass::Scan).add(c);
+        }
+        Ok(visited)
+    }
+
+    pub fn tree(&self) -> TreeShape {
+        TreeShape {
+            buffer_entries: self.memtable.len() as u64,
+            buffer_bytes: self.memtable.bytes(),
+            buffer_capacity_bytes: self.config.buffer_bytes,
+            levels: self
+                .levels
+                .iter()
+                .enumerate()
+                .map(|(i, runs)| level_info(&self.config, i + 1, runs, self.lookups))
+                .collect(),
+            merging_level: self.job.as_ref().map(|j| j.source_level),
+            merge_progress: self.job.as_ref().map(|j| crate::tree::MergeProgress {
+                pages_read: j.counters.pages_read + j.merge.counters.pages_read,
+                pages_written: j.counters.data_pages_written + j.counters.meta_pages_written,
+            }),
+            cache_bytes: self.cache.resident_bytes(),
+            mnemosyne_log_c: self.mnemosyne_log_c,
+        }
+    }
+}
+
+/// Re-optimised Monkey's state between lookups (the policy is in `reoptimise`).
+#[derive(Clone, Copy, Debug)]
+pub struct FilterState {
+    pub stale: bool,
+    pub lookups_at_change: u64,
+    /// Share of writes among recent writes and point lookups (exponential average).
+    pub write_share: f64,
+    /// `reoptimise::reserve_share` when the filters were last planned.
+    pub settled_reserve: f64,
+}
+
+impl Default for FilterState {
+    /// A new or reopened tree assumes writes until lookups show otherwise.
+    fn default() -> Self {
+        FilterState { stale: false, lookups_at_change: 0, write_share: 1.0, settled_reserve: 1.0 }
+    }
+}
+
+pub(crate) fn encode_hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn decode_hex(s: &str) -> Option<Vec<u8>> {
+    (0..s.len()).step_by(2).map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok())).collect()
+}

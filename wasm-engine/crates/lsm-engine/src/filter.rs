@@ -1,0 +1,262 @@
+//! A table's filter: one Bloom filter, or SHaMBa's modular Bloom filter — D smaller filters over
+//! the same keys, probed in order, each stored as its own block so the block cache can keep the
+//! first module while later ones compete with data pages. With one module it is a plain Bloom
+//! filter, byte for byte.
+
+use lsm_core::bloom::{Bloom, Probe, expected_fpr, optimal_hashes};
+use lsm_core::error::{Error, Result};
+use lsm_core::hash::checksum;
+
+/// How to build a filter: total bits per key and the number of modules.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FilterSpec {
+    pub bits_per_key: f64,
+    pub modules: u32,
+}
+
+impl FilterSpec {
+    pub fn bloom(bits_per_key: f64) -> Self {
+        FilterSpec { bits_per_key, modules: 1 }
+    }
+}
+
+/// Bytes of one module's directory entry: hashes u32, reserved u32, bits u64, offset u32, length u32,
+/// checksum u32, reserved u32.
+const DIRECTORY_ENTRY: usize = 32;
+
+/// Where module `d`'s bytes are inside the filter block, and how to check them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ModuleInfo {
+    pub hashes: u32,
+    pub bits: u64,
+    /// Offset within the filter block.
+    pub offset: u32,
+    pub len: u32,
+    pub checksum: u32,
+}
+
+/// The module hash: module 0 uses the key hash itself (so a one-module filter is a plain Bloom
+/// filter); later modules remix it, so their probes are independent of module 0's.
+#[inline]
+pub fn module_probe(key_hash: u64, module: usize) -> Probe {
+    if module == 0 {
+        return Probe::from_hash(key_hash);
+    }
+    let mut z = key_hash ^ (module as u64).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    z = (z ^ (z >> 32)).wrapping_mul(0xD6E8_FEB8_6659_FD93);
+    Probe::from_hash(z ^ (z >> 32))
+}
+
+/// Split the integer hash count k = round(b·ln 2) over `modules` equal-sized modules as evenly as
+/// possible, larger shares last (10 bits/key, 2 modules → {3, 4}, SHaMBa Table 3). Never more
+/// modules than hashes.
+pub fn module_hashes(bits_per_key: f64, modules: u32) -> Vec<u32> {
+    let k = optimal_hashes(bits_per_key);
+    if k == 0 {
+        return Vec::new();
+    }
+    let d = modules.clamp(1, k);
+    (0..d).map(|i| k / d + u32::from(i >= d - k % d)).collect()
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Filter {
+    modules: Vec<Bloom>,
+}
+
+impl Filter {
+    pub fn none() -> Self {
+        Filter { modules: Vec::new() }
+    }
+
+    /// Build from the keys' 64-bit hashes.
+    pub fn build(key_hashes: &[u64], spec: FilterSpec) -> Self {
+        Filter::build_from(key_hashes.len() as u64, key_hashes.iter().copied(), spec)
+    }
+
+    /// Build from `entries` key hashes, given by an iterator (a table builder keeps them in chunks).
+    pub fn build_from(entries: u64, key_hashes: impl Iterator<Item = u64>, spec: FilterSpec) -> Self {
+        let hashes = module_hashes(spec.bits_per_key, spec.modules);
+        if entries == 0 || hashes.is_empty() {
+            return Filter::none();
+        }
+        let total_bits = ((entries as f64 * spec.bits_per_key).ceil() as u64).max(64);
+        let per_module = (total_bits / hashes.len() as u64).max(64);
+        let mut modules: Vec<Bloom> = hashes.iter().map(|&k| Bloom::with_bits(per_module, k)).collect();
+        for h in key_hashes {
+            for (d, m) in modules.iter_mut().enumerate() {
+                m.insert(module_probe(h, d));
+            }
+        }
+        Filter { modules }
+    }
+
+    pub fn is_none(&self) -> bool {
+        self.modules.is_empty()
+    }
+
+    pub fn modules(&self) -> &[Bloom] {
+        &self.modules
+    }
+
+    pub fn bits(&self) -> u64 {
+        self.modules.iter().map(Bloom::bits).sum()
+    }
+
+    pub fn hashes(&self) -> u32 {
+        self.modules.iter().map(Bloom::hashes).sum()
+    }
+
+    /// Expected FPR over `entries` keys: the product of the modules' integer-k FPRs (1 without a filter).
+    pub fn fpr(&self, entries: u64) -> f64 {
+        module_fprs(&self.infos(), entries).iter().product()
+    }
+
+    /// All modules say "maybe".
+    pub fn may_contain(&self, key_hash: u64) -> bool {
+        self.modules.iter().enumerate().all(|(d, m)| m.may_contain(module_probe(key_hash, d)))
+    }
+
+    fn infos(&self) -> Vec<ModuleInfo> {
+        self.modules
+            .iter()
+            .map(|m| ModuleInfo { hashes: m.hashes(), bits: m.bits(), offset: 0, len: 0, checksum: 0 })
+            .collect()
+    }
+
+    /// The filter block: a directory (one entry per module), then each module's bytes.
+    /// Returns the directory length (its checksum goes in the table footer).
+    pub fn encode(&self, out: &mut Vec<u8>) -> usize {
+        let start = out.len();
+        let dir_len = 4 + self.modules.len() * DIRECTORY_ENTRY;
+        out.extend_from_slice(&(self.modules.len() as u32).to_le_bytes());
+        let dir_at = out.len();
+        out.resize(start + dir_len, 0);
+        let mut offset = dir_len;
+        for (d, m) in self.modules.iter().enumerate() {
+            let module_start = out.len();
+            m.encode(out);
+            let len = out.len() - module_start;
+            let sum = checksum(&out[module_start..]);
+            let e = dir_at + d * DIRECTORY_ENTRY;
+            out[e..e + 4].copy_from_slice(&m.hashes().to_le_bytes());
+            out[e + 8..e + 16].copy_from_slice(&m.bits().to_le_bytes());
+            out[e + 16..e + 20].copy_from_slice(&(offset as u32).to_le_bytes());
+            out[e + 20..e + 24].copy_from_slice(&(len as u32).to_le_bytes());
+            out[e + 24..e + 28].copy_from_slice(&sum.to_le_bytes());
+            offset += len;
+        }
+        dir_len
+    }
+
+    /// Parse a directory (the start of a filter block).
+    pub fn decode_directory(file: &str, at: u64, bytes: &[u8]) -> Result<Vec<ModuleInfo>> {
+        let bad = || Error::corruption(file, at, "filter directory is malformed");
+        let n = u32::from_le_bytes(bytes.get(0..4).ok_or_else(bad)?.try_into().map_err(|_| bad())?) as usize;
+        if n > 64 || bytes.len() < 4 + n * DIRECTORY_ENTRY {
+            return Err(bad());
+        }
+        let u32_at = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+        let mut infos = Vec::with_capacity(n);
+        for d in 0..n {
+            let e = 4 + d * DIRECTORY_ENTRY;
+            let mut bits = [0u8; 8];
+            bits.copy_from_slice(&bytes[e + 8..e + 16]);
+            infos.push(ModuleInfo {
+                hashes: u32_at(e),
+                bits: u64::from_le_bytes(bits),
+                offset: u32_at(e + 16),
+                len: u32_at(e + 20),
+                checksum: u32_at(e + 24),
+            });
+        }
+        Ok(infos)
+    }
+
+    pub fn directory_len(modules: usize) -> usize {
+        4 + modules * DIRECTORY_ENTRY
+    }
+
+    /// Decode one module from its bytes, verified against the directory.
+    pub fn decode_module(file: &str, at: u64, info: &ModuleInfo, bytes: &[u8]) -> Result<Bloom> {
+        if checksum(bytes) != info.checksum {
+            return Err(Error::corruption(file, at, "filter module checksum mismatch"));
+        }
+        Bloom::decode(bytes)
+            .filter(|b| b.bits() == info.bits && b.hashes() == info.hashes)
+            .ok_or_else(|| Error::corruption(file, at, "filter module is malformed"))
+    }
+
+    pub fn from_modules(modules: Vec<Bloom>) -> Self {
+        Filter { modules }
+    }
+}
+
+/// Each module's expected FPR over `entries` keys.
+pub fn module_fprs(infos: &[ModuleInfo], entries: u64) -> Vec<f64> {
+    infos.iter().map(|m| expected_fpr(m.bits, m.hashes, entries)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lsm_core::hash::hash64;
+
+    fn hashes(n: u64, odd: u64) -> Vec<u64> {
+        (0..n).map(|i| hash64(&(i * 2 + odd).to_le_bytes(), lsm_core::bloom::FILTER_SEED)).collect()
+    }
+
+    #[test]
+    fn hash_split_matches_shamba_table_3() {
+        assert_eq!(module_hashes(10.0, 1), vec![7]);
+        assert_eq!(module_hashes(10.0, 2), vec![3, 4]);
+        assert_eq!(module_hashes(10.0, 3), vec![2, 2, 3]);
+        assert_eq!(module_hashes(10.0, 7), vec![1; 7]);
+        assert_eq!(module_hashes(2.0, 4), vec![1]);
+        assert!(module_hashes(0.0, 2).is_empty());
+    }
+
+    #[test]
+    fn one_module_equals_a_plain_bloom_filter() {
+        let keys = hashes(5_000, 0);
+        let f = Filter::build(&keys, FilterSpec::bloom(10.0));
+        let mut plain = Bloom::with_bits_per_key(5_000, 10.0);
+        for &h in &keys {
+            plain.insert(Probe::from_hash(h));
+        }
+        assert_eq!(f.modules(), &[plain]);
+    }
+
+    #[test]
+    fn modular_fpr_is_the_product_and_matches_measurement() {
+        let n = 50_000;
+        let keys = hashes(n, 0);
+        let f = Filter::build(&keys, FilterSpec { bits_per_key: 10.0, modules: 2 });
+        assert!(keys.iter().all(|&h| f.may_contain(h)));
+        let probes = hashes(400_000, 1);
+        let fp = probes.iter().filter(|&&h| f.may_contain(h)).count() as f64 / probes.len() as f64;
+        let expected = f.fpr(n);
+        assert!((fp - expected).abs() / expected < 0.1, "measured {fp} vs {expected}");
+        // SHaMBa Table 3: {3,4} at 10 bits/key gives about 0.845 %.
+        assert!((expected - 0.00845).abs() < 0.0002, "{expected}");
+    }
+
+    #[test]
+    fn encode_decode_each_module() {
+        let keys = hashes(1000, 0);
+        let f = Filter::build(&keys, FilterSpec { bits_per_key: 8.0, modules: 3 });
+        let mut block = Vec::new();
+        let dir_len = f.encode(&mut block);
+        let infos = Filter::decode_directory("t", 0, &block[..dir_len]).unwrap();
+        assert_eq!(infos.len(), 3);
+        for (d, info) in infos.iter().enumerate() {
+            let bytes = &block[info.offset as usize..(info.offset + info.len) as usize];
+            assert_eq!(&Filter::decode_module("t", 0, info, bytes).unwrap(), &f.modules()[d]);
+        }
+        let mut flipped = block.clone();
+        flipped[dir_len + 20] ^= 4;
+        let info = infos[0];
+        let bytes = &flipped[info.offset as usize..(info.offset + info.len) as usize];
+        assert!(Filter::decode_module("t", 0, &info, bytes).is_err());
+    }
+}

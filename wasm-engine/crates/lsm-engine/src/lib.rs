@@ -1,0 +1,31 @@
+//! LSM Navigator's engine: a real LSM-tree (write buffer, sorted runs of fixed-size pages with
+//! fence pointers and Bloom or modular filters, leveling/tiering/per-level merge policies, WAL
+//! and manifest) that counts every page it reads and writes. It obeys an `EngineConfig` from
+//! `lsm_core`; which design is good is the models' business. Storage is a trait (`storage`), so
+//! the same engine runs on memory, native files (feature `files`), OPFS and IndexedDB.
+
+pub mod batch;
+pub mod cache;
+pub mod cursor;
+pub mod engine;
+pub mod filestats;
+pub mod filter;
+pub(crate) mod filter_sizing;
+pub mod frame;
+mod job;
+pub mod keycmp;
+pub mod lookup;
+pub mod maintenance;
+pub mod manifest;
+pub mod memtable;
+pub mod merge;
+pub mod page;
+pub mod reoptimise;
+pub mod run;
+pub mod stats;
+pub mod storage;
+pub mod table;
+pub mod tree;
+pub mod wal;
+
+pub use engine::Engine;

@@ -1,0 +1,498 @@
+//! Flushes and merges: what the policy (`compaction`) chooses is executed here in bounded steps,
+//! each new table gets a filter sized by the configured allocation (`filter_sizing`: explicit, uniform, Monkey or
+//! Mnemosyne) and inherited access statistics, and every change is committed to the manifest
+//! before the inputs are deleted.
+
+use std::collections::{BTreeMap, HashSet};
+use std::rc::Rc;
+
+use crate::cursor::RunCursor;
+use crate::engine::{Engine, encode_hex};
+use crate::filestats::{FileStats, InheritInput, inherit};
+use crate::job::Job;
+use crate::manifest::{Edit, TableEntry};
+use crate::merge::{Merge, Output, Progress, Source};
+use crate::run::Run;
+use crate::stats::{ReadCounters, WriteCounters};
+use crate::table::{ReadCtx, Table, TableBuilder, TableCache};
+use crate::wal;
+use lsm_core::compaction::{self, FilePlan, FlushPlan, MergePlan, Shape, TableShape};
+use lsm_core::config::Granularity;
+use lsm_core::error::Result;
+
+/// A merge by file cuts an output once it would overlap more than this many target files' bytes
+/// two levels down (LevelDB's kMaxGrandParentOverlapBytes, 10 × max_file_size).
+const GRANDPARENT_OVERLAP_FILES: u64 = 10;
+
+/// Pages a `step` call writes at most when the caller gives no budget.
+pub const DEFAULT_STEP_PAGES: u64 = 256;
+
+impl Engine {
+    fn shape(&self) -> Shape {
+        Shape { levels: self.levels.iter().map(|l| l.iter().map(Run::entry_bytes).collect()).collect() }
+    }
+
+    fn file_shapes(&self) -> Vec<Vec<TableShape>> {
+        self.levels
+            .iter()
+            .map(|runs| {
+                runs.iter()
+                    .flat_map(|r| r.tables.iter())
+                    .map(|t| TableShape {
+                        id: t.id,
+                        bytes: t.entry_bytes,
+                        min_key: t.min_key().to_vec(),
+                        max_key: t.max_key().to_vec(),
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    fn target_bytes(&self) -> u64 {
+        match self.config.compaction.granularity {
+            Granularity::Level => u64::MAX,
+            Granularity::File => self.config.compaction.target_file_bytes,
+        }
+    }
+
+    fn deeper_data_exists(&self, level: usize) -> bool {
+        self.levels.iter().skip(level).any(|l| !l.is_empty())
+    }
+
+    fn snapshot_inputs(&self, inputs: &[Rc<Table>], deep: &HashSet<u64>) -> Vec<(u64, InheritInput)> {
+        inputs
+            .iter()
+            .map(|t| {
+                let estimate = t.stats.borrow().estimate(self.lookups);
+                (t.id, InheritInput { estimate, deep: deep.contains(&t.id), entries: t.entries })
+            })
+            .collect()
+    }
+
+    /// Write the buffer out (merged into level 1's newest run if that has room).
+    pub fn flush(&mut self) -> Result<()> {
+        if self.memtable.is_empty() {
+            return Ok(());
+        }
+        self.finish_job()?;
+        let plan = compaction::choose_flush(&self.shape(), &self.config, self.memtable.bytes());
+        let absorbed: Vec<Rc<Table>> = match plan {
+            FlushPlan::IntoNewestRun => {
+                self.levels.first().and_then(|l| l.first()).map(|r| r.tables.clone()).unwrap_or_default()
+            }
+            FlushPlan::NewRun => Vec::new(),
+        };
+        let level1_runs = self.levels.first().map_or(0, Vec::len);
+        let older_exist = level1_runs > usize::from(!absorbed.is_empty()) || self.deeper_data_exists(1);
+        let frozen = self.memtable.freeze();
+        let deep: HashSet<u64> = absorbed.iter().map(|t| t.id).collect();
+        let mut sources = vec![Source::buffer(frozen.clone())];
+        if !absorbed.is_empty() {
+            sources.push(Source::Run(RunCursor::new(absorbed.clone(), None)));
+        }
+        let inherit_inputs = self.snapshot_inputs(&absorbed, &deep);
+        let dest_run = self.allocate_id();
+        let job = Job {
+            source_level: 0,
+            dest_level: 1,
+            inputs: absorbed,
+            inherit_inputs,
+            dest_run,
+            merge: Merge::new(sources, !older_exist, self.target_bytes()),
+            outputs: Vec::new(),
+            counters: WriteCounters::default(),
+            cursor: None,
+            flush: true,
+        };
+        self.job = Some(job);
+        let result = self.run_job_to_end();
+        if result.is_err() {
+            // Nothing was committed: put the buffer back so the engine stays usable.
+            self.abandon_job();
+            self.memtable.restore(&frozen);
+            return result;
+        }
+        if self.auto_compact {
+            self.maintain()?;
+        }
+        Ok(())
+    }
+
+    /// Drop a failed job's outputs; the tree is as before it started.
+    fn abandon_job(&mut self) {
+        if let Some(job) = self.job.take() {
+            for t in &job.outputs {
+                let _ = self.storage.delete(&t.file);
+            }
+        }
+    }
+
+    fn run_job_to_end(&mut self) -> Result<()> {
+        while self.job.is_some() {
+            self.advance_job(u64::MAX)?;
+        }
+        Ok(())
+    }
+
+    /// Start the merge the policy asks for, if any.
+    fn start_job(&mut self) -> Result<bool> {
+        let job = match self.config.compaction.granularity {
+            Granularity::Level => match compaction::choose(&self.shape(), &self.config) {
+                Some(plan) => self.level_job(plan),
+                None => return Ok(false),
+            },
+            Granularity::File => {
+                let runs_in_1 = self.levels.first().map_or(0, Vec::len);
+                match compaction::choose_file(&self.file_shapes(), runs_in_1, &self.cursors, &self.config) {
+                    Some(plan) => self.file_job(plan),
+                    None => return Ok(false),
+                }
+            }
+        };
+        self.job = Some(job);
+        Ok(true)
+    }
+
+    fn level_job(&mut self, plan: MergePlan) -> Job {
+        let src = plan.level - 1;
+        let mut runs: Vec<&Run> = self.levels[src].iter().collect();
+        let absorbed = self.levels.get(src + 1).and_then(|l| l.first()).filter(|_| plan.into_newest_run);
+        runs.extend(absorbed);
+        let deep: HashSet<u64> = absorbed.iter().flat_map(|r| r.tables.iter().map(|t| t.id)).collect();
+        let inputs: Vec<Rc<Table>> = runs.iter().flat_map(|r| r.tables.iter().cloned()).collect();
+        let sources = runs.iter().map(|r| Source::Run(RunCursor::new(r.tables.clone(), None))).collect();
+        let dest_runs = self.levels.get(src + 1).map_or(0, Vec::len);
+        let older_exist = dest_runs > usize::from(absorbed.is_some()) || self.deeper_data_exists(src + 2);
+        let inherit_inputs = self.snapshot_inputs(&inputs, &deep);
+        let dest_run = self.allocate_id();
+        Job {
+            source_level: plan.level,
+            dest_level: plan.level + 1,
+            inputs,
+            inherit_inputs,
+            dest_run,
+            merge: Merge::new(sources, !older_exist, u64::MAX),
+            outputs: Vec::new(),
+            counters: WriteCounters::default(),
+            cursor: None,
+            flush: false,
+        }
+    }
+
+    fn file_job(&mut self, plan: FilePlan) -> Job {
+        let src = plan.level - 1;
+        let find = |ids: &[u64], level: usize| -> Vec<Rc<Table>> {
+            let mut found: Vec<Rc<Table>> = self
+                .levels
+                .get(level)
+                .into_iter()
+                .flatten()
+                .flat_map(|r| r.tables.iter())
+                .filter(|t| ids.contains(&t.id))
+                .cloned()
+                .collect();
+            found.sort_by(|a, b| a.min_key().cmp(b.min_key()));
+            found
+        };
+        // Level 1 holds one table per run, newest run first: each is its own source, in order.
+        let mut sources = Vec::new();
+        let mut inputs = Vec::new();
+        if src == 0 {
+            for run in &self.levels[0] {
+                for t in run.tables.iter().filter(|t| plan.tables.contains(&t.id)) {
+                    sources.push(Source::Run(RunCursor::new(vec![t.clone()], None)));
+                    inputs.push(t.clone());
+                }
+            }
+        } else {
+            let picked = find(&plan.tables, src);
+            sources.push(Source::Run(RunCursor::new(picked.clone(), None)));
+            inputs.extend(picked);
+        }
+        let overlapping = find(&plan.overlapping, src + 1);
+        if !overlapping.is_empty() {
+            sources.push(Source::Run(RunCursor::new(overlapping.clone(), None)));
+        }
+        let deep: HashSet<u64> = overlapping.iter().map(|t| t.id).collect();
+        inputs.extend(overlapping);
+        let existing_run = self.levels.get(src + 1).and_then(|l| l.first()).map(|r| r.id);
+        let dest_run = match existing_run {
+            Some(id) => id,
+            None => self.allocate_id(),
+        };
+        let inherit_inputs = self.snapshot_inputs(&inputs, &deep);
+        let target = self.config.compaction.target_file_bytes;
+        let lo = inputs.iter().map(|t| t.min_key()).min().unwrap_or_default();
+        let hi = inputs.iter().map(|t| t.max_key()).max().unwrap_or_default();
+        let mut grandparents: Vec<(Vec<u8>, u64)> = self
+            .levels
+            .get(src + 2)
+            .into_iter()
+            .flatten()
+            .flat_map(|r| r.tables.iter())
+            .filter(|t| t.max_key() >= lo && t.min_key() <= hi)
+            .map(|t| (t.max_key().to_vec(), t.entry_bytes))
+            .collect();
+        grandparents.sort();
+        Job {
+            source_level: plan.level,
+            dest_level: plan.level + 1,
+            inputs,
+            inherit_inputs,
+            dest_run,
+            merge: Merge::new(sources, !self.deeper_data_exists(src + 2), target)
+                .limit_grandparent_overlap(grandparents, GRANDPARENT_OVERLAP_FILES.saturating_mul(target)),
+            outputs: Vec::new(),
+            counters: WriteCounters::default(),
+            cursor: plan.cursor,
+            flush: false,
+        }
+    }
+
+    /// Advance the current job by about `max_pages` output pages; completes it when done.
+    fn advance_job(&mut self, max_pages: u64) -> Result<()> {
+        let page_bytes = self.config.page_bytes;
+        let Some(mut job) = self.job.take() else { return Ok(()) };
+        let outcome = (|| -> Result<bool> {
+            loop {
+                if !job.merge.has_output() {
+                    let id = self.allocate_id();
+                    job.merge.start_output(TableBuilder::new(id, page_bytes));
+                }
+                let mut reads = ReadCounters::default();
+                let mut no_cache = TableCache::new(0, 0.0);
+                let mut ctx = ReadCtx { storage: self.storage.as_mut(), cache: &mut no_cache, counters: &mut reads };
+                match job.merge.step(&mut ctx, max_pages)? {
+                    Progress::Working => return Ok(false),
+                    Progress::OutputFull => {
+                        self.seal(&mut job)?;
+                        if max_pages != u64::MAX {
+                            return Ok(false);
+                        }
+                    }
+                    Progress::Done => {
+                        self.seal(&mut job)?;
+                        return Ok(true);
+                    }
+                }
+            }
+        })();
+        match outcome {
+            Ok(true) => self.complete(job),
+            Ok(false) => {
+                self.job = Some(job);
+                Ok(())
+            }
+            Err(e) => {
+                self.job = Some(job);
+                Err(e)
+            }
+        }
+    }
+
+    /// Finish the current output table: size its filter, inherit statistics, write it.
+    fn seal(&mut self, job: &mut Job) -> Result<()> {
+        let Some(Output { builder, contributions }) = job.merge.take_output() else { return Ok(()) };
+        let id = builder.id();
+        let entries = builder.entries();
+        if entries == 0 {
+            return Ok(());
+        }
+        let inherit_inputs: Vec<InheritInput> = job.inherit_inputs.iter().map(|(_, i)| *i).collect();
+        let contributed: Vec<u64> = job
+            .inherit_inputs
+            .iter()
+            .map(|(tid, _)| contributions.iter().find(|(c, _)| c == tid).map_or(0, |(_, n)| *n))
+            .collect();
+        let (mut probes, mut found) = inherit(&inherit_inputs, &contributed);
+        if job.flush && probes == 0.0 {
+            // A flushed file starts with the probe rate an average level-1 file sees (the L0 prior).
+            (probes, found) = self.level1_prior();
+        }
+        let spec = self.filter_spec(job, entries, builder.entry_bytes(), (probes - found).max(0.0));
+        let table = builder.finish(id, spec, self.storage.as_mut(), &mut job.counters)?;
+        if let Some(mut table) = table {
+            if self.config.block_cache.cache_index_and_filter_blocks {
+                table.unpin();
+            }
+            *table.stats.borrow_mut() = FileStats::new(self.lookups, probes, found);
+            job.outputs.push(Rc::new(table));
+        }
+        Ok(())
+    }
+
+    fn level1_prior(&self) -> (f64, f64) {
+        let level1: Vec<&Rc<Table>> = self.levels.first().into_iter().flatten().flat_map(|r| r.tables.iter()).collect();
+        if level1.is_empty() {
+            return (0.0, 0.0);
+        }
+        let n = level1.len() as f64;
+        let (q, x) = level1.iter().fold((0.0, 0.0), |(q, x), t| {
+            let e = t.stats.borrow().estimate(self.lookups);
+            (q + e.probes, x + e.found)
+        });
+        (q / n, x / n)
+    }
+
+    /// Commit a finished job to the manifest, then install it and delete its inputs.
+    fn complete(&mut self, job: Job) -> Result<()> {
+        let mut edit = Edit {
+            remove: job.inputs.iter().map(|t| t.id).collect(),
+            add: job
+                .outputs
+                .iter()
+                .map(|t| TableEntry { table: t.id, level: job.dest_level, run: job.dest_run })
+                .collect(),
+            ..Edit::default()
+        };
+        if let Some(c) = &job.cursor {
+            edit.cursors = BTreeMap::from([(job.source_level.to_string(), encode_hex(c))]);
+        }
+        let mut new_wal = None;
+        if job.flush {
+            // The flushed writes are in a table now: a fresh log takes the next writes.
+            let number = self.allocate_id();
+            let mut wal = self.wal.successor(number);
+            wal.create(self.storage.as_mut())?;
+            edit.wal = Some(wal.number);
+            new_wal = Some(wal);
+        }
+        edit.next_id = self.state.next_id;
+        let mut state = self.state.clone();
+        state.apply(&edit);
+        if let Err(e) = self.manifest.commit(self.storage.as_mut(), &edit, &state) {
+            self.job = Some(job);
+            self.abandon_job();
+            return Err(e);
+        }
+        self.state = state;
+        if let Some(wal) = new_wal {
+            let old = std::mem::replace(&mut self.wal, wal);
+            self.storage.delete(old.file())?;
+            // Not by listing the files: a list waits for every unlink the disk has queued.
+            let (done, kept): (Vec<u64>, Vec<u64>) =
+                self.replayed_logs.iter().partition(|&&n| n < self.state.wal && n != old.number);
+            self.replayed_logs = kept;
+            for n in done {
+                self.storage.delete(&wal::wal_file_name(n))?;
+            }
+        }
+        self.install(&job);
+        for t in &job.inputs {
+            self.storage.delete(&t.file)?;
+        }
+        let mut counters = job.counters;
+        counters.pages_read += job.merge.counters.pages_read;
+        counters.entries_read += job.merge.counters.entries_read;
+        counters.entries_dropped = counters.entries_read.saturating_sub(counters.entries_written);
+        let w = &mut self.stats.level(job.dest_level).writes;
+        if job.flush {
+            w.flushes += 1;
+        } else {
+            w.compactions += 1;
+        }
+        w.add(&counters);
+        Ok(())
+    }
+
+    fn install(&mut self, job: &Job) {
+        self.mark_filters_stale();
+        let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
+        for level in &mut self.levels {
+            for run in level.iter_mut() {
+                run.tables.retain(|t| !consumed.contains(&t.id));
+            }
+            level.retain(|r| !r.tables.is_empty());
+        }
+        while self.levels.len() < job.dest_level {
+            self.levels.push(Vec::new());
+        }
+        let dest = &mut self.levels[job.dest_level - 1];
+        if !job.outputs.is_empty() {
+            match dest.iter_mut().find(|r| r.id == job.dest_run) {
+                Some(run) => {
+                    let mut tables = std::mem::take(&mut run.tables);
+                    tables.extend(job.outputs.iter().cloned());
+                    *run = Run::new(job.dest_run, tables);
+                }
+                None => dest.push(Run::new(job.dest_run, job.outputs.clone())),
+            }
+            dest.sort_by_key(|r| std::cmp::Reverse(r.id));
+        }
+        while self.levels.last().is_some_and(Vec::is_empty) {
+            self.levels.pop();
+        }
+        if let Some(c) = &job.cursor {
+            while self.cursors.len() < job.source_level {
+                self.cursors.push(None);
+            }
+            self.cursors[job.source_level - 1] = Some(c.clone());
+        }
+    }
+
+    pub(crate) fn finish_job(&mut self) -> Result<()> {
+        if self.job.is_some() {
+            self.run_job_to_end()?;
+        }
+        Ok(())
+    }
+
+    /// Advance merges by about `max_pages` output pages. Returns true while work remains.
+    pub fn step(&mut self, max_pages: u64) -> Result<bool> {
+        if self.job.is_none() && !self.start_job()? {
+            return Ok(false);
+        }
+        self.advance_job(max_pages.max(1))?;
+        if self.job.is_some() {
+            return Ok(true);
+        }
+        Ok(match self.config.compaction.granularity {
+            Granularity::Level => compaction::choose(&self.shape(), &self.config).is_some(),
+            Granularity::File => {
+                let runs_in_1 = self.levels.first().map_or(0, Vec::len);
+                compaction::choose_file(&self.file_shapes(), runs_in_1, &self.cursors, &self.config).is_some()
+            }
+        })
+    }
+
+    /// Run merges until every level is within its limits.
+    pub fn maintain(&mut self) -> Result<()> {
+        while self.step(u64::MAX)? {}
+        Ok(())
+    }
+
+    /// Flush the buffer and merge the whole tree into a single run on the deepest level.
+    pub fn compact_all(&mut self) -> Result<()> {
+        let auto = std::mem::replace(&mut self.auto_compact, false);
+        let result = self.flush().and_then(|()| self.finish_job()).and_then(|()| self.merge_everything());
+        self.auto_compact = auto;
+        result
+    }
+
+    fn merge_everything(&mut self) -> Result<()> {
+        let runs: Vec<Run> = self.levels.iter().flatten().cloned().collect();
+        if runs.len() <= 1 {
+            return Ok(());
+        }
+        let dest_level = self.levels.len();
+        let inputs: Vec<Rc<Table>> = runs.iter().flat_map(|r| r.tables.iter().cloned()).collect();
+        let sources = runs.iter().map(|r| Source::Run(RunCursor::new(r.tables.clone(), None))).collect();
+        let deep = HashSet::new();
+        let inherit_inputs = self.snapshot_inputs(&inputs, &deep);
+        let dest_run = self.allocate_id();
+        self.job = Some(Job {
+            source_level: dest_level,
+            dest_level,
+            inputs,
+            inherit_inputs,
+            dest_run,
+            merge: Merge::new(sources, true, self.target_bytes()),
+            outputs: Vec::new(),
+            counters: WriteCounters::default(),
+            cursor: None,
+            flush: false,
+        });
+        self.run_job_to_end()
+    }
+}

@@ -1,0 +1,258 @@
+//! Writing a table: entries in key order into pages, then filter, fences, range and footer.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use crate::filestats::FileStats;
+use crate::filter::{Filter, FilterSpec, module_fprs};
+use crate::page;
+use crate::stats::WriteCounters;
+use crate::storage::Storage;
+use lsm_core::bloom::FILTER_SEED;
+use lsm_core::error::{Error, Result};
+use lsm_core::hash::checksum;
+
+use super::format::{Fences, Footer, WRITE_CHUNK, table_file_name};
+use super::reader::Table;
+
+/// Key hashes per chunk of `TableBuilder::hashes` (512 KiB).
+const HASH_CHUNK: usize = 1 << 16;
+
+/// Writes a table in key order. Keys must be strictly increasing.
+pub struct TableBuilder {
+    id: u64,
+    file: String,
+    page_bytes: usize,
+    /// Entries in the page being built (0: no page open).
+    page_count: u16,
+    /// Sealed pages not yet written, then the open page from `page_start` on: entries are
+    /// encoded where they will be written from, so no page is copied whole.
+    pending: Vec<u8>,
+    page_start: usize,
+    written: u64,
+    fences: Vec<Box<[u8]>>,
+    first_key: Vec<u8>,
+    /// The largest key of the pages finished so far.
+    last_key: Vec<u8>,
+    /// Where the open page's last key sits in `pending` (offset, length).
+    last_key_at: (usize, usize),
+    /// The keys' hashes for the filter, in fixed-size chunks: a table of millions of entries
+    /// then never holds a doubled, half-empty vector (or a copy of it while it grows).
+    hashes: Vec<Vec<u64>>,
+    entries: u64,
+    entry_bytes: u64,
+}
+
+impl TableBuilder {
+    pub fn new(id: u64, page_bytes: u32) -> Self {
+        let page_bytes = page_bytes as usize;
+        TableBuilder {
+            id,
+            file: table_file_name(id),
+            page_bytes,
+            page_count: 0,
+            pending: Vec::with_capacity(WRITE_CHUNK.min(page_bytes * 256) + page_bytes),
+            page_start: 0,
+            written: 0,
+            fences: Vec::new(),
+            first_key: Vec::new(),
+            last_key: Vec::new(),
+            last_key_at: (0, 0),
+            hashes: Vec::new(),
+            entries: 0,
+            entry_bytes: 0,
+        }
+    }
+
+    pub fn id(&self) -> u64 {
+        self.id
+    }
+
+    pub fn entries(&self) -> u64 {
+        self.entries
+    }
+
+    pub fn entry_bytes(&self) -> u64 {
+        self.entry_bytes
+    }
+
+    /// Data pages started so far.
+    pub fn data_pages(&self) -> u64 {
+        self.fences.len() as u64
+    }
+
+    pub fn add(&mut self, key: &[u8], value: Option<&[u8]>, storage: &mut dyn Storage) -> Result<()> {
+        let vlen = value.map_or(0, <[u8]>::len);
+        self.start_entry(key, page::ENTRY_HEADER + key.len() + vlen, storage)?;
+        page::push_entry(&mut self.pending, key, value);
+        self.finish_entry(key, vlen);
+        Ok(())
+    }
+
+    /// Add an entry already encoded the way a page holds it (`[klen][vlen][key][value]`), as a
+    /// merge reads it from another table: one copy instead of three.
+    pub fn add_encoded(&mut self, key: &[u8], encoded: &[u8], storage: &mut dyn Storage) -> Result<()> {
+        self.start_entry(key, encoded.len(), storage)?;
+        self.pending.extend_from_slice(encoded);
+        self.finish_entry(key, encoded.len() - page::ENTRY_HEADER - key.len());
+        Ok(())
+    }
+
+    /// Check the entry fits a page, start a new page if this one is full, note fences.
+    fn start_entry(&mut self, key: &[u8], need: usize, storage: &mut dyn Storage) -> Result<()> {
+        if key.len() > u16::MAX as usize || need > self.page_bytes - page::PAGE_HEADER {
+            return Err(Error::TooLarge {
+                field: "entry".into(),
+                message: format!(
+                    "key ({} B) + value ({} B) must fit in one page: at most {} B together",
+                    key.len(),
+                    need.saturating_sub(page::ENTRY_HEADER + key.len()),
+                    page::max_entry_bytes(self.page_bytes as u32)
+                ),
+            });
+        }
+        if self.page_count > 0 && self.pending.len() - self.page_start + need > self.page_bytes {
+            self.finish_page(storage)?;
+        }
+        if self.page_count == 0 {
+            self.page_start = self.pending.len();
+            self.pending.resize(self.page_start + page::PAGE_HEADER, 0);
+            self.fences.push(Box::from(key));
+        }
+        if self.entries == 0 {
+            self.first_key.extend_from_slice(key);
+        }
+        Ok(())
+    }
+
+    fn finish_entry(&mut self, key: &[u8], vlen: usize) {
+        // The last key is copied out when its page is finished, not after every entry.
+        self.last_key_at = (self.pending.len() - vlen - key.len(), key.len());
+        self.page_count += 1;
+        if self.hashes.last().is_none_or(|c| c.len() == HASH_CHUNK) {
+            self.hashes.push(Vec::with_capacity(HASH_CHUNK));
+        }
+        if let Some(chunk) = self.hashes.last_mut() {
+            chunk.push(lsm_core::hash::hash64(key, FILTER_SEED));
+        }
+        self.entries += 1;
+        self.entry_bytes += (key.len() + vlen) as u64;
+    }
+
+    fn finish_page(&mut self, storage: &mut dyn Storage) -> Result<()> {
+        let (at, len) = self.last_key_at;
+        self.last_key.clear();
+        self.last_key.extend_from_slice(&self.pending[at..at + len]);
+        page::seal(&mut self.pending, self.page_start, self.page_bytes, self.page_count);
+        self.page_count = 0;
+        if self.pending.len() >= WRITE_CHUNK {
+            self.flush_pending(storage)?;
+        }
+        Ok(())
+    }
+
+    fn flush_pending(&mut self, storage: &mut dyn Storage) -> Result<()> {
+        if !self.pending.is_empty() {
+            storage.append(&self.file, &self.pending)?;
+            self.written += self.pending.len() as u64;
+            self.pending.clear();
+        }
+        Ok(())
+    }
+
+    /// Write filter, index, range block and footer, sync, and return the open table (its filter
+    /// and fences pinned). `None` if nothing was added (then nothing was written).
+    pub fn finish(
+        mut self,
+        id: u64,
+        spec: FilterSpec,
+        storage: &mut dyn Storage,
+        counters: &mut WriteCounters,
+    ) -> Result<Option<Table>> {
+        if self.entries == 0 {
+            return Ok(None);
+        }
+        if self.page_count > 0 {
+            self.finish_page(storage)?;
+        }
+        let data_pages = self.fences.len() as u64;
+        let filter = Filter::build_from(self.entries, self.hashes.iter().flatten().copied(), spec);
+        self.hashes = Vec::new(); // 8 B per entry: free it before the filter and index are written
+        let at = |b: &TableBuilder| b.written + b.pending.len() as u64;
+
+        let filter_offset = at(&self);
+        let filter_start = self.pending.len();
+        let dir_len = filter.encode(&mut self.pending);
+        let filter_dir_sum = checksum(&self.pending[filter_start..filter_start + dir_len]);
+        let filter_len = (self.pending.len() - filter_start) as u64;
+        let modules = Filter::decode_directory(&self.file, filter_offset, &self.pending[filter_start..])?;
+
+        let fences = Fences::new(std::mem::take(&mut self.fences));
+        let index_offset = at(&self);
+        let index_start = self.pending.len();
+        fences.encode(&mut self.pending);
+        let index_len = (self.pending.len() - index_start) as u64;
+        let index_sum = checksum(&self.pending[index_start..]);
+
+        let range_offset = at(&self);
+        let range_start = self.pending.len();
+        for k in [&self.first_key, &self.last_key] {
+            self.pending.extend_from_slice(&(k.len() as u16).to_le_bytes());
+            self.pending.extend_from_slice(k);
+        }
+        let range_len = (self.pending.len() - range_start) as u32;
+        let range_sum = checksum(&self.pending[range_start..]);
+
+        Footer {
+            page_bytes: self.page_bytes as u32,
+            data_pages,
+            entries: self.entries,
+            entry_bytes: self.entry_bytes,
+            filter_offset,
+            filter_len,
+            filter_dir_len: dir_len as u32,
+            filter_dir_sum,
+            index_offset,
+            index_len,
+            index_sum,
+            range_sum,
+            range_offset,
+            range_len,
+        }
+        .encode(&mut self.pending);
+        self.flush_pending(storage)?;
+        // Durable before the manifest names it (`Manifest` awaits the syncs), not before the
+        // merge goes on: the disk syncs this table while the merge builds the next.
+        storage.sync_later(&self.file)?;
+
+        let page = self.page_bytes as u64;
+        let file_bytes = self.written;
+        counters.data_pages_written += data_pages;
+        counters.meta_pages_written += (file_bytes - data_pages * page).div_ceil(page);
+        counters.bytes_written += file_bytes;
+        counters.entries_written += self.entries;
+
+        Ok(Some(Table {
+            id,
+            file: self.file,
+            page_bytes: self.page_bytes as u32,
+            entries: self.entries,
+            entry_bytes: self.entry_bytes,
+            file_bytes,
+            data_pages,
+            min_key: self.first_key.into_boxed_slice(),
+            max_key: self.last_key.into_boxed_slice(),
+            built_bits_per_key: spec.bits_per_key,
+            filter_offset,
+            module_fprs: module_fprs(&modules, self.entries),
+            modules,
+            index_offset,
+            index_len,
+            index_sum,
+            pinned_filter: Some(filter.modules().iter().cloned().map(Rc::new).collect()),
+            pinned_fences: Some(Rc::new(fences)),
+            stats: RefCell::new(FileStats::default()),
+            filter_rebuild_pages: 0,
+        }))
+    }
+}

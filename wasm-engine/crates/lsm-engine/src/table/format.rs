@@ -1,0 +1,206 @@
+//! The table format's fixed parts: constants, the footer, fence pointers and the range block.
+
+use lsm_core::error::{Error, Result};
+use lsm_core::hash::checksum;
+
+pub(super) const MAGIC: u64 = u64::from_le_bytes(*b"LSMNSST1");
+pub(super) const FORMAT_VERSION: u32 = 2;
+pub(super) const FOOTER_BYTES: usize = 112;
+/// Data pages are buffered and appended in chunks this large (large sequential writes).
+pub(super) const WRITE_CHUNK: usize = 1 << 20;
+
+/// The first 8 bytes of a key as a big-endian integer (zero-padded): comparing these first
+/// decides most key comparisons without a memcmp.
+#[inline]
+fn prefix(key: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = key.len().min(8);
+    b[..n].copy_from_slice(&key[..n]);
+    u64::from_be_bytes(b)
+}
+
+/// A table's file name: its id, zero-padded so names sort in creation order.
+pub fn table_file_name(id: u64) -> String {
+    format!("{id:08}.sst")
+}
+
+#[derive(Debug, PartialEq)]
+pub struct Fences {
+    keys: Vec<Box<[u8]>>,
+    prefixes: Vec<u64>,
+}
+
+impl Fences {
+    pub(super) fn new(keys: Vec<Box<[u8]>>) -> Self {
+        let prefixes = keys.iter().map(|k| prefix(k)).collect();
+        Fences { keys, prefixes }
+    }
+
+    pub fn len(&self) -> usize {
+        self.keys.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
+    /// The page that holds `key` if any does: the last page whose first key is ≤ key.
+    #[inline]
+    pub fn page_for(&self, key: &[u8]) -> usize {
+        let p = prefix(key);
+        let (mut lo, mut hi) = (0, self.keys.len());
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let fp = self.prefixes[mid];
+            let le = if fp != p { fp < p } else { &self.keys[mid][..] <= key };
+            if le {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo.saturating_sub(1)
+    }
+
+    pub(super) fn encode(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&(self.keys.len() as u32).to_le_bytes());
+        for k in &self.keys {
+            out.extend_from_slice(&(k.len() as u16).to_le_bytes());
+            out.extend_from_slice(k);
+        }
+    }
+
+    pub(super) fn decode(b: &[u8]) -> Option<Fences> {
+        let n = u32::from_le_bytes(b.get(0..4)?.try_into().ok()?) as usize;
+        let mut pos = 4;
+        let mut keys = Vec::with_capacity(n);
+        for _ in 0..n {
+            let len = u16::from_le_bytes(b.get(pos..pos + 2)?.try_into().ok()?) as usize;
+            keys.push(Box::from(b.get(pos + 2..pos + 2 + len)?));
+            pos += 2 + len;
+        }
+        (pos == b.len()).then(|| Fences::new(keys))
+    }
+}
+
+pub(super) struct Footer {
+    pub(super) page_bytes: u32,
+    pub(super) data_pages: u64,
+    pub(super) entries: u64,
+    pub(super) entry_bytes: u64,
+    pub(super) filter_offset: u64,
+    pub(super) filter_len: u64,
+    pub(super) filter_dir_len: u32,
+    pub(super) filter_dir_sum: u32,
+    pub(super) index_offset: u64,
+    pub(super) index_len: u64,
+    pub(super) index_sum: u32,
+    pub(super) range_sum: u32,
+    pub(super) range_offset: u64,
+    pub(super) range_len: u32,
+}
+
+impl Footer {
+    pub(super) fn encode(&self, out: &mut Vec<u8>) {
+        let start = out.len();
+        out.extend_from_slice(&MAGIC.to_le_bytes());
+        out.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+        out.extend_from_slice(&self.page_bytes.to_le_bytes());
+        for v in [self.data_pages, self.entries, self.entry_bytes, self.filter_offset, self.filter_len] {
+            out.extend_from_slice(&v.to_le_bytes());
+        }
+        out.extend_from_slice(&self.filter_dir_len.to_le_bytes());
+        out.extend_from_slice(&self.filter_dir_sum.to_le_bytes());
+        out.extend_from_slice(&self.index_offset.to_le_bytes());
+        out.extend_from_slice(&self.index_len.to_le_bytes());
+        out.extend_from_slice(&self.index_sum.to_le_bytes());
+        out.extend_from_slice(&self.range_sum.to_le_bytes());
+        out.extend_from_slice(&self.range_offset.to_le_bytes());
+        out.extend_from_slice(&self.range_len.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+        let sum = checksum(&out[start..]);
+        out.extend_from_slice(&sum.to_le_bytes());
+        debug_assert_eq!(out.len() - start, FOOTER_BYTES);
+    }
+
+    pub(super) fn decode(file: &str, at: u64, b: &[u8]) -> Result<Footer> {
+        let bad = |m: &str| Error::corruption(file, at, m.to_string());
+        if b.len() != FOOTER_BYTES {
+            return Err(bad("footer has the wrong length"));
+        }
+        let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+        let u64_at = |i: usize| {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(&b[i..i + 8]);
+            u64::from_le_bytes(w)
+        };
+        if checksum(&b[..108]) != u32_at(108) {
+            return Err(bad("footer checksum mismatch"));
+        }
+        if u64_at(0) != MAGIC {
+            return Err(bad("not a table file (bad magic)"));
+        }
+        if u32_at(8) != FORMAT_VERSION {
+            return Err(bad("unsupported table format version"));
+        }
+        Ok(Footer {
+            page_bytes: u32_at(12),
+            data_pages: u64_at(16),
+            entries: u64_at(24),
+            entry_bytes: u64_at(32),
+            filter_offset: u64_at(40),
+            filter_len: u64_at(48),
+            filter_dir_len: u32_at(56),
+            filter_dir_sum: u32_at(60),
+            index_offset: u64_at(64),
+            index_len: u64_at(72),
+            index_sum: u32_at(80),
+            range_sum: u32_at(84),
+            range_offset: u64_at(88),
+            range_len: u32_at(96),
+        })
+    }
+}
+
+/// The smallest and largest key of a table.
+pub(super) type KeyRange = (Box<[u8]>, Box<[u8]>);
+
+pub(super) fn decode_range(b: &[u8]) -> Option<KeyRange> {
+    let l1 = u16::from_le_bytes(b.get(0..2)?.try_into().ok()?) as usize;
+    let min = b.get(2..2 + l1)?;
+    let l2 = u16::from_le_bytes(b.get(2 + l1..4 + l1)?.try_into().ok()?) as usize;
+    let max = b.get(4 + l1..4 + l1 + l2)?;
+    (4 + l1 + l2 == b.len() && min <= max).then(|| (Box::from(min), Box::from(max)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fence_search_agrees_with_plain_comparison() {
+        let keys: Vec<Box<[u8]>> =
+            [&b"a"[..], b"ab", b"ab\0", b"abcdefgh", b"abcdefghi", b"abcdefgz", b"b", b"zzzzzzzzzz"]
+                .iter()
+                .map(|k| Box::from(*k))
+                .collect();
+        let f = Fences::new(keys.clone());
+        for probe in [
+            &b""[..],
+            b"a",
+            b"aa",
+            b"ab",
+            b"ab\0",
+            b"ab\0\0",
+            b"abcdefgh",
+            b"abcdefgha",
+            b"abcdefgy",
+            b"c",
+            b"zzzzzzzzzzz",
+        ] {
+            let want = keys.partition_point(|k| &k[..] <= probe).saturating_sub(1);
+            assert_eq!(f.page_for(probe), want, "{probe:?}");
+        }
+    }
+}

@@ -1,0 +1,170 @@
+//! The tree as the UI and reports see it: levels, runs, tables, entries and filters.
+
+use serde::{Deserialize, Serialize};
+
+use crate::run::Run;
+use crate::table::Table;
+use lsm_core::compaction;
+use lsm_core::config::EngineConfig;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TableInfo {
+    pub id: u64,
+    pub entries: u64,
+    pub entry_bytes: u64,
+    pub file_bytes: u64,
+    pub data_pages: u64,
+    pub filter_bits: u64,
+    pub filter_hashes: u32,
+    pub filter_modules: usize,
+    pub bits_per_key: f64,
+    /// Theoretical FPR of the filter actually built (integer-k formula, product over modules).
+    pub filter_fpr: f64,
+    /// Lookups that reached this table and lookups that found their key here (since it was made).
+    pub accesses: u64,
+    pub found: u64,
+    /// Merlin's estimate of the empty probes this table has seen.
+    pub estimated_empty_probes: f64,
+}
+
+impl TableInfo {
+    pub fn of(t: &Table, now: u64) -> TableInfo {
+        let stats = t.stats.borrow();
+        TableInfo {
+            id: t.id,
+            entries: t.entries,
+            entry_bytes: t.entry_bytes,
+            file_bytes: t.file_bytes,
+            data_pages: t.data_pages,
+            filter_bits: t.filter_bits(),
+            filter_hashes: t.filter_hashes(),
+            filter_modules: t.modules().len(),
+            bits_per_key: if t.entries == 0 { 0.0 } else { t.filter_bits() as f64 / t.entries as f64 },
+            filter_fpr: t.filter_fpr(),
+            accesses: stats.accesses,
+            found: stats.found,
+            estimated_empty_probes: stats.estimate(now).empty,
+        }
+    }
+}
+
+/// One run as the UI and reports see it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunInfo {
+    pub id: u64,
+    pub entries: u64,
+    pub entry_bytes: u64,
+    pub file_bytes: u64,
+    pub data_pages: u64,
+    pub filter_bits: u64,
+    pub bits_per_key: f64,
+    /// Expected FPR for a key in the run's range: its tables' FPRs weighted by their entries.
+    pub filter_fpr: f64,
+    /// Data pages read to rebuild its tables' filters (re-optimised Monkey), over their lives.
+    #[serde(default)]
+    pub filter_rebuild_pages: u64,
+    pub tables: Vec<TableInfo>,
+}
+
+impl RunInfo {
+    pub fn of(r: &Run, now: u64) -> RunInfo {
+        let tables: Vec<TableInfo> = r.tables.iter().map(|t| TableInfo::of(t, now)).collect();
+        let entries: u64 = tables.iter().map(|t| t.entries).sum();
+        let filter_bits: u64 = tables.iter().map(|t| t.filter_bits).sum();
+        let weighted: f64 = tables.iter().map(|t| t.filter_fpr * t.entries as f64).sum();
+        RunInfo {
+            id: r.id,
+            entries,
+            entry_bytes: tables.iter().map(|t| t.entry_bytes).sum(),
+            file_bytes: tables.iter().map(|t| t.file_bytes).sum(),
+            data_pages: tables.iter().map(|t| t.data_pages).sum(),
+            filter_bits,
+            bits_per_key: if entries == 0 { 0.0 } else { filter_bits as f64 / entries as f64 },
+            filter_fpr: if entries == 0 { 0.0 } else { weighted / entries as f64 },
+            filter_rebuild_pages: r.tables.iter().map(|t| t.filter_rebuild_pages).sum(),
+            tables,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LevelInfo {
+    pub level: usize,
+    /// Entry bytes the level holds when full (null: bounded by its run count only).
+    pub capacity_bytes: Option<f64>,
+    pub max_runs: u32,
+    pub runs: Vec<RunInfo>,
+}
+
+pub fn level_info(config: &EngineConfig, level: usize, runs: &[Run], now: u64) -> LevelInfo {
+    let g = compaction::geometry(config, level);
+    LevelInfo {
+        level,
+        capacity_bytes: g.capacity.is_finite().then_some(g.capacity),
+        max_runs: g.max_runs,
+        runs: runs.iter().map(|r| RunInfo::of(r, now)).collect(),
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeProgress {
+    pub pages_read: u64,
+    pub pages_written: u64,
+}
+
+/// The tree as it stands: buffer fill, levels, runs and their filters.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TreeShape {
+    pub buffer_entries: u64,
+    pub buffer_bytes: u64,
+    pub buffer_capacity_bytes: u64,
+    pub levels: Vec<LevelInfo>,
+    /// A merge is under way from this level (only when merges are stepped by the caller).
+    pub merging_level: Option<usize>,
+    /// The pages the merge under way has read and written so far (they join the level's
+    /// counters in `Stats` when it finishes).
+    #[serde(default)]
+    pub merge_progress: Option<MergeProgress>,
+    /// Bytes resident in the block cache.
+    pub cache_bytes: u64,
+    /// Mnemosyne's latest C (log of its Lagrange constant), when it has solved.
+    pub mnemosyne_log_c: Option<f64>,
+}
+
+impl TreeShape {
+    /// Expected I/O of a zero-result point lookup with this tree: the sum of its runs' FPRs.
+    pub fn zero_result_cost(&self) -> f64 {
+        // A fold from +0.0: `f64::sum` of nothing is −0.0, which printed as "-0.0000" for an empty tree.
+        self.levels.iter().flat_map(|l| &l.runs).map(|r| r.filter_fpr).fold(0.0, |a, b| a + b)
+    }
+
+    pub fn run_count(&self) -> usize {
+        self.levels.iter().map(|l| l.runs.len()).sum()
+    }
+
+    pub fn entries(&self) -> u64 {
+        self.levels.iter().flat_map(|l| &l.runs).map(|r| r.entries).sum::<u64>() + self.buffer_entries
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_tree_costs_plus_zero() {
+        let empty = TreeShape {
+            buffer_entries: 0,
+            buffer_bytes: 0,
+            buffer_capacity_bytes: 4096,
+            levels: Vec::new(),
+            merging_level: None,
+            merge_progress: None,
+            cache_bytes: 0,
+            mnemosyne_log_c: None,
+        };
+        let cost = empty.zero_result_cost();
+        assert!(cost == 0.0 && cost.is_sign_positive(), "{cost}");
+        assert_eq!(format!("{cost:.4}"), "0.0000");
+    }
+}

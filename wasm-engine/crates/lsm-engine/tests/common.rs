@@ -1,0 +1,123 @@
+//! Shared helpers for the engine's integration tests.
+#![allow(clippy::unwrap_used)]
+#![allow(dead_code)]
+
+use lsm_core::config::{
+    Allocation, BlockCacheConfig, CompactionConfig, EngineConfig, FilterKind, FilterSkip, Granularity, LevelConfig,
+};
+
+pub fn config(
+    name: &str,
+    page: u32,
+    buffer: u64,
+    levels: &[(f64, u32, Option<f64>)],
+    allocation: Allocation,
+    bpk: f64,
+) -> EngineConfig {
+    let mut c = EngineConfig::uniform_shape(10.0, 1, allocation, bpk);
+    c.name = name.to_string();
+    c.page_bytes = page;
+    c.buffer_bytes = buffer;
+    c.levels = levels.iter().map(|&(t, k, b)| LevelConfig { size_ratio: t, max_runs: k, bits_per_key: b }).collect();
+    c.validate().unwrap_or_else(|e| panic!("{name}: {e}"));
+    c
+}
+
+/// The configurations the oracle tests run: every merge policy family, filters on and off.
+pub fn oracle_configs() -> Vec<(EngineConfig, bool)> {
+    use Allocation::*;
+    let n = None;
+    vec![
+        (config("leveling T2 uniform 10", 512, 4096, &[(2.0, 1, n)], Uniform, 10.0), true),
+        (config("leveling T3 monkey 5", 512, 4096, &[(3.0, 1, n)], Monkey, 5.0), true),
+        (config("leveling T10 monkey 10", 1024, 8192, &[(10.0, 1, n)], Monkey, 10.0), true),
+        (config("tiering T2 K1", 512, 4096, &[(2.0, 1, n)], Uniform, 6.0), true),
+        (config("tiering T3 K2 uniform 8", 512, 4096, &[(3.0, 2, n)], Uniform, 8.0), true),
+        (config("tiering T4 K3 monkey 4", 512, 4096, &[(4.0, 3, n)], Monkey, 4.0), true),
+        (config("tiering T10 K9", 1024, 4096, &[(10.0, 9, n)], Uniform, 10.0), true),
+        (config("tiering T4 K4", 512, 4096, &[(4.0, 4, n)], Monkey, 7.0), true),
+        (config("lazy leveling T4", 512, 4096, &[(4.0, 3, n), (4.0, 3, n), (4.0, 1, n)], Monkey, 6.0), true),
+        (config("moose fig1", 512, 4096, &[(4.0, 4, n), (6.0, 3, n), (3.0, 2, n)], Monkey, 5.0), true),
+        (config("moose fractional", 512, 4096, &[(2.5, 1, n), (7.3, 3, n), (5.0, 2, n)], Uniform, 5.0), true),
+        (
+            config(
+                "explicit 10/5/0",
+                512,
+                4096,
+                &[(3.0, 1, Some(10.0)), (3.0, 1, Some(5.0)), (3.0, 1, Some(0.0))],
+                Explicit,
+                0.0,
+            ),
+            true,
+        ),
+        (config("filters off", 512, 4096, &[(4.0, 1, n)], Uniform, 0.0), true),
+        (config("explicit all zero tiered", 512, 4096, &[(3.0, 2, Some(0.0))], Explicit, 0.0), true),
+        (config("tiny pages", 256, 1024, &[(5.0, 1, n)], Uniform, 3.0), true),
+        (config("big pages", 4096, 65536, &[(5.0, 4, n)], Uniform, 10.0), true),
+        (config("stepped leveling T4", 512, 4096, &[(4.0, 1, n)], Monkey, 5.0), false),
+        (config("stepped tiering T3", 512, 4096, &[(3.0, 2, n)], Uniform, 5.0), false),
+        (config("stepped moose", 512, 4096, &[(4.0, 4, n), (6.0, 3, n), (3.0, 2, n)], Monkey, 5.0), false),
+        (config("monkey 1 bit", 512, 4096, &[(3.0, 1, n)], Monkey, 1.0), true),
+        (config("leveling T100", 512, 2048, &[(100.0, 1, n)], Uniform, 10.0), true),
+        (config("mixed ratios", 512, 4096, &[(2.0, 1, n), (10.0, 9, n)], Monkey, 8.0), true),
+        (reoptimised(config("leveling T2 monkey re-optimised", 512, 4096, &[(2.0, 1, n)], Monkey, 5.0), 1.0), true),
+        (reoptimised(config("tiering T3 K2 re-optimised eager", 512, 4096, &[(3.0, 2, n)], Monkey, 6.0), 0.0), true),
+        (reoptimised(config("stepped re-optimised", 512, 4096, &[(4.0, 1, n)], Monkey, 5.0), 0.0), false),
+    ]
+}
+
+/// Monkey re-optimised with this rebuild payback (0: rebuild whenever a filter is off target).
+pub fn reoptimised(mut c: EngineConfig, payback: f64) -> EngineConfig {
+    c.filter.monkey_policy = lsm_core::config::MonkeyPolicy::Reoptimised;
+    c.filter.rebuild_payback = payback;
+    c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
+    c
+}
+
+/// Configurations for the persistence features: merges by file, modular filters with skipping,
+/// a small block cache holding filters and fences, Mnemosyne.
+pub fn persistence_configs() -> Vec<EngineConfig> {
+    use Allocation::*;
+    let by_file = |mut c: EngineConfig| {
+        c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 2048 };
+        c
+    };
+    let modular = |mut c: EngineConfig, modules: u32, skip: FilterSkip| {
+        c.filter.kind = FilterKind::Modular;
+        c.filter.modules = modules;
+        c.filter.skip = skip;
+        c
+    };
+    let cached = |mut c: EngineConfig, bytes: u64, metadata: bool| {
+        c.block_cache = BlockCacheConfig { bytes, cache_index_and_filter_blocks: metadata, high_priority_ratio: 0.5 };
+        c
+    };
+    let n = None;
+    let leveldb = || config("by file, LevelDB-like", 512, 4096, &[(2.5, 3, n), (4.0, 1, n)], Uniform, 8.0);
+    vec![
+        by_file(leveldb()),
+        by_file(config("by file, monkey", 512, 4096, &[(2.0, 2, n), (3.0, 1, n)], Monkey, 6.0)),
+        by_file(config("by file, mnemosyne", 512, 4096, &[(2.5, 3, n), (4.0, 1, n)], Mnemosyne, 6.0)),
+        modular(config("modular 3, partial skip", 512, 4096, &[(4.0, 1, n)], Uniform, 10.0), 3, FilterSkip::Partial),
+        cached(
+            modular(
+                config("modular 2, full skip, cached metadata", 512, 4096, &[(3.0, 2, n)], Monkey, 8.0),
+                2,
+                FilterSkip::Full,
+            ),
+            16 << 10,
+            true,
+        ),
+        cached(config("small data cache", 512, 4096, &[(4.0, 3, n)], Uniform, 5.0), 8 << 10, false),
+        cached(by_file(modular(leveldb(), 2, FilterSkip::None)), 4 << 10, true),
+        // Rebuilt filters live in memory: a reopen starts from the built ones and re-optimises.
+        reoptimised(
+            by_file(modular(
+                config("by file, modular, re-optimised", 512, 4096, &[(2.0, 2, n), (3.0, 1, n)], Monkey, 8.0),
+                3,
+                FilterSkip::None,
+            )),
+            0.0,
+        ),
+    ]
+}

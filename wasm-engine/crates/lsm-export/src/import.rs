@@ -1,0 +1,471 @@
+//! RocksDB OPTIONS file → EngineConfig: the inverse of the `rocksdb` export for what RocksDB
+//! can express. Options that have no engine meaning are reported by name (`unknown_keys`),
+//! never dropped silently; approximations are warnings. Absent options take RocksDB's defaults.
+
+use std::collections::HashSet;
+
+use lsm_core::config::{
+    Allocation, BlockCacheConfig, BufferTrigger, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig,
+    FilterConfig, Granularity, LevelConfig, MAX_LEVELS, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
+};
+use lsm_core::error::{Error, Result};
+
+use super::ini::{Ini, Section, parse_struct};
+use super::{Import, Warning, WarningKind, number};
+
+/// RocksDB's defaults for the options the import reads.
+const DEFAULT_WRITE_BUFFER_SIZE: u64 = 64 << 20;
+const DEFAULT_BLOCK_SIZE: u64 = 4096;
+const DEFAULT_NUM_LEVELS: u64 = 7;
+const DEFAULT_L0_TRIGGER: u64 = 4;
+const DEFAULT_LEVEL_BASE: u64 = 256 << 20;
+const DEFAULT_MULTIPLIER: f64 = 10.0;
+const DEFAULT_MIN_MERGE_WIDTH: u64 = 2;
+const DEFAULT_TARGET_FILE_SIZE: u64 = 64 << 20;
+/// The internal block cache RocksDB creates when none is configured (recent releases).
+const DEFAULT_BLOCK_CACHE: u64 = 32 << 20;
+/// `level_compaction_dynamic_level_bytes` defaults to true from this release on.
+const DYNAMIC_LEVEL_BYTES_SINCE: (u64, u64) = (8, 4);
+
+/// Options read from one section, remembering which were used.
+struct Reader<'a> {
+    section: Option<&'a Section>,
+    used: HashSet<&'static str>,
+}
+
+impl<'a> Reader<'a> {
+    fn new(section: Option<&'a Section>) -> Reader<'a> {
+        Reader { section, used: HashSet::new() }
+    }
+
+    fn raw(&mut self, name: &'static str) -> Option<&'a str> {
+        self.used.insert(name);
+        self.section.and_then(|s| s.get(name))
+    }
+
+    /// Parse `name`'s value; a bad value's error names the option and its line in the file.
+    fn parsed<T>(&mut self, name: &'static str, parse: impl Fn(&str, &str) -> Result<T>) -> Result<Option<T>> {
+        self.used.insert(name);
+        let Some(entry) = self.section.and_then(|s| s.entry(name)) else { return Ok(None) };
+        parse(name, &entry.value).map(Some).map_err(|e| match e {
+            Error::Invalid { field, message } => {
+                Error::Invalid { field: format!("{field} (line {})", entry.line), message }
+            }
+            other => other,
+        })
+    }
+
+    fn size(&mut self, name: &'static str) -> Result<Option<u64>> {
+        self.parsed(name, parse_size)
+    }
+
+    fn float(&mut self, name: &'static str) -> Result<Option<f64>> {
+        self.parsed(name, |name, v| {
+            v.parse::<f64>().map_err(|_| Error::invalid(name, format!("must be a number, got \"{v}\"")))
+        })
+    }
+
+    fn boolean(&mut self, name: &'static str) -> Result<Option<bool>> {
+        self.parsed(name, parse_bool)
+    }
+
+    /// Names in the section this import did not use, as `Section.name`.
+    fn unused(&self, prefix: &str, out: &mut Vec<String>) {
+        if let Some(s) = self.section {
+            let mut seen = HashSet::new();
+            for e in &s.entries {
+                if !self.used.contains(e.name.as_str()) && seen.insert(e.name.as_str()) {
+                    out.push(format!("{prefix}.{}", e.name));
+                }
+            }
+        }
+    }
+}
+
+/// An unsigned size with RocksDB's optional k/m/g/t suffix (powers of 1024).
+fn parse_size(name: &str, v: &str) -> Result<u64> {
+    let bad =
+        || Error::invalid(name, format!("must be an integer in [0, 2^64 − 1] (k/m/g/t suffix allowed), got \"{v}\""));
+    let (digits, shift) = match v.chars().last() {
+        Some('k' | 'K') => (&v[..v.len() - 1], 10),
+        Some('m' | 'M') => (&v[..v.len() - 1], 20),
+        Some('g' | 'G') => (&v[..v.len() - 1], 30),
+        Some('t' | 'T') => (&v[..v.len() - 1], 40),
+        _ => (v, 0),
+    };
+    let n: u64 = digits.trim().parse().map_err(|_| bad())?;
+    n.checked_mul(1u64 << shift).ok_or_else(bad)
+}
+
+fn parse_bool(name: &str, v: &str) -> Result<bool> {
+    match v {
+        "true" | "1" => Ok(true),
+        "false" | "0" => Ok(false),
+        _ => Err(Error::invalid(name, format!("must be true or false, got \"{v}\""))),
+    }
+}
+
+/// `rocksdb_version=8.10.0` → (8, 10).
+fn version(ini: &Ini) -> Option<(u64, u64)> {
+    let v = ini.section("Version", None)?.get("rocksdb_version")?;
+    let mut parts = v.split('.').map(|p| p.trim().parse::<u64>().ok());
+    Some((parts.next()??, parts.next().flatten().unwrap_or(0)))
+}
+
+pub fn from_rocksdb(text: &str) -> Result<Import> {
+    let ini = Ini::parse(text)?;
+    let structure = |m: &str| Error::Parse { document: "RocksDB OPTIONS".into(), message: m.to_string() };
+    if ini.section("DBOptions", None).is_none() {
+        return Err(structure("a RocksDB OPTIONS file must have a [DBOptions] section"));
+    }
+    let cf_section = ini
+        .section("CFOptions", Some("default"))
+        .ok_or_else(|| structure("a RocksDB OPTIONS file must have a [CFOptions \"default\"] section"))?;
+    let table_section = ini.section("TableOptions/BlockBasedTable", Some("default"));
+
+    let mut warnings = Vec::new();
+    let mut unknown: Vec<String> = ini.preamble.iter().map(|e| format!("(before any section).{}", e.name)).collect();
+    let mut cf = Reader::new(Some(cf_section));
+    let mut table = Reader::new(table_section);
+
+    // Sizes.
+    let page = table.size("block_size")?.unwrap_or(DEFAULT_BLOCK_SIZE);
+    let page_bytes = power_of_two_page(page);
+    if u64::from(page_bytes) != page {
+        warnings.push(Warning::new(
+            "page_bytes",
+            WarningKind::Rounded,
+            format!("block_size {page} becomes a {page_bytes}-byte page (a power of two in {PAGE_BYTES_RANGE:?})"),
+        ));
+    }
+    let wbs = cf.size("write_buffer_size")?.unwrap_or(DEFAULT_WRITE_BUFFER_SIZE);
+    let buffer_bytes = wbs.clamp(u64::from(page_bytes), 1 << 32);
+    if buffer_bytes != wbs {
+        warnings.push(Warning::new(
+            "buffer_bytes",
+            WarningKind::Rounded,
+            format!("write_buffer_size {wbs} is outside the engine's range; {buffer_bytes} used"),
+        ));
+    }
+    warnings.push(Warning::new(
+        "buffer_bytes",
+        WarningKind::Approximated,
+        "write_buffer_size counts memtable memory, buffer_bytes counts key + value bytes; copied 1:1",
+    ));
+
+    // Shape.
+    let style = cf.raw("compaction_style").unwrap_or("kCompactionStyleLevel");
+    let num_levels = cf.size("num_levels")?.unwrap_or(DEFAULT_NUM_LEVELS).max(1);
+    let (mut levels, granularity) = match style {
+        "kCompactionStyleLevel" => level_shape(&ini, &mut cf, wbs, num_levels, &mut warnings)?,
+        "kCompactionStyleUniversal" => (universal_shape(&mut cf, &mut warnings)?, Granularity::Level),
+        other => {
+            return Err(Error::invalid(
+                "compaction_style",
+                format!("{other} has no LSM-tree equivalent in the engine (level or universal only)"),
+            ));
+        }
+    };
+    let target_file = cf.size("target_file_size_base")?;
+    let compaction = match (granularity, target_file) {
+        (Granularity::File, Some(t)) => {
+            CompactionConfig { granularity, target_file_bytes: t.clamp(u64::from(page_bytes), 1 << 32) }
+        }
+        (Granularity::File, None) => CompactionConfig { granularity, target_file_bytes: DEFAULT_TARGET_FILE_SIZE },
+        _ => CompactionConfig::default(),
+    };
+
+    // Filters.
+    let policy = table.raw("filter_policy");
+    let bits = filter_bits(policy, &mut warnings);
+    let drop_last = cf.boolean("optimize_filters_for_hits")?.unwrap_or(false) && bits > 0.0;
+    let filter = if drop_last {
+        // Bits by level, the last one without: spell out every level.
+        let last = levels.len().max(1);
+        for (i, level) in levels.iter_mut().enumerate() {
+            level.bits_per_key = Some(if i + 1 == last { 0.0 } else { bits });
+        }
+        FilterConfig { allocation: Allocation::Explicit, bits_per_key: bits, ..default_filter() }
+    } else {
+        collapse(&mut levels);
+        FilterConfig { allocation: Allocation::Uniform, bits_per_key: bits, ..default_filter() }
+    };
+
+    // Block cache.
+    let block_cache = block_cache(&mut table, &mut warnings)?;
+
+    // Options with no engine meaning that are fine at these values.
+    if let Some(c) = cf.raw("compression").filter(|&c| c != "kNoCompression") {
+        warnings.push(Warning::new(
+            "compression",
+            WarningKind::Dropped,
+            format!("{c}: the engine stores pages uncompressed"),
+        ));
+    }
+    for neutral in ["table_factory", "level0_slowdown_writes_trigger", "level0_stop_writes_trigger"] {
+        cf.raw(neutral);
+    }
+    if let Some(m) = cf.raw("target_file_size_multiplier").filter(|&m| m != "1") {
+        warnings.push(Warning::new(
+            "compaction.target_file_bytes",
+            WarningKind::Dropped,
+            format!("target_file_size_multiplier {m}: the engine's files have one target size"),
+        ));
+    }
+    for neutral in ["cache_index_and_filter_blocks_with_high_priority", "whole_key_filtering"] {
+        table.raw(neutral);
+    }
+
+    let mut db = Reader::new(ini.section("DBOptions", None));
+    db.raw("create_if_missing");
+    db.unused("DBOptions", &mut unknown);
+    cf.unused("CFOptions", &mut unknown);
+    table.unused("TableOptions/BlockBasedTable", &mut unknown);
+    let mut version_reader = Reader::new(ini.section("Version", None));
+    version_reader.raw("rocksdb_version");
+    version_reader.raw("options_file_version");
+    version_reader.unused("Version", &mut unknown);
+    for s in &ini.sections {
+        let imported = matches!(
+            (s.title.as_str(), s.argument.as_deref()),
+            ("Version" | "DBOptions", None)
+                | ("CFOptions", Some("default"))
+                | ("TableOptions/BlockBasedTable", Some("default"))
+        );
+        if !imported {
+            unknown.push(format!("[{}] (only the default column family's block-based table is imported)", s.label()));
+        }
+    }
+
+    let config = EngineConfig {
+        kind: CONFIG_KIND.into(),
+        version: CONFIG_VERSION,
+        name: "Imported from a RocksDB OPTIONS file".into(),
+        page_bytes,
+        buffer_bytes,
+        buffer_trigger: BufferTrigger::Live,
+        levels,
+        filter,
+        compaction,
+        block_cache,
+        statistics_window: 64,
+    };
+    config.validate()?;
+    Ok(Import { config, unknown_keys: unknown, warnings })
+}
+
+fn default_filter() -> FilterConfig {
+    FilterConfig::bloom(Allocation::Uniform, 0.0)
+}
+
+fn power_of_two_page(bytes: u64) -> u32 {
+    let (lo, hi) = PAGE_BYTES_RANGE;
+    let clamped = bytes.clamp(u64::from(lo), u64::from(hi));
+    // Nearest power of two, ties up.
+    let up = clamped.next_power_of_two();
+    let down = up / 2;
+    let p = if up - clamped <= clamped - down.max(1) || down < u64::from(lo) { up } else { down };
+    u32::try_from(p.min(u64::from(hi))).unwrap_or(hi)
+}
+
+fn ratio(value: f64, option: &str, level: usize, warnings: &mut Vec<Warning>) -> f64 {
+    let (lo, hi) = SIZE_RATIO_RANGE;
+    let r = if value.is_finite() { value.clamp(lo, hi) } else { lo };
+    if r != value {
+        warnings.push(Warning::new(
+            format!("levels[{}].size_ratio", level - 1),
+            WarningKind::Rounded,
+            format!("{option} gives level {level} a size ratio of {}; the engine needs [{lo}, {hi}]", number(value, 4)),
+        ));
+    }
+    r
+}
+
+/// Leveled compaction. A trigger of 1 compacts every flush into L1 (engine level i = Li); a
+/// larger trigger keeps that many flushes in L0, a tiered engine level 1 (engine level i+1 = Li).
+fn level_shape(
+    ini: &Ini,
+    cf: &mut Reader,
+    wbs: u64,
+    num_levels: u64,
+    warnings: &mut Vec<Warning>,
+) -> Result<(Vec<LevelConfig>, Granularity)> {
+    let trigger = cf.size("level0_file_num_compaction_trigger")?.unwrap_or(DEFAULT_L0_TRIGGER).max(1);
+    let base = cf.size("max_bytes_for_level_base")?.unwrap_or(DEFAULT_LEVEL_BASE) as f64;
+    let multiplier = cf.float("max_bytes_for_level_multiplier")?.unwrap_or(DEFAULT_MULTIPLIER);
+    let additional: Vec<f64> = match cf.raw("max_bytes_for_level_multiplier_additional") {
+        Some(list) => super::ini::split_list(list)
+            .iter()
+            .filter(|s| !s.is_empty())
+            .map(|s| {
+                s.parse::<f64>().map_err(|_| {
+                    Error::invalid("max_bytes_for_level_multiplier_additional", format!("\"{s}\" is not a number"))
+                })
+            })
+            .collect::<Result<_>>()?,
+        None => Vec::new(),
+    };
+    let dynamic = match cf.boolean("level_compaction_dynamic_level_bytes")? {
+        Some(d) => d,
+        None => version(ini).is_some_and(|v| v >= DYNAMIC_LEVEL_BYTES_SINCE),
+    };
+    if dynamic {
+        warnings.push(Warning::new(
+            "levels",
+            WarningKind::Approximated,
+            "level_compaction_dynamic_level_bytes sizes levels from the last one up and ignores \
+             max_bytes_for_level_multiplier_additional; imported as static targets from max_bytes_for_level_base",
+        ));
+    }
+    let factor = |rocks_level: usize| {
+        let extra = if dynamic { 1.0 } else { additional.get(rocks_level - 1).copied().unwrap_or(1.0) };
+        multiplier * extra
+    };
+    let rocks_levels = usize::try_from(num_levels).unwrap_or(MAX_LEVELS).min(MAX_LEVELS + 1);
+    let mut levels = Vec::new();
+    // Merges by file: engine level 1 is L0 (up to trigger − 1 flushed files at rest), and its
+    // size ratio sets L1's capacity relative to the buffer.
+    if trigger == 1 {
+        warnings.push(Warning::new(
+            "levels[0].max_runs",
+            WarningKind::Approximated,
+            "level0_file_num_compaction_trigger = 1 compacts every flush; the engine keeps one flushed file \
+             in level 1 before it merges",
+        ));
+    }
+    levels.push(LevelConfig {
+        size_ratio: ratio(base / wbs as f64, "max_bytes_for_level_base", 1, warnings),
+        max_runs: (trigger - 1).max(1) as u32,
+        bits_per_key: None,
+    });
+    for rocks_level in 2..rocks_levels {
+        let level = levels.len() + 1;
+        if level > MAX_LEVELS {
+            break;
+        }
+        let r = ratio(factor(rocks_level), "max_bytes_for_level_multiplier", level, warnings);
+        levels.push(LevelConfig { size_ratio: r, max_runs: 1, bits_per_key: None });
+    }
+    // RocksDB's leveled compaction always works file by file.
+    Ok((levels, Granularity::File))
+}
+
+/// Universal compaction imported as uniform tiering: runs of similar size merge
+/// `max_merge_width` at a time.
+fn universal_shape(cf: &mut Reader, warnings: &mut Vec<Warning>) -> Result<Vec<LevelConfig>> {
+    let options = match cf.raw("compaction_options_universal") {
+        Some(v) => parse_struct(v)?,
+        None => Vec::new(),
+    };
+    let get = |name: &str| -> Result<Option<u64>> {
+        options.iter().find(|(n, _)| n == name).map(|(_, v)| parse_size(name, v)).transpose()
+    };
+    let min_width = get("min_merge_width")?.unwrap_or(DEFAULT_MIN_MERGE_WIDTH);
+    let max_width = get("max_merge_width")?;
+    let t = match max_width {
+        Some(w) if (2..=1000).contains(&w) => w,
+        _ => min_width.clamp(2, 1000),
+    };
+    // The export starts a compaction once level 1's runs are full: trigger = K + 1.
+    let trigger = cf.size("level0_file_num_compaction_trigger")?.filter(|&k| k >= 2);
+    cf.raw("level_compaction_dynamic_level_bytes");
+    let runs = match trigger {
+        Some(k) => (k - 1).min(1000),
+        None if t >= 3 => t - 1,
+        None => t,
+    };
+    warnings.push(Warning::new(
+        "levels",
+        WarningKind::Approximated,
+        format!(
+            "universal compaction imported as tiering with T = {t} and {runs} runs per level \
+             (from max_merge_width and level0_file_num_compaction_trigger); its global run bound has no engine \
+             equivalent"
+        ),
+    ));
+    Ok(vec![LevelConfig { size_ratio: t as f64, max_runs: runs as u32, bits_per_key: None }])
+}
+
+/// Bits per key of `filter_policy` (RocksDB 7.x spellings and the older name).
+fn filter_bits(policy: Option<&str>, warnings: &mut Vec<Warning>) -> f64 {
+    let Some(policy) = policy.map(str::trim).filter(|p| !p.is_empty() && *p != "nullptr") else {
+        return 0.0;
+    };
+    let parts: Vec<&str> = policy.split(':').collect();
+    let bits = parts.get(1).and_then(|b| b.trim().parse::<f64>().ok());
+    match (parts[0], bits) {
+        ("bloomfilter" | "rocksdb.BloomFilter", Some(b)) => b.clamp(0.0, 64.0),
+        ("ribbonfilter" | "rocksdb.RibbonFilter", Some(b)) => {
+            warnings.push(Warning::new(
+                "filter.bits_per_key",
+                WarningKind::Approximated,
+                format!(
+                    "{policy}: a Ribbon filter with the false-positive rate of a {} bits/key Bloom filter in ~30% \
+                     less memory; imported as that Bloom filter",
+                    number(b, 3)
+                ),
+            ));
+            b.clamp(0.0, 64.0)
+        }
+        _ => {
+            warnings.push(Warning::new(
+                "filter.bits_per_key",
+                WarningKind::Approximated,
+                format!("filter_policy \"{policy}\" does not record its bits per key here; 10 assumed"),
+            ));
+            10.0
+        }
+    }
+}
+
+fn block_cache(table: &mut Reader, warnings: &mut Vec<Warning>) -> Result<BlockCacheConfig> {
+    let no_cache = table.boolean("no_block_cache")?.unwrap_or(false);
+    let cache_index = table.boolean("cache_index_and_filter_blocks")?.unwrap_or(false);
+    let mut config =
+        BlockCacheConfig { bytes: 0, cache_index_and_filter_blocks: cache_index, high_priority_ratio: 0.0 };
+    if no_cache {
+        config.cache_index_and_filter_blocks = false;
+        return Ok(config);
+    }
+    match table.raw("block_cache") {
+        Some(v) if v.contains('=') => {
+            for (name, value) in parse_struct(v)? {
+                match name.as_str() {
+                    "capacity" => config.bytes = parse_size("block_cache.capacity", &value)?,
+                    "high_pri_pool_ratio" => {
+                        config.high_priority_ratio = value.parse::<f64>().map_err(|_| {
+                            Error::invalid(
+                                "block_cache.high_pri_pool_ratio",
+                                format!("must be a number, got \"{value}\""),
+                            )
+                        })?
+                    }
+                    other => warnings.push(Warning::new(
+                        "block_cache",
+                        WarningKind::Dropped,
+                        format!("block_cache option {other}={value} has no engine equivalent"),
+                    )),
+                }
+            }
+        }
+        Some(v) => config.bytes = parse_size("block_cache", v)?,
+        None => {
+            config.bytes = DEFAULT_BLOCK_CACHE;
+            warnings.push(Warning::new(
+                "block_cache.bytes",
+                WarningKind::Approximated,
+                format!("no block_cache set: RocksDB creates its default internal cache, {DEFAULT_BLOCK_CACHE} bytes in recent releases"),
+            ));
+        }
+    }
+    config.bytes = config.bytes.min(1 << 40);
+    config.high_priority_ratio = config.high_priority_ratio.clamp(0.0, 1.0);
+    Ok(config)
+}
+
+/// Drop trailing level entries equal to the one before: the last entry repeats anyway.
+fn collapse(levels: &mut Vec<LevelConfig>) {
+    while levels.len() > 1 && levels[levels.len() - 1] == levels[levels.len() - 2] {
+        levels.pop();
+    }
+}

@@ -1,0 +1,269 @@
+//! Runs a workload (or a trace) against an engine in bounded steps, so a worker can report
+//! progress and honour a cancel between steps. The operation sequence does not depend on how
+//! the run is chopped into steps, so every run of the same workload gives the same counters.
+
+use serde::Serialize;
+
+use crate::clock;
+use crate::latency::LatencyRecorder;
+use crate::report::{
+    Intents, Predicted, REPORT_KIND, REPORT_VERSION, Report, Results, rocksdb_counters, summarize, write_summary,
+};
+use lsm_core::error::Result;
+use lsm_core::workload::Workload;
+use lsm_engine::engine::Engine;
+use lsm_engine::stats::Stats;
+use lsm_workload::generator::{Generator, Intent, Op, OpSource, OwnedOp, Phase};
+use lsm_workload::kvbench::TraceReader;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Progress {
+    /// "preload", "run" or "done".
+    pub phase: &'static str,
+    pub preload_done: u64,
+    pub preload_total: u64,
+    pub run_done: u64,
+    /// None when the source does not know its length.
+    pub run_total: Option<u64>,
+}
+
+/// What the operations executed so far were meant to do and what they found.
+#[derive(Default)]
+struct Tally {
+    preload_done: u64,
+    run_done: u64,
+    intents: Intents,
+    results: Results,
+}
+
+impl Tally {
+    /// Execute one operation; counts only if the engine accepted it. Returns its class (an index
+    /// into `latency::CLASSES`).
+    fn execute(&mut self, engine: &mut Engine, phase: Phase, op: &Op<'_>) -> Result<usize> {
+        let run = phase == Phase::Run;
+        let class = match *op {
+            Op::Put { intent, key, value, .. } => {
+                engine.put(key, value)?;
+                let update = intent == Intent::Update;
+                if run {
+                    if update { self.intents.update += 1 } else { self.intents.insert += 1 }
+                }
+                usize::from(update)
+            }
+            Op::Delete { key, .. } => {
+                engine.delete(key)?;
+                self.intents.delete += u64::from(run);
+                2
+            }
+            Op::Get { intent, key, .. } => {
+                let found = u64::from(engine.get(key)?.is_some());
+                match intent {
+                    Intent::GetExisting => {
+                        self.intents.get_existing += 1;
+                        self.results.get_existing_found += found;
+                        3
+                    }
+                    Intent::GetMissing => {
+                        self.intents.get_missing += 1;
+                        self.results.get_missing_found += found;
+                        4
+                    }
+                    _ => {
+                        self.intents.get += 1;
+                        self.results.get_found += found;
+                        5
+                    }
+                }
+            }
+            Op::Range { start, end, .. } => {
+                self.results.range_entries += engine.scan_visit(start, end, |_, _| {})?;
+                self.intents.range += 1;
+                6
+            }
+        };
+        if run {
+            self.run_done += 1;
+        } else {
+            self.preload_done += 1;
+        }
+        Ok(class)
+    }
+
+    /// `execute`, timed into `latency` when there is one.
+    fn execute_timed(
+        &mut self,
+        engine: &mut Engine,
+        phase: Phase,
+        op: &Op<'_>,
+        latency: Option<&mut LatencyRecorder>,
+    ) -> Result<()> {
+        match latency {
+            None => self.execute(engine, phase, op).map(|_| ()),
+            Some(recorder) => {
+                let start = clock::now_ns();
+                let class = self.execute(engine, phase, op)?;
+                recorder.record(phase, class, clock::now_ns() - start);
+                Ok(())
+            }
+        }
+    }
+}
+
+pub struct Runner {
+    source: Box<dyn OpSource>,
+    workload: Option<Workload>,
+    source_name: String,
+    preload_total: u64,
+    run_total: Option<u64>,
+    tally: Tally,
+    /// An operation taken from the source but not executed yet: one a full storage refused
+    /// (retried first next step, so the sequence stays the same), or the first of the next
+    /// phase (a step never spans the preload and the run, so callers can time each phase).
+    pending: Option<(Phase, OwnedOp)>,
+    preload_stats: Option<Stats>,
+    finished: bool,
+    /// Per-operation latencies, when asked for (`time_operations`): a clock read per operation.
+    latency: Option<LatencyRecorder>,
+}
+
+impl Runner {
+    pub fn for_workload(workload: &Workload) -> Result<Runner> {
+        workload.validate()?;
+        Ok(Self::new(Box::new(Generator::new(workload)), Some(workload.clone()), "workload".into()))
+    }
+
+    /// A KVBench trace; integer keys are encoded at `key_bytes` bytes.
+    pub fn for_trace(name: &str, text: String, key_bytes: usize) -> Runner {
+        Self::new(Box::new(TraceReader::named(name, text, key_bytes)), None, format!("trace:{name}"))
+    }
+
+    fn new(source: Box<dyn OpSource>, workload: Option<Workload>, source_name: String) -> Runner {
+        let (preload_total, run_total) = source.totals();
+        Runner {
+            source,
+            workload,
+            source_name,
+            preload_total,
+            run_total,
+            tally: Tally::default(),
+            pending: None,
+            preload_stats: None,
+            finished: false,
+            latency: None,
+        }
+    }
+
+    /// Time every operation from now on (latency percentiles per class and phase, throughput
+    /// over time, in the report). Off by default: throughput benchmarks skip the clock.
+    pub fn time_operations(&mut self) {
+        self.latency.get_or_insert_with(LatencyRecorder::new);
+    }
+
+    pub fn progress(&self) -> Progress {
+        let phase = if self.finished {
+            "done"
+        } else if self.preload_stats.is_none() && self.tally.preload_done < self.preload_total {
+            "preload"
+        } else {
+            "run"
+        };
+        Progress {
+            phase,
+            preload_done: self.tally.preload_done,
+            preload_total: self.preload_total,
+            run_done: self.tally.run_done,
+            run_total: self.run_total,
+        }
+    }
+
+    pub fn is_finished(&self) -> bool {
+        self.finished
+    }
+
+    fn enter_run(&mut self, engine: &mut Engine) {
+        set_preload_aside(&mut self.preload_stats, engine);
+    }
+
+    /// Execute up to `max_ops` operations, then sync: when a step returns, its writes are durable.
+    pub fn step(&mut self, engine: &mut Engine, max_ops: u64) -> Result<Progress> {
+        self.run_ops(engine, max_ops)?;
+        engine.sync()?;
+        Ok(self.progress())
+    }
+
+    fn run_ops(&mut self, engine: &mut Engine, max_ops: u64) -> Result<()> {
+        let mut step_phase = None;
+        for _ in 0..max_ops {
+            if let Some((phase, op)) = self.pending.take() {
+                step_phase = Some(phase);
+                if phase == Phase::Run {
+                    set_preload_aside(&mut self.preload_stats, engine);
+                }
+                if let Err(e) = self.tally.execute_timed(engine, phase, &op.as_op(), self.latency.as_mut()) {
+                    self.pending = Some((phase, op));
+                    return Err(e);
+                }
+                continue;
+            }
+            let Some((phase, op)) = self.source.next_op()? else {
+                self.enter_run(engine);
+                self.finished = true;
+                break;
+            };
+            if *step_phase.get_or_insert(phase) != phase {
+                self.pending = Some((phase, OwnedOp::of(&op)));
+                break;
+            }
+            if phase == Phase::Run {
+                set_preload_aside(&mut self.preload_stats, engine);
+            }
+            if let Err(e) = self.tally.execute_timed(engine, phase, &op, self.latency.as_mut()) {
+                self.pending = Some((phase, OwnedOp::of(&op)));
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// The report of everything run so far.
+    pub fn report(&self, engine: &Engine) -> Report {
+        let (preload, run) = match &self.preload_stats {
+            Some(p) => (p.clone(), engine.stats().clone()),
+            None => (engine.stats().clone(), Stats::default()),
+        };
+        let tree = engine.tree();
+        Report {
+            kind: REPORT_KIND.into(),
+            version: REPORT_VERSION,
+            engine: format!("lsm-engine {}", env!("CARGO_PKG_VERSION")),
+            config: engine.config().clone(),
+            workload: self.workload.clone(),
+            source: self.source_name.clone(),
+            preload_operations: self.tally.preload_done,
+            operations: self.tally.intents.clone(),
+            results: self.tally.results.clone(),
+            summary: summarize(&run),
+            writes: write_summary(&run, {
+                let i = &self.tally.intents;
+                i.insert + i.update + i.delete
+            }),
+            load_writes: write_summary(&preload, self.tally.preload_done),
+            rocksdb_counters: rocksdb_counters(&run, engine.config().page_bytes),
+            predicted: Predicted { zero_result_lookup_io: tree.zero_result_cost(), runs: tree.run_count() },
+            preload,
+            run,
+            tree,
+            timings: None,
+            latency: self.latency.as_ref().map(LatencyRecorder::report),
+        }
+    }
+}
+
+/// At the first run operation (or the end of a workload without one), the preload's counters
+/// are set aside and the engine's are reset, so the run's are counted alone.
+fn set_preload_aside(preload_stats: &mut Option<Stats>, engine: &mut Engine) {
+    if preload_stats.is_none() {
+        *preload_stats = Some(engine.stats().clone());
+        engine.reset_stats();
+    }
+}

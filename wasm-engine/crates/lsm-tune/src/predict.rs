@@ -1,0 +1,594 @@
+//! What the engine will measure for a design and a workload, predicted without running it.
+//!
+//! Monkey's closed form prices an idealised tree (every level full, lookups that always reach the
+//! last level). The engine's tree at the end of a load is a sawtooth: level 1 holds 0 … K runs,
+//! the deepest level is partly full, filters were sized when each run was born, and under a skewed
+//! workload the hot keys sit in the buffer or near the top. Measured gains of one design over
+//! another hinge on exactly those details, so this predictor replays the engine's own merge policy
+//! (`compaction::choose`, `choose_flush`, the file-granular rules) and its filter sizing on sizes
+//! alone, and prices lookups on the tree that results:
+//!
+//! * the tree is a list of runs, each holding the newest versions written during an interval of the
+//!   write sequence (level granularity makes runs time-ordered; file granularity nearly so);
+//! * a run's entries are the distinct keys written in its interval, from the key popularity: keys
+//!   inserted in it, plus older keys updated at least once in it (1 − (1 − p)^U);
+//! * a non-zero-result lookup of a key costs one page plus the false-positive rates of the runs
+//!   probed before the run holding its newest version (the buffer costs nothing);
+//! * a zero-result lookup costs the sum of every run's false-positive rate;
+//! * a range lookup reads, per run, the page it seeks to plus the pages its matching entries span;
+//! * a write costs the pages (data and metadata) the flushes and merges of the run phase write,
+//!   divided by the run's writes;
+//! * the buffer flushes when its distinct keys fill it, or, flushed by its log, every buffer's worth
+//!   of writes;
+//! * Mnemosyne's filters are sized from the lookups each run is predicted to see (zero-result ones,
+//!   and non-zero-result ones whose key lies deeper), once the run phase has statistics.
+//!
+//! Lookup costs are averaged over `SAMPLES` moments spread evenly over the run phase (`predict`),
+//! or fewer for a quick first ranking (`predict_with`).
+
+use std::cell::{Cell, RefCell};
+
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashMap, FxHasher};
+
+use lsm_core::bloom::fpr_at_bits_per_key;
+use lsm_core::compaction::{self, FlushPlan, Shape};
+use lsm_core::config::{Allocation, BufferTrigger, EngineConfig, Granularity};
+use lsm_core::error::{Error, Result};
+use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
+use lsm_core::mnemosyne::skip_filter;
+use lsm_core::monkey_birth::monkey_bits_at_birth;
+use lsm_core::workload::Workload;
+
+mod mnemosyne;
+
+use super::keymap::KeyMap;
+use super::popularity::{BIN_GROWTH, EXACT_RANKS, Popularity, QUICK_BIN_GROWTH, QUICK_EXACT_RANKS};
+use super::writes::WriteSequence;
+
+/// Moments of the run phase at which lookups are priced.
+pub const SAMPLES: usize = 16;
+/// The four operation classes, in Monkey's (and Endure's) order.
+pub const CLASSES: [&str; 4] = ["zero-result lookup", "non-zero-result lookup", "range lookup", "write"];
+
+/// The prediction for one design on one workload.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Prediction {
+    /// I/O per operation of each class (`CLASSES`).
+    pub class_costs: [f64; 4],
+    /// The workload's share of each class.
+    pub mix: [f64; 4],
+    /// Σ mix · cost: I/O per operation, as the engine's Report measures it.
+    pub expected: f64,
+    /// Runs in the tree when the run phase ends (buffer apart).
+    pub runs: usize,
+    /// Levels holding data when the run phase ends.
+    pub levels: usize,
+    /// Entries of each run when the run phase ends, per level (level 1 first, newest run first).
+    pub tree: Vec<Vec<f64>>,
+    /// Flushes and merges during the run phase, and the pages they write.
+    pub flushes: u64,
+    pub merges: u64,
+    pub pages_written: f64,
+}
+
+/// The workload's shares of the four classes (inserts, updates and deletes are all writes).
+pub fn class_mix(w: &Workload) -> [f64; 4] {
+    let m = &w.mix;
+    [m.get_missing, m.get_existing, m.range, m.insert + m.update + m.delete]
+}
+
+/// A run as the predictor sees it: the newest versions written in `[lo, hi)` of the write sequence.
+#[derive(Clone, Copy, Debug)]
+struct Run {
+    lo: f64,
+    hi: f64,
+    entries: f64,
+    bits_per_key: f64,
+    /// Share of the key space its tables' key ranges span. Below 1 only with merges by file: a
+    /// file pushed down leaves a hole in its level until the level above refills that range,
+    /// and lookups and scans whose key falls in a hole skip the run (`runs_skipped_by_range`).
+    coverage: f64,
+}
+
+impl Run {
+    fn fpr(&self) -> f64 {
+        fpr_at_bits_per_key(self.bits_per_key)
+    }
+}
+
+/// The deepest level, the new run's level, the new run and the deepest level's runs (bytes, as
+/// bits), remembered under their hash with the answer.
+struct MonkeyAnswer {
+    deepest: usize,
+    dest_level: usize,
+    bytes: u64,
+    deepest_runs: Vec<u64>,
+    bits: f64,
+}
+
+struct Sim<'a> {
+    config: &'a EngineConfig,
+    entry_bytes: f64,
+    key_bytes: f64,
+    per_page: f64,
+    writes: &'a WriteSequence,
+    /// Runs per level (index 0 = level 1), newest first.
+    levels: Vec<Vec<Run>>,
+    /// Key maps of file-granular levels (index as `levels`; level 1's files all span the space).
+    key_maps: Vec<KeyMap>,
+    /// `levels` as the merge policy sees it (run sizes in bytes), kept in step with every change
+    /// to `levels`: the policy is asked after every flush, and rebuilding it each time was a
+    /// tenth of the tuner's time.
+    shape: Shape,
+    monkey_memo: RefCell<FxHashMap<u64, MonkeyAnswer>>,
+    buffer_lo: f64,
+    /// The write at which the current flush happens (Mnemosyne's statistics are taken then).
+    now: f64,
+    /// The workload's shares of zero-result and non-zero-result lookups.
+    lookup_mix: [f64; 2],
+    /// Mnemosyne's latest C: None until a run is sized from lookup statistics.
+    mnemosyne_log_c: Cell<Option<f64>>,
+    counting: bool,
+    flushes: u64,
+    merges: u64,
+    pages_written: f64,
+}
+
+impl Sim<'_> {
+    fn bytes_of(&self, run: &Run) -> u64 {
+        (run.entries * self.entry_bytes) as u64
+    }
+
+    /// The changes to the tree, each made to `levels` and to `shape` alike.
+    fn remove_run(&mut self, l: usize, i: usize) {
+        self.levels[l].remove(i);
+        self.shape.levels[l].remove(i);
+    }
+
+    fn insert_newest(&mut self, l: usize, run: Run) {
+        let bytes = self.bytes_of(&run);
+        self.shape.levels[l].insert(0, bytes);
+        self.levels[l].insert(0, run);
+    }
+
+    fn replace_run(&mut self, l: usize, i: usize, run: Run) {
+        let bytes = self.bytes_of(&run);
+        self.shape.levels[l][i] = bytes;
+        self.levels[l][i] = run;
+    }
+
+    fn pages(&self, entries: f64, bits_per_key: f64, tables: f64) -> f64 {
+        let page = f64::from(self.config.page_bytes);
+        let data = (entries / self.per_page).ceil();
+        // Filter, fences (u16 length + key per page), key range and footer (table/builder.rs).
+        let meta_bytes =
+            entries * bits_per_key / 8.0 + data * (self.key_bytes + 2.0) + tables * (4.0 * self.key_bytes + 160.0);
+        data + (meta_bytes / page).ceil().max(tables)
+    }
+
+    /// Filter bits per key for a run of `entries` born at `dest_level`, as `filter_sizing` decides.
+    /// `lo`: where the new run's interval of the write sequence starts (for Mnemosyne's statistics).
+    fn bits_for(&self, dest_level: usize, entries: f64, lo: f64, consumed: &[(usize, usize)]) -> f64 {
+        let f = &self.config.filter;
+        let is_consumed = |l: usize, i: usize| consumed.contains(&(l, i));
+        match f.allocation {
+            Allocation::Uniform => f.bits_per_key,
+            Allocation::Explicit => self.config.level(dest_level).bits_per_key.unwrap_or(0.0),
+            Allocation::Monkey | Allocation::Mnemosyne => {
+                let mnemosyne = f.allocation == Allocation::Mnemosyne;
+                let live = |l: usize| self.levels[l].iter().enumerate().filter(move |&(i, _)| !is_consumed(l, i));
+                let deepest = (0..self.levels.len()).rev().find(|&l| live(l).next().is_some()).map_or(0, |l| l + 1);
+                let deepest = deepest.max(dest_level);
+                let others = self
+                    .levels
+                    .get(deepest - 1)
+                    .into_iter()
+                    .flat_map(move |_| live(deepest - 1))
+                    .map(|(_, r)| r.entries * self.entry_bytes);
+                let monkey = self.monkey_bits(deepest, dest_level, others, entries * self.entry_bytes);
+                // The budget that the staying filters leave (filter_sizing::unspent_bits_per_key).
+                let (spent, held) = self
+                    .levels
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(l, runs)| runs.iter().enumerate().map(move |(i, r)| (l, i, r)))
+                    .filter(|&(l, i, _)| !is_consumed(l, i))
+                    .fold((0.0, 0.0), |(s, h), (_, _, r)| (s + r.bits_per_key * r.entries, h + r.entries));
+                let unspent = ((f.bits_per_key * (held + entries) - spent) / entries.max(1.0)).max(0.0);
+                if !mnemosyne {
+                    return monkey.min(unspent).clamp(0.0, lsm_core::config::BITS_PER_KEY_RANGE.1);
+                }
+                // Mnemosyne sizes from lookup statistics, which only the run phase has; without
+                // them, Monkey's split capped at the average (filter_sizing::mnemosyne_bits).
+                let statistics = if self.counting { self.mnemosyne_bits(entries, lo, consumed) } else { None };
+                statistics.unwrap_or(monkey.min(f.bits_per_key)).min(unspent)
+            }
+        }
+        .clamp(0.0, lsm_core::config::BITS_PER_KEY_RANGE.1)
+    }
+
+    /// `monkey_bits_at_birth`, remembered: between two merges into the deepest level, every
+    /// flush (and every merge into the same level) asks the same question. A question is
+    /// looked up by its hash and compared in full, without building it (most are answered).
+    fn monkey_bits(
+        &self,
+        deepest: usize,
+        dest_level: usize,
+        deepest_runs: impl Iterator<Item = f64> + Clone,
+        bytes: f64,
+    ) -> f64 {
+        // Above the deepest level the new run's size does not enter the answer (its level counts
+        // at design size), and a growing level-1 run would otherwise make every flush a new question.
+        let bytes = if dest_level < deepest { 0.0 } else { bytes };
+        let mut h = FxHasher::default();
+        (deepest, dest_level, bytes.to_bits()).hash(&mut h);
+        deepest_runs.clone().for_each(|b| b.to_bits().hash(&mut h));
+        let key = h.finish();
+        if let Some(a) = self.monkey_memo.borrow().get(&key)
+            && a.deepest == deepest
+            && a.dest_level == dest_level
+            && a.bytes == bytes.to_bits()
+            && a.deepest_runs.iter().copied().eq(deepest_runs.clone().map(f64::to_bits))
+        {
+            return a.bits;
+        }
+        let runs: Vec<f64> = deepest_runs.collect();
+        let bits = monkey_bits_at_birth(self.config, deepest, dest_level, &runs, bytes);
+        let answer = MonkeyAnswer {
+            deepest,
+            dest_level,
+            bytes: bytes.to_bits(),
+            deepest_runs: runs.iter().map(|b| b.to_bits()).collect(),
+            bits,
+        };
+        self.monkey_memo.borrow_mut().insert(key, answer);
+        bits
+    }
+
+    fn ensure_level(&mut self, level: usize) {
+        while self.levels.len() < level {
+            self.levels.push(Vec::new());
+            self.shape.levels.push(Vec::new());
+            if self.config.compaction.granularity == Granularity::File {
+                self.key_maps.push(KeyMap::empty());
+            }
+        }
+    }
+
+    /// Write `inputs` (level, index; in ascending order), and the buffer's interval `extra` if
+    /// any, merged into one new run at the top of `dest_level`, counting its pages.
+    fn merge(&mut self, inputs: &[(usize, usize)], dest_level: usize, extra: Option<(f64, f64)>) {
+        let mut lo = f64::INFINITY;
+        let mut hi = f64::NEG_INFINITY;
+        for &(l, i) in inputs {
+            let r = self.levels[l][i];
+            lo = lo.min(r.lo);
+            hi = hi.max(r.hi);
+        }
+        if let Some((a, b)) = extra {
+            lo = lo.min(a);
+            hi = hi.max(b);
+        }
+        let entries = self.writes.keys_in(lo, hi);
+        let bits = self.bits_for(dest_level, entries, lo, inputs);
+        let tables = match self.config.compaction.granularity {
+            Granularity::Level => 1.0,
+            Granularity::File => {
+                (entries * self.entry_bytes / self.config.compaction.target_file_bytes.max(1) as f64).ceil().max(1.0)
+            }
+        };
+        if self.counting {
+            self.pages_written += self.pages(entries, bits, tables);
+        }
+        debug_assert!(inputs.windows(2).all(|w| w[0] < w[1]), "inputs in ascending order");
+        for &(l, i) in inputs.iter().rev() {
+            self.remove_run(l, i);
+        }
+        self.ensure_level(dest_level);
+        self.insert_newest(dest_level - 1, Run { lo, hi, entries, bits_per_key: bits, coverage: 1.0 });
+    }
+
+    fn flush(&mut self, hi: f64) {
+        let lo = self.buffer_lo;
+        self.buffer_lo = hi;
+        self.now = hi;
+        if self.counting {
+            self.flushes += 1;
+        }
+        self.ensure_level(1);
+        let bytes = (self.writes.keys_in(lo, hi) * self.entry_bytes).round() as u64;
+        let into_newest = compaction::choose_flush(&self.shape, self.config, bytes) == FlushPlan::IntoNewestRun;
+        let inputs: &[(usize, usize)] = if into_newest && !self.levels[0].is_empty() { &[(0, 0)] } else { &[] };
+        self.merge(inputs, 1, Some((lo, hi)));
+        self.maintain();
+    }
+
+    fn maintain(&mut self) {
+        match self.config.compaction.granularity {
+            Granularity::Level => {
+                while let Some(plan) = compaction::choose(&self.shape, self.config) {
+                    let src = plan.level - 1;
+                    let mut inputs: Vec<(usize, usize)> = (0..self.levels[src].len()).map(|i| (src, i)).collect();
+                    self.ensure_level(plan.level + 1);
+                    if plan.into_newest_run && !self.levels[plan.level].is_empty() {
+                        inputs.push((plan.level, 0));
+                    }
+                    if self.counting {
+                        self.merges += 1;
+                    }
+                    self.merge(&inputs, plan.level + 1, None);
+                }
+            }
+            Granularity::File => self.maintain_by_file(),
+        }
+    }
+
+    /// LevelDB's rules on sizes: level 1's files all merge into level 2 once there are more than
+    /// K of them; a deeper level over its capacity moves one file's worth of its oldest data
+    /// down, rewriting the part of the level below that the file's key range overlaps.
+    fn maintain_by_file(&mut self) {
+        loop {
+            let k = self.config.level(1).max_runs as usize;
+            if self.levels[0].len() > k {
+                self.ensure_level(2);
+                let mut inputs: Vec<(usize, usize)> = (0..self.levels[0].len()).map(|i| (0, i)).collect();
+                inputs.extend((0..self.levels[1].len()).map(|i| (1, i)));
+                if self.counting {
+                    self.merges += 1;
+                }
+                let arriving: f64 = self.levels[0].iter().map(|r| r.entries).sum();
+                self.key_maps[1].spread(arriving);
+                self.merge(&inputs, 2, None);
+                continue;
+            }
+            let over = (1..self.levels.len()).find(|&l| {
+                let bytes: f64 = self.levels[l].iter().map(|r| r.entries * self.entry_bytes).sum();
+                !self.levels[l].is_empty() && bytes > compaction::geometry(self.config, l + 1).capacity
+            });
+            let Some(l) = over else { return };
+            self.ensure_level(l + 2);
+            let src = self.levels[l][0];
+            let file_entries = (self.config.compaction.target_file_bytes as f64 / self.entry_bytes).min(src.entries);
+            // The file leaves the source's oldest end: the boundary moves by its share of the interval.
+            let cut = src.lo + (src.hi - src.lo) * (file_entries / src.entries);
+            let below = self.levels[l + 1].first().copied();
+            let (upper, lower) = self.key_maps.split_at_mut(l + 1);
+            let (from, into) = (&mut upper[l], &mut lower[0]);
+            // Key maps count entries as written (before duplicates meet); scale to each run.
+            let scale = from.mass() / src.entries.max(1.0);
+            let below_scale = below.map_or(1.0, |b| into.mass() / b.entries.max(1.0));
+            let below_cover_before = into.coverage();
+            let overlap = from.move_file(file_entries * scale, into) / below_scale.max(1e-12);
+            let (src_cover, below_cover) = (from.coverage(), into.coverage());
+            // Whole tables overlap: the file's key range also catches, on average, one table of
+            // the level below that straddles its edge.
+            let overlap =
+                below.map_or(0.0, |b| (overlap + below_cover_before * file_entries.min(b.entries)).min(b.entries));
+            if self.counting {
+                self.merges += 1;
+                let bits =
+                    self.bits_for(l + 2, overlap + file_entries, below.map_or(src.lo, |b| b.lo.min(src.lo)), &[]);
+                let tables = ((overlap + file_entries) * self.entry_bytes
+                    / self.config.compaction.target_file_bytes.max(1) as f64)
+                    .ceil()
+                    .max(1.0);
+                self.pages_written += self.pages(overlap + file_entries, bits, tables);
+            }
+            let remaining = Run { lo: cut, entries: self.writes.keys_in(cut, src.hi), coverage: src_cover, ..src };
+            if remaining.entries * self.entry_bytes < 1.0 {
+                self.remove_run(l, 0);
+            } else {
+                self.replace_run(l, 0, remaining);
+            }
+            let lo = below.map_or(src.lo, |b| b.lo.min(src.lo));
+            let entries = self.writes.keys_in(lo, cut);
+            let merged = Run {
+                lo,
+                hi: cut,
+                entries,
+                bits_per_key: self.bits_for(l + 2, entries, lo, &[]),
+                coverage: below_cover,
+            };
+            if self.levels[l + 1].is_empty() {
+                self.insert_newest(l + 1, merged);
+            } else {
+                self.replace_run(l + 1, 0, merged);
+            }
+        }
+    }
+
+    /// Runs in probe order (level 1 newest first, then deeper levels).
+    fn probe_order(&self) -> Vec<Run> {
+        self.levels.iter().flatten().copied().collect()
+    }
+
+    /// Expected I/O of a non-zero-result lookup, a zero-result lookup and a range lookup now, with
+    /// `now` writes done (the buffer holds `[buffer_lo, now)`).
+    fn lookup_costs(&self, now: f64, range_entries_per_key: f64) -> [f64; 3] {
+        let runs = self.probe_order();
+        let inserted = self.writes.inserted_before(now);
+        let bins = self.writes.popularity.bins(inserted);
+        // Updates since each run's start (and the buffer's): every run born before the run phase
+        // has seen all of them, so one exp per bin serves all those runs.
+        let u_all = self.writes.updates_in(0.0, now);
+        let u_of = |seq: f64| self.writes.updates_in(seq, now);
+        let u_buffer = u_of(self.buffer_lo);
+        let u_runs: Vec<f64> = runs.iter().map(|r| u_of(r.lo)).collect();
+        // Probe cost before each run: the false positives of the runs probed ahead of it.
+        // With Mnemosyne's C known, a lookup skips the filter of a run Mnemosyne would give none
+        // (mnemosyne::skip_filter) and reads its page.
+        let log_c = self.mnemosyne_log_c.get();
+        let skipped = |r: &Run| log_c.is_some() && skip_filter(r.entries, self.empty_probe_rate(r, now), log_c);
+        let fprs: Vec<f64> = runs.iter().map(|r| if skipped(r) { 1.0 } else { r.fpr() } * r.coverage).collect();
+        let ahead: Vec<f64> = fprs.iter().scan(0.0, |acc, f| Some(std::mem::replace(acc, *acc + f))).collect();
+        // Runs that start no later than the runs probed before them (always, with merges by level):
+        // a key's chance to be found by a run then only grows down the probe order.
+        let time_ordered =
+            runs.windows(2).all(|w| w[1].lo <= w[0].lo) && runs.first().is_none_or(|r| r.lo <= self.buffer_lo);
+        let mut existing = 0.0;
+        let mut mass = 0.0;
+        let hits_all = self.writes.hits(u_all);
+        for (b, &hit_all) in bins.iter().zip(hits_all.iter()) {
+            let m = b.p * b.count;
+            mass += m;
+            // P(a key's newest version was written at or after `seq`), with u updates since.
+            let newer_than = |seq: f64, u: f64| -> f64 {
+                let hit = if u == u_all { hit_all } else { b.hit(u) };
+                self.writes.newest_since(b, seq, inserted, hit)
+            };
+            let mut upper = newer_than(self.buffer_lo, u_buffer);
+            let mut cost = 0.0;
+            for ((r, above), &u) in runs.iter().zip(&ahead).zip(&u_runs) {
+                if upper >= 1.0 && time_ordered {
+                    // Every key of the bin was found above; older runs add exactly nothing.
+                    break;
+                }
+                let at_or_after_lo = newer_than(r.lo, u);
+                // Not `.max(0.0)`: in wasm that is a call to `fmax` (NaN rules), in the hottest loop.
+                let found_here = at_or_after_lo - upper;
+                if found_here > 0.0 {
+                    cost += found_here * (1.0 + above);
+                }
+                upper = at_or_after_lo;
+            }
+            existing += m * cost;
+        }
+        let existing = if mass > 0.0 { existing / mass } else { 0.0 };
+        let zero: f64 = fprs.iter().sum();
+        // The seek reads the page whose fence precedes the start; the first key at or after the
+        // start is on the next page when the start falls after that page's last key (1 in b);
+        // the scan then crosses a page boundary once per b keys it steps over.
+        // A run whose tables leave a hole at the range's start is not read at all.
+        let range: f64 = runs
+            .iter()
+            .map(|r| r.coverage * (1.0 + 1.0 / self.per_page) + r.entries * range_entries_per_key / self.per_page)
+            .sum();
+        [zero, existing, range]
+    }
+}
+
+/// Predict what a run of `workload` on `config` will measure (`Report` → I/O per operation).
+pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction> {
+    Predictor::new(workload)?.predict(config, SAMPLES)
+}
+
+/// Predictions for one workload and many designs: the key popularity is built once, at full
+/// resolution and at the coarse one a quick first ranking uses.
+pub struct Predictor<'w> {
+    workload: &'w Workload,
+    writes: WriteSequence,
+    coarse: WriteSequence,
+}
+
+impl<'w> Predictor<'w> {
+    pub fn new(workload: &'w Workload) -> Result<Predictor<'w>> {
+        workload.validate()?;
+        let m = &workload.mix;
+        let writes = m.insert + m.update + m.delete;
+        let inserts = if writes > 0.0 { workload.operations as f64 * m.insert } else { 0.0 };
+        let keys_at_end = workload.preload.entries as f64 + inserts;
+        let keys = keys_at_end.max(1.0);
+        Ok(Predictor {
+            workload,
+            writes: WriteSequence::new(workload, Popularity::of(workload, keys, EXACT_RANKS, BIN_GROWTH)),
+            coarse: WriteSequence::new(workload, Popularity::of(workload, keys, QUICK_EXACT_RANKS, QUICK_BIN_GROWTH)),
+        })
+    }
+
+    /// `predict` with lookups priced at `samples` moments of the run phase (at least 1).
+    pub fn predict(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
+        predict_with(config, self.workload, &self.writes, samples)
+    }
+
+    /// A quick estimate for ranking many designs: coarse key popularity, lookups priced at
+    /// `samples` moments.
+    pub fn quick(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
+        predict_with(config, self.workload, &self.coarse, samples)
+    }
+}
+
+fn predict_with(
+    config: &EngineConfig,
+    workload: &Workload,
+    writes: &WriteSequence,
+    samples: usize,
+) -> Result<Prediction> {
+    let samples_wanted = samples.max(1);
+    config.validate()?;
+    let key_bytes = f64::from(workload.preload.key_bytes);
+    let entry_bytes = key_bytes + f64::from(workload.preload.value_bytes);
+    let page = f64::from(config.page_bytes);
+    let per_page = ((page - PAGE_HEADER as f64) / (entry_bytes + ENTRY_HEADER as f64)).floor();
+    if per_page < 1.0 {
+        return Err(Error::invalid("preload.value_bytes", "an entry must fit in one page"));
+    }
+    let mix = class_mix(workload);
+    let preload = writes.preload;
+    let run_writes = writes.end - preload;
+    let mut sim = Sim {
+        config,
+        entry_bytes,
+        key_bytes,
+        per_page,
+        writes,
+        levels: Vec::new(),
+        key_maps: Vec::new(),
+        shape: Shape::default(),
+        monkey_memo: RefCell::default(),
+        buffer_lo: 0.0,
+        now: 0.0,
+        lookup_mix: [mix[0], mix[1]],
+        mnemosyne_log_c: Cell::new(None),
+        counting: false,
+        flushes: 0,
+        merges: 0,
+        pages_written: 0.0,
+    };
+    // A flush happens when the buffer's distinct keys fill it (entries are whole), or, flushed by
+    // its log, when its writes do.
+    let buffer_entries = (config.buffer_bytes as f64 / entry_bytes).floor().max(1.0);
+    let flushes = match config.buffer_trigger {
+        BufferTrigger::Live => writes.flushes(buffer_entries),
+        BufferTrigger::Logged => writes.logged_flushes(buffer_entries),
+    };
+    let load_flushes = flushes.iter().take_while(|&&at| at <= preload).count();
+    for &at in &flushes[..load_flushes] {
+        sim.flush(at);
+    }
+    // The run: its flushes, with lookups priced at evenly spaced moments between them.
+    sim.counting = true;
+    let key_space = workload.key_space() as f64;
+    let span = ((workload.range_selectivity * key_space).round()).clamp(1.0, key_space);
+    let mut sums = [0.0; 3];
+    let samples = samples_wanted as f64;
+    let mut moments = (0..samples_wanted).map(|i| preload + run_writes * (i as f64 + 0.5) / samples).peekable();
+    for &at in flushes[load_flushes..].iter().chain(std::iter::once(&f64::INFINITY)) {
+        while let Some(now) = moments.next_if(|&now| now < at) {
+            // Entries of one run that fall in a range: its share of the key space's ids.
+            let c = sim.lookup_costs(now, span / key_space.max(writes.inserted_before(now)));
+            for (s, x) in sums.iter_mut().zip(c) {
+                *s += x;
+            }
+        }
+        if at.is_finite() {
+            sim.flush(at);
+        }
+    }
+    let [zero, existing, range] = sums.map(|s| s / samples);
+    let write = if run_writes > 0.0 { sim.pages_written / run_writes } else { 0.0 };
+    let class_costs = [zero, existing, range, write];
+    let expected = mix.iter().zip(class_costs).map(|(w, c)| w * c).sum();
+    Ok(Prediction {
+        class_costs,
+        mix,
+        expected,
+        runs: sim.levels.iter().map(Vec::len).sum(),
+        levels: sim.levels.iter().filter(|l| !l.is_empty()).count(),
+        tree: sim.levels.iter().map(|l| l.iter().map(|r| r.entries.round()).collect()).collect(),
+        flushes: sim.flushes,
+        merges: sim.merges,
+        pages_written: sim.pages_written,
+    })
+}

@@ -1,0 +1,270 @@
+//! The tuner's predictor against the engine it predicts, and the tuner's promises: the same
+//! design, workload and seed, predicted without running and then run on the engine.
+#![allow(clippy::unwrap_used)]
+
+use lsm_core::config::{Allocation, BufferTrigger, CompactionConfig, EngineConfig, Granularity, LevelConfig};
+use lsm_core::workload::{Distribution, Mix, Preload, Workload};
+use lsm_engine::engine::Engine;
+use lsm_engine::storage::MemStorage;
+use lsm_runner::runner::Runner;
+use lsm_tune::predict::predict;
+use lsm_tune::{Target, lazy_leveling, level_design, memory_of, tune};
+
+fn workload(entries: u64, operations: u64, mix: Mix, distribution: Distribution, range_selectivity: f64) -> Workload {
+    Workload {
+        kind: "lsm-navigator/workload".into(),
+        version: 1,
+        name: String::new(),
+        seed: 7,
+        preload: Preload { entries, key_space: 0, key_bytes: 16, value_bytes: 240 },
+        operations,
+        mix,
+        distribution,
+        range_selectivity,
+    }
+}
+
+fn measured(config: &EngineConfig, w: &Workload) -> f64 {
+    let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
+    let mut runner = Runner::for_workload(w).unwrap();
+    while !runner.is_finished() {
+        runner.step(&mut engine, u64::MAX).unwrap();
+    }
+    runner.report(&engine).io_per_op()
+}
+
+/// LevelDB-like: level 1 holds flushed files (merged at 4), deeper levels merge file by file.
+fn by_file(buffer: u64, bits: f64) -> EngineConfig {
+    let mut c = level_design(4096, false, 10.0, buffer, bits, Allocation::Uniform);
+    c.levels = vec![
+        LevelConfig { size_ratio: 4.0, max_runs: 3, bits_per_key: None },
+        LevelConfig { size_ratio: 10.0, max_runs: 1, bits_per_key: None },
+    ];
+    c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: buffer };
+    c
+}
+
+fn logged(mut c: EngineConfig) -> EngineConfig {
+    c.buffer_trigger = BufferTrigger::Logged;
+    c
+}
+
+fn mixes() -> Vec<(&'static str, Mix, Distribution, f64)> {
+    let zipf = Distribution::Zipf { theta: 0.99 };
+    vec![
+        (
+            "A: 50% reads, 50% updates, zipfian",
+            Mix { get_existing: 0.5, update: 0.5, ..Mix::default() },
+            zipf.clone(),
+            0.0,
+        ),
+        ("C: reads, zipfian", Mix { get_existing: 1.0, ..Mix::default() }, zipf.clone(), 0.0),
+        (
+            "D: reads of the latest, 5% inserts",
+            Mix { get_existing: 0.95, insert: 0.05, ..Mix::default() },
+            Distribution::Latest { theta: 0.99 },
+            0.0,
+        ),
+        ("E: short scans, 5% inserts", Mix { range: 0.95, insert: 0.05, ..Mix::default() }, zipf, 50.0 / 40_000.0),
+        (
+            "uniform: zero-result and existing lookups, inserts, updates",
+            Mix { get_missing: 0.3, get_existing: 0.3, insert: 0.2, update: 0.2, ..Mix::default() },
+            Distribution::Uniform,
+            0.0,
+        ),
+        (
+            "hotspot: 80% of reads and updates on 20% of the keys",
+            Mix { get_existing: 0.7, update: 0.3, ..Mix::default() },
+            Distribution::Hotspot { hot_fraction: 0.2, hot_probability: 0.8 },
+            0.0,
+        ),
+    ]
+}
+
+#[test]
+fn predictions_match_what_the_engine_measures() {
+    let designs = [
+        ("leveling T=10, Monkey 8 bits", level_design(4096, false, 10.0, 256 << 10, 8.0, Allocation::Monkey)),
+        ("leveling T=4, uniform 5 bits", level_design(4096, false, 4.0, 128 << 10, 5.0, Allocation::Uniform)),
+        ("tiering T=4, uniform 10 bits", level_design(4096, true, 4.0, 256 << 10, 10.0, Allocation::Uniform)),
+        ("tiering T=3, Monkey 4 bits", level_design(4096, true, 3.0, 128 << 10, 4.0, Allocation::Monkey)),
+        ("by file, uniform 10 bits", by_file(256 << 10, 10.0)),
+        (
+            "lazy leveling T=4, Monkey 6 bits",
+            lazy_leveling(&level_design(4096, false, 4.0, 128 << 10, 6.0, Allocation::Monkey), 3).unwrap(),
+        ),
+        // Flushed by the log (overwrites count), as LevelDB's and RocksDB's buffers are.
+        (
+            "leveling T=4, uniform 5 bits, logged",
+            logged(level_design(4096, false, 4.0, 128 << 10, 5.0, Allocation::Uniform)),
+        ),
+        ("by file, uniform 10 bits, logged", logged(by_file(256 << 10, 10.0))),
+        ("leveling T=4, Mnemosyne 6 bits", level_design(4096, false, 4.0, 128 << 10, 6.0, Allocation::Mnemosyne)),
+        ("tiering T=3, Mnemosyne 4 bits", level_design(4096, true, 3.0, 128 << 10, 4.0, Allocation::Mnemosyne)),
+    ];
+    let mut worst: f64 = 0.0;
+    for (name, mix, distribution, selectivity) in mixes() {
+        let w = workload(40_000, 40_000, mix, distribution, selectivity);
+        for (design, config) in &designs {
+            let p = predict(config, &w).unwrap();
+            let m = measured(config, &w);
+            let err = p.expected / m - 1.0;
+            eprintln!("{name:<62} {design:<30} measured {m:8.4} predicted {:8.4} ({:+.2}%)", p.expected, err * 100.0);
+            assert!(p.expected.is_finite() && p.class_costs.iter().all(|c| c.is_finite() && *c >= 0.0));
+            worst = worst.max(err.abs());
+            // Stated tolerance: 8% per case (flushes and merges are whole events; a run phase of
+            // 40,000 operations sees a handful of them).
+            assert!(err.abs() < 0.08, "{name}, {design}: measured {m}, predicted {}", p.expected);
+        }
+    }
+    eprintln!("largest relative error: {:.2}%", worst * 100.0);
+}
+
+#[test]
+fn the_recommendation_holds_memory_and_is_never_predicted_worse() {
+    let current = by_file(1 << 20, 10.0);
+    for (name, mix, distribution, selectivity) in mixes() {
+        let w = workload(40_000, 20_000, mix, distribution, selectivity);
+        let nominal = tune(&current, &w, 0.0, Target::Engine).unwrap();
+        let memory = memory_of(&current, w.preload.entries);
+        for p in [&nominal.nominal, &nominal.robust] {
+            assert!(memory_of(&p.config, w.preload.entries) <= memory + 1.0, "{name}: {}", p.summary);
+            assert!(p.prediction.expected <= nominal.current.prediction.expected + 1e-12, "{name}");
+            p.config.validate().unwrap();
+        }
+        // ρ = 0: robust is nominal.
+        assert_eq!(nominal.robust.summary, nominal.nominal.summary);
+        assert!(nominal.predicted_gain >= 0.0);
+        let robust = tune(&current, &w, 1.0, Target::Engine).unwrap();
+        assert!(robust.robust.worst <= robust.nominal.worst + 1e-9, "{name}");
+        assert!(robust.expected_loss >= -1e-12, "{name}");
+        assert_eq!(robust.neighbourhood.current.len(), 1_000);
+        assert!(robust.neighbourhood.robust.windows(2).all(|p| p[0] <= p[1]));
+        assert!(*robust.neighbourhood.robust.last().unwrap() <= robust.robust.worst + 1e-9);
+    }
+}
+
+#[test]
+fn measured_gain_follows_the_predicted_gain() {
+    // From a LevelDB-like design, the tuned one run on the engine. At this scale (40,000 entries,
+    // a handful of flushes in the run) each prediction is within about 7% of the measurement
+    // (the test above), so a gain is trusted to within 10% of itself or 5 points, whichever is
+    // more, and the recommendation may measure at most 2% worse than where it started. At 10⁶
+    // records the closing note of issue 13 gives the tighter figures.
+    let current = by_file(1 << 20, 10.0);
+    let mut failures = Vec::new();
+    for (name, mix, distribution, selectivity) in mixes() {
+        let w = workload(40_000, 40_000, mix, distribution, selectivity);
+        let t = tune(&current, &w, 0.0, Target::Engine).unwrap();
+        let rec = t.recommendation();
+        let (mc, mr) = (measured(&current, &w), measured(&rec.config, &w));
+        let gain = 1.0 - mr / mc;
+        eprintln!(
+            "{name:<62} {:<70} gain measured {:6.2}% predicted {:6.2}%",
+            rec.summary,
+            gain * 100.0,
+            t.predicted_gain * 100.0
+        );
+        if mr > mc * 1.02 {
+            failures.push(format!("{name}: recommended measured {mr} vs current {mc}"));
+        }
+        if (gain - t.predicted_gain).abs() > (0.1 * t.predicted_gain.abs()).max(0.05) {
+            failures.push(format!("{name}: measured gain {gain}, predicted {}", t.predicted_gain));
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn bad_input_is_refused_with_the_field() {
+    let w = workload(1_000, 100, Mix { get_existing: 1.0, ..Mix::default() }, Distribution::Uniform, 0.0);
+    let c = by_file(1 << 20, 10.0);
+    assert!(tune(&c, &w, -1.0, Target::Engine).unwrap_err().to_string().contains("rho"));
+    assert!(tune(&c, &w, f64::NAN, Target::Engine).unwrap_err().to_string().contains("rho"));
+    let mut bad = w.clone();
+    bad.preload.key_bytes = 2;
+    assert!(predict(&c, &bad).unwrap_err().to_string().contains("key_bytes"));
+}
+
+#[test]
+fn the_bundle_holds_every_file_and_a_report_that_says_what_changed() {
+    use lsm_tune::bundle::{Proof, files};
+    let current = by_file(1 << 20, 10.0);
+    let w = workload(
+        40_000,
+        20_000,
+        Mix { get_existing: 0.95, update: 0.05, ..Mix::default() },
+        Distribution::Zipf { theta: 0.99 },
+        0.0,
+    );
+    let t = tune(&current, &w, 0.5, Target::Rocksdb).unwrap();
+    // For RocksDB the recommendation keeps RocksDB's shape: merges by file, uniform filters.
+    let rec = t.recommendation();
+    assert_eq!(rec.config.compaction.granularity, Granularity::File);
+    assert_eq!(rec.config.filter.allocation, Allocation::Uniform);
+    let proof = Proof { current: 0.5, recommended: 0.4, on: "the engine, in a test".into() };
+    let bundle = files(&t, Some(&proof)).unwrap();
+    let names: Vec<&str> = bundle.iter().map(|f| f.name.as_str()).collect();
+    for name in [
+        "REPORT.md",
+        "recommended.OPTIONS",
+        "current.OPTIONS",
+        "recommended.engine.json",
+        "current.engine.json",
+        "workload.json",
+        "workload.properties",
+        "workload.db_bench.sh",
+        "compare.sh",
+        "tune-result.json",
+    ] {
+        assert!(names.contains(&name), "{name} missing from {names:?}");
+    }
+    let report = &bundle[0].text;
+    assert!(
+        report.contains("## What changed")
+            && report.contains("## Why")
+            && report.contains("Measured on the engine, in a test: 20.0% less."),
+        "{report}"
+    );
+    assert!(report.contains("worst case within ρ"));
+    assert!(report.contains("With twice the data (80000 records"), "{report}");
+    assert!(t.grown.current > 0.0 && t.grown.recommended > 0.0);
+    // The engine JSON loads back as the recommended design; the result document round-trips.
+    let json = &bundle.iter().find(|f| f.name == "recommended.engine.json").unwrap().text;
+    assert_eq!(EngineConfig::from_json(json).unwrap(), rec.config);
+    let doc = &bundle.iter().find(|f| f.name == "tune-result.json").unwrap().text;
+    let back: lsm_tune::TuneResult = serde_json::from_str(doc).unwrap();
+    assert_eq!(back.recommendation().summary, rec.summary);
+}
+
+#[test]
+fn robust_holds_up_better_than_nominal_when_the_workload_drifts() {
+    use lsm_tune::drifted;
+    use lsm_tune::robust::sample_neighbourhood;
+    // Every class present: the nominal design (a small size ratio) is cheap for this mix, but
+    // drift towards range lookups (within ρ = 0.5) makes its many runs expensive.
+    let current = by_file(1 << 20, 10.0);
+    let mix = Mix { get_missing: 0.3, get_existing: 0.3, range: 0.1, update: 0.3, ..Mix::default() };
+    let w = workload(40_000, 20_000, mix, Distribution::Uniform, 0.001);
+    let t = tune(&current, &w, 0.5, Target::Engine).unwrap();
+    assert_ne!(t.robust.summary, t.nominal.summary, "robust and nominal should differ here");
+    // 20 drifted workloads: the two designs' own worst cases within ρ and 18 drawn from the ball.
+    let mut mixes = vec![t.nominal.worst_mix, t.robust.worst_mix];
+    mixes.extend(sample_neighbourhood(&t.mix, 0.5, 18, 3).unwrap());
+    let (mut worst_nominal, mut worst_robust): (f64, f64) = (0.0, 0.0);
+    for mix in &mixes {
+        let d = drifted(&w, mix);
+        let (n, r) = (measured(&t.nominal.config, &d), measured(&t.robust.config, &d));
+        worst_nominal = worst_nominal.max(n);
+        worst_robust = worst_robust.max(r);
+    }
+    let (at_n, at_r) = (measured(&t.nominal.config, &w), measured(&t.robust.config, &w));
+    eprintln!(
+        "nominal {}: worst measured {worst_nominal:.4}; robust {}: worst measured {worst_robust:.4}; at the expected workload {at_n:.4} vs {at_r:.4} (loss {:+.1}%, predicted {:+.1}%)",
+        t.nominal.summary,
+        t.robust.summary,
+        (at_r / at_n - 1.0) * 100.0,
+        t.expected_loss * 100.0
+    );
+    assert!(worst_robust <= worst_nominal, "robust worst {worst_robust} vs nominal worst {worst_nominal}");
+}

@@ -1,0 +1,353 @@
+//! The engine's WebAssembly API (wasm-bindgen), used from a dedicated Web Worker. Documents
+//! cross the boundary as JSON strings and operations as encoded batches (`batch` module), so a
+//! single call carries thousands of operations.
+//!
+//! Storage: memory; OPFS through a pool of sync access handles owned by the worker; or a
+//! journaled in-memory copy whose changes the worker persists to IndexedDB after every call.
+
+mod export;
+mod opfs;
+
+pub use export::{export_design, import_config};
+pub use opfs::{OpfsPool, OpfsStorage};
+
+use wasm_bindgen::prelude::*;
+
+use lsm_core::config::EngineConfig;
+use lsm_core::error::Error;
+use lsm_engine::batch;
+use lsm_engine::engine::Engine;
+use lsm_engine::storage::{Change, Journal, JournalStorage, MemStorage, Storage};
+use lsm_runner::report::Timings;
+use lsm_runner::runner::Runner;
+
+use lsm_core::workload::Workload;
+use lsm_workload::ycsb;
+
+fn js(e: Error) -> JsError {
+    JsError::new(&e.to_string())
+}
+
+fn json<T: serde::Serialize>(v: &T) -> Result<String, JsError> {
+    serde_json::to_string(v).map_err(|e| JsError::new(&e.to_string()))
+}
+
+fn parse_config(config_json: Option<String>) -> Result<Option<EngineConfig>, JsError> {
+    config_json.filter(|c| !c.is_empty()).map(|c| EngineConfig::from_json(&c).map_err(js)).transpose()
+}
+
+/// Check an EngineConfig; throws an error naming the field and the allowed range.
+#[wasm_bindgen]
+pub fn validate_config(config_json: &str) -> Result<(), JsError> {
+    EngineConfig::from_json(config_json).map(|_| ()).map_err(js)
+}
+
+/// Check a Workload; throws an error naming the field and the allowed range.
+#[wasm_bindgen]
+pub fn validate_workload(workload_json: &str) -> Result<(), JsError> {
+    Workload::from_json(workload_json).map(|_| ()).map_err(js)
+}
+
+/// A YCSB workload properties file as `{workload, warnings, unknown_keys}` (JSON); errors name
+/// the file, the property, its line and the allowed range.
+#[wasm_bindgen]
+pub fn import_ycsb(text: &str, file: &str) -> Result<String, JsError> {
+    json(&ycsb::from_properties(text, file).map_err(js)?)
+}
+
+/// YCSB's core workload `letter` (a–f) as a properties file with these record and operation counts.
+#[wasm_bindgen]
+pub fn ycsb_core_workload(letter: &str, records: f64, operations: f64) -> Result<String, JsError> {
+    let mut chars = letter.chars();
+    let (Some(l), None) = (chars.next(), chars.next()) else {
+        return Err(JsError::new(&format!("workload: YCSB core workloads are a, b, c, d, e and f, got \"{letter}\"")));
+    };
+    ycsb::core_workload(l, records as u64, operations as u64).map_err(js)
+}
+
+/// A Workload as a YCSB CoreWorkload properties file: `{text, warnings}` (JSON).
+#[wasm_bindgen]
+pub fn export_ycsb(workload_json: &str) -> Result<String, JsError> {
+    let w = Workload::from_json(workload_json).map_err(js)?;
+    let (text, warnings) = ycsb::to_properties(&w).map_err(js)?;
+    json(&lsm_export::Export { text, warnings })
+}
+
+/// Tune `current` for `workload` on `target` ("engine" or "rocksdb") with robustness `rho`: the
+/// result document (JSON), the same as `lsm tune` prints.
+#[wasm_bindgen]
+pub fn tune(current_json: &str, workload_json: &str, rho: f64, target: &str) -> Result<String, JsError> {
+    let current = EngineConfig::from_json(current_json).map_err(js)?;
+    let workload = Workload::from_json(workload_json).map_err(js)?;
+    let target = target.parse().map_err(js)?;
+    json(&lsm_tune::tune(&current, &workload, rho, target).map_err(js)?)
+}
+
+/// `workload` with its class shares replaced by `mix` (`[R, V, Q, W]`, JSON): a drifted workload.
+#[wasm_bindgen]
+pub fn drifted_workload(workload_json: &str, mix_json: &str) -> Result<String, JsError> {
+    let workload = Workload::from_json(workload_json).map_err(js)?;
+    let mix: [f64; 4] = serde_json::from_str(mix_json).map_err(|e| JsError::new(&format!("mix: {e}")))?;
+    let w = lsm_tune::drifted(&workload, &mix);
+    w.validate().map_err(js)?;
+    Ok(w.to_json())
+}
+
+/// The bundle's files (`[{name, text}]`, JSON) for a tune result and, when run, its proof.
+#[wasm_bindgen]
+pub fn tune_bundle(result_json: &str, proof_json: &str) -> Result<String, JsError> {
+    let result: lsm_tune::TuneResult =
+        serde_json::from_str(result_json).map_err(|e| JsError::new(&format!("tune result: {e}")))?;
+    let proof: Option<lsm_tune::bundle::Proof> = if proof_json.is_empty() {
+        None
+    } else {
+        Some(serde_json::from_str(proof_json).map_err(|e| JsError::new(&format!("proof: {e}")))?)
+    };
+    json(&lsm_tune::bundle::files(&result, proof.as_ref()).map_err(js)?)
+}
+
+/// Fit a Workload to a KVBench trace: the fit document (JSON) with the Workload inside.
+#[wasm_bindgen]
+pub fn fit_trace(name: &str, text: String, key_bytes: u32) -> Result<String, JsError> {
+    json(&lsm_workload::fit::fit_trace(name, text, key_bytes as usize).map_err(js)?)
+}
+
+#[wasm_bindgen]
+pub fn engine_version() -> String {
+    env!("CARGO_PKG_VERSION").to_string()
+}
+
+#[wasm_bindgen]
+pub struct WasmEngine {
+    engine: Engine,
+    runner: Option<Runner>,
+    journal: Option<Journal>,
+}
+
+fn set(obj: &js_sys::Object, key: &str, value: &JsValue) {
+    // Setting a property on a plain object cannot fail.
+    let _ = js_sys::Reflect::set(obj, &JsValue::from_str(key), value);
+}
+
+#[wasm_bindgen]
+impl WasmEngine {
+    /// A new in-memory database with the given EngineConfig (JSON).
+    #[wasm_bindgen(constructor)]
+    pub fn new(config_json: &str) -> Result<WasmEngine, JsError> {
+        let config = EngineConfig::from_json(config_json).map_err(js)?;
+        Self::opened(Box::new(MemStorage::new()), Some(config), None)
+    }
+
+    /// Open (or create, with `config_json`) the database held by an OPFS pool.
+    pub fn open_opfs(pool: OpfsPool, config_json: Option<String>) -> Result<WasmEngine, JsError> {
+        Self::opened(Box::new(OpfsStorage::new(pool)), parse_config(config_json)?, None)
+    }
+
+    /// Open (or create) a database from persisted files; changes are journaled for the caller
+    /// to persist (`take_journal`).
+    pub fn open_journaled(
+        names: Vec<String>,
+        contents: Vec<js_sys::Uint8Array>,
+        config_json: Option<String>,
+    ) -> Result<WasmEngine, JsError> {
+        let files = names.into_iter().zip(contents.iter().map(js_sys::Uint8Array::to_vec)).collect();
+        let storage = JournalStorage::new(files);
+        let journal = storage.journal();
+        Self::opened(Box::new(storage), parse_config(config_json)?, Some(journal))
+    }
+
+    fn opened(
+        storage: Box<dyn Storage>,
+        config: Option<EngineConfig>,
+        journal: Option<Journal>,
+    ) -> Result<WasmEngine, JsError> {
+        let engine = Engine::open(storage, config).map_err(js)?;
+        Ok(WasmEngine { engine, runner: None, journal })
+    }
+
+    /// Changes since the last call, for a journaled database:
+    /// `[{op: "append", file, bytes} | {op: "truncate", file, len} | {op: "delete", file}]`.
+    pub fn take_journal(&mut self) -> js_sys::Array {
+        let out = js_sys::Array::new();
+        for change in self.journal.as_ref().map(Journal::take).unwrap_or_default() {
+            let obj = js_sys::Object::new();
+            match change {
+                Change::Append { file, bytes } => {
+                    set(&obj, "op", &"append".into());
+                    set(&obj, "file", &file.into());
+                    set(&obj, "bytes", &js_sys::Uint8Array::from(&bytes[..]).into());
+                }
+                Change::Truncate { file, len } => {
+                    set(&obj, "op", &"truncate".into());
+                    set(&obj, "file", &file.into());
+                    set(&obj, "len", &(len as f64).into());
+                }
+                Change::Delete { file } => {
+                    set(&obj, "op", &"delete".into());
+                    set(&obj, "file", &file.into());
+                }
+            }
+            out.push(&obj);
+        }
+        out
+    }
+
+    /// The design this database was created with (JSON).
+    pub fn config_json(&self) -> String {
+        self.engine.config().to_json()
+    }
+
+    /// Apply an encoded batch of operations, then sync; returns a BatchResult as JSON.
+    pub fn apply(&mut self, batch: &[u8]) -> Result<String, JsError> {
+        let r = batch::apply(&mut self.engine, batch).map_err(js)?;
+        json(&r)
+    }
+
+    pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), JsError> {
+        self.engine.put(key, value).map_err(js)
+    }
+
+    pub fn delete(&mut self, key: &[u8]) -> Result<(), JsError> {
+        self.engine.delete(key).map_err(js)
+    }
+
+    pub fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, JsError> {
+        self.engine.get(key).map_err(js)
+    }
+
+    pub fn sync(&mut self) -> Result<(), JsError> {
+        self.engine.sync().map_err(js)
+    }
+
+    pub fn flush(&mut self) -> Result<(), JsError> {
+        self.engine.flush().map_err(js)
+    }
+
+    /// Advance merges by about `max_pages` output pages; true while work remains.
+    pub fn step(&mut self, max_pages: u32) -> Result<bool, JsError> {
+        self.engine.step(u64::from(max_pages)).map_err(js)
+    }
+
+    pub fn compact_all(&mut self) -> Result<(), JsError> {
+        self.engine.compact_all().map_err(js)
+    }
+
+    #[wasm_bindgen(getter)]
+    pub fn auto_compact(&self) -> bool {
+        self.engine.auto_compact
+    }
+
+    #[wasm_bindgen(setter)]
+    pub fn set_auto_compact(&mut self, on: bool) {
+        self.engine.auto_compact = on;
+    }
+
+    /// Start running a Workload (JSON); advance it with `run_steps`.
+    pub fn start_workload(&mut self, workload_json: &str) -> Result<(), JsError> {
+        let w = Workload::from_json(workload_json).map_err(js)?;
+        self.runner = Some(Runner::for_workload(&w).map_err(js)?);
+        Ok(())
+    }
+
+    /// Time every operation of the started workload or trace (latency percentiles per class and
+    /// phase, throughput over time, in the report): one clock read per operation.
+    pub fn time_operations(&mut self) -> Result<(), JsError> {
+        self.runner.as_mut().ok_or_else(|| JsError::new("no workload has been started"))?.time_operations();
+        Ok(())
+    }
+
+    /// Start running a KVBench trace; integer keys are encoded at `key_bytes` bytes.
+    pub fn start_trace(&mut self, name: &str, text: String, key_bytes: u32) -> Result<(), JsError> {
+        if !(8..=1024).contains(&key_bytes) {
+            return Err(JsError::new(&format!("key_bytes: must be an integer in [8, 1024], got {key_bytes}")));
+        }
+        self.runner = Some(Runner::for_trace(name, text, key_bytes as usize));
+        Ok(())
+    }
+
+    /// Execute up to `max_ops` operations of the running workload, then sync; returns Progress
+    /// as JSON. An operation refused by storage is retried by the next call.
+    pub fn run_steps(&mut self, max_ops: u32) -> Result<String, JsError> {
+        let runner = self.runner.as_mut().ok_or_else(|| JsError::new("no workload is running: start one first"))?;
+        let p = runner.step(&mut self.engine, u64::from(max_ops)).map_err(js)?;
+        json(&p)
+    }
+
+    /// The Report of the workload run so far (JSON), with the caller's wall-clock timings.
+    pub fn report_json(&self, preload_ms: f64, run_ms: f64) -> Result<String, JsError> {
+        let runner = self.runner.as_ref().ok_or_else(|| JsError::new("no workload has been started"))?;
+        let mut report = runner.report(&self.engine);
+        report.timings = Some(Timings { preload_ms, run_ms });
+        Ok(report.to_json())
+    }
+
+    /// I/O counters (Stats) as JSON.
+    pub fn stats_json(&self) -> Result<String, JsError> {
+        json(self.engine.stats())
+    }
+
+    pub fn reset_stats(&mut self) {
+        self.engine.reset_stats();
+    }
+
+    /// The tree shape (TreeShape) as JSON.
+    pub fn tree_json(&self) -> Result<String, JsError> {
+        json(&self.engine.tree())
+    }
+}
+
+/// Monkey's Figure 12A measured on in-memory engines (`growth`), stepped by the worker so it can
+/// report progress and stop on a cancel.
+#[wasm_bindgen]
+pub struct WasmGrowth {
+    growth: lsm_runner::growth::Growth,
+}
+
+#[wasm_bindgen]
+impl WasmGrowth {
+    /// From a GrowthSpec (JSON); throws an error naming the field and the allowed range.
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str) -> Result<WasmGrowth, JsError> {
+        let spec: lsm_runner::growth::GrowthSpec =
+            serde_json::from_str(spec_json).map_err(|e| JsError::new(&format!("growth spec: {e}")))?;
+        Ok(WasmGrowth { growth: lsm_runner::growth::Growth::new(spec).map_err(js)? })
+    }
+
+    /// Do about `max_ops` inserts and lookups; returns GrowthProgress (JSON).
+    pub fn step(&mut self, max_ops: u32) -> Result<String, JsError> {
+        json(&self.growth.step(u64::from(max_ops)).map_err(js)?)
+    }
+
+    /// The points measured so far (GrowthResult, JSON).
+    pub fn result_json(&self) -> Result<String, JsError> {
+        json(&self.growth.result())
+    }
+}
+
+/// Write amplification by destination level measured on an in-memory engine (`lsm writes`),
+/// stepped by the worker so it can report progress and stop on a cancel.
+#[wasm_bindgen]
+pub struct WasmWriteAmp {
+    run: lsm_runner::write_amp::WriteAmpRun,
+}
+
+#[wasm_bindgen]
+impl WasmWriteAmp {
+    /// From a WriteAmpSpec (JSON); throws an error naming the field and the allowed range.
+    #[wasm_bindgen(constructor)]
+    pub fn new(spec_json: &str) -> Result<WasmWriteAmp, JsError> {
+        let spec: lsm_runner::write_amp::WriteAmpSpec =
+            serde_json::from_str(spec_json).map_err(|e| JsError::new(&format!("write amplification spec: {e}")))?;
+        Ok(WasmWriteAmp { run: lsm_runner::write_amp::WriteAmpRun::new(spec).map_err(js)? })
+    }
+
+    /// Do about `max_ops` writes; returns WriteAmpProgress (JSON).
+    pub fn step(&mut self, max_ops: u32) -> Result<String, JsError> {
+        json(&self.run.step(u64::from(max_ops)).map_err(js)?)
+    }
+
+    /// The checkpoints so far (WriteAmpResult, JSON).
+    pub fn result_json(&self) -> Result<String, JsError> {
+        json(&self.run.result())
+    }
+}

@@ -1,0 +1,575 @@
+//! YCSB workloads: the core workloads A–F by name, YCSB workload properties files read into a
+//! Workload, and a Workload written back as a properties file. YCSB's CoreWorkload properties
+//! are followed as YCSB documents them; what the engine's Workload cannot say, and what YCSB
+//! cannot say of a Workload, is listed as warnings (dropped, rounded, approximated), as the
+//! RocksDB exports do.
+//!
+//! How the two meet:
+//! - `recordcount` → `preload.entries`; `operationcount` → `operations`.
+//! - `readproportion` → `mix.get_existing` (YCSB reads always target inserted keys);
+//!   `updateproportion` → `update`; `insertproportion` → `insert`; `scanproportion` → `range`.
+//!   `readmodifywriteproportion`: one read and one update each, so an RMW share p adds p to
+//!   both, and the run has operationcount × (1 + p) engine operations.
+//!   Proportions are weights, as in YCSB: they are scaled to sum to 1.
+//! - `requestdistribution`: uniform, zipfian (θ = `zipfianconstant`, default 0.99), latest,
+//!   hotspot (`hotspotdatafraction`, `hotspotopnfraction`).
+//! - A scan covers `maxscanlength` records at most, uniformly (or Zipf) distributed lengths: its
+//!   mean length over `recordcount` is the range selectivity.
+//! - `fieldcount` × `fieldlength` → `value_bytes`; YCSB keys ("user" + up to 19 digits) → 23 bytes.
+
+use std::collections::BTreeMap;
+
+use lsm_core::error::{Error, Result};
+use lsm_core::warning::{Warning, WarningKind};
+use lsm_core::workload::{
+    Distribution, MAX_OPERATIONS, Mix, Preload, THETA_RANGE, VALUE_BYTES_RANGE, WORKLOAD_KIND, WORKLOAD_VERSION,
+    Workload,
+};
+
+/// YCSB's key: "user" and a hashed record number of at most 19 digits.
+pub const YCSB_KEY_BYTES: u32 = 23;
+/// `zipfianconstant`'s default in YCSB.
+pub const ZIPFIAN_CONSTANT: f64 = 0.99;
+/// The seed of workloads read from YCSB files (YCSB itself has no seed property).
+pub const SEED: u64 = 1;
+
+/// The core workloads as YCSB ships them (workloads/workloada … workloadf), record and
+/// operation counts included; `core_workload` reads one, with those counts replaceable.
+const CORE: [(char, &str, &str); 6] = [
+    (
+        'a',
+        "Update heavy: 50% reads, 50% updates, zipfian",
+        "readproportion=0.5\nupdateproportion=0.5\nscanproportion=0\ninsertproportion=0\nrequestdistribution=zipfian\n",
+    ),
+    (
+        'b',
+        "Read mostly: 95% reads, 5% updates, zipfian",
+        "readproportion=0.95\nupdateproportion=0.05\nscanproportion=0\ninsertproportion=0\nrequestdistribution=zipfian\n",
+    ),
+    (
+        'c',
+        "Read only: 100% reads, zipfian",
+        "readproportion=1\nupdateproportion=0\nscanproportion=0\ninsertproportion=0\nrequestdistribution=zipfian\n",
+    ),
+    (
+        'd',
+        "Read latest: 95% reads, 5% inserts, latest",
+        "readproportion=0.95\nupdateproportion=0\nscanproportion=0\ninsertproportion=0.05\nrequestdistribution=latest\n",
+    ),
+    (
+        'e',
+        "Short ranges: 95% scans, 5% inserts, zipfian",
+        "readproportion=0\nupdateproportion=0\nscanproportion=0.95\ninsertproportion=0.05\nrequestdistribution=zipfian\nmaxscanlength=100\nscanlengthdistribution=uniform\n",
+    ),
+    (
+        'f',
+        "Read-modify-write: 50% reads, 50% RMW, zipfian",
+        "readproportion=0.5\nupdateproportion=0\nscanproportion=0\ninsertproportion=0\nreadmodifywriteproportion=0.5\nrequestdistribution=zipfian\n",
+    ),
+];
+
+/// A workload read from YCSB, and what did not carry over.
+#[derive(Debug, serde::Serialize)]
+pub struct YcsbImport {
+    pub workload: Workload,
+    pub warnings: Vec<Warning>,
+    /// Properties this reader does not know (typos, other workload classes' settings).
+    pub unknown_keys: Vec<String>,
+}
+
+/// The text of core workload `letter` (a–f) as a properties file, with these counts.
+pub fn core_workload(letter: char, records: u64, operations: u64) -> Result<String> {
+    let (l, title, body) = CORE.iter().find(|(l, _, _)| *l == letter.to_ascii_lowercase()).ok_or_else(|| {
+        Error::invalid("workload", format!("YCSB core workloads are a, b, c, d, e and f, got \"{letter}\""))
+    })?;
+    Ok(format!(
+        "# YCSB core workload {}: {title}\nworkload=site.ycsb.workloads.CoreWorkload\nrecordcount={records}\noperationcount={operations}\nreadallfields=true\n{body}",
+        l.to_ascii_uppercase()
+    ))
+}
+
+/// The core workloads' letters and one-line descriptions, for choosers.
+pub fn core_workloads() -> impl Iterator<Item = (char, &'static str)> {
+    CORE.iter().map(|(l, t, _)| (*l, *t))
+}
+
+/// One `key=value` statement and the line it started on.
+struct Property {
+    value: String,
+    line: usize,
+}
+
+/// Java properties syntax: `key=value`, `key: value` or `key value`; `#` and `!` comments;
+/// a trailing backslash continues the line. As in Java, a key set twice keeps its last value.
+fn parse(text: &str, file: &str) -> Result<BTreeMap<String, Property>> {
+    let mut out = BTreeMap::new();
+    let mut lines = text.lines().enumerate().peekable();
+    while let Some((idx, raw)) = lines.next() {
+        let start = idx + 1;
+        let mut logical = raw.trim_start().to_string();
+        if logical.is_empty() || logical.starts_with('#') || logical.starts_with('!') {
+            continue;
+        }
+        while logical.ends_with('\\') && !logical.ends_with("\\\\") {
+            logical.pop();
+            match lines.next() {
+                Some((_, next)) => logical.push_str(next.trim_start()),
+                None => break,
+            }
+        }
+        let split = logical.find(['=', ':', ' ', '\t']).unwrap_or(logical.len());
+        let key = logical[..split].trim();
+        let mut rest = logical[split..].trim_start();
+        if let Some(r) = rest.strip_prefix(['=', ':']) {
+            rest = r.trim_start();
+        }
+        if key.is_empty() {
+            return Err(Error::Parse {
+                document: file.into(),
+                message: format!("line {start}: a property needs a name before its value"),
+            });
+        }
+        if key.len() > 200 || rest.len() > 10_000 {
+            return Err(Error::Parse {
+                document: file.into(),
+                message: format!("line {start}: a property name is at most 200 characters and a value at most 10,000"),
+            });
+        }
+        out.insert(key.to_string(), Property { value: rest.trim_end().to_string(), line: start });
+    }
+    Ok(out)
+}
+
+/// Reads the properties, remembering which were used; errors name the property and its line.
+struct Reader<'a> {
+    props: &'a BTreeMap<String, Property>,
+    used: Vec<&'static str>,
+}
+
+impl<'a> Reader<'a> {
+    fn raw(&mut self, name: &'static str) -> Option<&'a Property> {
+        self.used.push(name);
+        self.props.get(name)
+    }
+
+    fn bad(name: &str, p: &Property, allowed: &str) -> Error {
+        Error::invalid(format!("{name} (line {})", p.line), format!("must be {allowed}, got \"{}\"", p.value))
+    }
+
+    fn number(&mut self, name: &'static str, default: f64, lo: f64, hi: f64) -> Result<f64> {
+        let Some(p) = self.raw(name) else { return Ok(default) };
+        match p.value.parse::<f64>() {
+            Ok(v) if v.is_finite() && (lo..=hi).contains(&v) => Ok(v),
+            _ => Err(Self::bad(name, p, &format!("a number in [{lo}, {hi}]"))),
+        }
+    }
+
+    fn integer(&mut self, name: &'static str, default: u64, lo: u64, hi: u64) -> Result<u64> {
+        let Some(p) = self.raw(name) else { return Ok(default) };
+        match p.value.parse::<u64>() {
+            Ok(v) if (lo..=hi).contains(&v) => Ok(v),
+            _ => Err(Self::bad(name, p, &format!("an integer in [{lo}, {hi}]"))),
+        }
+    }
+
+    fn choice(&mut self, name: &'static str, default: &'static str, allowed: &[&'static str]) -> Result<&'static str> {
+        let Some(p) = self.raw(name) else { return Ok(default) };
+        allowed
+            .iter()
+            .find(|a| a.eq_ignore_ascii_case(&p.value))
+            .copied()
+            .ok_or_else(|| Self::bad(name, p, &format!("one of {}", allowed.join(", "))))
+    }
+}
+
+/// CoreWorkload properties that change nothing the engine measures, or that it cannot express.
+const IGNORED: [(&str, &str); 10] = [
+    ("insertorder", "the engine spreads keys by its own permutation"),
+    ("insertstart", "the preload always starts at the first record"),
+    ("insertcount", "the preload inserts recordcount records"),
+    ("fieldlengthdistribution", "values have one length, fieldcount × fieldlength"),
+    ("fieldnameprefix", "values are opaque bytes"),
+    ("table", "there is one key space"),
+    ("measurementtype", "the Report measures every operation"),
+    ("dataintegrity", "values are checked by checksums"),
+    ("threadcount", "the engine runs one operation at a time"),
+    ("target", "operations run as fast as the engine goes"),
+];
+
+/// Read a YCSB workload properties file (`file` names it in errors).
+pub fn from_properties(text: &str, file: &str) -> Result<YcsbImport> {
+    let props = parse(text, file)?;
+    let mut r = Reader { props: &props, used: Vec::new() };
+    let mut warnings = Vec::new();
+
+    let class = r.raw("workload").map(|p| (p.value.clone(), p.line));
+    if let Some((class, line)) = class
+        && !class.ends_with(".CoreWorkload")
+    {
+        return Err(Error::invalid(
+            format!("workload (line {line})"),
+            format!("must be YCSB's CoreWorkload (site.ycsb.workloads.CoreWorkload), got \"{class}\""),
+        ));
+    }
+    let records = r.integer("recordcount", 1_000, 0, MAX_OPERATIONS)?;
+    let operations = r.integer("operationcount", 1_000, 0, MAX_OPERATIONS)?;
+    let read = r.number("readproportion", 0.95, 0.0, 1.0)?;
+    let update = r.number("updateproportion", 0.05, 0.0, 1.0)?;
+    let insert = r.number("insertproportion", 0.0, 0.0, 1.0)?;
+    let scan = r.number("scanproportion", 0.0, 0.0, 1.0)?;
+    let rmw = r.number("readmodifywriteproportion", 0.0, 0.0, 1.0)?;
+    let total = read + update + insert + scan + rmw;
+    if total <= 0.0 && operations > 0 {
+        return Err(Error::invalid(
+            "readproportion + updateproportion + insertproportion + scanproportion + readmodifywriteproportion",
+            "must be above 0 when operationcount is above 0, got 0",
+        ));
+    }
+    if (total - 1.0).abs() > 1e-9 && total > 0.0 {
+        warnings.push(Warning::new(
+            "proportions",
+            WarningKind::Approximated,
+            format!(
+                "the proportions sum to {total}; YCSB treats them as weights, and so does this: scaled to sum to 1"
+            ),
+        ));
+    }
+    // An RMW is a read and an update: engine operations per YCSB operation.
+    let per_op = if total > 0.0 { (total + rmw) / total } else { 1.0 };
+    let engine_ops = (operations as f64 * per_op).round() as u64;
+    if rmw > 0.0 {
+        warnings.push(Warning::new(
+            "readmodifywriteproportion",
+            WarningKind::Approximated,
+            format!(
+                "each read-modify-write is a read and an update: {operations} YCSB operations are {engine_ops} engine operations"
+            ),
+        ));
+    }
+    let norm = if total > 0.0 { total + rmw } else { 1.0 };
+    let mix = if operations == 0 || total <= 0.0 {
+        Mix::default()
+    } else {
+        Mix {
+            insert: insert / norm,
+            update: (update + rmw) / norm,
+            delete: 0.0,
+            get_existing: (read + rmw) / norm,
+            get_missing: 0.0,
+            range: scan / norm,
+        }
+    };
+
+    let distribution = match r.choice("requestdistribution", "uniform", &["uniform", "zipfian", "latest", "hotspot"])? {
+        "zipfian" => {
+            Distribution::Zipf { theta: r.number("zipfianconstant", ZIPFIAN_CONSTANT, THETA_RANGE.0, THETA_RANGE.1)? }
+        }
+        "latest" => {
+            Distribution::Latest { theta: r.number("zipfianconstant", ZIPFIAN_CONSTANT, THETA_RANGE.0, THETA_RANGE.1)? }
+        }
+        "hotspot" => {
+            let hot_fraction = r.number("hotspotdatafraction", 0.2, 0.0, 1.0)?;
+            if !(hot_fraction > 0.0 && hot_fraction < 1.0) {
+                let p = &props["hotspotdatafraction"];
+                return Err(Reader::bad("hotspotdatafraction", p, "a number in (0, 1)"));
+            }
+            Distribution::Hotspot { hot_fraction, hot_probability: r.number("hotspotopnfraction", 0.8, 0.0, 1.0)? }
+        }
+        _ => Distribution::Uniform,
+    };
+
+    let max_scan = r.integer("maxscanlength", 1_000, 1, MAX_OPERATIONS)?;
+    let scan_lengths = r.choice("scanlengthdistribution", "uniform", &["uniform", "zipfian"])?;
+    let mean_scan = match scan_lengths {
+        // Zipf(0.99) over 1..=max, as YCSB's ZipfianGenerator draws lengths.
+        "zipfian" => zipf_mean(max_scan, ZIPFIAN_CONSTANT),
+        _ => (1.0 + max_scan as f64) / 2.0,
+    };
+    let range_selectivity = if mix.range > 0.0 { (mean_scan / records.max(1) as f64).min(1.0) } else { 0.0 };
+
+    let field_count = r.integer("fieldcount", 10, 1, u64::from(VALUE_BYTES_RANGE.1))?;
+    let field_length = r.integer("fieldlength", 100, 0, u64::from(VALUE_BYTES_RANGE.1))?;
+    let value_bytes = field_count * field_length;
+    if value_bytes > u64::from(VALUE_BYTES_RANGE.1) {
+        let line = props.get("fieldlength").or(props.get("fieldcount")).map_or(0, |p| p.line);
+        return Err(Error::invalid(
+            format!("fieldcount × fieldlength (line {line})"),
+            format!("must be at most {} bytes (the engine's largest value), got {value_bytes}", VALUE_BYTES_RANGE.1),
+        ));
+    }
+
+    // Whole records are read and written either way: YCSB's RocksDB binding reads a record and
+    // writes the whole record back on an update, as the engine does with values.
+    r.raw("readallfields");
+    r.raw("writeallfields");
+    let mut unknown_keys = Vec::new();
+    for (key, p) in &props {
+        if r.used.contains(&key.as_str()) {
+            continue;
+        }
+        match IGNORED.iter().find(|(k, _)| k == key) {
+            Some((_, why)) => {
+                warnings.push(Warning::new(key.clone(), WarningKind::Dropped, format!("{key}={}: {why}", p.value)))
+            }
+            None => unknown_keys.push(key.clone()),
+        }
+    }
+
+    let name = format!("YCSB {file}");
+    let workload = Workload {
+        kind: WORKLOAD_KIND.into(),
+        version: WORKLOAD_VERSION,
+        name,
+        seed: SEED,
+        preload: Preload { entries: records, key_space: 0, key_bytes: YCSB_KEY_BYTES, value_bytes: value_bytes as u32 },
+        operations: engine_ops,
+        mix,
+        distribution,
+        range_selectivity,
+    };
+    workload.validate()?;
+    Ok(YcsbImport { workload, warnings, unknown_keys })
+}
+
+/// Mean of Zipf(θ) over 1..=n: Σ k·k^−θ / Σ k^−θ (exact up to 100,000 terms, then an integral).
+fn zipf_mean(n: u64, theta: f64) -> f64 {
+    let terms = n.min(100_000);
+    let (mut num, mut den) = (0.0, 0.0);
+    for k in 1..=terms {
+        let w = (k as f64).powf(-theta);
+        num += k as f64 * w;
+        den += w;
+    }
+    if n > terms {
+        // ∫ x^(1−θ) and ∫ x^(−θ) over (terms, n].
+        let (a, b) = (terms as f64, n as f64);
+        num += (b.powf(2.0 - theta) - a.powf(2.0 - theta)) / (2.0 - theta);
+        den += if (theta - 1.0).abs() < 1e-12 {
+            (b / a).ln()
+        } else {
+            (b.powf(1.0 - theta) - a.powf(1.0 - theta)) / (1.0 - theta)
+        };
+    }
+    num / den
+}
+
+/// A Workload as a YCSB CoreWorkload properties file, and what YCSB cannot run of it.
+pub fn to_properties(w: &Workload) -> Result<(String, Vec<Warning>)> {
+    w.validate()?;
+    let mut warnings = Vec::new();
+    let m = &w.mix;
+    if m.get_missing > 0.0 {
+        warnings.push(Warning::new(
+            "mix.get_missing",
+            WarningKind::Approximated,
+            format!("YCSB reads only keys it inserted: the {:.4} share of lookups of missing keys becomes reads of existing keys", m.get_missing),
+        ));
+    }
+    if m.delete > 0.0 {
+        warnings.push(Warning::new(
+            "mix.delete",
+            WarningKind::Dropped,
+            format!(
+                "YCSB's core workload has no deletes: the {:.4} share of deletes is left out (the rest is scaled up)",
+                m.delete
+            ),
+        ));
+    }
+    if w.preload.key_bytes != YCSB_KEY_BYTES {
+        warnings.push(Warning::new(
+            "preload.key_bytes",
+            WarningKind::Dropped,
+            format!(
+                "YCSB keys are \"user\" and a number ({YCSB_KEY_BYTES} bytes at most), not {} bytes",
+                w.preload.key_bytes
+            ),
+        ));
+    }
+    if w.preload.key_space != 0 {
+        warnings.push(Warning::new("preload.key_space", WarningKind::Dropped, "YCSB picks new keys itself"));
+    }
+    if w.seed != SEED {
+        warnings.push(Warning::new(
+            "seed",
+            WarningKind::Dropped,
+            "YCSB has no seed property: its runs differ from run to run",
+        ));
+    }
+    let mut out = String::new();
+    let line = |out: &mut String, k: &str, v: String| {
+        out.push_str(k);
+        out.push('=');
+        out.push_str(&v);
+        out.push('\n');
+    };
+    out.push_str(&format!(
+        "# YCSB CoreWorkload written by LSM Navigator from Workload \"{}\"\n",
+        w.name.replace('\n', " ")
+    ));
+    line(&mut out, "workload", "site.ycsb.workloads.CoreWorkload".into());
+    line(&mut out, "recordcount", w.preload.entries.to_string());
+    line(&mut out, "operationcount", w.operations.to_string());
+    line(&mut out, "readproportion", fraction(m.get_existing + m.get_missing));
+    line(&mut out, "updateproportion", fraction(m.update));
+    line(&mut out, "insertproportion", fraction(m.insert));
+    line(&mut out, "scanproportion", fraction(m.range));
+    line(&mut out, "readmodifywriteproportion", "0".into());
+    match w.distribution {
+        Distribution::Uniform => line(&mut out, "requestdistribution", "uniform".into()),
+        Distribution::Zipf { theta } => {
+            line(&mut out, "requestdistribution", "zipfian".into());
+            line(&mut out, "zipfianconstant", theta.to_string());
+        }
+        Distribution::Latest { theta } => {
+            line(&mut out, "requestdistribution", "latest".into());
+            line(&mut out, "zipfianconstant", theta.to_string());
+        }
+        Distribution::Hotspot { hot_fraction, hot_probability } => {
+            line(&mut out, "requestdistribution", "hotspot".into());
+            line(&mut out, "hotspotdatafraction", hot_fraction.to_string());
+            line(&mut out, "hotspotopnfraction", hot_probability.to_string());
+        }
+    }
+    if m.range > 0.0 {
+        // Uniform lengths 1..=max have mean (max + 1) / 2 = selectivity × records.
+        let mean = w.range_selectivity * w.preload.entries as f64;
+        let max = (2.0 * mean - 1.0).round().max(1.0) as u64;
+        let exact = (max as f64 + 1.0) / 2.0;
+        if (exact - mean).abs() > 1e-9 * mean.max(1.0) {
+            warnings.push(Warning::new(
+                "range_selectivity",
+                WarningKind::Rounded,
+                format!("scans of 1 to {max} records (uniform) average {exact} records, for {mean:.3} asked"),
+            ));
+        }
+        line(&mut out, "maxscanlength", max.to_string());
+        line(&mut out, "scanlengthdistribution", "uniform".into());
+    }
+    line(&mut out, "fieldcount", "1".into());
+    line(&mut out, "fieldlength", w.preload.value_bytes.to_string());
+    line(&mut out, "readallfields", "true".into());
+    Ok((out, warnings))
+}
+
+/// A share with enough digits to read back exactly enough (12 significant), no trailing zeros.
+fn fraction(v: f64) -> String {
+    let s = format!("{:.12}", v);
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    if s.is_empty() { "0".into() } else { s.to_string() }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> YcsbImport {
+        from_properties(text, "w.properties").unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn core_workloads_read_as_ycsb_defines_them() {
+        let a = read(&core_workload('a', 1_000_000, 1_000_000).unwrap());
+        assert_eq!(a.workload.preload.entries, 1_000_000);
+        assert_eq!(a.workload.operations, 1_000_000);
+        assert_eq!(a.workload.mix, Mix { update: 0.5, get_existing: 0.5, ..Mix::default() });
+        assert_eq!(a.workload.distribution, Distribution::Zipf { theta: 0.99 });
+        assert_eq!(a.workload.preload.value_bytes, 1000);
+        assert_eq!(a.workload.preload.key_bytes, 23);
+        assert!(a.unknown_keys.is_empty(), "{:?}", a.unknown_keys);
+
+        let d = read(&core_workload('D', 1000, 1000).unwrap());
+        assert_eq!(d.workload.distribution, Distribution::Latest { theta: 0.99 });
+        assert!((d.workload.mix.insert - 0.05).abs() < 1e-12 && (d.workload.mix.get_existing - 0.95).abs() < 1e-12);
+
+        // E: 95% scans of 1..100 records (mean 50.5) over 1,000 records, 5% inserts.
+        let e = read(&core_workload('e', 1000, 1000).unwrap());
+        assert!((e.workload.mix.range - 0.95).abs() < 1e-12);
+        assert!((e.workload.range_selectivity - 50.5 / 1000.0).abs() < 1e-15);
+
+        // F: 50% reads, 50% read-modify-writes = 1,500 engine operations: 1,000 reads, 500 updates.
+        let f = read(&core_workload('f', 1000, 1000).unwrap());
+        assert_eq!(f.workload.operations, 1500);
+        assert!(
+            (f.workload.mix.get_existing - 2.0 / 3.0).abs() < 1e-12
+                && (f.workload.mix.update - 1.0 / 3.0).abs() < 1e-12
+        );
+        assert!(f.warnings.iter().any(|w| w.field == "readmodifywriteproportion"));
+        assert!(core_workload('g', 1, 1).unwrap_err().to_string().contains("a, b, c, d, e and f"));
+    }
+
+    #[test]
+    fn properties_syntax_comments_continuations_and_separators() {
+        let w = read(
+            "# a comment\n! another\nrecordcount : 5000\noperationcount 2000\nreadproportion=0.25\nupdateproportion=\\\n  0.75\nrequestdistribution=HOTSPOT\nhotspotdatafraction=0.1\nhotspotopnfraction=0.9\nthreadcount=8\nmyownsetting=1\n",
+        );
+        assert_eq!(w.workload.preload.entries, 5000);
+        assert_eq!(w.workload.operations, 2000);
+        assert!((w.workload.mix.update - 0.75).abs() < 1e-12);
+        assert_eq!(w.workload.distribution, Distribution::Hotspot { hot_fraction: 0.1, hot_probability: 0.9 });
+        assert_eq!(w.unknown_keys, vec!["myownsetting".to_string()]);
+        assert!(w.warnings.iter().any(|x| x.field == "threadcount" && x.kind == WarningKind::Dropped));
+    }
+
+    #[test]
+    fn bad_values_name_the_property_its_line_and_the_allowed_range() {
+        let err = |t: &str| from_properties(t, "w.properties").unwrap_err().to_string();
+        assert_eq!(
+            err("recordcount=10\nreadproportion=1.5\n"),
+            "readproportion (line 2): must be a number in [0, 1], got \"1.5\""
+        );
+        assert_eq!(
+            err("requestdistribution=exponential\n"),
+            "requestdistribution (line 1): must be one of uniform, zipfian, latest, hotspot, got \"exponential\""
+        );
+        assert_eq!(err("recordcount=-3\n"), "recordcount (line 1): must be an integer in [0, 1000000000], got \"-3\"");
+        assert_eq!(
+            err("\nfieldcount=1000\nfieldlength=1000\n"),
+            "fieldcount × fieldlength (line 3): must be at most 60000 bytes (the engine's largest value), got 1000000"
+        );
+        assert_eq!(
+            err("workload=site.ycsb.workloads.TimeSeriesWorkload\n"),
+            "workload (line 1): must be YCSB's CoreWorkload (site.ycsb.workloads.CoreWorkload), got \"site.ycsb.workloads.TimeSeriesWorkload\""
+        );
+        assert_eq!(
+            err("readproportion=0\nupdateproportion=0\n").split(':').nth(1).map(str::trim),
+            Some("must be above 0 when operationcount is above 0, got 0")
+        );
+        assert!(err("=5\n").starts_with("w.properties: line 1: a property needs a name"));
+    }
+
+    #[test]
+    fn a_workload_written_as_ycsb_reads_back_the_same() {
+        for letter in ['a', 'b', 'c', 'd', 'e'] {
+            let first = read(&core_workload(letter, 100_000, 50_000).unwrap()).workload;
+            let (text, warnings) = to_properties(&first).unwrap();
+            assert!(warnings.is_empty(), "{letter}: {warnings:?}");
+            let mut again = read(&text).workload;
+            again.name = first.name.clone();
+            assert_eq!(again, first, "{letter}:\n{text}");
+        }
+    }
+
+    #[test]
+    fn what_ycsb_cannot_run_is_said() {
+        let mut w = read(&core_workload('b', 1000, 1000).unwrap()).workload;
+        w.mix = Mix { insert: 0.1, update: 0.1, delete: 0.1, get_existing: 0.3, get_missing: 0.3, range: 0.1 };
+        w.range_selectivity = 0.0123;
+        w.preload.key_bytes = 16;
+        let (text, warnings) = to_properties(&w).unwrap();
+        let fields: Vec<&str> = warnings.iter().map(|w| w.field.as_str()).collect();
+        assert_eq!(fields, ["mix.get_missing", "mix.delete", "preload.key_bytes", "range_selectivity"]);
+        assert!(text.contains("readproportion=0.6\n") && text.contains("maxscanlength=24\n"), "{text}");
+    }
+
+    #[test]
+    fn zipf_scan_lengths_have_the_zipf_mean() {
+        // Σ k^0.01 / Σ k^−0.99 over 1..=100, computed directly.
+        let direct: (f64, f64) =
+            (1..=100).map(|k| k as f64).fold((0.0, 0.0), |(n, d), k| (n + k.powf(0.01), d + k.powf(-0.99)));
+        assert!((zipf_mean(100, 0.99) - direct.0 / direct.1).abs() < 1e-12);
+        // The integral tail stays close to the exact sum.
+        let exact: (f64, f64) =
+            (1..=300_000u64).map(|k| k as f64).fold((0.0, 0.0), |(n, d), k| (n + k.powf(0.01), d + k.powf(-0.99)));
+        assert!((zipf_mean(300_000, 0.99) / (exact.0 / exact.1) - 1.0).abs() < 1e-4);
+    }
+}
