@@ -8,10 +8,10 @@ import { useEffect, useMemo, useState } from 'react';
 import { formatBytes, formatCount, formatDifference, formatFixed, formatInt } from '../../documents/format';
 import { benchUrl } from '../../documents/urls/bench';
 import type { PhysicalCalls } from '../../engine/opfsPool';
-import { BarChart, ChartCard, barChartCsv, type BarChartProps } from '../../ui/charts';
 import { ControlGroup } from '../../ui/controls/ControlGroup';
 import { ParamControl } from '../../ui/controls/ParamControl';
 import { CardGrid, Page } from '../../ui/layout/Page';
+import { RatesCard } from './RatesCard';
 import './bench.css';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { ALL_STORES_MAX_ENTRIES, benchLookups, peakStoredBytes, type BenchRow, type StoreSummary, runStorageBenchmark, summarizeBench } from './storageBench';
@@ -171,19 +171,6 @@ export function BenchPage() {
     }
   };
 
-  const chart = useMemo((): Omit<BarChartProps, 'title'> | null => {
-    if (stores.length === 0) return null;
-    return {
-      x: { label: 'store' },
-      y: { label: 'rate', unit: 'operations/s', scale: 'log' },
-      categories: stores.map((s) => s.label),
-      groups: [
-        { id: 'inserts', label: 'inserts / s (median)', values: stores.map((s) => s.inserts.median) },
-        { id: 'lookups', label: 'lookups / s (median)', values: stores.map((s) => s.lookups.median) },
-      ],
-    };
-  }, [stores]);
-
   return (
     <Page
       title="Storage benchmark"
@@ -244,11 +231,7 @@ export function BenchPage() {
             {stores.map((s) => s.physical && <PhysicalCallsNote key={s.id} label={s.label} calls={s.physical} />)}
             {state === 'done' && <p data-testid="bench-done">Done: {formatInt(rows.length)} store runs.</p>}
           </article>
-          {chart && (
-            <ChartCard id="rates" wide title="Inserts and lookups per second, by store" caption="Medians, on a log axis (the stores differ by orders of magnitude)." csv={() => barChartCsv(chart)}>
-              <BarChart {...chart} title="Inserts and lookups per second, by store" data-testid="bench-chart" valueLabels height={300} />
-            </ChartCard>
-          )}
+          <RatesCard stores={stores} />
         </CardGrid>
       )}
     </Page>
