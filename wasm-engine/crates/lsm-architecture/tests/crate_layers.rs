@@ -5,6 +5,9 @@
 //! engine; the engine never reads a workload format). It reads `cargo metadata`; the checker is
 //! tested on made-up workspaces below.
 
+// Test code: a failed expectation is the test failing, with its message.
+#![allow(clippy::expect_used)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::process::Command;
 
@@ -18,7 +21,9 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("lsm-runner", &["lsm-core", "lsm-engine", "lsm-workload"]),
     ("lsm-tune", &["lsm-core", "lsm-workload", "lsm-export"]),
     ("lsm-cli", &["lsm-core", "lsm-engine", "lsm-workload", "lsm-export", "lsm-runner", "lsm-tune"]),
-    ("lsm-wasm", &["lsm-core", "lsm-engine", "lsm-workload", "lsm-export", "lsm-runner", "lsm-tune"]),
+    // The hot paths' micro-benchmark kernels, timed with the runner's clock.
+    ("lsm-bench", &["lsm-core", "lsm-engine", "lsm-runner"]),
+    ("lsm-wasm", &["lsm-core", "lsm-engine", "lsm-workload", "lsm-export", "lsm-runner", "lsm-tune", "lsm-bench"]),
     ("lsm-architecture", &[]),
 ];
 
@@ -108,7 +113,12 @@ fn violations(crates: &[Crate], layers: &[(&str, &[&str])]) -> Vec<String> {
                     found.push(format!("{} has a dev-dependency on {dep}, which depends on it", c.name));
                 }
             } else if !ok.contains(&dep.as_str()) {
-                found.push(format!("{} depends on {dep}, which it may not ({} may use: {})", c.name, c.name, ok.join(", ")));
+                found.push(format!(
+                    "{} depends on {dep}, which it may not ({} may use: {})",
+                    c.name,
+                    c.name,
+                    ok.join(", ")
+                ));
             }
         }
     }
@@ -170,7 +180,10 @@ fn an_unplaced_crate_and_a_dev_dependency_cycle_are_found() {
     let crates = [made_up("core", &[("engine", "dev")]), made_up("bench", &[("core", "normal")])];
     assert_eq!(
         violations(&crates, layers),
-        ["core has a dev-dependency on engine, which depends on it", "bench is not placed in a layer (add it to LAYERS)"]
+        [
+            "core has a dev-dependency on engine, which depends on it",
+            "bench is not placed in a layer (add it to LAYERS)"
+        ]
     );
 }
 

@@ -5,6 +5,9 @@
 //! names (`crate::a::b`, `super::x`, `self::x`, a child module's name at the head of a `use`), and
 //! fails with the cycle spelled out. The checker itself is tested on small made-up crates below.
 
+// Test code: a failed expectation is the test failing, with its message.
+#![allow(clippy::expect_used)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};

@@ -207,7 +207,7 @@ impl Workload {
 mod tests {
     use super::*;
 
-    pub fn sample() -> Workload {
+    pub(super) fn sample() -> Workload {
         Workload {
             kind: WORKLOAD_KIND.into(),
             version: 1,

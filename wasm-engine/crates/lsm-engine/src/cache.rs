@@ -7,7 +7,7 @@
 //! pages. (Backends may keep their own physical caches; those never change the counters.) It holds
 //! any cheaply cloned value (`table::Block` in the engine) and knows nothing of what it caches.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BlockKind {
@@ -53,7 +53,7 @@ pub struct BlockCache<V> {
     high_capacity: u64,
     nodes: Vec<Node<V>>,
     free: Vec<usize>,
-    map: HashMap<BlockKey, usize>,
+    map: FxHashMap<BlockKey, usize>,
     high: Pool,
     low: Pool,
     pub evictions: u64,
@@ -67,7 +67,7 @@ impl<V: Clone> BlockCache<V> {
             high_capacity: (capacity as f64 * high_ratio.clamp(0.0, 1.0)) as u64,
             nodes: Vec::new(),
             free: Vec::new(),
-            map: HashMap::new(),
+            map: FxHashMap::default(),
             high: Pool { head: NIL, tail: NIL, bytes: 0 },
             low: Pool { head: NIL, tail: NIL, bytes: 0 },
             evictions: 0,

@@ -3,8 +3,8 @@
 //! `models/src/mnemosyne/merlin.ts` (`merlinRecordProbe`, `merlinEstimate` paper variant, `merlinInherit`).
 
 /// Weight on the recent window against older history (the papers' experiments use 0.8).
-pub const MERLIN_BETA: f64 = 0.8;
-pub const MAX_WINDOW: usize = 64;
+pub(crate) const MERLIN_BETA: f64 = 0.8;
+pub(crate) const MAX_WINDOW: usize = 64;
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FileStats {
@@ -118,7 +118,7 @@ impl FileStats {
 
 /// One merge input as the inheritance sees it.
 #[derive(Clone, Copy, Debug)]
-pub struct InheritInput {
+pub(crate) struct InheritInput {
     pub estimate: Estimate,
     /// True for inputs from the merge's destination level (deeper), false for the level above.
     pub deep: bool,
@@ -128,7 +128,7 @@ pub struct InheritInput {
 /// Merlin inheritance (Eq 13 with the corner-case adjustment): an output gets, from each input,
 /// the share α_s of the input's entries it received of x̃_s (shallow) or q_t (deep) probes.
 /// `contributed[s]` = entries of input s written into this output.
-pub fn inherit(inputs: &[InheritInput], contributed: &[u64]) -> (f64, f64) {
+pub(crate) fn inherit(inputs: &[InheritInput], contributed: &[u64]) -> (f64, f64) {
     let deep_probes: f64 = inputs.iter().filter(|i| i.deep).map(|i| i.estimate.probes).sum();
     let mut probes = 0.0;
     let mut found = 0.0;

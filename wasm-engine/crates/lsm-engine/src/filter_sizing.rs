@@ -2,7 +2,7 @@
 //! Monkey (optimal for the tree the design says the data fills) or Mnemosyne (optimal for the
 //! lookups each file has seen). The tree never spends more than `bits_per_key × entries`.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use crate::engine::Engine;
 use crate::filter::FilterSpec;
@@ -39,7 +39,7 @@ impl Engine {
     /// older filters keep the bits they were built with, so the optimal share of the budget is
     /// capped by what they leave, and the tree never spends more than `bits_per_key × entries`.
     fn unspent_bits_per_key(&self, job: &Job, entries: u64) -> f64 {
-        let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
+        let consumed: FxHashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
         let staying = self
             .levels
             .iter()
@@ -59,7 +59,7 @@ impl Engine {
     /// happen to be empty would otherwise take the whole budget for itself. The upper levels
     /// count as present `UPPER_LEVEL_OCCUPANCY` of the time (see `lsm_core::monkey_birth`).
     fn monkey_bits(&self, job: &Job, entry_bytes: u64) -> f64 {
-        let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
+        let consumed: FxHashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
         let live =
             |run: &Run| -> u64 { run.tables.iter().filter(|t| !consumed.contains(&t.id)).map(|t| t.entry_bytes).sum() };
         let deepest = self.levels.iter().rposition(|l| l.iter().any(|r| live(r) > 0)).map_or(0, |i| i + 1);
@@ -79,7 +79,7 @@ impl Engine {
 
     /// Mnemosyne: sort-and-search over every live file's estimated empty probes (§A.4.8).
     fn mnemosyne_bits(&mut self, job: &Job, entries: u64, entry_bytes: u64, empty_probes: f64) -> f64 {
-        let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
+        let consumed: FxHashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
         let mut files: Vec<FileWeight> = self
             .levels
             .iter()

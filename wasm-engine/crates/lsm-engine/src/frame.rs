@@ -17,7 +17,7 @@ fn length_check(len: u32) -> u32 {
     (len ^ 0xA5A5_5A5A).wrapping_mul(0x9E37_79B1).rotate_left(13) ^ 0x5BD1_E995
 }
 
-pub fn encode(payload: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn encode(payload: &[u8], out: &mut Vec<u8>) {
     let len = payload.len() as u32;
     out.extend_from_slice(&len.to_le_bytes());
     out.extend_from_slice(&length_check(len).to_le_bytes());
@@ -26,7 +26,7 @@ pub fn encode(payload: &[u8], out: &mut Vec<u8>) {
 }
 
 /// Every complete record's payload (as ranges of `bytes`) and the length of the valid prefix.
-pub fn decode_all(file: &str, bytes: &[u8]) -> Result<(Vec<std::ops::Range<usize>>, usize)> {
+pub(crate) fn decode_all(file: &str, bytes: &[u8]) -> Result<(Vec<std::ops::Range<usize>>, usize)> {
     let mut records = Vec::new();
     let mut pos = 0;
     while pos < bytes.len() {

@@ -4,7 +4,7 @@
 use std::cmp::Ordering;
 
 #[inline]
-pub fn compare(a: &[u8], b: &[u8]) -> Ordering {
+pub(crate) fn compare(a: &[u8], b: &[u8]) -> Ordering {
     if a.len() >= 8 && b.len() >= 8 {
         let (x, y) = (load(a), load(b));
         if x != y {

@@ -5,27 +5,27 @@
 //! the same engine runs on memory, native files (feature `files`), OPFS and IndexedDB.
 
 pub mod batch;
-pub mod cache;
+mod cache;
 pub mod cursor;
 pub mod engine;
-pub mod filestats;
+mod filestats;
 pub mod filter;
 pub(crate) mod filter_sizing;
-pub mod frame;
+mod frame;
 mod job;
-pub mod keycmp;
-pub mod lookup;
-pub mod maintenance;
-pub mod manifest;
+mod keycmp;
+mod lookup;
+mod maintenance;
+mod manifest;
 pub mod memtable;
 pub mod merge;
 pub mod page;
-pub mod reoptimise;
-pub mod run;
+mod reoptimise;
+mod run;
 pub mod stats;
 pub mod storage;
 pub mod table;
 pub mod tree;
-pub mod wal;
+mod wal;
 
 pub use engine::Engine;

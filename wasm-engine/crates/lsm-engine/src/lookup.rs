@@ -9,14 +9,14 @@ use lsm_core::config::FilterSkip;
 use lsm_core::mnemosyne;
 
 /// SHaMBa's skip thresholds (§B.3.4): module 1 under full skipping, later modules.
-pub const THETA_FIRST: f64 = 0.2;
-pub const THETA_LATER: f64 = 0.1;
+pub(crate) const THETA_FIRST: f64 = 0.2;
+pub(crate) const THETA_LATER: f64 = 0.1;
 /// Probes a file must have seen before its utilities are trusted (SHaMBa's warm-up).
-pub const SKIP_WARMUP: u64 = 64;
+pub(crate) const SKIP_WARMUP: u64 = 64;
 
 /// How lookups treat filters, fixed for the duration of one lookup.
 #[derive(Clone, Copy, Debug)]
-pub struct FilterPolicy {
+pub(crate) struct FilterPolicy {
     pub skip: FilterSkip,
     /// Mnemosyne's latest C (skip a filter the model would not build); None: never skip.
     pub mnemosyne_log_c: Option<f64>,
@@ -47,7 +47,7 @@ fn skip_module(table: &Table, d: usize, prefix_fpr: f64, policy: &FilterPolicy) 
 }
 
 /// Look `key` up in `table` (whose key range is known to contain it).
-pub fn probe_table(
+pub(crate) fn probe_table(
     table: &Table,
     key: &[u8],
     key_hash: u64,

@@ -3,7 +3,9 @@
 //! Mnemosyne) and inherited access statistics, and every change is committed to the manifest
 //! before the inputs are deleted.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashSet;
 use std::rc::Rc;
 
 use crate::cursor::RunCursor;
@@ -23,9 +25,6 @@ use lsm_core::error::Result;
 /// A merge by file cuts an output once it would overlap more than this many target files' bytes
 /// two levels down (LevelDB's kMaxGrandParentOverlapBytes, 10 × max_file_size).
 const GRANDPARENT_OVERLAP_FILES: u64 = 10;
-
-/// Pages a `step` call writes at most when the caller gives no budget.
-pub const DEFAULT_STEP_PAGES: u64 = 256;
 
 impl Engine {
     fn shape(&self) -> Shape {
@@ -60,7 +59,7 @@ impl Engine {
         self.levels.iter().skip(level).any(|l| !l.is_empty())
     }
 
-    fn snapshot_inputs(&self, inputs: &[Rc<Table>], deep: &HashSet<u64>) -> Vec<(u64, InheritInput)> {
+    fn snapshot_inputs(&self, inputs: &[Rc<Table>], deep: &FxHashSet<u64>) -> Vec<(u64, InheritInput)> {
         inputs
             .iter()
             .map(|t| {
@@ -86,7 +85,7 @@ impl Engine {
         let level1_runs = self.levels.first().map_or(0, Vec::len);
         let older_exist = level1_runs > usize::from(!absorbed.is_empty()) || self.deeper_data_exists(1);
         let frozen = self.memtable.freeze();
-        let deep: HashSet<u64> = absorbed.iter().map(|t| t.id).collect();
+        let deep: FxHashSet<u64> = absorbed.iter().map(|t| t.id).collect();
         let mut sources = vec![Source::buffer(frozen.clone())];
         if !absorbed.is_empty() {
             sources.push(Source::Run(RunCursor::new(absorbed.clone(), None)));
@@ -159,7 +158,7 @@ impl Engine {
         let mut runs: Vec<&Run> = self.levels[src].iter().collect();
         let absorbed = self.levels.get(src + 1).and_then(|l| l.first()).filter(|_| plan.into_newest_run);
         runs.extend(absorbed);
-        let deep: HashSet<u64> = absorbed.iter().flat_map(|r| r.tables.iter().map(|t| t.id)).collect();
+        let deep: FxHashSet<u64> = absorbed.iter().flat_map(|r| r.tables.iter().map(|t| t.id)).collect();
         let inputs: Vec<Rc<Table>> = runs.iter().flat_map(|r| r.tables.iter().cloned()).collect();
         let sources = runs.iter().map(|r| Source::Run(RunCursor::new(r.tables.clone(), None))).collect();
         let dest_runs = self.levels.get(src + 1).map_or(0, Vec::len);
@@ -214,7 +213,7 @@ impl Engine {
         if !overlapping.is_empty() {
             sources.push(Source::Run(RunCursor::new(overlapping.clone(), None)));
         }
-        let deep: HashSet<u64> = overlapping.iter().map(|t| t.id).collect();
+        let deep: FxHashSet<u64> = overlapping.iter().map(|t| t.id).collect();
         inputs.extend(overlapping);
         let existing_run = self.levels.get(src + 1).and_then(|l| l.first()).map(|r| r.id);
         let dest_run = match existing_run {
@@ -398,7 +397,7 @@ impl Engine {
 
     fn install(&mut self, job: &Job) {
         self.mark_filters_stale();
-        let consumed: HashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
+        let consumed: FxHashSet<u64> = job.inputs.iter().map(|t| t.id).collect();
         for level in &mut self.levels {
             for run in level.iter_mut() {
                 run.tables.retain(|t| !consumed.contains(&t.id));
@@ -478,7 +477,7 @@ impl Engine {
         let dest_level = self.levels.len();
         let inputs: Vec<Rc<Table>> = runs.iter().flat_map(|r| r.tables.iter().cloned()).collect();
         let sources = runs.iter().map(|r| Source::Run(RunCursor::new(r.tables.clone(), None))).collect();
-        let deep = HashSet::new();
+        let deep = FxHashSet::default();
         let inherit_inputs = self.snapshot_inputs(&inputs, &deep);
         let dest_run = self.allocate_id();
         self.job = Some(Job {

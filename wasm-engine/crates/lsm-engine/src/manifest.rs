@@ -16,23 +16,23 @@ use lsm_core::error::{Error, Result};
 /// Rewrite the manifest once its log holds this many bytes.
 const REWRITE_BYTES: u64 = 1 << 20;
 
-pub fn manifest_file_name(number: u64) -> String {
+pub(crate) fn manifest_file_name(number: u64) -> String {
     format!("MANIFEST-{number:08}")
 }
 
-pub fn manifest_number(file: &str) -> Option<u64> {
+pub(crate) fn manifest_number(file: &str) -> Option<u64> {
     file.strip_prefix("MANIFEST-")?.parse().ok()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct TableEntry {
+pub(crate) struct TableEntry {
     pub table: u64,
     pub level: usize,
     pub run: u64,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Edit {
+pub(crate) struct Edit {
     pub next_id: u64,
     /// The log that holds every write not yet in a table.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -48,7 +48,7 @@ pub struct Edit {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct State {
+pub(crate) struct State {
     pub config: EngineConfig,
     pub next_id: u64,
     pub wal: u64,
@@ -66,11 +66,11 @@ enum Record {
 }
 
 impl State {
-    pub fn new(config: EngineConfig, next_id: u64, wal: u64) -> Self {
+    pub(crate) fn new(config: EngineConfig, next_id: u64, wal: u64) -> Self {
         State { config, next_id, wal, tables: BTreeMap::new(), cursors: BTreeMap::new() }
     }
 
-    pub fn apply(&mut self, e: &Edit) {
+    pub(crate) fn apply(&mut self, e: &Edit) {
         self.next_id = self.next_id.max(e.next_id);
         if let Some(w) = e.wal {
             self.wal = w;
@@ -87,7 +87,7 @@ impl State {
     }
 }
 
-pub struct Manifest {
+pub(crate) struct Manifest {
     pub number: u64,
     file: String,
     bytes: u64,
@@ -103,7 +103,7 @@ fn encode(record: &Record) -> Result<Vec<u8>> {
 impl Manifest {
     /// Start manifest `number` with a snapshot of `state`, durable after every table it names
     /// (`Storage::commit_later`; `await_syncs` waits for it).
-    pub fn create(storage: &mut dyn Storage, number: u64, state: &State) -> Result<Manifest> {
+    pub(crate) fn create(storage: &mut dyn Storage, number: u64, state: &State) -> Result<Manifest> {
         let file = manifest_file_name(number);
         if storage.exists(&file)? {
             storage.delete(&file)?;
@@ -113,14 +113,15 @@ impl Manifest {
         Ok(Manifest { number, file, bytes: bytes.len() as u64 })
     }
 
-    pub fn file(&self) -> &str {
+    #[cfg(test)]
+    pub(crate) fn file(&self) -> &str {
         &self.file
     }
 
     /// Append one edit, durable after every table it adds (`Storage::commit_later`: the merge
     /// that follows does not wait for the disk); `state` must already include it. Rewrites the
     /// manifest from a snapshot when the log has grown large.
-    pub fn commit(&mut self, storage: &mut dyn Storage, edit: &Edit, state: &State) -> Result<()> {
+    pub(crate) fn commit(&mut self, storage: &mut dyn Storage, edit: &Edit, state: &State) -> Result<()> {
         if self.bytes > REWRITE_BYTES {
             let next = Manifest::create(storage, self.number + 1, state)?;
             storage.delete(&self.file)?;
@@ -135,7 +136,7 @@ impl Manifest {
 
     /// The newest complete manifest and the state it describes, or None for an empty store.
     /// Older manifests and incomplete newer ones are deleted.
-    pub fn load(storage: &mut dyn Storage) -> Result<Option<(Manifest, State)>> {
+    pub(crate) fn load(storage: &mut dyn Storage) -> Result<Option<(Manifest, State)>> {
         let mut numbers: Vec<u64> = storage.list()?.iter().filter_map(|f| manifest_number(f)).collect();
         numbers.sort_unstable_by(|a, b| b.cmp(a));
         let mut found = None;

@@ -40,20 +40,20 @@ use lsm_core::hash::hash64;
 
 /// A run's filter within this many bits per key of its target is left alone: closer than that,
 /// a rebuild changes its false-positive rate by less than 2%.
-pub const TOLERANCE_BITS_PER_KEY: f64 = 0.04;
+pub(crate) const TOLERANCE_BITS_PER_KEY: f64 = 0.04;
 
 /// How often, in point lookups, a pending re-optimisation is reconsidered.
-pub const CHECK_EVERY_LOOKUPS: u64 = 64;
+pub(crate) const CHECK_EVERY_LOOKUPS: u64 = 64;
 
 /// From this share of writes in the recent mix up, the next flush's run gets its whole reserve.
-pub const RESERVE_WRITE_SHARE: f64 = 0.01;
+pub(crate) const RESERVE_WRITE_SHARE: f64 = 0.01;
 
 /// Operations the recent-mix estimate remembers (the weight of one operation is 1/`MIX_MEMORY`).
-pub const MIX_MEMORY: f64 = 256.0;
+pub(crate) const MIX_MEMORY: f64 = 256.0;
 
 /// A run's filter as the planner sees it.
 #[derive(Clone, Debug, PartialEq)]
-pub struct RunFilter {
+pub(crate) struct RunFilter {
     pub entries: f64,
     /// Filter bits per module (summed over the run's tables), in probe order.
     pub module_bits: Vec<f64>,
@@ -64,18 +64,18 @@ pub struct RunFilter {
 }
 
 impl RunFilter {
-    pub fn bits(&self) -> f64 {
+    pub(crate) fn bits(&self) -> f64 {
         self.module_bits.iter().sum()
     }
 
-    pub fn fpr(&self) -> f64 {
+    pub(crate) fn fpr(&self) -> f64 {
         self.module_fprs.iter().product()
     }
 }
 
 /// What to do with one run's filter.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Resize {
+pub(crate) enum Resize {
     Keep,
     /// Keep only the first `modules` modules.
     DropTo {
@@ -87,7 +87,7 @@ pub enum Resize {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Plan {
+pub(crate) struct Plan {
     pub actions: Vec<Resize>,
     /// Every filter is at its target (or as close as it will get): nothing to reconsider until
     /// the runs change again.
@@ -102,7 +102,7 @@ fn target_bits(runs: &[(f64, usize)], budget_bits: f64) -> Vec<f64> {
 
 /// A run about to be born (the buffer's next flush): its entries and the budget it brings.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Reserve {
+pub(crate) struct Reserve {
     pub entries: f64,
     pub bits: f64,
 }
@@ -111,7 +111,7 @@ pub struct Reserve {
 /// `horizon` lookups are expected before the tree next changes. With `reserve`, the optimum
 /// counts the run the next flush brings, and the bits it will need beyond its own share stay
 /// unspent: spent on the runs of the moment, they would leave the new run to be born starved.
-pub fn plan(runs: &[RunFilter], budget_bits: f64, reserve: Option<Reserve>, horizon: f64, payback: f64) -> Plan {
+pub(crate) fn plan(runs: &[RunFilter], budget_bits: f64, reserve: Option<Reserve>, horizon: f64, payback: f64) -> Plan {
     let mut actions = vec![Resize::Keep; runs.len()];
     let mut indexed: Vec<(f64, usize)> = runs.iter().enumerate().map(|(i, r)| (r.entries, i)).collect();
     let mut all_bits = budget_bits;

@@ -11,11 +11,11 @@ use lsm_core::error::{Error, Result};
 const OP_PUT: u8 = 1;
 const OP_DELETE: u8 = 2;
 
-pub fn wal_file_name(number: u64) -> String {
+pub(crate) fn wal_file_name(number: u64) -> String {
     format!("{number:08}.wal")
 }
 
-pub struct Wal {
+pub(crate) struct Wal {
     pub number: u64,
     file: String,
     /// Appended records not yet handed to storage.
@@ -27,25 +27,25 @@ pub struct Wal {
 }
 
 impl Wal {
-    pub fn new(number: u64) -> Self {
+    pub(crate) fn new(number: u64) -> Self {
         Wal { number, file: wal_file_name(number), pending: Vec::new(), scratch: Vec::new(), logging: true }
     }
 
     /// Stop (or resume) logging writes; see `logging`.
-    pub fn set_logging(&mut self, on: bool) {
+    pub(crate) fn set_logging(&mut self, on: bool) {
         self.logging = on;
         if !on {
             self.pending.clear();
         }
     }
 
-    pub fn is_logging(&self) -> bool {
+    pub(crate) fn is_logging(&self) -> bool {
         self.logging
     }
 
     /// A log for the next buffer, sized like this one so its pending records do not regrow
     /// write by write. (This log keeps its records: until the flush commits, they still count.)
-    pub fn successor(&self, number: u64) -> Wal {
+    pub(crate) fn successor(&self, number: u64) -> Wal {
         Wal {
             number,
             file: wal_file_name(number),
@@ -55,12 +55,12 @@ impl Wal {
         }
     }
 
-    pub fn file(&self) -> &str {
+    pub(crate) fn file(&self) -> &str {
         &self.file
     }
 
     /// Log one write; returns the bytes it adds to the log.
-    pub fn append(&mut self, key: &[u8], value: Option<&[u8]>) -> u64 {
+    pub(crate) fn append(&mut self, key: &[u8], value: Option<&[u8]>) -> u64 {
         if !self.logging {
             return 0;
         }
@@ -84,12 +84,8 @@ impl Wal {
         (self.pending.len() - before) as u64
     }
 
-    pub fn has_pending(&self) -> bool {
-        !self.pending.is_empty()
-    }
-
     /// Hand pending records to storage and make them durable. Returns bytes written.
-    pub fn sync(&mut self, storage: &mut dyn Storage) -> Result<u64> {
+    pub(crate) fn sync(&mut self, storage: &mut dyn Storage) -> Result<u64> {
         if !self.logging {
             return Ok(0);
         }
@@ -103,7 +99,7 @@ impl Wal {
     }
 
     /// Create the (empty) log file so its existence is recorded even before the first write.
-    pub fn create(&mut self, storage: &mut dyn Storage) -> Result<()> {
+    pub(crate) fn create(&mut self, storage: &mut dyn Storage) -> Result<()> {
         if !self.logging {
             return Ok(());
         }
@@ -114,7 +110,7 @@ impl Wal {
 
 /// Replay a log into `memtable`. A torn tail (an unfinished last record) is cut off; corruption
 /// anywhere is an error. Returns the number of records replayed.
-pub fn replay(number: u64, storage: &mut dyn Storage, memtable: &mut Memtable) -> Result<u64> {
+pub(crate) fn replay(number: u64, storage: &mut dyn Storage, memtable: &mut Memtable) -> Result<u64> {
     let file = wal_file_name(number);
     let len = storage.len(&file)?;
     let bytes = storage.read(&file, 0, len as usize)?;

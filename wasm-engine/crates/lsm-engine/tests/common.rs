@@ -6,7 +6,7 @@ use lsm_core::config::{
     Allocation, BlockCacheConfig, CompactionConfig, EngineConfig, FilterKind, FilterSkip, Granularity, LevelConfig,
 };
 
-pub fn config(
+pub(crate) fn config(
     name: &str,
     page: u32,
     buffer: u64,
@@ -24,7 +24,7 @@ pub fn config(
 }
 
 /// The configurations the oracle tests run: every merge policy family, filters on and off.
-pub fn oracle_configs() -> Vec<(EngineConfig, bool)> {
+pub(crate) fn oracle_configs() -> Vec<(EngineConfig, bool)> {
     use Allocation::*;
     let n = None;
     vec![
@@ -67,7 +67,7 @@ pub fn oracle_configs() -> Vec<(EngineConfig, bool)> {
 }
 
 /// Monkey re-optimised with this rebuild payback (0: rebuild whenever a filter is off target).
-pub fn reoptimised(mut c: EngineConfig, payback: f64) -> EngineConfig {
+pub(crate) fn reoptimised(mut c: EngineConfig, payback: f64) -> EngineConfig {
     c.filter.monkey_policy = lsm_core::config::MonkeyPolicy::Reoptimised;
     c.filter.rebuild_payback = payback;
     c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
@@ -76,7 +76,7 @@ pub fn reoptimised(mut c: EngineConfig, payback: f64) -> EngineConfig {
 
 /// Configurations for the persistence features: merges by file, modular filters with skipping,
 /// a small block cache holding filters and fences, Mnemosyne.
-pub fn persistence_configs() -> Vec<EngineConfig> {
+pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
     use Allocation::*;
     let by_file = |mut c: EngineConfig| {
         c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 2048 };

@@ -18,7 +18,7 @@ struct Phase {
     what: String,
 }
 
-pub fn script(config: &EngineConfig, w: &Workload) -> Export {
+pub(crate) fn script(config: &EngineConfig, w: &Workload) -> Export {
     let mut warnings = Vec::new();
     let count = |fraction: f64| (w.operations as f64 * fraction).round() as u64;
     let preload = w.preload.entries;

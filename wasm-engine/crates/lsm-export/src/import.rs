@@ -2,7 +2,7 @@
 //! can express. Options that have no engine meaning are reported by name (`unknown_keys`),
 //! never dropped silently; approximations are warnings. Absent options take RocksDB's defaults.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet;
 
 use lsm_core::config::{
     Allocation, BlockCacheConfig, BufferTrigger, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig,
@@ -30,12 +30,12 @@ const DYNAMIC_LEVEL_BYTES_SINCE: (u64, u64) = (8, 4);
 /// Options read from one section, remembering which were used.
 struct Reader<'a> {
     section: Option<&'a Section>,
-    used: HashSet<&'static str>,
+    used: FxHashSet<&'static str>,
 }
 
 impl<'a> Reader<'a> {
     fn new(section: Option<&'a Section>) -> Reader<'a> {
-        Reader { section, used: HashSet::new() }
+        Reader { section, used: FxHashSet::default() }
     }
 
     fn raw(&mut self, name: &'static str) -> Option<&'a str> {
@@ -72,7 +72,7 @@ impl<'a> Reader<'a> {
     /// Names in the section this import did not use, as `Section.name`.
     fn unused(&self, prefix: &str, out: &mut Vec<String>) {
         if let Some(s) = self.section {
-            let mut seen = HashSet::new();
+            let mut seen = FxHashSet::default();
             for e in &s.entries {
                 if !self.used.contains(e.name.as_str()) && seen.insert(e.name.as_str()) {
                     out.push(format!("{prefix}.{}", e.name));

@@ -16,7 +16,7 @@
 use lsm_core::error::{Error, Result};
 
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Ini {
+pub(crate) struct Ini {
     pub preamble: Vec<Entry>,
     pub sections: Vec<Section>,
     /// Whole-line comments, in file order (text after the `#`, trimmed).
@@ -24,7 +24,7 @@ pub struct Ini {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Section {
+pub(crate) struct Section {
     pub title: String,
     pub argument: Option<String>,
     /// 1-based line of the `[...]` header.
@@ -33,14 +33,14 @@ pub struct Section {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub name: String,
     pub value: String,
     pub line: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
-pub struct Comment {
+pub(crate) struct Comment {
     pub line: usize,
     pub text: String,
 }
@@ -57,7 +57,7 @@ fn strip_comment(line: &str) -> &str {
 }
 
 impl Ini {
-    pub fn parse(text: &str) -> Result<Ini> {
+    pub(crate) fn parse(text: &str) -> Result<Ini> {
         let mut ini = Ini::default();
         for (idx, raw) in text.lines().enumerate() {
             let line_no = idx + 1;
@@ -90,7 +90,7 @@ impl Ini {
     }
 
     /// The first section titled `title` whose argument is `argument`.
-    pub fn section(&self, title: &str, argument: Option<&str>) -> Option<&Section> {
+    pub(crate) fn section(&self, title: &str, argument: Option<&str>) -> Option<&Section> {
         self.sections.iter().find(|s| s.title == title && s.argument.as_deref() == argument)
     }
 }
@@ -108,17 +108,17 @@ fn parse_section(line: &str, line_no: usize) -> Section {
 
 impl Section {
     /// The value of `name`; the first statement wins, as in RocksDB.
-    pub fn get(&self, name: &str) -> Option<&str> {
+    pub(crate) fn get(&self, name: &str) -> Option<&str> {
         self.entry(name).map(|e| e.value.as_str())
     }
 
     /// The statement that sets `name` (the first, as in RocksDB), with its line for messages.
-    pub fn entry(&self, name: &str) -> Option<&Entry> {
+    pub(crate) fn entry(&self, name: &str) -> Option<&Entry> {
         self.entries.iter().find(|e| e.name == name)
     }
 
     /// `Title "argument"` as written in the header, for messages.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match &self.argument {
             Some(a) => format!("{} \"{a}\"", self.title),
             None => self.title.clone(),
@@ -127,7 +127,7 @@ impl Section {
 }
 
 /// Decode RocksDB's escapes: `\n`, `\r` and a backslash before any other character.
-pub fn unescape(value: &str) -> String {
+pub(crate) fn unescape(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     let mut chars = value.chars();
     while let Some(c) = chars.next() {
@@ -145,8 +145,9 @@ pub fn unescape(value: &str) -> String {
     out
 }
 
+#[cfg(test)]
 /// Escape a string for an OPTIONS value or section argument.
-pub fn escape(value: &str) -> String {
+pub(crate) fn escape(value: &str) -> String {
     let mut out = String::with_capacity(value.len());
     for c in value.chars() {
         match c {
@@ -163,7 +164,7 @@ pub fn escape(value: &str) -> String {
 }
 
 /// A colon-separated list (`1:1:10:10`); `\:` is a literal colon.
-pub fn split_list(value: &str) -> Vec<String> {
+pub(crate) fn split_list(value: &str) -> Vec<String> {
     let mut items = vec![String::new()];
     let mut chars = value.chars();
     while let Some(c) = chars.next() {
@@ -186,7 +187,7 @@ pub fn split_list(value: &str) -> Vec<String> {
 
 /// A nested value `{a=1;b={c=2};}` as `name=value` pairs in order. Outer braces are optional
 /// and stripped (as RocksDB's `StringToMap` does); a nested value is returned without its braces.
-pub fn parse_struct(value: &str) -> Result<Vec<(String, String)>> {
+pub(crate) fn parse_struct(value: &str) -> Result<Vec<(String, String)>> {
     let bad = |message: String| Error::Parse { document: "RocksDB option value".into(), message };
     if value.matches('{').count() != value.matches('}').count() {
         return Err(bad(format!("unbalanced braces in \"{value}\"")));

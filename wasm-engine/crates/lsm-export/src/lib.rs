@@ -9,13 +9,13 @@
 //! The browser (`lsm-wasm`) and the CLI call the same `export`/`import`, so both produce byte-identical
 //! files from the same documents.
 
-pub mod db_bench;
+mod db_bench;
 pub mod engine;
 pub mod import;
-pub mod ini;
-pub mod mapping;
-pub mod rocksdb;
-pub mod rocksdb_cpp;
+mod ini;
+mod mapping;
+mod rocksdb;
+mod rocksdb_cpp;
 
 #[cfg(test)]
 mod tests;

@@ -9,19 +9,19 @@ use lsm_core::workload::Workload;
 
 /// RocksDB's default `num_levels` (L0 … L6): without a workload the export describes the
 /// levels such a tree has.
-pub const ROCKSDB_DEFAULT_NUM_LEVELS: usize = 7;
+pub(crate) const ROCKSDB_DEFAULT_NUM_LEVELS: usize = 7;
 
 /// Memtable bytes RocksDB spends per entry beyond key and value: the 8-byte sequence/type
 /// trailer, two length varints and the skip-list node pointers (4/3 on average) with arena
 /// alignment. `write_buffer_size` counts these; the engine's `buffer_bytes` does not.
-pub const MEMTABLE_ENTRY_OVERHEAD: f64 = 24.0;
+pub(crate) const MEMTABLE_ENTRY_OVERHEAD: f64 = 24.0;
 
 /// SST bytes per entry beyond key and value: the 8-byte trailer and three length varints
 /// (key prefix compression ignored). Level targets count file bytes; the engine counts entries.
-pub const SST_ENTRY_OVERHEAD: f64 = 11.0;
+pub(crate) const SST_ENTRY_OVERHEAD: f64 = 11.0;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Style {
+pub(crate) enum Style {
     /// Leveled compaction; engine level i is RocksDB's Li and L0 only stages flushes.
     Leveled,
     /// Leveled compaction with a tiered first level: engine level 1 is RocksDB's L0 (flushes
@@ -31,7 +31,7 @@ pub enum Style {
     Universal,
 }
 
-pub struct Mapping<'a> {
+pub(crate) struct Mapping<'a> {
     pub config: &'a EngineConfig,
     /// Engine levels described (1..=depth): as deep as the workload's data reaches, or RocksDB's
     /// default tree without one, and never fewer than the design lists.
@@ -42,7 +42,7 @@ pub struct Mapping<'a> {
 }
 
 impl<'a> Mapping<'a> {
-    pub fn new(config: &'a EngineConfig, workload: Option<&Workload>) -> Mapping<'a> {
+    pub(crate) fn new(config: &'a EngineConfig, workload: Option<&Workload>) -> Mapping<'a> {
         let entry_bytes = workload.map(|w| f64::from(w.preload.key_bytes) + f64::from(w.preload.value_bytes));
         let reach = match workload {
             Some(w) => levels_reached(config, data_bytes(w)),
@@ -55,13 +55,13 @@ impl<'a> Mapping<'a> {
 
     /// Entry bytes engine level `level` holds when full. With merges by file, level 1 is
     /// bounded by its run count only; it holds up to `max_runs` buffers.
-    pub fn capacity(&self, level: usize) -> f64 {
+    pub(crate) fn capacity(&self, level: usize) -> f64 {
         level_capacity(self.config, level)
     }
 
     /// The engine level whose `size_ratio` is RocksDB's ratio between L`rocks_level` and the
     /// level above (leveled styles).
-    pub fn ratio_level(&self, rocks_level: usize) -> usize {
+    pub(crate) fn ratio_level(&self, rocks_level: usize) -> usize {
         match self.config.compaction.granularity {
             // Engine level r+1 is RocksDB's Lr, and level r's size ratio sets level r+1's capacity.
             Granularity::File => rocks_level,
@@ -69,12 +69,12 @@ impl<'a> Mapping<'a> {
         }
     }
 
-    pub fn rocks_ratio(&self, rocks_level: usize) -> f64 {
+    pub(crate) fn rocks_ratio(&self, rocks_level: usize) -> f64 {
         self.config.level(self.ratio_level(rocks_level)).size_ratio
     }
 
     /// `num_levels` of the RocksDB tree.
-    pub fn num_levels(&self) -> usize {
+    pub(crate) fn num_levels(&self) -> usize {
         let needed = match self.style {
             Style::L0Tiered => self.depth,
             Style::Leveled | Style::Universal => self.depth + 1,
@@ -83,7 +83,7 @@ impl<'a> Mapping<'a> {
     }
 
     /// The engine level RocksDB level `rocks_level` holds (leveled styles).
-    pub fn engine_level(&self, rocks_level: usize) -> usize {
+    pub(crate) fn engine_level(&self, rocks_level: usize) -> usize {
         match self.style {
             Style::L0Tiered => rocks_level + 1,
             Style::Leveled | Style::Universal => rocks_level.max(1),
@@ -91,23 +91,23 @@ impl<'a> Mapping<'a> {
     }
 
     /// Factor from engine buffer bytes to `write_buffer_size`.
-    pub fn memtable_scale(&self) -> f64 {
+    pub(crate) fn memtable_scale(&self) -> f64 {
         self.entry_bytes.filter(|&e| e > 0.0).map_or(1.0, |e| (e + MEMTABLE_ENTRY_OVERHEAD) / e)
     }
 
     /// Factor from engine entry bytes to SST bytes (level targets, file sizes).
-    pub fn sst_scale(&self) -> f64 {
+    pub(crate) fn sst_scale(&self) -> f64 {
         self.entry_bytes.filter(|&e| e > 0.0).map_or(1.0, |e| (e + SST_ENTRY_OVERHEAD) / e)
     }
 
     /// Index into `config.levels` of the entry that describes engine level `level`.
-    pub fn config_index(&self, level: usize) -> usize {
+    pub(crate) fn config_index(&self, level: usize) -> usize {
         level.saturating_sub(1).min(self.config.levels.len().saturating_sub(1))
     }
 
     /// Filter bits per key of engine levels 1..=depth. Monkey's are its optimal split of the
     /// budget over a tree whose levels are full (the engine re-splits over the runs it has).
-    pub fn level_bits(&self) -> Vec<f64> {
+    pub(crate) fn level_bits(&self) -> Vec<f64> {
         let c = self.config;
         match c.filter.allocation {
             Allocation::Explicit => (1..=self.depth).map(|i| c.level(i).bits_per_key.unwrap_or(0.0).max(0.0)).collect(),

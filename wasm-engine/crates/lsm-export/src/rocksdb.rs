@@ -12,9 +12,9 @@ use super::mapping::{MEMTABLE_ENTRY_OVERHEAD, Mapping, SST_ENTRY_OVERHEAD, Style
 use super::{Export, Warning, WarningKind, number, one_line};
 
 /// RocksDB's defaults for the options the export sets conditionally.
-pub const DEFAULT_TARGET_FILE_SIZE_BASE: u64 = 64 << 20;
-pub const DEFAULT_SLOWDOWN_TRIGGER: u64 = 20;
-pub const DEFAULT_STOP_TRIGGER: u64 = 36;
+pub(crate) const DEFAULT_TARGET_FILE_SIZE_BASE: u64 = 64 << 20;
+pub(crate) const DEFAULT_SLOWDOWN_TRIGGER: u64 = 20;
+pub(crate) const DEFAULT_STOP_TRIGGER: u64 = 36;
 
 /// An INI section being written: `name=value` statements with explanatory comments.
 struct Section {
@@ -49,7 +49,7 @@ impl Lossy {
     }
 }
 
-pub fn options_file(config: &EngineConfig, workload: Option<&Workload>) -> Export {
+pub(crate) fn options_file(config: &EngineConfig, workload: Option<&Workload>) -> Export {
     let m = Mapping::new(config, workload);
     let mut lossy = Lossy::default();
     let mut cf = Section::new("[CFOptions \"default\"]");

@@ -9,7 +9,7 @@ use lsm_core::workload::Workload;
 use super::mapping::{Mapping, Style};
 use super::{Export, Warning, WarningKind, number, one_line};
 
-pub fn filter_policy(config: &EngineConfig, workload: Option<&Workload>) -> Export {
+pub(crate) fn filter_policy(config: &EngineConfig, workload: Option<&Workload>) -> Export {
     let m = Mapping::new(config, workload);
     let engine_bits = m.level_bits();
     let bits_of = |level: usize| engine_bits[level.clamp(1, m.depth) - 1];

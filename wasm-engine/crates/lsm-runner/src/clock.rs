@@ -4,6 +4,7 @@
 //! reported next to every latency.
 
 #[cfg(not(target_arch = "wasm32"))]
+#[allow(clippy::disallowed_methods)] // This is the one clock the workspace allows (clippy.toml).
 pub fn now_ns() -> f64 {
     use std::sync::OnceLock;
     use std::time::Instant;

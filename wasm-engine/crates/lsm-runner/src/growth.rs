@@ -323,7 +323,7 @@ mod tests {
 
     #[test]
     fn keys_are_distinct_and_probes_never_hit() {
-        let inserted: std::collections::HashSet<[u8; 16]> = (0..10_000).map(|i| key(2 * i)).collect();
+        let inserted: rustc_hash::FxHashSet<[u8; 16]> = (0..10_000).map(|i| key(2 * i)).collect();
         assert_eq!(inserted.len(), 10_000);
         assert!((0..10_000).all(|j| !inserted.contains(&key(2 * j + 1))));
     }

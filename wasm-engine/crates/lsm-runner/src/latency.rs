@@ -63,6 +63,8 @@ struct PhaseRecorder {
 impl PhaseRecorder {
     fn new() -> PhaseRecorder {
         PhaseRecorder {
+            // hdrhistogram accepts 0 to 5 significant digits, so 3 cannot fail.
+            #[allow(clippy::expect_used)]
             histograms: CLASSES.iter().map(|_| Histogram::new(3).expect("3 significant digits is valid")).collect(),
             busy_ns: 0.0,
             ops: 0,

@@ -14,7 +14,7 @@
 //!   Ranking by observed counts biases θ upward when keys get few accesses (≈ +0.01 at θ = 0.5
 //!   with 20 accesses per key); the fit says so below 10 accesses per key.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 
 use serde::Serialize;
 
@@ -83,7 +83,7 @@ struct KeyState {
 /// Fit a Workload to a KVBench trace (`name` is used in errors and in the workload's name).
 pub fn fit_trace(name: &str, text: String, key_bytes: usize) -> Result<TraceFit> {
     let mut reader = TraceReader::named(name, text, key_bytes);
-    let mut keys: HashMap<Vec<u8>, KeyState> = HashMap::new();
+    let mut keys: FxHashMap<Vec<u8>, KeyState> = FxHashMap::default();
     let mut in_preload = true;
     let (mut preload, mut run) = (0u64, 0u64);
     let mut counts = [0u64; 6]; // insert, update, delete, get_existing, get_missing, range

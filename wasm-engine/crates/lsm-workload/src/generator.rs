@@ -335,7 +335,7 @@ mod tests {
     fn missing_keys_are_never_inserted_and_existing_ones_are() {
         let mix = Mix { insert: 0.3, get_existing: 0.35, get_missing: 0.35, ..Mix::default() };
         let mut g = Generator::new(&workload(mix, Distribution::Uniform));
-        let mut live = std::collections::HashSet::new();
+        let mut live = rustc_hash::FxHashSet::default();
         let (mut existing, mut missing) = (0, 0);
         while let Some((_, op)) = g.next_op().unwrap() {
             match op {
@@ -360,7 +360,7 @@ mod tests {
     fn latest_favours_recent_inserts() {
         let mix = Mix { get_existing: 1.0, ..Mix::default() };
         let mut g = Generator::new(&workload(mix, Distribution::Latest { theta: 1.2 }));
-        let newest_ids: std::collections::HashSet<u64> = (900..1000).map(|i| g.perm.apply(i)).collect();
+        let newest_ids: rustc_hash::FxHashSet<u64> = (900..1000).map(|i| g.perm.apply(i)).collect();
         let mut hot = 0;
         while let Some((phase, op)) = g.next_op().unwrap() {
             if let (Phase::Run, Op::Get { id, .. }) = (phase, op) {

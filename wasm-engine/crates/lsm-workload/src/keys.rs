@@ -12,14 +12,14 @@ use lsm_core::hash::hash64;
 /// A bijection on [0, size): a 4-round Feistel network on the smallest even-bit domain
 /// ≥ size, with cycle walking back into range.
 #[derive(Clone, Debug)]
-pub struct Permutation {
+pub(crate) struct Permutation {
     size: u64,
     half_bits: u32,
     seed: u64,
 }
 
 impl Permutation {
-    pub fn new(size: u64, seed: u64) -> Self {
+    pub(crate) fn new(size: u64, seed: u64) -> Self {
         let bits = 64 - size.saturating_sub(1).leading_zeros();
         let half_bits = bits.div_ceil(2).max(1);
         Permutation { size, half_bits, seed }
@@ -46,7 +46,7 @@ impl Permutation {
     }
 
     /// The index i with `apply(i) == id` (cycle walking backwards).
-    pub fn invert(&self, id: u64) -> u64 {
+    pub(crate) fn invert(&self, id: u64) -> u64 {
         debug_assert!(id < self.size);
         let mut x = id;
         loop {
@@ -57,7 +57,7 @@ impl Permutation {
         }
     }
 
-    pub fn apply(&self, i: u64) -> u64 {
+    pub(crate) fn apply(&self, i: u64) -> u64 {
         debug_assert!(i < self.size);
         let mut x = i;
         loop {
@@ -71,12 +71,12 @@ impl Permutation {
 
 /// Encodes ids as keys of a fixed length (≥ 8 bytes).
 #[derive(Clone, Copy, Debug)]
-pub struct KeyCodec {
+pub(crate) struct KeyCodec {
     pub key_bytes: usize,
 }
 
 impl KeyCodec {
-    pub fn encode(&self, id: u64, out: &mut Vec<u8>) {
+    pub(crate) fn encode(&self, id: u64, out: &mut Vec<u8>) {
         out.clear();
         out.extend_from_slice(&id.to_be_bytes());
         let mut filler = hash64(&id.to_le_bytes(), 0x6B65_7973);
@@ -89,7 +89,7 @@ impl KeyCodec {
     }
 
     /// Smallest and largest key any id in [lo, hi] can have (range-scan bounds).
-    pub fn range_bounds(&self, lo: u64, hi: u64, start: &mut Vec<u8>, end: &mut Vec<u8>) {
+    pub(crate) fn range_bounds(&self, lo: u64, hi: u64, start: &mut Vec<u8>, end: &mut Vec<u8>) {
         start.clear();
         start.extend_from_slice(&lo.to_be_bytes());
         start.resize(self.key_bytes, 0x00);
@@ -98,15 +98,16 @@ impl KeyCodec {
         end.resize(self.key_bytes, 0xFF);
     }
 
+    #[cfg(test)]
     /// The id a key encodes (its first 8 bytes).
-    pub fn decode(&self, key: &[u8]) -> Option<u64> {
+    pub(crate) fn decode(&self, key: &[u8]) -> Option<u64> {
         Some(u64::from_be_bytes(key.get(..8)?.try_into().ok()?))
     }
 }
 
 /// Printable value bytes for (id, version), so a generated workload written as a KVBench trace
 /// reads back byte for byte.
-pub fn fill_value(id: u64, version: u64, len: usize, out: &mut Vec<u8>) {
+pub(crate) fn fill_value(id: u64, version: u64, len: usize, out: &mut Vec<u8>) {
     const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     out.clear();
     out.resize(len, 0);

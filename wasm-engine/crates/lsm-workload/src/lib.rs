@@ -5,6 +5,6 @@
 
 pub mod fit;
 pub mod generator;
-pub mod keys;
+mod keys;
 pub mod kvbench;
 pub mod ycsb;

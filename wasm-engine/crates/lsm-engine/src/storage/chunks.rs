@@ -6,7 +6,7 @@
 const SMALL_APPEND: usize = 64 * 1024;
 
 #[derive(Clone, Debug, Default)]
-pub struct Chunks {
+pub(super) struct Chunks {
     chunks: Vec<Vec<u8>>,
     /// Offset of the first byte of each chunk.
     starts: Vec<usize>,
@@ -14,7 +14,7 @@ pub struct Chunks {
 }
 
 impl Chunks {
-    pub fn from_vec(data: Vec<u8>) -> Self {
+    pub(super) fn from_vec(data: Vec<u8>) -> Self {
         let len = data.len();
         if len == 0 {
             return Chunks::default();
@@ -22,11 +22,11 @@ impl Chunks {
         Chunks { chunks: vec![data], starts: vec![0], len }
     }
 
-    pub fn len(&self) -> usize {
+    pub(super) fn len(&self) -> usize {
         self.len
     }
 
-    pub fn append(&mut self, bytes: &[u8]) {
+    pub(super) fn append(&mut self, bytes: &[u8]) {
         if bytes.is_empty() {
             return;
         }
@@ -46,7 +46,7 @@ impl Chunks {
     }
 
     /// `[offset, offset + len)` as one slice, if it lies inside one chunk.
-    pub fn slice(&self, offset: usize, len: usize) -> Option<&[u8]> {
+    pub(super) fn slice(&self, offset: usize, len: usize) -> Option<&[u8]> {
         if len == 0 {
             return Some(&[]);
         }
@@ -59,7 +59,7 @@ impl Chunks {
     }
 
     /// Copy `[offset, offset + buf.len())` into `buf`; false if it runs past the end.
-    pub fn copy_to(&self, offset: usize, buf: &mut [u8]) -> bool {
+    pub(super) fn copy_to(&self, offset: usize, buf: &mut [u8]) -> bool {
         if offset.checked_add(buf.len()).is_none_or(|end| end > self.len) {
             return false;
         }
@@ -75,7 +75,7 @@ impl Chunks {
         true
     }
 
-    pub fn byte_mut(&mut self, offset: usize) -> Option<&mut u8> {
+    pub(super) fn byte_mut(&mut self, offset: usize) -> Option<&mut u8> {
         if offset >= self.len {
             return None;
         }
@@ -84,7 +84,7 @@ impl Chunks {
         self.chunks[c].get_mut(within)
     }
 
-    pub fn truncate(&mut self, len: usize) {
+    pub(super) fn truncate(&mut self, len: usize) {
         if len >= self.len {
             return;
         }
@@ -97,7 +97,7 @@ impl Chunks {
         self.len = len;
     }
 
-    pub fn to_vec(&self) -> Vec<u8> {
+    pub(super) fn to_vec(&self) -> Vec<u8> {
         self.chunks.concat()
     }
 }

@@ -3,7 +3,7 @@
 //! and fsyncs; finished tables are synced (`sync_later`), manifest records written after them
 //! (`commit_later`) and obsolete files unlinked, in that order, on one thread of their own.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Write};
 use std::path::PathBuf;
@@ -18,8 +18,8 @@ const WRITE_BUFFER: usize = 1 << 20;
 
 pub struct FileStorage {
     dir: PathBuf,
-    writers: HashMap<String, (File, Vec<u8>)>,
-    readers: HashMap<String, File>,
+    writers: FxHashMap<String, (File, Vec<u8>)>,
+    readers: FxHashMap<String, File>,
     /// Where `read_with` reads to.
     scratch: Vec<u8>,
     disk: Disk,
@@ -72,7 +72,7 @@ struct Pending {
     queued: usize,
     /// Per name, the queued work that changes what a reader of it sees (writes, unlinks; a
     /// sync changes nothing visible, so a merge reads the table it just wrote without waiting).
-    visible: HashMap<String, usize>,
+    visible: FxHashMap<String, usize>,
     failure: Option<(String, String)>,
 }
 
@@ -202,8 +202,8 @@ impl FileStorage {
         fs::create_dir_all(&dir).map_err(|e| io_error(&dir.display().to_string(), e))?;
         Ok(FileStorage {
             dir,
-            writers: HashMap::new(),
-            readers: HashMap::new(),
+            writers: FxHashMap::default(),
+            readers: FxHashMap::default(),
             scratch: Vec::new(),
             disk: Disk::start(),
         })

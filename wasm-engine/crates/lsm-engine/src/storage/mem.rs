@@ -15,7 +15,7 @@ struct MemFile {
     /// Length guaranteed to survive a crash.
     synced: usize,
     /// Ranges (offset, length) a reader has checked (`read_checked`) since they last changed.
-    checked: std::collections::HashSet<(u64, usize)>,
+    checked: rustc_hash::FxHashSet<(u64, usize)>,
     /// Length of the prefix this process wrote itself and nothing has altered since: its
     /// checksums were computed from these very bytes, so checking them again proves nothing.
     trusted: usize,
