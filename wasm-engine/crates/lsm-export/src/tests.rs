@@ -30,7 +30,7 @@ struct PresetEntry {
 }
 
 fn presets() -> Vec<(String, EngineConfig)> {
-    let index: PresetIndex = serde_json::from_str(include_str!("../../../../../public/presets/index.json")).unwrap();
+    let index: PresetIndex = serde_json::from_str(include_str!("../../../../public/presets/index.json")).unwrap();
     assert_eq!((index.kind.as_str(), index.version), ("lsm-navigator/preset-index", 1));
     index
         .presets
@@ -267,7 +267,7 @@ fn every_preset_exports_an_options_file_that_matches_it() {
         .filter(|f| f != "index.json")
         .collect();
     assert_eq!(files.len(), all.len(), "every preset file is listed in index.json");
-    let mixed = Workload::from_json(include_str!("../../../../../public/examples/mixed.json")).unwrap();
+    let mixed = Workload::from_json(include_str!("../../../../public/examples/mixed.json")).unwrap();
     for (id, c) in &all {
         check_options(c, None);
         check_options(c, Some(&mixed));
@@ -506,7 +506,7 @@ fn engine_export_round_trips_every_preset() {
 
 #[test]
 fn exports_are_deterministic() {
-    let w = Workload::from_json(include_str!("../../../../../public/examples/mixed.json")).unwrap();
+    let w = Workload::from_json(include_str!("../../../../public/examples/mixed.json")).unwrap();
     for (_, c) in presets() {
         for format in Format::ALL {
             let a = export(&c, format, Some(&w)).unwrap();
