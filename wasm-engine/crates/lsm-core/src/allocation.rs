@@ -11,7 +11,9 @@ pub const LN2_SQ: f64 = std::f64::consts::LN_2 * std::f64::consts::LN_2;
 /// run under zero-result lookups).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RunWeight {
+    /// Entries in the run (n_j); only ratios between runs matter, so entry bytes may stand in.
     pub entries: f64,
+    /// How often a lookup probes the run, relative to the others (w_j); 0 leaves it unfiltered.
     pub weight: f64,
 }
 

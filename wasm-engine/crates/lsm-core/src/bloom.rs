@@ -51,11 +51,14 @@ pub struct Probe {
 }
 
 impl Probe {
+    /// The probes of `key`, hashed with `FILTER_SEED`.
     #[inline]
     pub fn new(key: &[u8]) -> Self {
         Self::from_hash(hash64(key, FILTER_SEED))
     }
 
+    /// The probes of a key whose hash is already known: `hash64(key, FILTER_SEED)`, or a remix of
+    /// it for the later modules of a modular filter.
     #[inline]
     pub fn from_hash(h: u64) -> Self {
         Probe { h }
@@ -72,6 +75,7 @@ impl Probe {
     }
 }
 
+/// A standard Bloom filter of whole 64-bit words; its FPR is `expected_fpr(bits, hashes, keys)`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bloom {
     words: Vec<u64>,
@@ -91,23 +95,29 @@ impl Bloom {
         Self::with_bits(bits, hashes)
     }
 
+    /// An empty filter of `bits` bits rounded up to whole 64-bit words, setting `hashes` bits per
+    /// key (a filter with bits must have at least one hash).
     pub fn with_bits(bits: u64, hashes: u32) -> Self {
         let words = bits.div_ceil(64) as usize;
         Bloom { words: vec![0; words], bits: words as u64 * 64, hashes }
     }
 
+    /// True for a filter of no bits: the run has no filter, and `may_contain` always says yes.
     pub fn is_empty(&self) -> bool {
         self.bits == 0
     }
 
+    /// Size in bits, a multiple of 64 (m).
     pub fn bits(&self) -> u64 {
         self.bits
     }
 
+    /// Bits set and probed per key (k).
     pub fn hashes(&self) -> u32 {
         self.hashes
     }
 
+    /// Adds a key, given by its probes.
     pub fn insert(&mut self, probe: Probe) {
         for i in 0..self.hashes {
             let p = probe.position(i, self.bits);
@@ -136,6 +146,8 @@ impl Bloom {
         }
     }
 
+    /// Reads back what `encode` wrote; `None` when the length is not 8 plus whole words or the
+    /// hash count is impossible (over 64, or non-zero with no words).
     pub fn decode(bytes: &[u8]) -> Option<Self> {
         if bytes.len() < 8 || !(bytes.len() - 8).is_multiple_of(8) {
             return None;
@@ -150,6 +162,7 @@ impl Bloom {
         Some(Bloom { words, bits, hashes })
     }
 
+    /// Bytes `encode` writes: 8 plus 8 per word.
     pub fn encoded_len(&self) -> usize {
         8 + self.words.len() * 8
     }

@@ -18,15 +18,20 @@ use crate::config::{EngineConfig, Granularity};
 /// Sizes, in entry bytes, of the runs of each level (index 0 = level 1), newest run first.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Shape {
+    /// `levels[i]` lists the sizes of level i+1's runs, newest first; an empty list is an empty level.
     pub levels: Vec<Vec<u64>>,
 }
 
 /// One table as the file-granular policy sees it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TableShape {
+    /// The table's id; a `FilePlan` names tables by it.
     pub id: u64,
+    /// Entry bytes (key + value lengths) it holds, the unit level capacities are in.
     pub bytes: u64,
+    /// Smallest key the table holds.
     pub min_key: Vec<u8>,
+    /// Largest key the table holds.
     pub max_key: Vec<u8>,
 }
 
@@ -51,8 +56,11 @@ pub struct MergePlan {
 /// A merge by file: `tables` of `level` with the `overlapping` tables of `level + 1`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FilePlan {
+    /// Source level (1-based): `tables` are in it, `overlapping` in `level + 1`.
     pub level: usize,
+    /// Ids of the source level's tables to merge (at level 1, every flushed file).
     pub tables: Vec<u64>,
+    /// Ids of the tables of `level + 1` whose key ranges meet the inputs'; the merge rewrites them.
     pub overlapping: Vec<u64>,
     /// The new round-robin cursor of `level` (the largest key merged), if it moves.
     pub cursor: Option<Vec<u8>>,
@@ -66,10 +74,14 @@ pub struct LevelGeometry {
     pub capacity: f64,
     /// Bytes of one arrival (the capacity of the level above, or the buffer).
     pub unit: f64,
+    /// Runs the level may hold before it is merged down (its `LevelConfig::max_runs`).
     pub max_runs: u32,
+    /// Bytes one run may hold: `capacity / max_runs` (with merges by file, `capacity`).
     pub run_capacity: f64,
 }
 
+/// The geometry of `level` (1-based). Multiplies the size ratios above it each call; use
+/// `geometries` to walk every level.
 pub fn geometry(config: &EngineConfig, level: usize) -> LevelGeometry {
     let mut scale = config.buffer_bytes as f64;
     for i in 1..level {

@@ -5,19 +5,29 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
+/// The EngineConfig `version` this build reads and writes; validation rejects any other.
 pub const CONFIG_VERSION: u32 = 1;
+/// The `kind` every EngineConfig document carries, so a Workload or report passed by mistake is
+/// rejected by name.
 pub const CONFIG_KIND: &str = "lsm-navigator/engine-config";
 
+/// A design: page and buffer sizes, the shape of each level, filters, merge granularity and
+/// block cache. `from_json` parses and validates; a value built in code is checked only by
+/// `validate`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct EngineConfig {
+    /// Document type; must be `CONFIG_KIND` ("lsm-navigator/engine-config").
     pub kind: String,
+    /// Schema version; must be `CONFIG_VERSION` (1).
     pub version: u32,
+    /// Label for people (presets, the header of exported files); optional, not validated.
     #[serde(default)]
     pub name: String,
-    /// Size of one data page (the unit of I/O), bytes.
+    /// Size of one data page (the unit of I/O), bytes; a power of two in [256, 65536].
     pub page_bytes: u32,
-    /// Write buffer (memtable) capacity in entry bytes (key + value lengths).
+    /// Write buffer (memtable) capacity in entry bytes (key + value lengths); in
+    /// [page_bytes, 2³²].
     pub buffer_bytes: u64,
     /// What fills the buffer up to `buffer_bytes`: the entries it holds, or every write since
     /// the last flush.
@@ -25,12 +35,17 @@ pub struct EngineConfig {
     pub buffer_trigger: BufferTrigger,
     /// Shape of levels 1, 2, ...; the last entry also describes every deeper level.
     pub levels: Vec<LevelConfig>,
+    /// How much filter memory there is, how it is split over runs or files, and the filters'
+    /// structure.
     pub filter: FilterConfig,
+    /// Whether a merge takes whole levels or single files; omitted: whole levels.
     #[serde(default)]
     pub compaction: CompactionConfig,
+    /// The block cache; omitted: none, and filters and fence pointers pinned in memory.
     #[serde(default)]
     pub block_cache: BlockCacheConfig,
-    /// Point lookups per file remembered by the access statistics (Merlin's window).
+    /// Point lookups per file remembered by the access statistics (Merlin's window); in [1, 64],
+    /// default 64.
     #[serde(default = "default_statistics_window")]
     pub statistics_window: u32,
 }
@@ -39,18 +54,24 @@ fn default_statistics_window() -> u32 {
     64
 }
 
+/// The shape of one level (an entry of `EngineConfig::levels`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LevelConfig {
-    /// Capacity of this level divided by the capacity of the one above (level 1: by the buffer).
+    /// Capacity of this level divided by the capacity of the one above (level 1: by the buffer),
+    /// T; in [1, 1000], fractions allowed.
     pub size_ratio: f64,
-    /// Runs the level may hold (1 = leveling, T−1 = tiering).
+    /// Runs the level may hold (1 = leveling, T−1 = tiering), K; in [1, 1000]. With `file`
+    /// granularity every level below level 1 must have 1.
     pub max_runs: u32,
-    /// Bits per key of this level's filters when `filter.allocation` is `explicit` (0 = no filter).
+    /// Bits per key of this level's filters when `filter.allocation` is `explicit` (0 = no filter);
+    /// in [0, 64], required with `explicit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bits_per_key: Option<f64>,
 }
 
+/// How the filter memory budget is split over runs or files (JSON `filter.allocation`,
+/// lowercase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Allocation {
@@ -64,6 +85,7 @@ pub enum Allocation {
     Mnemosyne,
 }
 
+/// The structure of each filter (JSON `filter.kind`, lowercase); default `bloom`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum FilterKind {
@@ -87,17 +109,22 @@ pub enum FilterSkip {
     Full,
 }
 
+/// Filter memory and structure (JSON `filter`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct FilterConfig {
+    /// How the budget is split over runs or files.
     pub allocation: Allocation,
-    /// Average bits per entry for `uniform`, `monkey` and `mnemosyne` (ignored by `explicit`).
+    /// Average bits per entry for `uniform`, `monkey` and `mnemosyne` (ignored by `explicit`); in
+    /// [0, 64].
     pub bits_per_key: f64,
+    /// Plain or SHaMBa's modular Bloom filters; default `bloom`.
     #[serde(default)]
     pub kind: FilterKind,
-    /// Modules per filter (`modular` only).
+    /// Modules per filter (`modular` only); in [1, 16], and exactly 1 for `bloom`. Default 1.
     #[serde(default = "one")]
     pub modules: u32,
+    /// SHaMBa's module skipping at lookup time; anything but `none` needs `kind` `modular`.
     #[serde(default)]
     pub skip: FilterSkip,
     /// Monkey only: size each filter once, when its run is born, or keep re-optimising the
@@ -105,7 +132,8 @@ pub struct FilterConfig {
     #[serde(default, skip_serializing_if = "is_default")]
     pub monkey_policy: MonkeyPolicy,
     /// Re-optimised Monkey: rebuild filters once the I/O they are expected to save before their
-    /// runs next change is at least this many times the pages the rebuild reads (1 = break even).
+    /// runs next change is at least this many times the pages the rebuild reads (1 = break even);
+    /// in [0, 1000000], default 1 (`DEFAULT_REBUILD_PAYBACK`).
     #[serde(default = "default_rebuild_payback", skip_serializing_if = "is_default_rebuild_payback")]
     pub rebuild_payback: f64,
 }
@@ -133,7 +161,10 @@ fn is_default<T: Default + PartialEq>(v: &T) -> bool {
     *v == T::default()
 }
 
+/// `filter.rebuild_payback` when omitted: rebuild as soon as the expected saving pays for the
+/// read (break even).
 pub const DEFAULT_REBUILD_PAYBACK: f64 = 1.0;
+/// Allowed `filter.rebuild_payback`, inclusive.
 pub const REBUILD_PAYBACK_RANGE: (f64, f64) = (0.0, 1_000_000.0);
 
 fn default_rebuild_payback() -> f64 {
@@ -171,6 +202,7 @@ pub enum BufferTrigger {
     Logged,
 }
 
+/// What one merge takes (JSON `compaction.granularity`, lowercase); default `level`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Granularity {
@@ -182,11 +214,14 @@ pub enum Granularity {
     File,
 }
 
+/// How merges are cut (JSON `compaction`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct CompactionConfig {
+    /// Whole levels (`level`) or one file and its overlap below (`file`).
     pub granularity: Granularity,
-    /// Target size of one file with `file` granularity, in entry bytes.
+    /// Target size of one file with `file` granularity, in entry bytes; in [page_bytes, 2³²]
+    /// (checked only with `file` granularity), default 2 MiB.
     #[serde(default = "default_target_file_bytes")]
     pub target_file_bytes: u64,
 }
@@ -201,27 +236,37 @@ impl Default for CompactionConfig {
     }
 }
 
+/// The cache of data pages and, optionally, filter and fence-pointer blocks (JSON
+/// `block_cache`). The default, 0 bytes, is no cache.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlockCacheConfig {
-    /// Cache capacity in bytes; 0 makes every data page access an I/O.
+    /// Cache capacity in bytes; 0 makes every data page access an I/O. At most 2⁴⁰.
     pub bytes: u64,
     /// Filter and fence-pointer blocks live in the cache too (and cost I/O on a miss); when
     /// false they are pinned in memory, as Monkey's model assumes.
     #[serde(default)]
     pub cache_index_and_filter_blocks: bool,
     /// Share of the capacity reserved for high-priority blocks (filters' first modules, fence
-    /// pointers); 0 gives a single LRU.
+    /// pointers); 0 gives a single LRU. In [0, 1].
     #[serde(default)]
     pub high_priority_ratio: f64,
 }
 
+/// Allowed `page_bytes`, inclusive; it must also be a power of two.
 pub const PAGE_BYTES_RANGE: (u32, u32) = (256, 65_536);
+/// Allowed `levels[i].size_ratio`, inclusive.
 pub const SIZE_RATIO_RANGE: (f64, f64) = (1.0, 1_000.0);
+/// Allowed `filter.modules`, inclusive (`bloom` filters need exactly 1).
 pub const MODULES_RANGE: (u32, u32) = (1, 16);
+/// Allowed `statistics_window`, inclusive.
 pub const STATISTICS_WINDOW_RANGE: (u32, u32) = (1, 64);
+/// Allowed `levels[i].max_runs`, inclusive.
 pub const MAX_RUNS_RANGE: (u32, u32) = (1, 1_000);
+/// Allowed bits per key, inclusive: `filter.bits_per_key` and every `levels[i].bits_per_key`.
 pub const BITS_PER_KEY_RANGE: (f64, f64) = (0.0, 64.0);
+/// Most entries `levels` may list. Not a bound on the tree's depth: levels past the list
+/// repeat its last entry.
 pub const MAX_LEVELS: usize = 64;
 
 impl EngineConfig {
@@ -242,6 +287,8 @@ impl EngineConfig {
         }
     }
 
+    /// Parses and validates a document: `Error::Parse` for malformed JSON, wrong types or unknown
+    /// fields, `Error::Invalid` for the first field out of range.
     pub fn from_json(text: &str) -> Result<Self> {
         let config: EngineConfig = serde_json::from_str(text)
             .map_err(|e| Error::Parse { document: "EngineConfig".into(), message: e.to_string() })?;
@@ -249,6 +296,7 @@ impl EngineConfig {
         Ok(config)
     }
 
+    /// Pretty-printed JSON that `from_json` reads back to an equal value.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
@@ -259,6 +307,8 @@ impl EngineConfig {
         &self.levels[idx]
     }
 
+    /// Checks every field's range and the combinations the engine supports; the first failure is
+    /// an `Error::Invalid` naming the field (`levels[0].size_ratio`) and the allowed range.
     pub fn validate(&self) -> Result<()> {
         if self.kind != CONFIG_KIND {
             return Err(Error::invalid("kind", format!("must be \"{CONFIG_KIND}\", got \"{}\"", self.kind)));
@@ -379,6 +429,8 @@ impl EngineConfig {
     }
 }
 
+/// `Error::Invalid` for `field` unless `value` is finite and in [lo, hi] (inclusive): the
+/// range check of both documents, so their messages read alike.
 pub fn check_range(field: &str, value: f64, lo: f64, hi: f64) -> Result<()> {
     if !value.is_finite() || value < lo || value > hi {
         return Err(Error::invalid(field, format!("must be a number in [{lo}, {hi}], got {value}")));

@@ -7,12 +7,17 @@
 use crate::allocation::LN2_SQ;
 use crate::math::ln;
 
+/// A file as Mnemosyne's allocator sees it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FileWeight {
+    /// Entries in the file (n_i).
     pub entries: f64,
+    /// Zero-result lookups expected to probe the file (z_i); a count or a rate, as only the
+    /// ratios between files matter. 0 leaves the file unfiltered.
     pub empty_probes: f64,
 }
 
+/// What `allocate` returns.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Solution {
     /// Bits per key for each file, input order (0 = no filter).

@@ -10,6 +10,8 @@ pub struct Rng {
     s: [u64; 4],
 }
 
+/// One splitmix64 step: advances `state` and returns a well-mixed 64-bit value. Seeds `Rng`,
+/// and serves alone where a short stream from a known state is enough (generated values).
 pub fn splitmix64(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
     let mut z = *state;
@@ -19,11 +21,13 @@ pub fn splitmix64(state: &mut u64) -> u64 {
 }
 
 impl Rng {
+    /// A generator seeded from `seed` through splitmix64 (any seed, 0 included).
     pub fn new(seed: u64) -> Self {
         let mut st = seed;
         Rng { s: [splitmix64(&mut st), splitmix64(&mut st), splitmix64(&mut st), splitmix64(&mut st)] }
     }
 
+    /// The next 64 random bits.
     pub fn next_u64(&mut self) -> u64 {
         let result = self.s[1].wrapping_mul(5).rotate_left(7).wrapping_mul(9);
         let t = self.s[1] << 17;
@@ -70,6 +74,7 @@ fn ln1p_over_x(x: f64) -> f64 {
 }
 
 impl Zipf {
+    /// Ranks in [0, n) with P(rank k) ∝ 1/(k+1)^θ, for any θ ≥ 0 (0 is uniform).
     pub fn new(theta: f64, n: u64) -> Self {
         let mut z = Zipf { theta, n: 0, h_integral_x1: 0.0, h_integral_n: 0.0, s: 0.0 };
         z.h_integral_x1 = z.h_integral(1.5) - 1.0;
@@ -78,6 +83,7 @@ impl Zipf {
         z
     }
 
+    /// Sets the population to `n` ranks, as inserts grow the key set; O(1).
     pub fn resize(&mut self, n: u64) {
         if n != self.n {
             self.n = n;

@@ -32,12 +32,16 @@ impl fmt::Display for WarningKind {
 /// field, in the same notation as validation errors (`levels[2].size_ratio`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Warning {
+    /// The field that lost something, in validation-error notation (`levels[2].size_ratio`).
     pub field: String,
+    /// How much of the setting survived.
     pub kind: WarningKind,
+    /// What the target does instead, for people (e.g. the value it rounded to).
     pub message: String,
 }
 
 impl Warning {
+    /// A warning about `field`.
     pub fn new(field: impl Into<String>, kind: WarningKind, message: impl Into<String>) -> Warning {
         Warning { field: field.into(), kind, message: message.into() }
     }

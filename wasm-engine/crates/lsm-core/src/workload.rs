@@ -7,36 +7,56 @@ use serde::{Deserialize, Serialize};
 use crate::config::check_range;
 use crate::error::{Error, Result};
 
+/// The `kind` every Workload document carries, so an EngineConfig or report passed by mistake
+/// is rejected by name.
 pub const WORKLOAD_KIND: &str = "lsm-navigator/workload";
+/// The Workload `version` this build reads and writes; validation rejects any other.
 pub const WORKLOAD_VERSION: u32 = 1;
 
+/// What to run: a preload of distinct keys, then `operations` drawn from `mix` on keys picked
+/// by `distribution`. One document and seed give the same operations on every target.
+/// `from_json` parses and validates.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Workload {
+    /// Document type; must be `WORKLOAD_KIND` ("lsm-navigator/workload").
     pub kind: String,
+    /// Schema version; must be `WORKLOAD_VERSION` (1).
     pub version: u32,
+    /// Label for people (presets, exports); optional, not validated.
     #[serde(default)]
     pub name: String,
+    /// Seeds the generator's random choices and the order keys are inserted in; any value.
     pub seed: u64,
+    /// The keys written before the run, and the key and value sizes of every write.
     pub preload: Preload,
-    /// Operations of the measured run, after the preload.
+    /// Operations of the measured run, after the preload; in [0, 1000000000].
     pub operations: u64,
+    /// What each run operation is; must sum to 1 unless `operations` is 0.
     pub mix: Mix,
+    /// Which keys the run's updates, deletes and lookups pick.
     pub distribution: Distribution,
-    /// Fraction of the key space one range lookup covers.
+    /// Fraction of the key space one range lookup covers; in [0, 1], and above 0 when `mix.range`
+    /// is. Default 0.
     #[serde(default)]
     pub range_selectivity: f64,
 }
 
+/// The keys inserted before the measured run (JSON `preload`); its sizes apply to the run's
+/// writes too.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Preload {
-    /// Distinct keys inserted before the run.
+    /// Distinct keys inserted before the run; in [0, 1000000000].
     pub entries: u64,
-    /// Number of possible keys (ids); 0 picks one: four times the keys the workload can insert.
+    /// Number of possible keys (ids); 0 picks one: four times the keys the workload can insert,
+    /// at least 1024. Otherwise it must exceed `entries`: lookups of missing keys draw from the
+    /// ids never inserted.
     #[serde(default)]
     pub key_space: u64,
+    /// Length of every key, bytes; in [8, 1024].
     pub key_bytes: u32,
+    /// Length of every value written (preload and run), bytes; in [0, 60000].
     pub value_bytes: u32,
 }
 
@@ -44,10 +64,15 @@ pub struct Preload {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Mix {
+    /// Writes of keys not yet inserted; once every id of the key space is used they become
+    /// updates. In [0, 1], like every fraction here.
     #[serde(default)]
     pub insert: f64,
+    /// Overwrites of existing keys picked by `distribution` (an insert while no key exists yet).
     #[serde(default)]
     pub update: f64,
+    /// Deletes (tombstones) of existing keys picked by `distribution` (an insert while no key
+    /// exists yet).
     #[serde(default)]
     pub delete: f64,
     /// Point lookups of keys that exist (non-zero-result, unless the key was deleted).
@@ -56,11 +81,13 @@ pub struct Mix {
     /// Point lookups of keys never inserted (zero-result).
     #[serde(default)]
     pub get_missing: f64,
+    /// Range lookups over `range_selectivity` of the key space, placed uniformly.
     #[serde(default)]
     pub range: f64,
 }
 
 impl Mix {
+    /// The six fractions with their JSON names, in the order the generator draws them.
     pub fn parts(&self) -> [(&'static str, f64); 6] {
         [
             ("insert", self.insert),
@@ -73,34 +100,46 @@ impl Mix {
     }
 }
 
-/// Which existing keys updates, deletes and lookups pick.
+/// Which existing keys updates, deletes and lookups pick. JSON: an object tagged by `kind`,
+/// e.g. `{"kind": "zipf", "theta": 0.99}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Distribution {
+    /// Every candidate key equally likely.
     Uniform,
     /// Zipf(θ) over keys in insertion order (the first keys are the hottest).
     Zipf {
+        /// Skew θ; in [0, 5] (0 is uniform, YCSB uses 0.99).
         theta: f64,
     },
     /// Zipf(θ) over keys in reverse insertion order: recently inserted keys are hottest (YCSB "latest").
     Latest {
+        /// Skew θ; in [0, 5].
         theta: f64,
     },
     /// A contiguous range of `hot_fraction` of the key space receives `hot_probability` of the
     /// accesses, for existing and missing keys alike (YCSB's hotspot): skew by key range, which
     /// is what makes some files hotter than others.
     Hotspot {
+        /// Share of the key space in the hot range; in (0, 1), bounds excluded.
         hot_fraction: f64,
+        /// Share of accesses that go to the hot range; in [0, 1].
         hot_probability: f64,
     },
 }
 
+/// Allowed `preload.key_bytes`, inclusive.
 pub const KEY_BYTES_RANGE: (u32, u32) = (8, 1024);
+/// Allowed `preload.value_bytes`, inclusive.
 pub const VALUE_BYTES_RANGE: (u32, u32) = (0, 60_000);
+/// Most `operations`, and most `preload.entries`, a workload may ask for.
 pub const MAX_OPERATIONS: u64 = 1_000_000_000;
+/// Allowed θ of `zipf` and `latest`, inclusive.
 pub const THETA_RANGE: (f64, f64) = (0.0, 5.0);
 
 impl Workload {
+    /// Parses and validates a document: `Error::Parse` for malformed JSON, wrong types or unknown
+    /// fields, `Error::Invalid` for the first field out of range.
     pub fn from_json(text: &str) -> Result<Self> {
         let w: Workload = serde_json::from_str(text)
             .map_err(|e| Error::Parse { document: "Workload".into(), message: e.to_string() })?;
@@ -108,6 +147,7 @@ impl Workload {
         Ok(w)
     }
 
+    /// Pretty-printed JSON that `from_json` reads back to an equal value.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
@@ -118,10 +158,14 @@ impl Workload {
         self.preload.entries.saturating_add(run)
     }
 
+    /// Number of possible key ids: `preload.key_space`, or when that is 0, four times
+    /// `max_inserts` and at least 1024.
     pub fn key_space(&self) -> u64 {
         if self.preload.key_space > 0 { self.preload.key_space } else { self.max_inserts().saturating_mul(4).max(1024) }
     }
 
+    /// Checks every field's range and that the mix sums to 1; the first failure is an
+    /// `Error::Invalid` naming the field (`preload.key_bytes`) and the allowed range.
     pub fn validate(&self) -> Result<()> {
         if self.kind != WORKLOAD_KIND {
             return Err(Error::invalid("kind", format!("must be \"{WORKLOAD_KIND}\", got \"{}\"", self.kind)));
