@@ -26,13 +26,16 @@ use lsm_core::workload::{
     WORKLOAD_VERSION, Workload,
 };
 
+/// The `kind` of a `TraceFit` document.
 pub const FIT_KIND: &str = "lsm-navigator/trace-fit";
+/// The `version` of a `TraceFit` document.
 pub const FIT_VERSION: u32 = 1;
 /// Uniform is kept unless the counts' dispersion has a p-value below this.
 pub const UNIFORM_P: f64 = 0.001;
 /// Points of the rank–frequency series (log-spaced ranks).
 const SERIES_POINTS: usize = 64;
 
+/// How accesses to existing keys spread over the keys, and how well Zipf explains them.
 #[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Popularity {
     /// "uniform" or "zipf".
@@ -41,11 +44,13 @@ pub struct Popularity {
     pub theta: f64,
     /// Accesses to existing keys that the fit used, and the keys they could go to.
     pub accesses: u64,
+    /// Distinct keys the trace writes, accessed or not: the population that is ranked.
     pub keys: u64,
     /// p-value of the counts under uniform popularity (chi-square on the dispersion).
     pub uniform_p: f64,
     /// Log-likelihood of the ranked counts under Zipf(θ) and under uniform (θ = 0).
     pub log_likelihood_zipf: f64,
+    /// Log-likelihood of the same counts under uniform; compare with `log_likelihood_zipf`.
     pub log_likelihood_uniform: f64,
     /// Largest gap between the observed and the fitted rank CDFs.
     pub ks_distance: f64,
@@ -53,19 +58,29 @@ pub struct Popularity {
     pub rank_frequency: Vec<(u64, u64, f64)>,
 }
 
+/// What `fit_trace` learnt from a trace, as JSON for the UI, with the fitted `workload`.
 #[derive(Clone, Debug, Serialize)]
 pub struct TraceFit {
+    /// Document type; always `FIT_KIND` ("lsm-navigator/trace-fit").
     pub kind: &'static str,
+    /// Always `FIT_VERSION` (1).
     pub version: u32,
+    /// The trace's name (its file), as given to `fit_trace`.
     pub trace: String,
+    /// Operations of the trace's leading run of inserts, which became the preload.
     pub preload_operations: u64,
+    /// Operations after the preload, which became the run.
     pub run_operations: u64,
     /// Run operations by class, as counted.
     pub counts: Mix,
     /// Zero-result share of point lookups.
     pub zero_result_share: f64,
+    /// How skewed accesses to existing keys are, and the distribution chosen.
     pub popularity: Popularity,
+    /// Mean length of the keys written, bytes, as encoded (integer ids take the reader's key
+    /// length); rounded into [8, 1024] for the workload.
     pub mean_key_bytes: f64,
+    /// Mean length of the values written, bytes; rounded into [0, 60000] for the workload.
     pub mean_value_bytes: f64,
     /// Entries × (key + value) after the preload.
     pub data_bytes: u64,

@@ -30,6 +30,9 @@ pub fn write_trace(source: &mut dyn OpSource) -> Result<String> {
     Ok(out)
 }
 
+/// A KVBench trace as an `OpSource`: every line is a `Phase::Run` operation and lookups carry
+/// `Intent::Get`, since a trace does not say whether the key exists. Blank lines and `#`
+/// comments are skipped.
 pub struct TraceReader {
     /// What errors call the trace: its file name, or "trace".
     name: String,
@@ -43,6 +46,8 @@ pub struct TraceReader {
 }
 
 impl TraceReader {
+    /// A reader whose errors call the trace "trace"; integer keys are encoded to `key_bytes`
+    /// bytes like generated ones.
     pub fn new(text: String, key_bytes: usize) -> Self {
         Self::named("trace", text, key_bytes)
     }

@@ -71,7 +71,9 @@ const CORE: [(char, &str, &str); 6] = [
 /// A workload read from YCSB, and what did not carry over.
 #[derive(Debug, serde::Serialize)]
 pub struct YcsbImport {
+    /// The Workload the properties describe, validated; its seed is `SEED`.
     pub workload: Workload,
+    /// What did not carry over exactly; each `field` is the YCSB property concerned.
     pub warnings: Vec<Warning>,
     /// Properties this reader does not know (typos, other workload classes' settings).
     pub unknown_keys: Vec<String>,
