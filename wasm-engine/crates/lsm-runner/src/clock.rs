@@ -3,6 +3,8 @@
 //! cross-origin isolated, 100 µs otherwise, both with jitter), so `resolution_ns` is measured and
 //! reported next to every latency.
 
+/// Nanoseconds since a fixed origin (natively, the first call), never going back: only differences
+/// between two readings mean anything.
 #[cfg(not(target_arch = "wasm32"))]
 #[allow(clippy::disallowed_methods)] // This is the one clock the workspace allows (clippy.toml).
 pub fn now_ns() -> f64 {
@@ -24,6 +26,8 @@ mod js {
     }
 }
 
+/// Nanoseconds since the page's or worker's time origin (`performance.now()` × 10⁶), never going back;
+/// coarsened by the browser (see the module docs), so only differences mean anything.
 #[cfg(target_arch = "wasm32")]
 pub fn now_ns() -> f64 {
     js::performance_now() * 1e6

@@ -18,23 +18,34 @@ use lsm_engine::engine::Engine;
 use lsm_engine::stats::OpClass;
 use lsm_engine::storage::MemStorage;
 
+/// The `kind` field of every `GrowthResult`.
 pub const GROWTH_KIND: &str = "lsm-navigator/filter-growth";
+/// Allowed `from_log2` and `to_log2`, inclusive: trees of 2^6 to 2^26 entries.
 pub const LOG2_RANGE: (u32, u32) = (6, 26);
+/// Allowed `lookups` per size, inclusive.
 pub const LOOKUPS_RANGE: (u64, u64) = (100, 10_000_000);
 const KEY_BYTES: usize = 16;
 
+/// How a grown tree sizes its filters: one tree is grown per policy. JSON: `uniform`, `monkey_at_birth`,
+/// `monkey_reoptimised`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum GrowthPolicy {
+    /// The same bits per key in every run (`Allocation::Uniform`).
     Uniform,
+    /// Monkey's allocation, each filter sized once when its run is written (`MonkeyPolicy::AtBirth`).
     MonkeyAtBirth,
+    /// Monkey's allocation, filters brought back toward the optimum as runs come and go
+    /// (`MonkeyPolicy::Reoptimised`).
     MonkeyReoptimised,
 }
 
 impl GrowthPolicy {
+    /// Every policy, in the order a spec without `policies` grows them.
     pub const ALL: [GrowthPolicy; 3] =
         [GrowthPolicy::Uniform, GrowthPolicy::MonkeyAtBirth, GrowthPolicy::MonkeyReoptimised];
 
+    /// The label charts and the CLI print ("uniform", "Monkey at birth", "Monkey re-optimised").
     pub fn name(self) -> &'static str {
         match self {
             GrowthPolicy::Uniform => "uniform",
@@ -58,13 +69,17 @@ impl GrowthPolicy {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct GrowthSpec {
+    /// The design; each policy overrides its `filter.allocation` and `filter.monkey_policy`.
     pub config: EngineConfig,
+    /// The first size measured: 2^`from_log2` entries (within `LOG2_RANGE`).
     pub from_log2: u32,
+    /// The last size measured: 2^`to_log2` entries (within `LOG2_RANGE`, ≥ `from_log2`).
     pub to_log2: u32,
     /// Zero-result lookups at each size.
     pub lookups: u64,
     /// Value bytes of every entry (keys are 16 B).
     pub value_bytes: u32,
+    /// The policies to grow a tree for, in this order (JSON default: all of `GrowthPolicy::ALL`).
     #[serde(default = "all_policies")]
     pub policies: Vec<GrowthPolicy>,
 }
@@ -74,6 +89,7 @@ fn all_policies() -> Vec<GrowthPolicy> {
 }
 
 impl GrowthSpec {
+    /// Check the design and every field against its range; the error names the first field out of it.
     pub fn validate(&self) -> Result<()> {
         self.config.validate()?;
         let (lo, hi) = LOG2_RANGE;
@@ -125,6 +141,7 @@ impl GrowthSpec {
 /// One policy at one size.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GrowthPoint {
+    /// The policy whose tree was measured.
     pub policy: GrowthPolicy,
     /// Entries inserted so far (some may still be in the buffer).
     pub entries: u64,
@@ -140,22 +157,33 @@ pub struct GrowthPoint {
     pub bits_per_key: f64,
     /// Filter rebuilds and the data pages they read since the start (re-optimised only).
     pub rebuilds: u64,
+    /// Data pages those rebuilds read, since the start.
     pub rebuild_pages: u64,
 }
 
+/// How far a growth measurement has come, returned by every `Growth::step`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GrowthProgress {
+    /// Inserts and lookups done so far, over every policy.
     pub done: u64,
+    /// Inserts and lookups the whole measurement performs (`GrowthSpec::total_ops`).
     pub total: u64,
+    /// The policy whose tree is growing (the last one once finished).
     pub policy: GrowthPolicy,
+    /// Entries inserted into that policy's tree so far.
     pub entries: u64,
+    /// Every policy's tree has been grown and measured.
     pub finished: bool,
 }
 
+/// What a growth measurement found: its spec and the points measured.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GrowthResult {
+    /// Always `GROWTH_KIND`.
     pub kind: String,
+    /// The spec measured.
     pub spec: GrowthSpec,
+    /// One point per policy and size: policies in spec order, each one's sizes ascending.
     pub points: Vec<GrowthPoint>,
 }
 
@@ -167,6 +195,8 @@ fn key(n: u64) -> [u8; KEY_BYTES] {
     k
 }
 
+/// A growth measurement in progress: one in-memory tree at a time (policy by policy), advanced by `step`
+/// so a worker can report progress and stop on a cancel.
 pub struct Growth {
     spec: GrowthSpec,
     policy: usize,
@@ -182,6 +212,7 @@ pub struct Growth {
 }
 
 impl Growth {
+    /// Validate `spec`; nothing is built or inserted before the first `step`.
     pub fn new(spec: GrowthSpec) -> Result<Growth> {
         spec.validate()?;
         let value = vec![b'v'; spec.value_bytes as usize];
@@ -199,10 +230,12 @@ impl Growth {
         })
     }
 
+    /// Whether every policy's tree has been grown and measured.
     pub fn finished(&self) -> bool {
         self.policy >= self.spec.policies.len()
     }
 
+    /// Operations done and to do, and the tree growing.
     pub fn progress(&self) -> GrowthProgress {
         GrowthProgress {
             done: self.done,
@@ -213,6 +246,7 @@ impl Growth {
         }
     }
 
+    /// The points measured so far (all of them once `finished`).
     pub fn result(&self) -> GrowthResult {
         GrowthResult { kind: GROWTH_KIND.into(), spec: self.spec.clone(), points: self.points.clone() }
     }

@@ -18,14 +18,23 @@ const FIRST_SAMPLE_OPS: u64 = 1_000;
 /// One class in one phase.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassLatency {
+    /// The operation class, one of `CLASSES`.
     pub class: String,
+    /// Operations of this class timed in this phase.
     pub count: u64,
+    /// Mean latency in nanoseconds (over the histogram's buckets: 3 significant digits).
     pub mean_ns: f64,
+    /// Median latency in nanoseconds.
     pub p50_ns: f64,
+    /// 90th percentile latency in nanoseconds.
     pub p90_ns: f64,
+    /// 95th percentile latency in nanoseconds.
     pub p95_ns: f64,
+    /// 99th percentile latency in nanoseconds.
     pub p99_ns: f64,
+    /// 99.9th percentile latency in nanoseconds.
     pub p999_ns: f64,
+    /// Slowest operation in nanoseconds (to the histogram's 3 significant digits).
     pub max_ns: f64,
     /// (upper bound in ns, operations) on a log scale, doubling from 64 ns.
     pub buckets: Vec<(f64, u64)>,
@@ -35,18 +44,28 @@ pub struct ClassLatency {
 /// engine time since the phase began (time spent outside the engine, between steps, excluded).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ThroughputSample {
+    /// Engine time since the phase began, at the end of this stretch, in seconds.
     pub seconds: f64,
+    /// Operations done in this stretch.
     pub ops: u64,
+    /// `ops` over the engine time the stretch took (0 when the clock did not move).
     pub ops_per_sec: f64,
 }
 
+/// Latencies and throughput of a timed run (`Report::latency`), per phase; wall-clock figures that
+/// differ run to run, so never part of a comparison.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LatencyReport {
     /// The clock's smallest step: latencies below it read as 0 or one step.
     pub clock_resolution_ns: f64,
+    /// Per-class latencies of the load (preload) phase; classes with no operation are left out.
     pub load: Vec<ClassLatency>,
+    /// Per-class latencies of the measured run; classes with no operation are left out.
     pub run: Vec<ClassLatency>,
+    /// The load phase's throughput over time: at most about 400 samples, neighbours merged as the phase
+    /// goes on (the last sample may cover fewer operations).
     pub load_throughput: Vec<ThroughputSample>,
+    /// The measured run's throughput over time, sampled as `load_throughput` is.
     pub run_throughput: Vec<ThroughputSample>,
 }
 
@@ -170,6 +189,7 @@ impl Default for LatencyRecorder {
 }
 
 impl LatencyRecorder {
+    /// Empty histograms for both phases; measures the clock's resolution (`clock::resolution_ns`) once, here.
     pub fn new() -> LatencyRecorder {
         LatencyRecorder { resolution_ns: clock::resolution_ns(), load: PhaseRecorder::new(), run: PhaseRecorder::new() }
     }
@@ -182,6 +202,7 @@ impl LatencyRecorder {
         }
     }
 
+    /// Percentiles, buckets and throughput samples of everything recorded so far.
     pub fn report(&self) -> LatencyReport {
         let (load, load_throughput) = self.load.summary();
         let (run, run_throughput) = self.run.summary();

@@ -9,50 +9,75 @@ use lsm_core::workload::Workload;
 use lsm_engine::stats::{OpClass, Stats, WriteCounters};
 use lsm_engine::tree::TreeShape;
 
+/// The `kind` field of every Report.
 pub const REPORT_KIND: &str = "lsm-navigator/report";
+/// The format version this build writes in `version`.
 pub const REPORT_VERSION: u32 = 1;
 
 /// Operations by what the workload meant (run phase).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Intents {
+    /// Writes of keys not written before (a trace's `I` lines).
     pub insert: u64,
+    /// Writes of existing keys (a trace's `U` lines; also generated inserts once the key space is used up).
     pub update: u64,
+    /// Deletes.
     pub delete: u64,
+    /// Point lookups of keys the generator inserted (they may since have been deleted).
     pub get_existing: u64,
+    /// Point lookups of keys never inserted: zero-result lookups by design.
     pub get_missing: u64,
     /// Trace lookups, which do not say whether their key exists.
     pub get: u64,
+    /// Range scans.
     pub range: u64,
 }
 
 /// What reads returned (run phase).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Results {
+    /// `get_existing` lookups that returned a value (fewer when some of their keys were deleted).
     pub get_existing_found: u64,
     /// Should be 0: a "missing" key that was found means a generator bug.
     pub get_missing_found: u64,
+    /// Trace lookups (`get`) that returned a value.
     pub get_found: u64,
+    /// Live entries the range scans returned, summed over scans.
     pub range_entries: u64,
 }
 
 /// One operation class summed over levels, with the per-operation cost.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ClassSummary {
+    /// The engine's operation class (`OpClass::name`: put, delete, get_zero_result, …).
     pub class: String,
+    /// Operations of this class in the run phase.
     pub count: u64,
+    /// Pages this class read from storage: data, index and filter pages (block-cache hits cost none).
     pub page_ios: u64,
+    /// `page_ios / count` (0 when `count` is 0).
     pub io_per_op: f64,
+    /// Data pages read from storage (`block.cache.data.miss` when a cache is on).
     pub data_pages_read: u64,
+    /// Filters consulted to an answer: `filter_negatives + filter_positives`.
     pub filter_probes: u64,
+    /// Filters that said "absent": a data page read avoided (`bloom.filter.useful`).
     pub filter_negatives: u64,
+    /// Filters that said "maybe" (`bloom.filter.full.positive`).
     pub filter_positives: u64,
+    /// Positives whose table held the key, as a value or a tombstone (`bloom.filter.full.true.positive`).
     pub filter_true_positives: u64,
+    /// `filter_positives − filter_true_positives`: a data page read for nothing.
     pub filter_false_positives: u64,
+    /// Range scans' seeks: one per scan and run whose key range overlaps the scanned range.
     pub seeks: u64,
 }
 
+/// The flushes and merges of one phase (the load or the measured run), with the update cost and write
+/// amplification derived from them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct WriteSummary {
+    /// The phase's write counters, summed over levels.
     pub totals: WriteCounters,
     /// Bytes written by flushes and merges, per destination level (index 0 = level 1).
     pub bytes_written_per_level: Vec<u64>,
@@ -71,38 +96,57 @@ pub struct WriteSummary {
 pub struct Predicted {
     /// Σ over runs of each filter's FPR: the expected I/O of a zero-result lookup.
     pub zero_result_lookup_io: f64,
+    /// Runs in that tree: the terms of the sum.
     pub runs: usize,
 }
 
+/// Wall time of each phase, in milliseconds; filled in by the caller, never part of a comparison.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Timings {
+    /// Wall time of the preload (load) phase, in milliseconds.
     pub preload_ms: f64,
+    /// Wall time of the measured run, in milliseconds.
     pub run_ms: f64,
 }
 
+/// What a run measured: the JSON document (`lsm-navigator/report`) the CLI writes and the web pages
+/// read (`to_json`, `from_json`). Its counters match for every run of one spec, natively and in wasm;
+/// wall-clock figures (`timings`, `latency`) and sync counts do not.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
+    /// Always `REPORT_KIND`.
     pub kind: String,
+    /// `REPORT_VERSION` of the build that wrote it.
     pub version: u32,
+    /// The engine that ran: `lsm-engine` and its crate version.
     pub engine: String,
+    /// The design the engine ran (`Engine::config`: for a reopened database, the one it stored).
     pub config: EngineConfig,
     /// The generating workload, or None for a trace.
     pub workload: Option<Workload>,
+    /// Where the operations came from: `workload`, or `trace:NAME` for a KVBench trace.
     pub source: String,
+    /// Operations executed in the preload (load) phase.
     pub preload_operations: u64,
+    /// The run phase's operations by what the workload meant them to do.
     pub operations: Intents,
+    /// What the run phase's reads returned.
     pub results: Results,
     /// Counters of the preload phase.
     pub preload: Stats,
     /// Counters of the measured run.
     pub run: Stats,
+    /// The run phase's reads per engine operation class (every `OpClass`, in `OpClass::ALL` order), summed
+    /// over levels.
     pub summary: Vec<ClassSummary>,
     /// The run phase's writes (flushes and merges while the measured operations ran).
     pub writes: WriteSummary,
     /// The load phase's writes (the preload's flushes and merges).
     #[serde(default)]
     pub load_writes: WriteSummary,
+    /// The tree the run ended with: buffer, levels, runs, tables and their filters.
     pub tree: TreeShape,
+    /// Predictions computed from `tree`.
     pub predicted: Predicted,
     /// The measured run's counters under RocksDB's statistics names, for readers who know them.
     pub rocksdb_counters: std::collections::BTreeMap<String, u64>,
@@ -114,6 +158,7 @@ pub struct Report {
     pub latency: Option<crate::latency::LatencyReport>,
 }
 
+/// One `ClassSummary` per `OpClass`, in `OpClass::ALL` order (classes that never ran included, at 0).
 pub fn summarize(stats: &Stats) -> Vec<ClassSummary> {
     OpClass::ALL
         .iter()
@@ -205,10 +250,12 @@ impl Report {
         if ops > 0 { (reads + writes) as f64 / ops as f64 } else { 0.0 }
     }
 
+    /// The report as pretty-printed JSON, which `from_json` reads back.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// Parse a report written by `to_json`; a malformed document is a parse error naming `Report`.
     pub fn from_json(text: &str) -> lsm_core::error::Result<Report> {
         serde_json::from_str(text)
             .map_err(|e| lsm_core::error::Error::Parse { document: "Report".into(), message: e.to_string() })

@@ -16,12 +16,16 @@ use lsm_engine::stats::Stats;
 use lsm_workload::generator::{Generator, Intent, Op, OpSource, OwnedOp, Phase};
 use lsm_workload::kvbench::TraceReader;
 
+/// Where a `Runner` stands, returned by every `step`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Progress {
     /// "preload", "run" or "done".
     pub phase: &'static str,
+    /// Preload operations executed.
     pub preload_done: u64,
+    /// Preload operations the source holds.
     pub preload_total: u64,
+    /// Run-phase operations executed.
     pub run_done: u64,
     /// None when the source does not know its length.
     pub run_total: Option<u64>,
@@ -109,6 +113,9 @@ impl Tally {
     }
 }
 
+/// Plays an operation source (a generated workload or a KVBench trace) on an engine in bounded steps,
+/// and writes the `Report`; the engine is passed to each call, not owned. At the first run operation
+/// the preload's counters are set aside and the engine's reset, so the run's are counted alone.
 pub struct Runner {
     source: Box<dyn OpSource>,
     workload: Option<Workload>,
@@ -127,6 +134,7 @@ pub struct Runner {
 }
 
 impl Runner {
+    /// A runner for a generated workload; fails if the workload does not validate.
     pub fn for_workload(workload: &Workload) -> Result<Runner> {
         workload.validate()?;
         Ok(Self::new(Box::new(Generator::new(workload)), Some(workload.clone()), "workload".into()))
@@ -159,6 +167,7 @@ impl Runner {
         self.latency.get_or_insert_with(LatencyRecorder::new);
     }
 
+    /// Operations done and to do, and the phase.
     pub fn progress(&self) -> Progress {
         let phase = if self.finished {
             "done"
@@ -176,6 +185,7 @@ impl Runner {
         }
     }
 
+    /// Whether a step has found the source exhausted: the report is then final.
     pub fn is_finished(&self) -> bool {
         self.finished
     }

@@ -14,7 +14,9 @@ use lsm_engine::engine::Engine;
 use lsm_engine::storage::{MemStorage, Storage};
 use lsm_workload::generator::{Generator, Op, OpSource};
 
+/// The `kind` field of every `WriteAmpResult`.
 pub const WRITE_AMP_KIND: &str = "lsm-navigator/write-amplification";
+/// Allowed `checkpoint` values, inclusive.
 pub const CHECKPOINT_RANGE: (u64, u64) = (0, 1 << 40);
 
 /// What to measure: a design, a workload of inserts and updates (its preload included), and how
@@ -22,7 +24,9 @@ pub const CHECKPOINT_RANGE: (u64, u64) = (0, 1 << 40);
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct WriteAmpSpec {
+    /// The design written into.
     pub config: EngineConfig,
+    /// The writes: its preload, then its operations, which must all be inserts or updates.
     pub workload: Workload,
     /// Writes between two checkpoints; 0: none but the first and the last (and the flushes').
     #[serde(default)]
@@ -34,6 +38,7 @@ pub struct WriteAmpSpec {
 }
 
 impl WriteAmpSpec {
+    /// Check the design, the workload (inserts and updates only) and `checkpoint`; the error names the field.
     pub fn validate(&self) -> Result<()> {
         self.config.validate()?;
         self.workload.validate()?;
@@ -52,6 +57,7 @@ impl WriteAmpSpec {
         Ok(())
     }
 
+    /// Writes the measurement performs: the preload's entries plus the workload's operations.
     pub fn total_writes(&self) -> u64 {
         self.workload.preload.entries + self.workload.operations
     }
@@ -61,13 +67,17 @@ impl WriteAmpSpec {
 /// level l: 0 is where flushes land (the engine's level 1), which merges never write into.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct WriteCheckpoint {
+    /// Writes done when the counters were read (preload included).
     pub inserts: u64,
+    /// Flushes done so far.
     pub flushes: u64,
     /// Entries the flushes wrote: the distinct keys each buffer held.
     pub flush_entries: u64,
+    /// Table bytes the flushes wrote (data pages, filter, index, range block and footer).
     pub flush_bytes: u64,
     /// Entries merges wrote into each level.
     pub entries_into: Vec<u64>,
+    /// Table bytes merges wrote into each level.
     pub bytes_into: Vec<u64>,
     /// Merges into each level.
     pub compactions: Vec<u64>,
@@ -78,25 +88,39 @@ pub struct WriteCheckpoint {
     pub data_pages: u64,
 }
 
+/// What a write-amplification measurement found: the cumulative counters at every checkpoint.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WriteAmpResult {
+    /// Always `WRITE_AMP_KIND`.
     pub kind: String,
+    /// The format version (1).
     pub version: u32,
+    /// Key bytes of every write (the workload's `preload.key_bytes`).
     pub key_bytes: u32,
+    /// Value bytes of every write (the workload's `preload.value_bytes`).
     pub value_bytes: u32,
+    /// The counters in write order: at the start, every `checkpoint` writes, at every flush when asked,
+    /// and at the end.
     pub checkpoints: Vec<WriteCheckpoint>,
+    /// Writes performed, preload included.
     pub inserts: u64,
     /// Writes per flush, on average.
     pub inserts_per_flush: f64,
 }
 
+/// How far a write-amplification measurement has come, returned by every `WriteAmpRun::step`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WriteAmpProgress {
+    /// Writes done.
     pub done: u64,
+    /// Writes the measurement performs (`WriteAmpSpec::total_writes`).
     pub total: u64,
+    /// All writes are done.
     pub finished: bool,
 }
 
+/// A write-amplification measurement in progress: one engine taking the workload's writes, advanced by
+/// `step` so a worker can report progress and stop on a cancel.
 pub struct WriteAmpRun {
     spec: WriteAmpSpec,
     engine: Engine,
@@ -134,10 +158,12 @@ impl WriteAmpRun {
         Ok(run)
     }
 
+    /// Whether every write has been done.
     pub fn finished(&self) -> bool {
         self.done >= self.spec.total_writes()
     }
 
+    /// Writes done and to do.
     pub fn progress(&self) -> WriteAmpProgress {
         WriteAmpProgress { done: self.done, total: self.spec.total_writes(), finished: self.finished() }
     }
@@ -178,6 +204,7 @@ impl WriteAmpRun {
         Ok(self.progress())
     }
 
+    /// Write to the end and return the result.
     pub fn run(mut self) -> Result<WriteAmpResult> {
         while !self.finished() {
             self.step(1 << 20)?;
@@ -185,6 +212,7 @@ impl WriteAmpRun {
         Ok(self.result())
     }
 
+    /// The checkpoints recorded so far, with the average writes per flush.
     pub fn result(&self) -> WriteAmpResult {
         let last = self.checkpoints.last().cloned().unwrap_or_default();
         let p = &self.spec.workload.preload;
