@@ -10,6 +10,8 @@ use lsm_core::error::{Error, Result};
 
 use super::Import;
 
+/// The engine format's text: `EngineConfig::to_json` and a trailing newline, which
+/// `lsm run --config` reads unchanged.
 pub fn canonical_json(config: &EngineConfig) -> String {
     let mut text = config.to_json();
     text.push('\n');
@@ -24,6 +26,8 @@ fn schema() -> Value {
     serde_json::to_value(&sample).unwrap_or(Value::Null)
 }
 
+/// EngineConfig JSON with the fields this version does not know removed and listed in
+/// `unknown_keys` (`EngineConfig::from_json` would reject them); the rest must be valid.
 pub fn import_json(text: &str) -> Result<Import> {
     let mut value: Value = serde_json::from_str(text)
         .map_err(|e| Error::Parse { document: "EngineConfig".into(), message: e.to_string() })?;

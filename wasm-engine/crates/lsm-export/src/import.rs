@@ -112,6 +112,9 @@ fn version(ini: &Ini) -> Option<(u64, u64)> {
     Some((parts.next()??, parts.next().flatten().unwrap_or(0)))
 }
 
+/// A RocksDB OPTIONS file as a design, from `[DBOptions]` and the default column family's
+/// `[CFOptions]` and block-based table. Absent options take RocksDB's defaults; options and
+/// sections with no engine meaning go to `unknown_keys`.
 pub fn from_rocksdb(text: &str) -> Result<Import> {
     let ini = Ini::parse(text)?;
     let structure = |m: &str| Error::Parse { document: "RocksDB OPTIONS".into(), message: m.to_string() };

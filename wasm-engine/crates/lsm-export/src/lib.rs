@@ -35,6 +35,7 @@ use lsm_core::error::{Error, Result};
 pub use lsm_core::warning::{Warning, WarningKind};
 use lsm_core::workload::Workload;
 
+/// A target `export` writes. Parsed from its `name` (`db-bench` is accepted for `db_bench`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// RocksDB OPTIONS file (INI), as `LoadOptionsFromFile` reads it (RocksDB 7.x or later).
@@ -48,8 +49,11 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, for choosers and for tests that export each.
     pub const ALL: [Format; 4] = [Format::Rocksdb, Format::RocksdbCpp, Format::Engine, Format::DbBench];
 
+    /// The name the CLI and the wasm API give it (`rocksdb`, `rocksdb-cpp`, `engine`,
+    /// `db_bench`); `from_str` reads it back.
     pub fn name(self) -> &'static str {
         match self {
             Format::Rocksdb => "rocksdb",
@@ -83,9 +87,14 @@ impl FromStr for Format {
     }
 }
 
+/// An exported file and what it could not say.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Export {
+    /// The file, byte-identical from the CLI and the browser; each warning is also a `LOSSY`
+    /// comment in it.
     pub text: String,
+    /// Every setting the format could not express exactly, for the UI to list beside the
+    /// export; always empty for `engine`.
     pub warnings: Vec<Warning>,
 }
 
@@ -109,6 +118,7 @@ pub fn export(config: &EngineConfig, format: Format, workload: Option<&Workload>
     }
 }
 
+/// What `import` reads; parsed from `rocksdb` or `engine`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ImportKind {
     /// A RocksDB OPTIONS file.
@@ -133,11 +143,18 @@ impl FromStr for ImportKind {
 /// what was approximated on the way in.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Import {
+    /// The design, validated.
     pub config: EngineConfig,
+    /// Settings that were not used, by name: `Section.option` for RocksDB (`CFOptions.ttl`), the
+    /// field path for engine JSON (`filter.foo`).
     pub unknown_keys: Vec<String>,
+    /// What was rounded or approximated on the way in, by EngineConfig field (empty for
+    /// `engine`).
     pub warnings: Vec<Warning>,
 }
 
+/// Reads a design in `kind`'s format: `Error::Parse` when the text is not in that format,
+/// `Error::Invalid` when the design it describes is out of range.
 pub fn import(text: &str, kind: ImportKind) -> Result<Import> {
     match kind {
         ImportKind::Rocksdb => import::from_rocksdb(text),
