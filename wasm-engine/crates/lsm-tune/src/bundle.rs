@@ -12,16 +12,21 @@ use lsm_core::error::Result;
 use lsm_export::{self as export, Format};
 use lsm_workload::ycsb;
 
+/// One file of a tune's bundle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct BundleFile {
+    /// File name in the bundle (`REPORT.md`, `recommended.OPTIONS`, …).
     pub name: String,
+    /// The file's text, written as is.
     pub text: String,
 }
 
 /// I/O per operation measured for the current and the recommended design, and where.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Proof {
+    /// Measured I/O per operation of the current design.
     pub current: f64,
+    /// Measured I/O per operation of the recommended design.
     pub recommended: f64,
     /// "the engine, in memory", "the engine, on files in /tmp/x", …
     pub on: String,

@@ -108,6 +108,7 @@ pub fn shape_summary(c: &EngineConfig) -> String {
     if c.compaction.granularity == Granularity::File { format!("{shape}, merges by file") } else { shape }
 }
 
+/// How summaries and reports name an allocation: `Monkey`, `uniform`, `Mnemosyne`, `per-level`.
 pub fn allocation_name(a: Allocation) -> &'static str {
     match a {
         Allocation::Monkey => "Monkey",

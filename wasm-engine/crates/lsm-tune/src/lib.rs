@@ -43,10 +43,13 @@ use lsm_core::workload::Workload;
 use predict::{Prediction, Predictor, class_mix};
 use robust::{sample_neighbourhood, worst_case};
 
+/// The `kind` of a `TuneResult` document.
 pub const TUNE_KIND: &str = "lsm-navigator/tune-result";
+/// The `version` of a `TuneResult` document.
 pub const TUNE_VERSION: u32 = 1;
 /// Workloads drawn from the ρ-neighbourhood for the distribution chart.
 pub const NEIGHBOUR_SAMPLES: usize = 1_000;
+/// Allowed ρ (Endure's KL-divergence radius, nats), inclusive; `tune` rejects any other.
 pub const RHO_RANGE: (f64, f64) = (0.0, 10.0);
 
 /// What the recommendation must run on.
@@ -89,38 +92,55 @@ const MNEMOSYNE_VARIANTS: usize = 2;
 /// One design as the tuner priced it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Priced {
+    /// The design; a candidate's `name` is its summary (the current design keeps its own).
     pub config: EngineConfig,
     /// "leveling, T = 10, monkey filters at 12 bits/key, 16 MiB buffer".
     pub summary: String,
+    /// What the engine is predicted to measure for it on the workload.
     pub prediction: Prediction,
     /// The worst expected cost within ρ, and the workload (class shares) that attains it.
     pub worst: f64,
+    /// The class shares of that worst workload, in `predict::CLASSES` order.
     pub worst_mix: [f64; 4],
 }
 
 /// Each design's predicted cost on the sampled nearby workloads, sorted ascending.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Neighbourhood {
+    /// Workloads sampled within ρ (`NEIGHBOUR_SAMPLES`; all equal to the expected one when
+    /// ρ = 0).
     pub samples: usize,
+    /// I/O per operation of the current design on each sample.
     pub current: Vec<f64>,
+    /// I/O per operation of the nominal design on each sample.
     pub nominal: Vec<f64>,
+    /// I/O per operation of the robust design on each sample.
     pub robust: Vec<f64>,
 }
 
 /// The result document: the same from the page and from `lsm tune`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TuneResult {
+    /// Document type; always `TUNE_KIND` ("lsm-navigator/tune-result").
     pub kind: String,
+    /// Always `TUNE_VERSION` (1).
     pub version: u32,
+    /// Endure's ρ: how far (KL-divergence, nats) the mix may drift for the robust design; in
+    /// [0, 10], 0 = no robustness.
     pub rho: f64,
+    /// What the recommendation must run on.
     pub target: Target,
     /// Buffer plus filter memory, the same for every design considered.
     pub memory_bytes: f64,
+    /// The workload tuned for, as given.
     pub workload: Workload,
     /// Class shares: zero-result lookups, non-zero-result lookups, range lookups, writes.
     pub mix: [f64; 4],
+    /// The design tuned from, priced like the candidates.
     pub current: Priced,
+    /// The least predicted cost at the expected workload; the current design unless one beats it.
     pub nominal: Priced,
+    /// The least worst-case cost within ρ; the nominal design when ρ = 0.
     pub robust: Priced,
     /// "robust" when ρ > 0, else "nominal".
     pub recommended: String,
@@ -128,25 +148,34 @@ pub struct TuneResult {
     pub expected_loss: f64,
     /// Predicted gain of the recommendation over the current design at the expected workload.
     pub predicted_gain: f64,
+    /// Designs priced, the current one included.
     pub candidates: usize,
+    /// The three designs' costs on workloads sampled within ρ, for the distribution chart.
     pub neighbourhood: Neighbourhood,
     /// The current and the recommended design with twice the data (the same operations): a
     /// design tuned to one data size (a tree that happens to hold one run) can lose as it grows.
     pub grown: Grown,
 }
 
+/// The predicted cost of the current and the recommended design with twice the preload, the
+/// run's operations unchanged.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Grown {
+    /// Preload entries of the doubled workload.
     pub records: u64,
+    /// Predicted I/O per operation of the current design at that size.
     pub current: f64,
+    /// Predicted I/O per operation of the recommended design at that size.
     pub recommended: f64,
 }
 
 impl TuneResult {
+    /// The recommended design: `robust` when ρ > 0, `nominal` otherwise.
     pub fn recommendation(&self) -> &Priced {
         if self.recommended == "robust" { &self.robust } else { &self.nominal }
     }
 
+    /// The document as pretty-printed JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }

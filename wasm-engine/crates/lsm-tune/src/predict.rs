@@ -69,7 +69,10 @@ pub struct Prediction {
     pub tree: Vec<Vec<f64>>,
     /// Flushes and merges during the run phase, and the pages they write.
     pub flushes: u64,
+    /// Merges during the run phase (whole levels or files).
     pub merges: u64,
+    /// Pages the run phase's flushes and merges write, data and metadata: the write cost times
+    /// the run's writes.
     pub pages_written: f64,
 }
 
@@ -483,6 +486,8 @@ pub struct Predictor<'w> {
 }
 
 impl<'w> Predictor<'w> {
+    /// Builds the workload's key popularity once, for every design to be priced; fails if the
+    /// workload is invalid.
     pub fn new(workload: &'w Workload) -> Result<Predictor<'w>> {
         workload.validate()?;
         let m = &workload.mix;

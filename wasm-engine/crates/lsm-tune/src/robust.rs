@@ -13,6 +13,8 @@ use lsm_core::error::{Error, Result};
 use lsm_core::math::{exp, ln};
 use lsm_core::rng::Rng;
 
+/// Endure's worst case for one design, in the units of its class costs (I/O per operation
+/// from `predict`).
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct WorstCase {
     /// J: the largest expected cost over the ρ-neighbourhood.
