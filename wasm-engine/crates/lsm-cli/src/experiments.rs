@@ -3,21 +3,21 @@
 //! keys as raw bytes, which the LevelDB driver (interop/leveldb) reads, so both systems take the
 //! same keys in the same order; `writes` measures the engine on them.
 
-use std::collections::HashMap;
 use std::io::Write as _;
-use std::time::Instant;
 
 use lsm_core::config::{Allocation, EngineConfig};
 use lsm_core::error::{Error, Result};
+use lsm_runner::clock::now_ns;
 use lsm_runner::growth::{Growth, GrowthPolicy, GrowthSpec};
 use lsm_runner::write_amp::{WriteAmpRun, WriteAmpSpec};
 use lsm_workload::generator::{Generator, Op, OpSource};
 
-use super::{load_config, load_workload, number, required, storage};
+use super::cli::{GrowthArgs, KeysArgs, WritesArgs};
+use super::{load_config, load_workload, number, storage};
 
 /// Every key the workload writes, in order, as raw bytes (fixed length: the workload's key size).
-pub fn keys(o: &HashMap<String, String>) -> Result<()> {
-    let w = load_workload(required(o, "workload")?, o)?;
+pub(crate) fn keys(a: &KeysArgs) -> Result<()> {
+    let w = load_workload(&a.workload, &a.counts)?;
     let mut generator = Generator::new(&w);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
@@ -39,46 +39,46 @@ pub fn keys(o: &HashMap<String, String>) -> Result<()> {
 }
 
 /// The engine's write amplification by destination level at every `--checkpoint` writes (JSON).
-pub fn writes(o: &HashMap<String, String>) -> Result<()> {
-    let at_flush = o.get("checkpoint").is_some_and(|c| c == "flush");
+pub(crate) fn writes(a: &WritesArgs) -> Result<()> {
+    let at_flush = a.checkpoint == "flush";
     let spec = WriteAmpSpec {
-        config: load_config(required(o, "config")?)?,
-        workload: load_workload(required(o, "workload")?, o)?,
-        checkpoint: if at_flush { 0 } else { number(o, "checkpoint", 100_000)? },
+        config: load_config(&a.config)?,
+        workload: load_workload(&a.workload, &a.counts)?,
+        checkpoint: if at_flush { 0 } else { number(&a.checkpoint, "checkpoint")? },
         checkpoint_at_flush: at_flush,
     };
-    let result = WriteAmpRun::on(spec, storage(o)?)?.run()?;
+    let result = WriteAmpRun::on(spec, storage(a.dir.as_deref())?)?.run()?;
     let json = serde_json::to_string(&result).map_err(|e| Error::invalid("result", e.to_string()))?;
     outln!("{json}");
     Ok(())
 }
 
 /// Monkey's Fig 12A: zero-result I/O per lookup as one tree per filter policy doubles.
-pub fn growth(o: &HashMap<String, String>) -> Result<()> {
-    let config = match o.get("config") {
+pub(crate) fn growth(a: &GrowthArgs) -> Result<()> {
+    let config = match &a.config {
         Some(path) => load_config(path)?,
         None => {
             let mut c = EngineConfig::uniform_shape(
-                number(o, "size-ratio", 2.0)?,
-                number(o, "max-runs", 1)?,
+                number(&a.size_ratio, "size-ratio")?,
+                number(&a.max_runs, "max-runs")?,
                 Allocation::Monkey,
-                number(o, "bits", 5.0)?,
+                number(&a.bits, "bits")?,
             );
-            c.buffer_bytes = number(o, "buffer-bytes", 16 << 10)?;
+            c.buffer_bytes = number(&a.buffer_bytes, "buffer-bytes")?;
             c
         }
     };
     let spec = GrowthSpec {
         config,
-        from_log2: number(o, "from", 12)?,
-        to_log2: number(o, "to", 20)?,
-        lookups: number(o, "lookups", 100_000)?,
-        value_bytes: number(o, "value-bytes", 100)?,
+        from_log2: number(&a.from, "from")?,
+        to_log2: number(&a.to, "to")?,
+        lookups: number(&a.lookups, "lookups")?,
+        value_bytes: number(&a.value_bytes, "value-bytes")?,
         policies: GrowthPolicy::ALL.to_vec(),
     };
-    let started = Instant::now();
+    let started = now_ns();
     let result = Growth::new(spec)?.run()?;
-    if o.contains_key("json") {
+    if a.json {
         outln!("{}", serde_json::to_string_pretty(&result).unwrap_or_default());
         return Ok(());
     }
@@ -122,6 +122,6 @@ pub fn growth(o: &HashMap<String, String>) -> Result<()> {
             r.rebuild_pages
         );
     }
-    eprintln!("measured in {:.1} s", started.elapsed().as_secs_f64());
+    eprintln!("measured in {:.1} s", (now_ns() - started) / 1e9);
     Ok(())
 }

@@ -1,15 +1,19 @@
 //! `lsm`: the engine as a native command-line tool. Same engine, same documents, same counters
 //! as the browser: `lsm run` on an exported config reproduces a run from the explorer.
+//!
+//! The command line is declared in `cli` (clap, which also writes the help and the completions);
+//! the commands are here and in `experiments`.
 
-use std::collections::HashMap;
 use std::process::ExitCode;
-use std::time::Instant;
+
+use clap::{CommandFactory as _, FromArgMatches as _};
 
 use lsm_core::config::EngineConfig;
 use lsm_core::error::{Error, Result};
 use lsm_core::workload::{MAX_OPERATIONS, Workload};
 use lsm_engine::engine::Engine;
 use lsm_engine::storage::{FileStorage, MemStorage, Storage};
+use lsm_runner::clock::now_ns;
 use lsm_runner::report::{Report, Timings};
 use lsm_runner::runner::Runner;
 use lsm_workload::fit::fit_trace;
@@ -39,145 +43,68 @@ macro_rules! outln {
     }};
 }
 
+mod cli;
 mod experiments;
 
-const USAGE: &str = "\
-usage: lsm <command> [options]
-
-commands:
-  run      --config C.json (--workload W.json | --trace T.txt [--key-bytes 16])
-           [--report R.json] [--dir DIR] [--no-wal]
-           Run a workload or a KVBench trace; write the Report (JSON) to R.json or stdout.
-           Without --dir the database lives in memory; with --dir it is written to files there.
-           --no-wal: writes are not logged ahead (as RocksDB's disableWAL): what the buffer
-           holds is lost on a crash; flushed data is durable either way.
-  trace    --workload W.json      Print the workload's operations as a KVBench trace.
-  validate (--config C.json | --workload W.json)
-  bench    [--config C.json] [--workload W.json] [--dir DIR] [--no-wal]
-           Time the load (preload) and the lookups (run) phases; prints one JSON line.
-           In memory unless --dir (files there, which must be empty); --no-wal as for run.
-  export   --design C.json --format rocksdb|rocksdb-cpp|engine|db_bench [--workload W.json]
-           Print the design in that format; what the format cannot express goes to stderr.
-  import   (--rocksdb OPTIONS | --engine C.json)
-           Print the design as EngineConfig JSON; unknown keys and warnings go to stderr.
-  ycsb     (--core a|b|c|d|e|f | --workload W) [--records N] [--operations N]
-           Print a YCSB CoreWorkload properties file: one of YCSB's core workloads, or the
-           workload W; what YCSB cannot run of it goes to stderr.
-  fit      --trace T.txt [--key-bytes 16]
-           Fit a Workload to a KVBench trace: operation mix (zero-result lookups apart), key
-           popularity (uniform, or Zipf θ by maximum likelihood, with goodness of fit and a
-           rank-frequency series), sizes. Prints the fit (JSON) with the Workload inside.
-  tune     (--options OPTIONS | --config C.json) --workload W [--robust ρ]
-           [--target engine|rocksdb] [--out DIR]
-           A design for the same buffer and filter memory that the engine will measure as
-           cheaper for W: nominal, and robust over workloads within KL-divergence ρ (Endure);
-           for RocksDB, within its own shape (write buffer, level multiplier, bits per key).
-           Prints the result (JSON): each design's predicted I/O per class, the gain, the
-           worst case within ρ and the costs over 1,000 nearby workloads.
-  predict  --config C.json --workload W
-           Predict what a run will measure, from the engine's own merge policy and filter sizing
-           replayed on sizes: I/O per operation of each class and in total (JSON).
-  growth   [--config C.json | --size-ratio T --max-runs K --bits B --buffer-bytes N]
-           [--from 12] [--to 20] [--lookups 100000] [--value-bytes 100] [--json]
-           Monkey's Figure 12A on the engine: zero-result I/O per lookup as the data doubles
-           from 2^from to 2^to entries, for uniform filters, Monkey sized at birth and Monkey
-           re-optimised, next to the optimum for each measured tree and the rebuilds' pages.
-           Without --config: T = 2, K = 1, 5 bits/key, a 16 KiB buffer, 4 KiB pages.
-  keys     --workload W           Print every key W writes, in order, as raw bytes (W must
-           only insert and update): the stream the LevelDB driver in interop/leveldb reads.
-  writes   --config C.json --workload W [--checkpoint 100000|flush] [--dir DIR]
-           Write amplification by destination level: cumulative entries and bytes written by
-           flushes and by merges into each level, at every --checkpoint writes or at every
-           flush (JSON), indexed as LevelDB's levels (0 = flushed files). W must only insert
-           and update.
-  version
-
-Wherever a workload W is read it may be Workload JSON, a YCSB workload properties file, or
-ycsb:a … ycsb:f; --records / --operations set a YCSB workload's recordcount / operationcount.
-";
+use cli::{
+    BenchArgs, Command, Counts, ExportArgs, FitArgs, ImportArgs, PredictArgs, RunArgs, Store, TraceArgs, TuneArgs,
+    ValidateArgs, YcsbArgs,
+};
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let Some(command) = args.first() else {
-        eprint!("{USAGE}");
-        return ExitCode::from(2);
+    // Parsed in two steps so an error names the command as typed (`lsm run: --config: …`).
+    let matches = cli::Cli::command().get_matches();
+    let name = matches.subcommand_name().unwrap_or("lsm").to_string();
+    let command = match cli::Cli::from_arg_matches(&matches) {
+        Ok(c) => c.command,
+        Err(e) => e.exit(),
     };
-    if args[1..].iter().any(|a| a == "--help" || a == "-h") {
-        out!("{USAGE}");
-        return ExitCode::SUCCESS;
-    }
-    let options = match parse_options(&args[1..]) {
-        Ok(o) => o,
-        Err(message) => {
-            eprintln!("lsm {command}: {message}\n\n{USAGE}");
-            return ExitCode::from(2);
-        }
-    };
-    let result = match command.as_str() {
-        "run" => run(&options),
-        "trace" => trace(&options),
-        "validate" => validate(&options),
-        "bench" => bench(&options),
-        "export" => export(&options),
-        "import" => import(&options),
-        "ycsb" => ycsb_properties(&options),
-        "fit" => fit(&options),
-        "predict" => predict(&options),
-        "tune" => tune(&options),
-        "growth" => experiments::growth(&options),
-        "keys" => experiments::keys(&options),
-        "writes" => experiments::writes(&options),
-        "version" | "--version" => {
+    let result = match command {
+        Command::Run(a) => run(&a),
+        Command::Trace(a) => trace(&a),
+        Command::Validate(a) => validate(&a),
+        Command::Bench(a) => bench(&a),
+        Command::Export(a) => export(&a),
+        Command::Import(a) => import(&a),
+        Command::Ycsb(a) => ycsb_properties(&a),
+        Command::Fit(a) => fit(&a),
+        Command::Predict(a) => predict(&a),
+        Command::Tune(a) => tune(&a),
+        Command::Growth(a) => experiments::growth(&a),
+        Command::Keys(a) => experiments::keys(&a),
+        Command::Writes(a) => experiments::writes(&a),
+        Command::Version => {
             outln!("lsm {}", env!("CARGO_PKG_VERSION"));
             Ok(())
         }
-        "help" | "--help" | "-h" => {
-            out!("{USAGE}");
+        Command::Completions(a) => {
+            // Into memory first: the generator panics on a write error, `out!` ends quietly.
+            let mut script = Vec::new();
+            clap_complete::generate(a.shell, &mut cli::Cli::command(), "lsm", &mut script);
+            out!("{}", String::from_utf8_lossy(&script));
             Ok(())
-        }
-        other => {
-            eprintln!("lsm: unknown command '{other}'\n\n{USAGE}");
-            return ExitCode::from(2);
         }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("lsm {command}: {e}");
+            eprintln!("lsm {name}: {e}");
             ExitCode::FAILURE
         }
     }
 }
 
-/// Options that are switches: present or not, no value.
-const SWITCHES: [&str; 2] = ["no-wal", "json"];
-
-fn parse_options(args: &[String]) -> std::result::Result<HashMap<String, String>, String> {
-    let mut options = HashMap::new();
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        let name = flag.strip_prefix("--").ok_or_else(|| format!("unexpected argument '{flag}'"))?;
-        if SWITCHES.contains(&name) {
-            options.insert(name.to_string(), String::new());
-            continue;
-        }
-        let value = it.next().ok_or_else(|| format!("--{name} needs a value"))?;
-        options.insert(name.to_string(), value.clone());
-    }
-    Ok(options)
-}
-
 /// A new engine on `--dir` (files) or in memory, logging writes ahead unless `--no-wal`.
-fn open_engine(config: EngineConfig, o: &HashMap<String, String>) -> Result<Engine> {
-    let mut engine = Engine::create(config, storage(o)?)?;
-    engine.set_write_ahead_log(!o.contains_key("no-wal"));
+fn open_engine(config: EngineConfig, store: &Store) -> Result<Engine> {
+    let mut engine = Engine::create(config, storage(store.dir.as_deref())?)?;
+    engine.set_write_ahead_log(!store.no_wal);
     Ok(engine)
 }
 
 /// The end of a clean run, after its report: without the log, the buffer is flushed so the
 /// database on files holds every write (RocksDB flushes on close for the same reason).
-fn close_engine(mut engine: Engine, o: &HashMap<String, String>) -> Result<()> {
-    if o.contains_key("no-wal") && o.contains_key("dir") {
+fn close_engine(mut engine: Engine, store: &Store) -> Result<()> {
+    if store.no_wal && store.dir.is_some() {
         engine.flush()?;
     }
     Ok(())
@@ -187,10 +114,6 @@ fn read(path: &str) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| Error::storage(path, e.to_string()))
 }
 
-fn required<'a>(o: &'a HashMap<String, String>, name: &str) -> Result<&'a str> {
-    o.get(name).map(String::as_str).ok_or_else(|| Error::invalid(format!("--{name}"), "is required"))
-}
-
 fn load_config(path: &str) -> Result<EngineConfig> {
     EngineConfig::from_json(&read(path)?).map_err(|e| in_file(path, e))
 }
@@ -198,7 +121,7 @@ fn load_config(path: &str) -> Result<EngineConfig> {
 /// A Workload from its JSON, from a YCSB workload properties file, or `ycsb:a` … `ycsb:f` (YCSB's
 /// core workloads). `--records` / `--operations` replace a YCSB workload's recordcount /
 /// operationcount, as YCSB's `-p` does. What YCSB says that the engine cannot goes to stderr.
-fn load_workload(path: &str, o: &HashMap<String, String>) -> Result<Workload> {
+fn load_workload(path: &str, counts: &Counts) -> Result<Workload> {
     // A core workload is named as YCSB names its file (workloads/workloada).
     let mut file = path.to_string();
     let mut text = match path.strip_prefix("ycsb:") {
@@ -225,8 +148,10 @@ fn load_workload(path: &str, o: &HashMap<String, String>) -> Result<Workload> {
             text
         }
     };
-    for (flag, property) in [("records", "recordcount"), ("operations", "operationcount")] {
-        if let Some(v) = o.get(flag) {
+    for (flag, property, value) in
+        [("records", "recordcount", &counts.records), ("operations", "operationcount", &counts.operations)]
+    {
+        if let Some(v) = value {
             let n: u64 = v.parse().ok().filter(|&n| n <= MAX_OPERATIONS).ok_or_else(|| {
                 Error::invalid(format!("--{flag}"), format!("must be an integer in [0, {MAX_OPERATIONS}], got {v}"))
             })?;
@@ -255,8 +180,9 @@ fn in_file(path: &str, e: Error) -> Error {
     }
 }
 
-fn storage(o: &HashMap<String, String>) -> Result<Box<dyn Storage>> {
-    match o.get("dir") {
+/// Files in `--dir`, which must be empty, or memory without it.
+fn storage(dir: Option<&str>) -> Result<Box<dyn Storage>> {
+    match dir {
         Some(dir) => {
             let mut s = FileStorage::open(dir)?;
             if !s.list()?.is_empty() {
@@ -269,53 +195,55 @@ fn storage(o: &HashMap<String, String>) -> Result<Box<dyn Storage>> {
 }
 
 /// `--key-bytes`: the length integer trace keys are encoded to (16 unless given).
-fn key_bytes(o: &HashMap<String, String>) -> Result<usize> {
-    match o.get("key-bytes") {
-        Some(k) => k
-            .parse::<usize>()
-            .ok()
-            .filter(|k| (8..=1024).contains(k))
-            .ok_or_else(|| Error::invalid("--key-bytes", format!("must be an integer in [8, 1024], got {k}"))),
-        None => Ok(16),
-    }
+fn key_bytes(k: &str) -> Result<usize> {
+    k.parse::<usize>()
+        .ok()
+        .filter(|k| (8..=1024).contains(k))
+        .ok_or_else(|| Error::invalid("--key-bytes", format!("must be an integer in [8, 1024], got {k}")))
+}
+
+/// Milliseconds since `start` (a reading of `now_ns`).
+fn ms_since(start: f64) -> f64 {
+    (now_ns() - start) / 1e6
 }
 
 /// Drive a runner to the end, timing the preload and the run separately.
 fn drive(runner: &mut Runner, engine: &mut Engine) -> Result<Timings> {
     const STEP: u64 = 10_000;
     let mut t = Timings::default();
-    let mut start = Instant::now();
+    let mut start = now_ns();
     let mut in_preload = runner.progress().phase == "preload";
     while !runner.is_finished() {
         let p = runner.step(engine, STEP)?;
         if in_preload && p.phase != "preload" {
             // The step that crossed into the run may hold a few run operations; steps are
             // small, so the error is below 1%. Exact splits use `bench` (one phase per step).
-            t.preload_ms = start.elapsed().as_secs_f64() * 1e3;
-            start = Instant::now();
+            t.preload_ms = ms_since(start);
+            start = now_ns();
             in_preload = false;
         }
     }
-    t.run_ms = start.elapsed().as_secs_f64() * 1e3;
+    t.run_ms = ms_since(start);
     Ok(t)
 }
 
-fn run(o: &HashMap<String, String>) -> Result<()> {
-    let config = load_config(required(o, "config")?)?;
-    let mut runner = match (o.get("workload"), o.get("trace")) {
-        (Some(w), None) => Runner::for_workload(&load_workload(w, o)?)?,
-        (None, Some(t)) => Runner::for_trace(t, read(t)?, key_bytes(o)?),
-        _ => return Err(Error::invalid("--workload/--trace", "give exactly one of them")),
+fn run(a: &RunArgs) -> Result<()> {
+    let config = load_config(&a.config)?;
+    // clap has seen to it that exactly one of them is given.
+    let mut runner = match (&a.workload, &a.trace) {
+        (Some(w), _) => Runner::for_workload(&load_workload(w, &a.counts)?)?,
+        (None, Some(t)) => Runner::for_trace(t, read(t)?, key_bytes(&a.key_bytes.key_bytes)?),
+        (None, None) => return Err(Error::invalid("--workload/--trace", "give exactly one of them")),
     };
     runner.time_operations();
-    let mut engine = open_engine(config, o)?;
+    let mut engine = open_engine(config, &a.store)?;
     let timings = drive(&mut runner, &mut engine)?;
     let mut report = runner.report(&engine);
-    close_engine(engine, o)?;
+    close_engine(engine, &a.store)?;
     report.timings = Some(timings);
     eprintln!("{}", summary(&report));
     let json = report.to_json();
-    match o.get("report") {
+    match &a.report {
         Some(path) => std::fs::write(path, json + "\n").map_err(|e| Error::storage(path, e.to_string())),
         None => {
             outln!("{json}");
@@ -385,17 +313,17 @@ fn phase_line(name: &str, ops: u64, ms: f64, w: &lsm_runner::report::WriteSummar
     )
 }
 
-fn trace(o: &HashMap<String, String>) -> Result<()> {
-    let w = load_workload(required(o, "workload")?, o)?;
+fn trace(a: &TraceArgs) -> Result<()> {
+    let w = load_workload(&a.workload, &a.counts)?;
     out!("{}", kvbench::write_trace(&mut Generator::new(&w))?);
     Ok(())
 }
 
-fn validate(o: &HashMap<String, String>) -> Result<()> {
-    match (o.get("config"), o.get("workload")) {
-        (Some(c), None) => load_config(c).map(|_| ()),
-        (None, Some(w)) => load_workload(w, o).map(|_| ()),
-        _ => Err(Error::invalid("--config/--workload", "give exactly one of them")),
+fn validate(a: &ValidateArgs) -> Result<()> {
+    match (&a.config, &a.workload) {
+        (Some(c), _) => load_config(c).map(|_| ()),
+        (None, Some(w)) => load_workload(w, &a.counts).map(|_| ()),
+        (None, None) => Err(Error::invalid("--config/--workload", "give exactly one of them")),
     }?;
     outln!("ok");
     Ok(())
@@ -404,29 +332,29 @@ fn validate(o: &HashMap<String, String>) -> Result<()> {
 const BENCH_CONFIG: &str = include_str!("../../../../public/examples/bench-config.json");
 const BENCH_WORKLOAD: &str = include_str!("../../../../public/examples/bench-workload.json");
 
-fn bench(o: &HashMap<String, String>) -> Result<()> {
-    let config = match o.get("config") {
+fn bench(a: &BenchArgs) -> Result<()> {
+    let config = match &a.config {
         Some(p) => load_config(p)?,
         None => EngineConfig::from_json(BENCH_CONFIG)?,
     };
-    let workload = match o.get("workload") {
-        Some(p) => load_workload(p, o)?,
+    let workload = match &a.workload {
+        Some(p) => load_workload(p, &a.counts)?,
         None => Workload::from_json(BENCH_WORKLOAD)?,
     };
-    let mut engine = open_engine(config, o)?;
+    let mut engine = open_engine(config, &a.store)?;
     let mut runner = Runner::for_workload(&workload)?;
-    let start = Instant::now();
+    let start = now_ns();
     runner.step(&mut engine, workload.preload.entries)?;
-    let load_s = start.elapsed().as_secs_f64();
-    let start = Instant::now();
+    let load_s = ms_since(start) / 1e3;
+    let start = now_ns();
     runner.step(&mut engine, workload.operations + 1)?;
-    let run_s = start.elapsed().as_secs_f64();
+    let run_s = ms_since(start) / 1e3;
     let report = runner.report(&engine);
-    close_engine(engine, o)?;
+    close_engine(engine, &a.store)?;
     let line = serde_json::json!({
         "target": "native",
-        "storage": if o.contains_key("dir") { "files" } else { "memory" },
-        "wal": !o.contains_key("no-wal"),
+        "storage": if a.store.dir.is_some() { "files" } else { "memory" },
+        "wal": !a.store.no_wal,
         "preload_ops": workload.preload.entries,
         "run_ops": workload.operations,
         "load_seconds": load_s,
@@ -440,11 +368,10 @@ fn bench(o: &HashMap<String, String>) -> Result<()> {
     Ok(())
 }
 
-fn export(o: &HashMap<String, String>) -> Result<()> {
-    let design = required(o, "design")?;
-    let config = load_config(design)?;
-    let format: lsm_export::Format = required(o, "format")?.parse()?;
-    let workload = o.get("workload").map(|w| load_workload(w, o)).transpose()?;
+fn export(a: &ExportArgs) -> Result<()> {
+    let config = load_config(&a.design)?;
+    let format: lsm_export::Format = a.format.parse()?;
+    let workload = a.workload.as_ref().map(|w| load_workload(w, &a.counts)).transpose()?;
     let out = lsm_export::export(&config, format, workload.as_ref())?;
     for w in &out.warnings {
         eprintln!("warning: {} {}: {}", w.kind, w.field, w.message);
@@ -453,12 +380,12 @@ fn export(o: &HashMap<String, String>) -> Result<()> {
     Ok(())
 }
 
-fn import(o: &HashMap<String, String>) -> Result<()> {
+fn import(a: &ImportArgs) -> Result<()> {
     use lsm_export::ImportKind;
-    let (path, kind) = match (o.get("rocksdb"), o.get("engine")) {
-        (Some(p), None) => (p, ImportKind::Rocksdb),
+    let (path, kind) = match (&a.rocksdb, &a.engine) {
+        (Some(p), _) => (p, ImportKind::Rocksdb),
         (None, Some(p)) => (p, ImportKind::Engine),
-        _ => return Err(Error::invalid("--rocksdb/--engine", "give exactly one of them")),
+        (None, None) => return Err(Error::invalid("--rocksdb/--engine", "give exactly one of them")),
     };
     let imported = lsm_export::import(&read(path)?, kind).map_err(|e| in_file(path, e))?;
     for key in &imported.unknown_keys {
@@ -471,23 +398,23 @@ fn import(o: &HashMap<String, String>) -> Result<()> {
     Ok(())
 }
 
-fn ycsb_properties(o: &HashMap<String, String>) -> Result<()> {
-    let workload = match (o.get("core"), o.get("workload")) {
-        (Some(letter), None) => load_workload(&format!("ycsb:{letter}"), o)?,
-        (None, Some(w)) => load_workload(w, o)?,
-        _ => return Err(Error::invalid("--core/--workload", "give exactly one of them")),
+fn ycsb_properties(a: &YcsbArgs) -> Result<()> {
+    let workload = match (&a.core, &a.workload) {
+        (Some(letter), _) => load_workload(&format!("ycsb:{letter}"), &a.counts)?,
+        (None, Some(w)) => load_workload(w, &a.counts)?,
+        (None, None) => return Err(Error::invalid("--core/--workload", "give exactly one of them")),
     };
     let (text, warnings) = ycsb::to_properties(&workload)?;
     for w in &warnings {
-        eprintln!("{}: {} ({}): {}", o.get("workload").map_or("workload", String::as_str), w.field, w.kind, w.message);
+        eprintln!("{}: {} ({}): {}", a.workload.as_deref().unwrap_or("workload"), w.field, w.kind, w.message);
     }
     out!("{text}");
     Ok(())
 }
 
-fn fit(o: &HashMap<String, String>) -> Result<()> {
-    let path = required(o, "trace")?;
-    let key_bytes = key_bytes(o)?;
+fn fit(a: &FitArgs) -> Result<()> {
+    let path = &a.trace;
+    let key_bytes = key_bytes(&a.key_bytes.key_bytes)?;
     let fitted = fit_trace(path, read(path)?, key_bytes)?;
     for note in &fitted.notes {
         eprintln!("{path}: {note}");
@@ -496,23 +423,21 @@ fn fit(o: &HashMap<String, String>) -> Result<()> {
     Ok(())
 }
 
-fn predict(o: &HashMap<String, String>) -> Result<()> {
-    let config = load_config(required(o, "config")?)?;
-    let workload = load_workload(required(o, "workload")?, o)?;
+fn predict(a: &PredictArgs) -> Result<()> {
+    let config = load_config(&a.config)?;
+    let workload = load_workload(&a.workload, &a.counts)?;
     let p = lsm_tune::predict::predict(&config, &workload)?;
     outln!("{}", serde_json::to_string_pretty(&p).unwrap_or_default());
     Ok(())
 }
 
-fn number<T: std::str::FromStr>(o: &HashMap<String, String>, name: &str, default: T) -> Result<T> {
-    match o.get(name) {
-        Some(v) => v.parse().map_err(|_| Error::invalid(format!("--{name}"), format!("must be a number, got {v}"))),
-        None => Ok(default),
-    }
+/// A flag's value as a number; the engine checks its range where it is used.
+fn number<T: std::str::FromStr>(v: &str, name: &str) -> Result<T> {
+    v.parse().map_err(|_| Error::invalid(format!("--{name}"), format!("must be a number, got {v}")))
 }
 
-fn tune(o: &HashMap<String, String>) -> Result<()> {
-    let config = match (o.get("options"), o.get("config")) {
+fn tune(a: &TuneArgs) -> Result<()> {
+    let config = match (&a.options, &a.config) {
         (Some(path), _) => {
             let imported =
                 lsm_export::import(&read(path)?, lsm_export::ImportKind::Rocksdb).map_err(|e| in_file(path, e))?;
@@ -521,16 +446,13 @@ fn tune(o: &HashMap<String, String>) -> Result<()> {
         (None, Some(path)) => load_config(path)?,
         (None, None) => return Err(Error::invalid("--options", "is required (or --config)")),
     };
-    let workload = load_workload(required(o, "workload")?, o)?;
-    let rho: f64 = match o.get("robust") {
-        Some(v) => v.parse().map_err(|_| Error::invalid("--robust", format!("must be a number, got {v}")))?,
-        None => 0.0,
-    };
-    let target = o.get("target").map_or(Ok(lsm_tune::Target::Engine), |t| t.parse())?;
-    let started = Instant::now();
+    let workload = load_workload(&a.workload, &a.counts)?;
+    let rho: f64 = number(&a.robust, "robust")?;
+    let target: lsm_tune::Target = a.target.parse()?;
+    let started = now_ns();
     let result = lsm_tune::tune(&config, &workload, rho, target)?;
-    eprintln!("tuned in {:.1} ms over {} designs", started.elapsed().as_secs_f64() * 1e3, result.candidates);
-    let Some(dir) = o.get("out") else {
+    eprintln!("tuned in {:.1} ms over {} designs", ms_since(started), result.candidates);
+    let Some(dir) = &a.out else {
         outln!("{}", result.to_json());
         return Ok(());
     };
@@ -564,4 +486,36 @@ fn tune(o: &HashMap<String, String>) -> Result<()> {
         proof.recommended
     );
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory as _, Parser as _};
+
+    use super::cli::Cli;
+
+    #[test]
+    fn the_declarations_are_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    /// README.md's `lsm` lines parse as written, full sizes and all (tests/cli_args.rs runs them
+    /// on small inputs).
+    #[test]
+    fn every_readme_command_line_parses_as_written() {
+        let readme = include_str!("../../../../README.md");
+        let section = readme.split("\n## The engine\n").nth(1).unwrap_or_default();
+        let mut parsed = 0;
+        for line in section.lines().take_while(|l| !l.starts_with("## ")) {
+            let Some(line) = line.strip_prefix("./target/release/lsm ") else { continue };
+            let line = line.split(" #").next().unwrap_or(line);
+            let line = line.split(['>', '|']).next().unwrap_or(line);
+            let args = std::iter::once("lsm").chain(line.split_whitespace());
+            if let Err(e) = Cli::try_parse_from(args) {
+                panic!("{line}: {e}");
+            }
+            parsed += 1;
+        }
+        assert!(parsed >= 13, "{parsed} lines");
+    }
 }

@@ -1,0 +1,393 @@
+//! The command line, declared for clap: every command, every flag and what it takes. Each doc
+//! comment is the help clap prints (`lsm --help`, `lsm <command> --help`) and the shell
+//! completions are generated from the same declarations (`lsm completions <shell>`).
+//!
+//! The split of the checking: clap decides the shape of a command line (which flags a command
+//! has, which need a value, which exclude each other, which are required) and refuses a bad one
+//! with its own message and exit code 2. Values are checked by the engine, as they always were:
+//! a flag's value is kept as the text given and read by the command, so a bad number or name
+//! fails with the engine's message naming the flag and the allowed range (`lsm run: --records:
+//! must be an integer in [0, 1000000000], got -1`) and exit code 1, like every other domain error.
+
+use std::ffi::OsStr;
+
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueHint};
+
+/// What every command that reads a workload says about W.
+const WORKLOADS: &str = "\
+Wherever a workload W is read it may be Workload JSON, a YCSB workload properties file, or
+ycsb:a … ycsb:f (YCSB's core workloads); --records / --operations set a YCSB workload's
+recordcount / operationcount, as YCSB's -p does.
+
+`lsm <command> --help` tells what a command takes; `lsm completions <shell>` prints a completion
+script for bash, zsh, fish, elvish or PowerShell.";
+
+/// LSM Navigator's engine, natively: run, predict, tune, export and trace designs and workloads.
+///
+/// On files or in memory. Same engine, same documents and same counters as the browser: `lsm run`
+/// on an exported config reproduces a run from the explorer.
+#[derive(Debug, Parser)]
+#[command(
+    name = "lsm",
+    version,
+    arg_required_else_help = true,
+    max_term_width = 100,
+    // As before clap: a flag given twice keeps its last value.
+    args_override_self = true,
+    after_help = WORKLOADS
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Run a workload or a KVBench trace; write the Report (JSON) to R.json or stdout.
+    ///
+    /// Without --dir the database lives in memory; with --dir it is written to files there. The
+    /// load and the run are summed up side by side on stderr (operations, time and rate, flushes,
+    /// merges, pages and bytes written, write amplification), with each operation class's latency
+    /// percentiles.
+    Run(RunArgs),
+    /// Print the workload's operations as a KVBench trace (I/U/D/Q/S lines).
+    Trace(TraceArgs),
+    /// Check a design or a workload document; print `ok`, or what is wrong with it.
+    Validate(ValidateArgs),
+    /// Time the load (preload) and the lookups (run) phases; print one JSON line.
+    ///
+    /// In memory unless --dir (files there, which must be empty). Without --config and
+    /// --workload: the benchmark design and its 1,000,000 inserts then 1,000,000 lookups.
+    Bench(BenchArgs),
+    /// Print a design in another format; what the format cannot express goes to stderr.
+    Export(ExportArgs),
+    /// Print a design as EngineConfig JSON; unknown keys and warnings go to stderr.
+    Import(ImportArgs),
+    /// Print a YCSB CoreWorkload properties file: a core workload, or the workload W.
+    ///
+    /// What YCSB cannot run of W goes to stderr.
+    Ycsb(YcsbArgs),
+    /// Fit a Workload to a KVBench trace; print the fit (JSON) with the Workload inside.
+    ///
+    /// Operation mix (zero-result lookups apart), key popularity (uniform, or Zipf θ by maximum
+    /// likelihood, with goodness of fit and a rank-frequency series), sizes.
+    Fit(FitArgs),
+    /// Tune a design for W: the same memory, fewer I/Os as the engine measures them (JSON).
+    ///
+    /// A design for the same buffer and filter memory that the engine will measure as cheaper for W:
+    /// nominal, and robust over workloads within KL-divergence ρ (Endure); for RocksDB, within its
+    /// own shape (write buffer, level multiplier, bits per key). Prints the result (JSON): each
+    /// design's predicted I/O per class, the gain, the worst case within ρ and the costs over
+    /// 1,000 nearby workloads. With --out, both designs are run on files and the bundle is
+    /// written there.
+    Tune(TuneArgs),
+    /// Predict what a run will measure, without running it: I/O per operation (JSON).
+    ///
+    /// The engine's own merge policy and filter sizing replayed on sizes: I/O per operation of
+    /// each class and in total.
+    Predict(PredictArgs),
+    /// Monkey's Figure 12A on the engine: zero-result I/O per lookup as the data doubles.
+    ///
+    /// From 2^from to 2^to entries, for uniform filters, Monkey sized at birth and Monkey
+    /// re-optimised, next to the optimum for each measured tree and the rebuilds' pages. Without
+    /// --config: T = 2, K = 1, 5 bits/key, a 16 KiB buffer, 4 KiB pages.
+    Growth(GrowthArgs),
+    /// Print every key W writes, in order, as raw bytes (W must only insert and update).
+    ///
+    /// The stream the LevelDB driver in interop/leveldb reads.
+    Keys(KeysArgs),
+    /// Write amplification by destination level, at every N writes or every flush (JSON).
+    ///
+    /// Cumulative entries and bytes written by flushes and by merges into each level, indexed as
+    /// LevelDB's levels (0 = flushed files). W must only insert and update.
+    Writes(WritesArgs),
+    /// Print the version (as --version does).
+    Version,
+    /// Print a shell's completion script for lsm: `source <(lsm completions bash)`.
+    ///
+    /// To keep it: `lsm completions bash > ~/.local/share/bash-completion/completions/lsm`,
+    /// `lsm completions zsh > ~/.zfunc/_lsm` (with ~/.zfunc on fpath), `lsm completions fish >
+    /// ~/.config/fish/completions/lsm.fish`.
+    Completions(CompletionsArgs),
+}
+
+/// `--records` / `--operations`: a YCSB workload's counts, for every command that reads a workload.
+#[derive(Debug, Args)]
+pub(crate) struct Counts {
+    /// A YCSB workload's recordcount (the records loaded): an integer in [0, 1000000000].
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub(crate) records: Option<String>,
+    /// A YCSB workload's operationcount (the operations run): an integer in [0, 1000000000].
+    #[arg(long, value_name = "N", allow_negative_numbers = true)]
+    pub(crate) operations: Option<String>,
+}
+
+/// Where the database lives and whether writes are logged ahead.
+#[derive(Debug, Args)]
+pub(crate) struct Store {
+    /// Store the database in files in DIR, which must be empty (in memory without it).
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub(crate) dir: Option<String>,
+    /// Do not log writes ahead (as RocksDB's disableWAL): what the buffer holds is lost on a crash;
+    /// flushed data is durable either way.
+    #[arg(long)]
+    pub(crate) no_wal: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+#[command(group(ArgGroup::new("input").required(true).args(["workload", "trace"])))]
+pub(crate) struct RunArgs {
+    /// The design: EngineConfig JSON.
+    #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath)]
+    pub(crate) config: String,
+    /// The workload W to run (give it or --trace).
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: Option<String>,
+    /// A KVBench trace to run (I/U/D/Q/S lines; give it or --workload).
+    #[arg(long, value_name = "T.txt", value_hint = ValueHint::FilePath)]
+    pub(crate) trace: Option<String>,
+    #[command(flatten)]
+    pub(crate) key_bytes: KeyBytes,
+    /// Write the Report (JSON) to R.json instead of stdout.
+    #[arg(long, value_name = "R.json", value_hint = ValueHint::FilePath)]
+    pub(crate) report: Option<String>,
+    #[command(flatten)]
+    pub(crate) store: Store,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+/// `--key-bytes`, for the commands that read a trace.
+#[derive(Debug, Args)]
+pub(crate) struct KeyBytes {
+    /// The length, in bytes, that a trace's integer keys are encoded to: an integer in [8, 1024].
+    #[arg(long, value_name = "BYTES", default_value = "16", allow_negative_numbers = true)]
+    pub(crate) key_bytes: String,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+pub(crate) struct TraceArgs {
+    /// The workload W whose operations are printed.
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: String,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+#[command(group(ArgGroup::new("document").required(true).args(["config", "workload"])))]
+pub(crate) struct ValidateArgs {
+    /// A design to check: EngineConfig JSON (give it or --workload).
+    #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath)]
+    pub(crate) config: Option<String>,
+    /// A workload W to check (give it or --config).
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: Option<String>,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+pub(crate) struct BenchArgs {
+    /// The design: EngineConfig JSON (the benchmark design without it).
+    #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath)]
+    pub(crate) config: Option<String>,
+    /// The workload W (1,000,000 inserts, then 1,000,000 lookups, half missing, without it).
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: Option<String>,
+    #[command(flatten)]
+    pub(crate) store: Store,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+pub(crate) struct ExportArgs {
+    /// The design: EngineConfig JSON.
+    #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath)]
+    pub(crate) design: String,
+    /// The format to print: rocksdb (an OPTIONS file), rocksdb-cpp (a C++ filter policy), engine
+    /// (canonical EngineConfig JSON) or db_bench (a script; needs --workload).
+    #[arg(long, value_name = "FORMAT", value_parser = Named(&["rocksdb", "rocksdb-cpp", "engine", "db_bench"]))]
+    pub(crate) format: String,
+    /// A workload W to size the tree for (the RocksDB formats) and to run (db_bench).
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: Option<String>,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("design").required(true).args(["rocksdb", "engine"])))]
+pub(crate) struct ImportArgs {
+    /// A RocksDB OPTIONS file to read (give it or --engine).
+    #[arg(long, value_name = "OPTIONS", value_hint = ValueHint::FilePath)]
+    pub(crate) rocksdb: Option<String>,
+    /// EngineConfig JSON to read, printed in its canonical form (give it or --rocksdb).
+    #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath)]
+    pub(crate) engine: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+#[command(group(ArgGroup::new("source").required(true).args(["core", "workload"])))]
+pub(crate) struct YcsbArgs {
+    /// One of YCSB's core workloads, by letter: a, b, c, d, e or f (give it or --workload).
+    #[arg(long, value_name = "LETTER", value_parser = Named(&["a", "b", "c", "d", "e", "f"]))]
+    pub(crate) core: Option<String>,
+    /// The workload W to write as a YCSB file (give it or --core).
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: Option<String>,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct FitArgs {
+    /// The KVBench trace to fit (I/U/D/Q/S lines).
+    #[arg(long, value_name = "T.txt", value_hint = ValueHint::FilePath)]
+    pub(crate) trace: String,
+    #[command(flatten)]
+    pub(crate) key_bytes: KeyBytes,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+#[command(group(ArgGroup::new("design").required(true).args(["options", "config"])))]
+pub(crate) struct TuneArgs {
+    /// The current design as a RocksDB OPTIONS file (give it or --config).
+    #[arg(long, value_name = "OPTIONS", value_hint = ValueHint::FilePath)]
+    pub(crate) options: Option<String>,
+    /// The current design as EngineConfig JSON (give it or --options).
+    #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath)]
+    pub(crate) config: Option<String>,
+    /// The workload W to tune for.
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: String,
+    /// Robustness ρ: the KL-divergence around W within which the worst case is minimised, a number
+    /// in [0, 10] (0: nominal only).
+    #[arg(long, value_name = "ρ", default_value = "0", allow_negative_numbers = true)]
+    pub(crate) robust: String,
+    /// What the designs must run on: engine (any shape), or rocksdb (RocksDB's own shape).
+    #[arg(long, value_name = "TARGET", default_value = "engine", value_parser = Named(&["engine", "rocksdb"]))]
+    pub(crate) target: String,
+    /// Run both designs on files under DIR/db, then write the bundle (designs, workload, report,
+    /// compare.sh) to DIR.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub(crate) out: Option<String>,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+pub(crate) struct PredictArgs {
+    /// The design: EngineConfig JSON.
+    #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath)]
+    pub(crate) config: String,
+    /// The workload W.
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: String,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct GrowthArgs {
+    /// The design: EngineConfig JSON (instead of --size-ratio, --max-runs, --bits, --buffer-bytes).
+    #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath, conflicts_with_all = ["size_ratio", "max_runs", "bits", "buffer_bytes"])]
+    pub(crate) config: Option<String>,
+    /// Size ratio T between levels: a number in [1, 1000].
+    #[arg(long, value_name = "T", default_value = "2", allow_negative_numbers = true)]
+    pub(crate) size_ratio: String,
+    /// Runs per level K (1 = leveling): an integer in [1, 1000].
+    #[arg(long, value_name = "K", default_value = "1", allow_negative_numbers = true)]
+    pub(crate) max_runs: String,
+    /// Filter memory, in bits per key: a number in [0, 64].
+    #[arg(long, value_name = "B", default_value = "5", allow_negative_numbers = true)]
+    pub(crate) bits: String,
+    /// Write buffer size, in bytes: an integer in [4096 (one 4 KiB page), 4294967296].
+    #[arg(long, value_name = "N", default_value = "16384", allow_negative_numbers = true)]
+    pub(crate) buffer_bytes: String,
+    /// The first size measured, as a power of two of entries: an integer in [6, 26].
+    #[arg(long, value_name = "LOG2", default_value = "12", allow_negative_numbers = true)]
+    pub(crate) from: String,
+    /// The last size measured, as a power of two of entries: an integer in [6, 26], ≥ --from.
+    #[arg(long, value_name = "LOG2", default_value = "20", allow_negative_numbers = true)]
+    pub(crate) to: String,
+    /// Zero-result lookups at each size: an integer in [100, 10000000].
+    #[arg(long, value_name = "N", default_value = "100000", allow_negative_numbers = true)]
+    pub(crate) lookups: String,
+    /// Value size of every entry, in bytes (keys are 16 B): an integer in [0, page bytes − 28]
+    /// (4068 for 4 KiB pages).
+    #[arg(long, value_name = "BYTES", default_value = "100", allow_negative_numbers = true)]
+    pub(crate) value_bytes: String,
+    /// Print the measurements as JSON instead of a table.
+    #[arg(long)]
+    pub(crate) json: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+pub(crate) struct KeysArgs {
+    /// The workload W whose keys are printed (inserts and updates only).
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: String,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+pub(crate) struct WritesArgs {
+    /// The design: EngineConfig JSON.
+    #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath)]
+    pub(crate) config: String,
+    /// The workload W (inserts and updates only).
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: String,
+    /// When to record the counters: every N writes, an integer in [0, 1099511627776] (2^40; 0:
+    /// only at the start and the end), or `flush` (at every flush).
+    #[arg(long, value_name = "N|flush", default_value = "100000", allow_negative_numbers = true)]
+    pub(crate) checkpoint: String,
+    /// Store the database in files in DIR, which must be empty (in memory without it).
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub(crate) dir: Option<String>,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell the script is for.
+    #[arg(value_enum)]
+    pub(crate) shell: clap_complete::Shell,
+}
+
+/// A value with named choices that clap lists in the help and the completions but does not
+/// check: the command reads it and refuses a wrong one with the engine's own message.
+#[derive(Clone, Copy, Debug)]
+struct Named(&'static [&'static str]);
+
+impl TypedValueParser for Named {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> std::result::Result<String, clap::Error> {
+        StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(self.0.iter().map(|name| PossibleValue::new(*name))))
+    }
+}
