@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run soak [-- <ops per configuration> [seed]]`: the long oracle run (wasm-engine/tests/soak.rs),
+ * `npm run soak [-- <ops per configuration> [seed]]`: the long oracle run (wasm-engine/crates/lsm-engine/tests/soak.rs),
  * optimised, printing per configuration and in total the operations checked, divergences and lost
  * acknowledged writes. Not part of `npm test` (minutes, not seconds).
  */

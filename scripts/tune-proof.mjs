@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `npm run tune-proof`: Tune's promise measured, printed (not asserted — `wasm-engine/tests/tune.rs`
+ * `npm run tune-proof`: Tune's promise measured, printed (not asserted — `wasm-engine/crates/lsm-tune/tests/tune.rs`
  * asserts it at a small scale in `npm test`). From RocksDB's defaults, for YCSB A–F at
  * --records (default 1,000,000) and --operations (default 500,000): `lsm tune` recommends a
  * design; both run natively in memory with the same workload and seed; the table gives each

@@ -1,6 +1,6 @@
 /**
  * The engine's documents as TypeScript sees them. EngineConfig mirrors
- * wasm-engine/src/config.rs; Stats and TreeShape mirror stats.rs and engine.rs.
+ * wasm-engine/crates/lsm-core/src/config.rs; Stats and TreeShape mirror stats.rs and engine.rs.
  */
 
 export interface LevelConfig {
@@ -34,7 +34,7 @@ export interface EngineConfig {
   statistics_window?: number;
 }
 
-/** The Workload document (wasm-engine/src/workload.rs). */
+/** The Workload document (wasm-engine/crates/lsm-core/src/workload.rs). */
 export interface Workload {
   kind: 'lsm-navigator/workload';
   version: 1;
@@ -51,7 +51,7 @@ export interface Workload {
   range_selectivity?: number;
 }
 
-/** Runner progress (wasm-engine/src/runner.rs). */
+/** Runner progress (wasm-engine/crates/lsm-runner/src/runner.rs). */
 export interface RunProgress {
   phase: 'preload' | 'run' | 'done';
   preload_done: number;
@@ -197,7 +197,7 @@ export interface ClassSummary {
   seeks: number;
 }
 
-/** The Report document (wasm-engine/src/report.rs). */
+/** The Report document (wasm-engine/crates/lsm-runner/src/report.rs). */
 export interface Report {
   kind: 'lsm-navigator/report';
   version: 1;
@@ -224,7 +224,7 @@ export interface Report {
   latency?: LatencyReport;
 }
 
-/** One operation class in one phase (wasm-engine/src/latency.rs), in nanoseconds. */
+/** One operation class in one phase (wasm-engine/crates/lsm-runner/src/latency.rs), in nanoseconds. */
 export interface ClassLatency {
   class: string;
   count: number;
@@ -314,7 +314,7 @@ export function totalWrites(stats: Stats): WriteCounters {
   return total;
 }
 
-/** The formats the engine writes a design in (wasm-engine/src/export). */
+/** The formats the engine writes a design in (wasm-engine/crates/lsm-export). */
 export type ExportFormat = 'engine' | 'rocksdb' | 'rocksdb-cpp' | 'db_bench';
 
 export interface ExportWarning {
@@ -323,7 +323,7 @@ export interface ExportWarning {
   message: string;
 }
 
-/** What `tune::predict` says a run will measure (wasm-engine/src/tune/predict.rs). */
+/** What `tune::predict` says a run will measure (wasm-engine/crates/lsm-tune/src/predict.rs). */
 export interface Prediction {
   /** I/O per operation: zero-result lookup, non-zero-result lookup, range lookup, write. */
   class_costs: [number, number, number, number];
@@ -347,7 +347,7 @@ export interface PricedDesign {
 
 export type TuneTarget = 'engine' | 'rocksdb';
 
-/** The Tune result document (wasm-engine/src/tune/mod.rs), the same as `lsm tune` prints. */
+/** The Tune result document (wasm-engine/crates/lsm-tune/src/lib.rs), the same as `lsm tune` prints. */
 export interface TuneResult {
   kind: 'lsm-navigator/tune-result';
   version: 1;
@@ -380,7 +380,7 @@ export interface BundleFile {
   text: string;
 }
 
-/** What `lsm fit` prints (wasm-engine/src/fit.rs). */
+/** What `lsm fit` prints (wasm-engine/crates/lsm-workload/src/fit.rs). */
 export interface TraceFit {
   kind: 'lsm-navigator/trace-fit';
   version: 1;
@@ -407,7 +407,7 @@ export interface TraceFit {
   workload: Workload;
 }
 
-/** Monkey's Fig 12A on the engine (wasm-engine/src/growth.rs). */
+/** Monkey's Fig 12A on the engine (wasm-engine/crates/lsm-runner/src/growth.rs). */
 export type GrowthPolicy = 'uniform' | 'monkey_at_birth' | 'monkey_reoptimised';
 
 export interface GrowthSpec {

@@ -1,6 +1,6 @@
 /**
  * The four export formats as the UI presents them, and the names their files get. The text of
- * each file comes from the engine (wasm-engine/src/export, through the engine worker); nothing
+ * each file comes from the engine (wasm-engine/crates/lsm-export, through the engine worker); nothing
  * here formats a design.
  */
 import type { ExportFormat } from './engine';

@@ -1,6 +1,6 @@
 /**
  * Write amplification as measured by destination level — the engine's `lsm writes` /
- * `WasmWriteAmp` result (wasm-engine/src/write_amp.rs) and the LevelDB driver's output
+ * `WasmWriteAmp` result (wasm-engine/crates/lsm-runner/src/write_amp.rs) and the LevelDB driver's output
  * (interop/leveldb/write_amp.cc) share this shape — the steady-state experiment, and the stored
  * comparison with LevelDB (its design in the engine's units: designs/leveldb.ts).
  *
@@ -33,7 +33,7 @@ export interface WriteCheckpoint {
   moves_into?: number[];
 }
 
-/** What `WasmWriteAmp` / `lsm writes` measure (wasm-engine/src/write_amp.rs). */
+/** What `WasmWriteAmp` / `lsm writes` measure (wasm-engine/crates/lsm-runner/src/write_amp.rs). */
 export interface WriteAmpSpec {
   config: EngineConfig;
   workload: Workload;

@@ -1,4 +1,4 @@
-/** YCSB's core workloads as choosers list them; the engine (wasm-engine/src/ycsb.rs) holds their properties. */
+/** YCSB's core workloads as choosers list them; the engine (wasm-engine/crates/lsm-workload/src/ycsb.rs) holds their properties. */
 export const YCSB_CORE = [
   { letter: 'a', label: 'A: update heavy', detail: '50% reads, 50% updates, zipfian' },
   { letter: 'b', label: 'B: read mostly', detail: '95% reads, 5% updates, zipfian' },

@@ -1,5 +1,5 @@
 /**
- * Encoder for the engine's operation batches (format documented in wasm-engine/src/batch.rs):
+ * Encoder for the engine's operation batches (format documented in wasm-engine/crates/lsm-engine/src/batch.rs):
  * thousands of operations cross the worker↔wasm boundary in one buffer.
  */
 const OP_PUT = 1;

@@ -175,7 +175,7 @@ export class OpfsPool {
     }
   }
 
-  // ---- the synchronous interface the engine calls (wasm-engine/src/storage/opfs.rs) ----
+  // ---- the synchronous interface the engine calls (wasm-engine/crates/lsm-wasm/src/opfs.rs) ----
 
   append(file: string, bytes: Uint8Array): void {
     let slot = this.files.get(file);

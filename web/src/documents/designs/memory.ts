@@ -26,7 +26,7 @@
  * cache. The page fills the cache by priority, index blocks and module 1 first, so the engine's
  * high-priority pool is sized to hold exactly those (at most the whole cache). The page's α and β
  * are what the engine measures per file; its thresholds θ₁, θ₂ are fixed in the engine at the
- * page's defaults, 0.2 and 0.1 I/O (wasm-engine/src/lookup.rs), so other values are not exported.
+ * page's defaults, 0.2 and 0.1 I/O (wasm-engine/crates/lsm-engine/src/lookup.rs), so other values are not exported.
  */
 import { levelFileCounts, SST, sstSizes, type MnemosyneTreeInput } from '../params/memory';
 import type { EngineConfig, LevelConfig } from '../engine';
@@ -37,7 +37,7 @@ export const TREE_ENTRY_BYTES = 512;
 export const MEMORY_PAGE_BYTES = SST.pageBytes;
 /** Bytes of one file of section B (SHaMBa Table 5: 1,024 blocks of 4 KiB). */
 export const SHAMBA_FILE_BYTES = SST.dataBlocks * SST.pageBytes;
-/** The engine's skip thresholds (wasm-engine/src/lookup.rs THETA_FIRST, THETA_LATER). */
+/** The engine's skip thresholds (wasm-engine/crates/lsm-engine/src/lookup.rs THETA_FIRST, THETA_LATER). */
 export const ENGINE_SKIP_THRESHOLDS = { whole: 0.2, later: 0.1 } as const;
 
 export type MemoryTree = Pick<MnemosyneTreeInput, 'sizeRatio' | 'levels' | 'filesInFirstLevel' | 'entriesPerFile'>;

@@ -32,7 +32,7 @@ export const MSLS_PAGE_BYTES = 4096;
 export const MSLS_FILE_BYTES = 2 * MIB;
 export const MSLS_FILTER_BITS = 10;
 export const MSLS_LAST_LEVEL_HEADROOM = 1.25;
-/** The engine's size-ratio and buffer ranges (wasm-engine/src/config.rs). */
+/** The engine's size-ratio and buffer ranges (wasm-engine/crates/lsm-core/src/config.rs). */
 const MAX_SIZE_RATIO = 1000;
 const MAX_BUFFER_BYTES = 2 ** 32;
 

@@ -1,7 +1,7 @@
 /**
  * Mnemosyne in action: one skewed workload run three times, with uniform, Monkey and Mnemosyne
  * filter allocation under the same bits-per-key budget. Pure scenario builders and the row kept
- * per run. The scenario follows the engine's own test (wasm-engine/tests/io_accounting.rs):
+ * per run. The scenario follows the engine's own test (wasm-engine/crates/lsm-runner/tests/io_accounting.rs):
  * lookups concentrated on a hot key range, inserts interleaved so files are rebuilt after access
  * statistics accumulate, merges by file so there are many files to tune.
  */
