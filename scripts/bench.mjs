@@ -12,15 +12,19 @@
  * 5. Phase by phase against RocksDB's own db_bench (Debian rocksdb-tools), the native engine on
  *    files: random load, point lookups (existing, then missing), short range scans, overwrites and
  *    a 50/50 read/update mix, each with its ratio; and the wasm engine against native, per phase.
+ * 6. The hot paths' micro-benchmarks (scripts/bench-micro.mjs, which also runs alone): memtable
+ *    insert, Bloom and modular filter build and probe, the k-way merge, a page search, a point
+ *    lookup through the table reader, natively and as wasm with one timing loop, and their ratios.
  *
  * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --phase-entries N
- * (default 1000000), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-phases, --incognito (the
- * browser part in a fresh in-memory context instead of an on-disk profile).
+ * (default 1000000), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-phases, --skip-micro,
+ * --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { microBench } from './bench-micro.mjs';
 import { env, freePort, root, setup } from './setup.mjs';
 
 const args = process.argv.slice(2);
@@ -308,3 +312,4 @@ if (!flag('--skip-models')) modelsBench();
 if (!flag('--skip-tune')) tuneBench(option('--rounds', 3));
 if (!flag('--skip-phases')) phaseBench(option('--rounds', 3), option('--phase-entries', 1_000_000));
 if (!flag('--skip-browser')) await browserBench(browserEntries);
+if (!flag('--skip-micro')) microBench({ rounds: option('--rounds', 3) });

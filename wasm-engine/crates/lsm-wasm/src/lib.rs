@@ -5,9 +5,11 @@
 //! Storage: memory; OPFS through a pool of sync access handles owned by the worker; or a
 //! journaled in-memory copy whose changes the worker persists to IndexedDB after every call.
 
+mod bench;
 mod export;
 mod opfs;
 
+pub use bench::micro_bench;
 pub use export::{export_design, import_config};
 pub use opfs::{OpfsPool, OpfsStorage};
 
