@@ -7,22 +7,34 @@
 use crate::engine::Engine;
 use lsm_core::error::{Error, Result};
 
+/// Operation code of a put: the key, then `[u32 value length][value]`.
 pub const OP_PUT: u8 = 1;
+/// Operation code of a delete: the key only.
 pub const OP_DELETE: u8 = 2;
+/// Operation code of a point lookup: the key only.
 pub const OP_GET: u8 = 3;
+/// Operation code of a range scan: the start key, then `[u16 end-key length][end key]`; both ends inclusive.
 pub const OP_SCAN: u8 = 4;
 
 /// What a batch did: per kind of operation, how many ran and what reads found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct BatchResult {
+    /// Puts applied.
     pub puts: u64,
+    /// Deletes applied.
     pub deletes: u64,
+    /// Point lookups run.
     pub gets: u64,
+    /// Point lookups that returned a value.
     pub gets_found: u64,
+    /// Range scans run.
     pub scans: u64,
+    /// Live entries the scans returned, summed over scans.
     pub scanned_entries: u64,
 }
 
+/// Append a put of `key` = `value` to `out`. The lengths are written as u16 and u32 unchecked: the key
+/// must be shorter than 64 KiB.
 pub fn encode_put(out: &mut Vec<u8>, key: &[u8], value: &[u8]) {
     out.push(OP_PUT);
     out.extend_from_slice(&(key.len() as u16).to_le_bytes());
@@ -31,12 +43,15 @@ pub fn encode_put(out: &mut Vec<u8>, key: &[u8], value: &[u8]) {
     out.extend_from_slice(value);
 }
 
+/// Append an operation that carries a key only (`OP_DELETE` or `OP_GET`) to `out`; the key's length
+/// is written as a u16 unchecked.
 pub fn encode_key_op(out: &mut Vec<u8>, op: u8, key: &[u8]) {
     out.push(op);
     out.extend_from_slice(&(key.len() as u16).to_le_bytes());
     out.extend_from_slice(key);
 }
 
+/// Append a scan of `[start, end]`, both ends inclusive, to `out`.
 pub fn encode_scan(out: &mut Vec<u8>, start: &[u8], end: &[u8]) {
     encode_key_op(out, OP_SCAN, start);
     out.extend_from_slice(&(end.len() as u16).to_le_bytes());

@@ -12,6 +12,9 @@ use lsm_core::error::{Error, Result};
 /// Physical read-ahead without a cache, in pages.
 const READ_AHEAD_PAGES: usize = 64;
 
+/// Reads one table's entries in key order: through the block cache when it is enabled (a page at a
+/// time), else straight from storage with read-ahead (up to 64 pages a read). Every data page it
+/// decodes is counted once, as a read or a cache hit.
 pub struct TableCursor {
     table: Rc<Table>,
     next_page: usize,
@@ -55,18 +58,22 @@ impl TableCursor {
         })
     }
 
+    /// Whether the cursor is on an entry: false before the first `advance` and past the last entry.
     pub fn valid(&self) -> bool {
         self.valid
     }
 
+    /// The current entry's key (only meaningful while `valid`).
     pub fn key(&self) -> &[u8] {
         &self.buf[self.key.0..self.key.1]
     }
 
+    /// The current entry's value, or `None` for a tombstone.
     pub fn value(&self) -> Option<&[u8]> {
         self.value.map(|(s, e)| &self.buf[s..e])
     }
 
+    /// The table being read.
     pub fn table(&self) -> &Rc<Table> {
         &self.table
     }
@@ -178,18 +185,22 @@ impl RunCursor {
         RunCursor { tables, next_table, current: None, start: start.map(Box::from) }
     }
 
+    /// Whether the cursor is on an entry: false before the first `advance` and past the run's last entry.
     pub fn valid(&self) -> bool {
         self.current.as_ref().is_some_and(TableCursor::valid)
     }
 
+    /// The current entry's key (empty when not `valid`).
     pub fn key(&self) -> &[u8] {
         self.current.as_ref().map_or(&[], TableCursor::key)
     }
 
+    /// The current entry's value: `None` for a tombstone, or when not `valid`.
     pub fn value(&self) -> Option<&[u8]> {
         self.current.as_ref().and_then(TableCursor::value)
     }
 
+    /// The current entry exactly as its page encodes it (empty when not `valid`), for a merge to copy.
     pub fn encoded(&self) -> &[u8] {
         self.current.as_ref().map_or(&[], TableCursor::encoded)
     }
@@ -199,6 +210,8 @@ impl RunCursor {
         self.current.as_ref().map(TableCursor::table)
     }
 
+    /// Move to the next entry (the first, on the first call), going on to the run's next table when one
+    /// ends. Returns `valid()`.
     pub fn advance(&mut self, ctx: &mut ReadCtx<'_>) -> Result<bool> {
         loop {
             if let Some(c) = &mut self.current

@@ -23,6 +23,10 @@ use lsm_core::config::{Allocation, BufferTrigger, EngineConfig};
 use lsm_core::error::{Error, Result};
 use lsm_core::hash::hash64;
 
+/// A database: the write buffer and the levels of sorted runs, with their write-ahead log and manifest,
+/// on one `Storage`. `create` or `open` it, then `put`, `delete`, `get` and `scan`; `sync` makes the
+/// writes so far durable. Single-threaded: a flush runs inside the write that finds the buffer full,
+/// and merges right after it (or in `step`s when `auto_compact` is off).
 pub struct Engine {
     pub(crate) config: EngineConfig,
     pub(crate) storage: Box<dyn Storage>,
@@ -172,14 +176,18 @@ impl Engine {
         id
     }
 
+    /// The design it runs: the one stored in its manifest (a reopened database keeps the one it was
+    /// created with).
     pub fn config(&self) -> &EngineConfig {
         &self.config
     }
 
+    /// Every counter since the database was opened or `reset_stats` was called.
     pub fn stats(&self) -> &Stats {
         &self.stats
     }
 
+    /// Zero every counter (the runner does so between the load and the measured run).
     pub fn reset_stats(&mut self) {
         self.stats = Stats::default();
     }
@@ -223,10 +231,16 @@ impl Engine {
         }
     }
 
+    /// Write `key` = `value`, replacing any older version; flushes the buffer first if the write would
+    /// overflow it. The key must be 1 to 65,535 bytes and key + value fit in one page
+    /// (`page::max_entry_bytes`), else `Error::TooLarge`. Logged at once, durable after the next `sync`
+    /// (with the write-ahead log off, only once flushed).
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<()> {
         self.write(key, Some(value), OpClass::Put)
     }
 
+    /// Delete `key`: a tombstone that hides its older versions until a merge writing the oldest data in
+    /// the tree drops it. Key size, flushing and durability as for `put`.
     pub fn delete(&mut self, key: &[u8]) -> Result<()> {
         self.write(key, None, OpClass::Delete)
     }
@@ -398,6 +412,7 @@ impl Engine {
         Ok(visited)
     }
 
+    /// The tree as it stands: buffer, levels, runs, tables and their filters, for the UI and reports.
     pub fn tree(&self) -> TreeShape {
         TreeShape {
             buffer_entries: self.memtable.len() as u64,
@@ -423,7 +438,10 @@ impl Engine {
 /// Re-optimised Monkey's state between lookups (the policy is in `reoptimise`).
 #[derive(Clone, Copy, Debug)]
 pub struct FilterState {
+    /// The runs changed since the filters were last planned: plan again at the next check.
     pub stale: bool,
+    /// The point-lookup count when the runs last changed; checks fall on the first lookup after it and
+    /// every 64 lookups from there.
     pub lookups_at_change: u64,
     /// Share of writes among recent writes and point lookups (exponential average).
     pub write_share: f64,

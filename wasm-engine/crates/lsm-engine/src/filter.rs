@@ -10,11 +10,15 @@ use lsm_core::hash::checksum;
 /// How to build a filter: total bits per key and the number of modules.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FilterSpec {
+    /// Filter bits per key over all modules; 0 builds no filter.
     pub bits_per_key: f64,
+    /// Modules to split the bits into: 1 is a plain Bloom filter, and no more modules are built than there
+    /// are hash functions.
     pub modules: u32,
 }
 
 impl FilterSpec {
+    /// A plain Bloom filter (one module) of `bits_per_key`.
     pub fn bloom(bits_per_key: f64) -> Self {
         FilterSpec { bits_per_key, modules: 1 }
     }
@@ -27,11 +31,15 @@ const DIRECTORY_ENTRY: usize = 32;
 /// Where module `d`'s bytes are inside the filter block, and how to check them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModuleInfo {
+    /// Hash functions the module probes.
     pub hashes: u32,
+    /// The module's size in bits.
     pub bits: u64,
     /// Offset within the filter block.
     pub offset: u32,
+    /// Length in bytes of the module's encoding within the filter block.
     pub len: u32,
+    /// Checksum of those bytes, verified whenever the module is read.
     pub checksum: u32,
 }
 
@@ -59,12 +67,15 @@ pub fn module_hashes(bits_per_key: f64, modules: u32) -> Vec<u32> {
     (0..d).map(|i| k / d + u32::from(i >= d - k % d)).collect()
 }
 
+/// A table's filter: its modules, probed in order; a key may be present only if every module says so.
+/// No module means no filter: every key may be present.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Filter {
     modules: Vec<Bloom>,
 }
 
 impl Filter {
+    /// No filter: every key may be present.
     pub fn none() -> Self {
         Filter { modules: Vec::new() }
     }
@@ -91,18 +102,22 @@ impl Filter {
         Filter { modules }
     }
 
+    /// Whether it has no module (no filter).
     pub fn is_none(&self) -> bool {
         self.modules.is_empty()
     }
 
+    /// The modules, in probe order.
     pub fn modules(&self) -> &[Bloom] {
         &self.modules
     }
 
+    /// Bits over all modules.
     pub fn bits(&self) -> u64 {
         self.modules.iter().map(Bloom::bits).sum()
     }
 
+    /// Hash functions over all modules.
     pub fn hashes(&self) -> u32 {
         self.modules.iter().map(Bloom::hashes).sum()
     }
@@ -173,6 +188,7 @@ impl Filter {
         Ok(infos)
     }
 
+    /// Bytes of the directory of a filter of `modules` modules: a u32 count, then 32 B per module.
     pub fn directory_len(modules: usize) -> usize {
         4 + modules * DIRECTORY_ENTRY
     }
@@ -187,6 +203,7 @@ impl Filter {
             .ok_or_else(|| Error::corruption(file, at, "filter module is malformed"))
     }
 
+    /// A filter of these modules, in probe order (re-optimised Monkey keeps a prefix of a table's modules).
     pub fn from_modules(modules: Vec<Bloom>) -> Self {
         Filter { modules }
     }

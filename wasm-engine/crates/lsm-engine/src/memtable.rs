@@ -20,10 +20,12 @@ pub struct EntryRef {
 }
 
 impl EntryRef {
+    /// This entry's key, in the buffer's `arena`.
     pub fn key<'a>(&self, arena: &'a [u8]) -> &'a [u8] {
         &arena[self.key..self.key + self.key_len as usize]
     }
 
+    /// This entry's value in `arena`, or `None` for a tombstone.
     pub fn value<'a>(&self, arena: &'a [u8]) -> Option<&'a [u8]> {
         self.value.map(|v| &arena[v..v + self.value_len as usize])
     }
@@ -49,6 +51,8 @@ impl Bucket {
     }
 }
 
+/// A key's first 8 bytes as a big-endian integer, zero-padded: the buffer's index key (a smaller prefix
+/// means a smaller key).
 #[inline]
 pub fn prefix(key: &[u8]) -> u64 {
     let mut b = [0u8; 8];
@@ -57,6 +61,8 @@ pub fn prefix(key: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// The write buffer: the newest version of each key (tombstones included) in key order, sized in entry
+/// bytes (key + value lengths).
 #[derive(Default, Debug)]
 pub struct Memtable {
     arena: Vec<u8>,
@@ -71,23 +77,29 @@ pub struct Memtable {
 /// restore them.
 #[derive(Clone, Debug)]
 pub struct Frozen {
+    /// Every key and value the buffer took, superseded versions included.
     pub arena: Rc<Vec<u8>>,
+    /// The newest version of each key, in key order.
     pub entries: Rc<Vec<EntryRef>>,
 }
 
 impl Frozen {
+    /// Entries: one per key.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// Whether it holds no entry.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
 
+    /// The `i`-th key in key order.
     pub fn key(&self, i: usize) -> &[u8] {
         self.entries[i].key(&self.arena)
     }
 
+    /// The `i`-th entry's value, or `None` for a tombstone.
     pub fn value(&self, i: usize) -> Option<&[u8]> {
         self.entries[i].value(&self.arena)
     }
@@ -100,14 +112,17 @@ pub fn entry_bytes(key: &[u8], value: Option<&[u8]>) -> u64 {
 }
 
 impl Memtable {
+    /// An empty buffer.
     pub fn new() -> Self {
         Self::default()
     }
 
+    /// Keys held: one entry per key, tombstones included.
     pub fn len(&self) -> usize {
         self.len
     }
 
+    /// Whether it holds no entry.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -132,6 +147,8 @@ impl Memtable {
         self.bytes - old + entry_bytes(key, value)
     }
 
+    /// Write `key`'s newest version (`None`: a tombstone), replacing any older one: `logged_bytes` grows by
+    /// the entry, `bytes` by the difference.
     pub fn put(&mut self, key: &[u8], value: Option<&[u8]>) {
         let at = self.arena.len();
         self.arena.extend_from_slice(key);
@@ -204,6 +221,7 @@ impl Memtable {
             .filter(move |(k, _)| *k >= start && *k <= end)
     }
 
+    /// Every entry in key order, as (key, value or `None` for a tombstone).
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], Option<&[u8]>)> {
         self.map.values().flat_map(|b| b.entries().iter()).map(|e| (e.key(&self.arena), e.value(&self.arena)))
     }

@@ -12,16 +12,22 @@ use crate::stats::WriteCounters;
 use crate::table::{ReadCtx, TableBuilder};
 use lsm_core::error::Result;
 
+/// One input of a merge: a flushed buffer or a cursor over a run. A merge takes its sources newest
+/// first: on equal keys the first one's version wins.
 pub enum Source {
     /// A flushed buffer; `pos` is one past the current entry (0 before the first advance).
     Buffer {
+        /// The buffer's entries, in key order.
         frozen: Frozen,
+        /// One past the current entry (0 before the first advance).
         pos: usize,
     },
+    /// A run, read through its cursor.
     Run(RunCursor),
 }
 
 impl Source {
+    /// A flushed buffer as a source, before its first entry.
     pub fn buffer(frozen: Frozen) -> Self {
         Source::Buffer { frozen, pos: 0 }
     }
@@ -92,6 +98,7 @@ pub enum Progress {
 
 /// An output table being written, and which input tables fed it (for statistics inheritance).
 pub struct Output {
+    /// The table being written.
     pub builder: TableBuilder,
     /// (input table id, entries it contributed), in first-seen order.
     pub contributions: Vec<(u64, u64)>,
@@ -131,6 +138,8 @@ impl Grandparents {
     }
 }
 
+/// A k-way merge in progress: `step` moves entries from the sources into the current output table,
+/// which the caller starts (`start_output`) and takes to seal (`take_output`), one at a time.
 pub struct Merge {
     sources: Vec<Source>,
     drop_tombstones: bool,
@@ -166,14 +175,17 @@ impl Merge {
         self
     }
 
+    /// Whether an output table is being written.
     pub fn has_output(&self) -> bool {
         self.output.is_some()
     }
 
+    /// Write the next entries into a new table, built by `builder`.
     pub fn start_output(&mut self, builder: TableBuilder) {
         self.output = Some(Output { builder, contributions: Vec::new() });
     }
 
+    /// Hand over the output being written, to be sealed (`None` if there is none).
     pub fn take_output(&mut self) -> Option<Output> {
         self.output.take()
     }

@@ -5,6 +5,7 @@ use lsm_core::error::{Error, Result};
 use lsm_core::hash::checksum;
 
 pub use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
+/// The value length that marks a tombstone in an entry header (no value bytes follow).
 pub const TOMBSTONE: u32 = u32::MAX;
 
 /// The largest key + value that fits in one page of `page_bytes`.
@@ -18,8 +19,11 @@ pub type Span = (usize, usize);
 /// What a lookup found in a table.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Found {
+    /// The table holds no version of the key.
     Absent,
+    /// The key was deleted: the table holds its tombstone.
     Tombstone,
+    /// The key's value.
     Value(Vec<u8>),
 }
 
@@ -32,6 +36,8 @@ pub fn seal(buf: &mut Vec<u8>, start: usize, page_bytes: usize, count: u16) {
     page[0..4].copy_from_slice(&sum.to_le_bytes());
 }
 
+/// Append one entry to `page` encoded as a page holds it (see the module docs: a value length of
+/// `TOMBSTONE` for a delete); the caller checks that it fits.
 pub fn push_entry(page: &mut Vec<u8>, key: &[u8], value: Option<&[u8]>) {
     page.extend_from_slice(&(key.len() as u16).to_le_bytes());
     page.extend_from_slice(&value.map_or(TOMBSTONE, |v| v.len() as u32).to_le_bytes());
@@ -41,6 +47,7 @@ pub fn push_entry(page: &mut Vec<u8>, key: &[u8], value: Option<&[u8]>) {
     }
 }
 
+/// Check a whole page's checksum; a mismatch is a corruption error naming `file` and `offset`.
 pub fn verify(file: &str, offset: u64, page: &[u8]) -> Result<()> {
     let stored = u32::from_le_bytes([page[0], page[1], page[2], page[3]]);
     if checksum(&page[4..]) != stored {
@@ -49,6 +56,7 @@ pub fn verify(file: &str, offset: u64, page: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Entries the page holds, from its header.
 pub fn count(page: &[u8]) -> usize {
     u16::from_le_bytes([page[4], page[5]]) as usize
 }

@@ -9,15 +9,22 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OpClass {
+    /// A write of a value (`Engine::put`).
     Put,
+    /// A delete: a tombstone written (`Engine::delete`).
     Delete,
+    /// A point lookup that found no version of its key.
     GetZeroResult,
+    /// A point lookup that found a value.
     GetNonZeroResult,
+    /// A point lookup that stopped at a tombstone: it returns nothing.
     GetTombstone,
+    /// A range scan (`Engine::scan`, `Engine::scan_visit`).
     Scan,
 }
 
 impl OpClass {
+    /// Every class, in `index` order.
     pub const ALL: [OpClass; 6] = [
         OpClass::Put,
         OpClass::Delete,
@@ -27,10 +34,12 @@ impl OpClass {
         OpClass::Scan,
     ];
 
+    /// The class's slot in per-class arrays (`Stats::ops`, `LevelStats::reads`).
     pub fn index(self) -> usize {
         self as usize
     }
 
+    /// The snake_case name reports use, as in JSON (`get_zero_result`, …).
     pub fn name(self) -> &'static str {
         match self {
             OpClass::Put => "put",
@@ -43,12 +52,15 @@ impl OpClass {
     }
 }
 
+/// Number of operation classes: the length of per-class arrays.
 pub const OP_CLASSES: usize = OpClass::ALL.len();
 
 /// What reads cost at one level (or in total). Filter counter names follow RocksDB's
 /// `bloom.filter.useful` (negatives), `bloom.filter.full.positive` and `.full.true.positive`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ReadCounters {
+    /// Filters consulted to an answer: `filter_negatives + filter_positives` (a filter skipped whole is
+    /// not counted).
     pub filter_probes: u64,
     /// Filter said "absent": a page read avoided (`bloom.filter.useful`).
     pub filter_negatives: u64,
@@ -60,18 +72,28 @@ pub struct ReadCounters {
     pub runs_skipped_by_range: u64,
     /// Runs probed without a filter (none built for their level).
     pub runs_without_filter: u64,
+    /// Data pages read from storage; a block-cache hit is not a read (`block.cache.data.miss`).
     pub data_pages_read: u64,
+    /// Pages of fence-pointer (index) blocks read from storage: when a table is opened with its metadata
+    /// pinned, or on a block-cache miss.
     pub index_pages_read: u64,
+    /// Pages of filter modules read from storage: when a table is opened with its metadata pinned, or on a
+    /// block-cache miss.
     pub filter_pages_read: u64,
     /// Block-cache hits: accesses that cost no I/O.
     pub data_cache_hits: u64,
+    /// Fence-pointer blocks found in the block cache (`block.cache.index.hit`).
     pub index_cache_hits: u64,
+    /// Filter modules found in the block cache (`block.cache.filter.hit`).
     pub filter_cache_hits: u64,
     /// Fence-pointer and filter-module blocks fetched from storage (each costs its pages).
     pub index_block_reads: u64,
+    /// Filter modules fetched from storage, one per module (`block.cache.filter.miss`); their pages are in
+    /// `filter_pages_read`.
     pub filter_block_reads: u64,
     /// Modular filters: modules probed, and modules skipped by SHaMBa's utility rule.
     pub filter_modules_probed: u64,
+    /// Modules left unprobed by SHaMBa's utility rule: the module it skipped and every one after it.
     pub filter_modules_skipped: u64,
     /// Whole filters skipped by Mnemosyne's query-time rule or SHaMBa's full skipping.
     pub filters_skipped: u64,
@@ -80,6 +102,7 @@ pub struct ReadCounters {
 }
 
 impl ReadCounters {
+    /// Add `o`'s counters to these, field by field.
     pub fn add(&mut self, o: &ReadCounters) {
         self.filter_probes += o.filter_probes;
         self.filter_negatives += o.filter_negatives;
@@ -120,22 +143,29 @@ impl ReadCounters {
 /// What flushes and compactions cost at one destination level.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WriteCounters {
+    /// Flushes that wrote into this level (level 1 only), counted when each commits; a flush merged into
+    /// level 1's newest run counts here, not in `compactions`.
     pub flushes: u64,
+    /// Merges that wrote into this level (flushes excluded), counted when each commits.
     pub compactions: u64,
     /// Data pages written (flush and compaction output), the unit of the update-cost models.
     pub data_pages_written: u64,
     /// Filter, index and footer pages written alongside the data.
     pub meta_pages_written: u64,
+    /// Bytes of the tables written: data pages, filter, index, range block and footer.
     pub bytes_written: u64,
+    /// Entries written into new tables, tombstones included.
     pub entries_written: u64,
     /// Pages read as compaction input.
     pub pages_read: u64,
+    /// Entries the merges took from their inputs, every version counted (a flush's buffer entries included).
     pub entries_read: u64,
     /// Versions dropped by merges (superseded values and tombstones that reached the bottom).
     pub entries_dropped: u64,
 }
 
 impl WriteCounters {
+    /// Add `o`'s counters to these, field by field.
     pub fn add(&mut self, o: &WriteCounters) {
         self.flushes += o.flushes;
         self.compactions += o.compactions;
@@ -161,6 +191,7 @@ pub struct ResizeCounters {
 }
 
 impl ResizeCounters {
+    /// Add `o`'s counters to these, field by field.
     pub fn add(&mut self, o: &ResizeCounters) {
         self.rebuilds += o.rebuilds;
         self.pages_read += o.pages_read;
@@ -168,16 +199,21 @@ impl ResizeCounters {
     }
 }
 
+/// One level's counters: its reads per operation class, the flushes and merges that wrote into it, and
+/// filter resizing.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct LevelStats {
     /// Reads at this level, per operation class (indexed by `OpClass::index`).
     pub reads: [ReadCounters; OP_CLASSES],
+    /// Flushes and merges whose output joined this level, counted when each commits.
     pub writes: WriteCounters,
     /// Re-optimised Monkey's filter rebuilds and shrinks at this level.
     #[serde(default)]
     pub filter_resizing: ResizeCounters,
 }
 
+/// Every counter the engine keeps, since it was opened or `Engine::reset_stats`. Pages are logical I/O,
+/// counted above the storage layer, so they do not depend on the backend. A Report holds one per phase.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Stats {
     /// Operations executed, per class.
@@ -186,6 +222,8 @@ pub struct Stats {
     pub levels: Vec<LevelStats>,
     /// Bytes of records written to the write-ahead log.
     pub wal_bytes_written: u64,
+    /// Syncs of the write-ahead log by `Engine::sync` (none while the log is off): it follows how often the
+    /// caller syncs.
     pub wal_syncs: u64,
     /// Pages read when tables are opened (footers, and pinned filters and fence pointers).
     pub open: ReadCounters,
@@ -197,6 +235,7 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Level `level`'s counters (1-based), adding levels to reach it.
     pub fn level(&mut self, level: usize) -> &mut LevelStats {
         debug_assert!(level >= 1);
         if self.levels.len() < level {
@@ -205,6 +244,7 @@ impl Stats {
         &mut self.levels[level - 1]
     }
 
+    /// Level `level`'s read counters for `class` (1-based), adding levels to reach it.
     pub fn reads(&mut self, level: usize, class: OpClass) -> &mut ReadCounters {
         &mut self.level(level).reads[class.index()]
     }
@@ -218,6 +258,7 @@ impl Stats {
         t
     }
 
+    /// Write counters summed over levels.
     pub fn total_writes(&self) -> WriteCounters {
         let mut t = WriteCounters::default();
         for l in &self.levels {

@@ -7,27 +7,39 @@ use crate::table::Table;
 use lsm_core::compaction;
 use lsm_core::config::EngineConfig;
 
+/// One table (SST file) as the UI and reports see it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TableInfo {
+    /// The table's id; its file is `table_file_name(id)`.
     pub id: u64,
+    /// Entries, tombstones included.
     pub entries: u64,
+    /// Key + value bytes of its entries (the unit of level capacities).
     pub entry_bytes: u64,
+    /// Its file's length in bytes: data pages, filter, index, range block and footer.
     pub file_bytes: u64,
+    /// Data pages it holds.
     pub data_pages: u64,
+    /// Bits of its filter over all modules, as the filter stands now (0: no filter).
     pub filter_bits: u64,
+    /// Hash functions of its filter, summed over modules.
     pub filter_hashes: u32,
+    /// Filter modules: 1 for a plain Bloom filter, 0 without a filter.
     pub filter_modules: usize,
+    /// `filter_bits / entries` (0 for an empty table).
     pub bits_per_key: f64,
     /// Theoretical FPR of the filter actually built (integer-k formula, product over modules).
     pub filter_fpr: f64,
     /// Lookups that reached this table and lookups that found their key here (since it was made).
     pub accesses: u64,
+    /// Lookups that found their key here, as a value or a tombstone.
     pub found: u64,
     /// Merlin's estimate of the empty probes this table has seen.
     pub estimated_empty_probes: f64,
 }
 
 impl TableInfo {
+    /// Describe `t`; `now` is the engine's point-lookup count, for Merlin's estimate.
     pub fn of(t: &Table, now: u64) -> TableInfo {
         let stats = t.stats.borrow();
         TableInfo {
@@ -51,22 +63,31 @@ impl TableInfo {
 /// One run as the UI and reports see it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunInfo {
+    /// The run's id: within a level, a higher id is a newer run.
     pub id: u64,
+    /// Entries over its tables, tombstones included.
     pub entries: u64,
+    /// Key + value bytes over its tables.
     pub entry_bytes: u64,
+    /// File bytes over its tables.
     pub file_bytes: u64,
+    /// Data pages over its tables.
     pub data_pages: u64,
+    /// Filter bits over its tables.
     pub filter_bits: u64,
+    /// `filter_bits / entries` (0 for an empty run).
     pub bits_per_key: f64,
     /// Expected FPR for a key in the run's range: its tables' FPRs weighted by their entries.
     pub filter_fpr: f64,
     /// Data pages read to rebuild its tables' filters (re-optimised Monkey), over their lives.
     #[serde(default)]
     pub filter_rebuild_pages: u64,
+    /// Its tables in key order (one when merges are by whole level).
     pub tables: Vec<TableInfo>,
 }
 
 impl RunInfo {
+    /// Describe `r`; `now` is the engine's point-lookup count, for Merlin's estimates.
     pub fn of(r: &Run, now: u64) -> RunInfo {
         let tables: Vec<TableInfo> = r.tables.iter().map(|t| TableInfo::of(t, now)).collect();
         let entries: u64 = tables.iter().map(|t| t.entries).sum();
@@ -87,15 +108,21 @@ impl RunInfo {
     }
 }
 
+/// One level as the UI and reports see it: its limits by the design, and its runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LevelInfo {
+    /// The level's number: 1 is where flushes land.
     pub level: usize,
     /// Entry bytes the level holds when full (null: bounded by its run count only).
     pub capacity_bytes: Option<f64>,
+    /// Runs the level may hold before it is merged down (its `LevelConfig::max_runs`).
     pub max_runs: u32,
+    /// Its runs, newest first.
     pub runs: Vec<RunInfo>,
 }
 
+/// Describe level `level` (1-based) holding `runs`, with its limits from `config`; `now` as for
+/// `TableInfo::of`.
 pub fn level_info(config: &EngineConfig, level: usize, runs: &[Run], now: u64) -> LevelInfo {
     let g = compaction::geometry(config, level);
     LevelInfo {
@@ -106,18 +133,27 @@ pub fn level_info(config: &EngineConfig, level: usize, runs: &[Run], now: u64) -
     }
 }
 
+/// How far the merge under way has come (`TreeShape::merge_progress`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MergeProgress {
+    /// Data pages of its inputs read so far.
     pub pages_read: u64,
+    /// Pages of the output tables sealed so far, data and metadata (the table being written counts once
+    /// sealed).
     pub pages_written: u64,
 }
 
 /// The tree as it stands: buffer fill, levels, runs and their filters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TreeShape {
+    /// Entries in the write buffer: one per key, tombstones included.
     pub buffer_entries: u64,
+    /// Key + value bytes the buffer holds.
     pub buffer_bytes: u64,
+    /// The buffer's capacity (`EngineConfig::buffer_bytes`); `buffer_trigger` says whether the bytes held
+    /// or the bytes written since the last flush fill it.
     pub buffer_capacity_bytes: u64,
+    /// Levels from level 1 down; a level between others may be empty.
     pub levels: Vec<LevelInfo>,
     /// A merge is under way from this level (only when merges are stepped by the caller).
     pub merging_level: Option<usize>,
@@ -138,10 +174,13 @@ impl TreeShape {
         self.levels.iter().flat_map(|l| &l.runs).map(|r| r.filter_fpr).fold(0.0, |a, b| a + b)
     }
 
+    /// Runs over all levels.
     pub fn run_count(&self) -> usize {
         self.levels.iter().map(|l| l.runs.len()).sum()
     }
 
+    /// Entries in the runs and the buffer: versions, not keys (a key may count in several runs), tombstones
+    /// included.
     pub fn entries(&self) -> u64 {
         self.levels.iter().flat_map(|l| &l.runs).map(|r| r.entries).sum::<u64>() + self.buffer_entries
     }

@@ -2,12 +2,15 @@
 
 use lsm_core::error::Result;
 
+/// What the engine keeps its files on: named, append-only files of bytes, with the ordered durability
+/// its recovery relies on (`sync_later`, `commit_later`, `await_syncs`).
 pub trait Storage {
     /// Append bytes to a file, creating it if absent. Appends are buffered by the backend until
     /// `sync`; only synced bytes are promised to survive a crash.
     fn append(&mut self, file: &str, bytes: &[u8]) -> Result<()>;
     /// Fill `buf` from `offset`; reading past the end is an error naming file and offset.
     fn read_into(&mut self, file: &str, offset: u64, buf: &mut [u8]) -> Result<()>;
+    /// A file's length in bytes, synced or not; an error if there is no such file.
     fn len(&mut self, file: &str) -> Result<u64>;
     /// Make every appended byte of `file` durable.
     fn sync(&mut self, file: &str) -> Result<()>;
@@ -34,11 +37,15 @@ pub trait Storage {
     }
     /// Shorten a file (used to cut a torn log tail during recovery).
     fn truncate(&mut self, file: &str, len: u64) -> Result<()>;
+    /// Remove a file. The name is gone at once; a backend that works in the background removes the bytes
+    /// only after every `commit_later` asked before.
     fn delete(&mut self, file: &str) -> Result<()>;
+    /// Whether a file of this name exists.
     fn exists(&mut self, file: &str) -> Result<bool>;
     /// All file names, sorted.
     fn list(&mut self) -> Result<Vec<String>>;
 
+    /// `len` bytes of `file` from `offset`, in a new buffer (see `read_into`).
     fn read(&mut self, file: &str, offset: u64, len: usize) -> Result<Vec<u8>> {
         let mut buf = vec![0; len];
         self.read_into(file, offset, &mut buf)?;

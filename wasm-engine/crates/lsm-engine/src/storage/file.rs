@@ -16,6 +16,8 @@ use lsm_core::error::{Error, Result};
 
 const WRITE_BUFFER: usize = 1 << 20;
 
+/// Native files in one directory (feature `files`): appends buffered and written in large chunks, and
+/// `sync_later`, `commit_later` and deletes done in order on a disk thread of its own.
 pub struct FileStorage {
     dir: PathBuf,
     writers: FxHashMap<String, (File, Vec<u8>)>,
@@ -197,6 +199,7 @@ fn io_error(file: &str, e: std::io::Error) -> Error {
 }
 
 impl FileStorage {
+    /// Files in `dir`, created with its parents if absent; starts the disk thread.
     pub fn open(dir: impl Into<PathBuf>) -> Result<Self> {
         let dir = dir.into();
         fs::create_dir_all(&dir).map_err(|e| io_error(&dir.display().to_string(), e))?;

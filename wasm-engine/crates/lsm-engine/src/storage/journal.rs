@@ -13,9 +13,25 @@ use lsm_core::error::Result;
 /// One change to persist, in order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Change {
-    Append { file: String, bytes: Vec<u8> },
-    Truncate { file: String, len: u64 },
-    Delete { file: String },
+    /// Bytes appended to `file`; consecutive appends to one file arrive as one.
+    Append {
+        /// The file appended to.
+        file: String,
+        /// The bytes appended.
+        bytes: Vec<u8>,
+    },
+    /// `file` cut to `len` bytes (a torn log tail cut at recovery).
+    Truncate {
+        /// The file cut.
+        file: String,
+        /// Its new length in bytes.
+        len: u64,
+    },
+    /// `file` removed; the journal drops the changes to it that came before.
+    Delete {
+        /// The file removed.
+        file: String,
+    },
 }
 
 /// The journal, shared between the storage (which writes it) and its owner (which drains it).
@@ -29,6 +45,8 @@ impl Journal {
     }
 }
 
+/// In-memory files that journal every change (`Change`), for a backend that persists asynchronously:
+/// the IndexedDB mirror drains the journal after each engine call.
 #[derive(Default)]
 pub struct JournalStorage {
     files: MemStorage,
@@ -45,10 +63,12 @@ impl JournalStorage {
         JournalStorage { files: mem, journal: Journal::default() }
     }
 
+    /// A handle on the journal, shared with this storage: drain it with `Journal::take`.
     pub fn journal(&self) -> Journal {
         self.journal.clone()
     }
 
+    /// Bytes held over all files.
     pub fn total_bytes(&self) -> u64 {
         self.files.total_bytes()
     }

@@ -60,6 +60,7 @@ enum Later {
 }
 
 impl MemStorage {
+    /// An empty store: no files, no quota (`set_quota`), no failure point (`fail_after_writes`).
     pub fn new() -> Self {
         Self::default()
     }
@@ -160,6 +161,7 @@ impl MemStorage {
         Ok(true)
     }
 
+    /// Bytes held over all files, synced or not.
     pub fn total_bytes(&self) -> u64 {
         self.files.borrow().values().map(|f| f.data.len() as u64).sum()
     }

@@ -44,6 +44,7 @@ pub struct TableBuilder {
 }
 
 impl TableBuilder {
+    /// A builder for table `id` (file `table_file_name(id)`) with pages of `page_bytes` bytes.
     pub fn new(id: u64, page_bytes: u32) -> Self {
         let page_bytes = page_bytes as usize;
         TableBuilder {
@@ -64,14 +65,17 @@ impl TableBuilder {
         }
     }
 
+    /// The table's id.
     pub fn id(&self) -> u64 {
         self.id
     }
 
+    /// Entries added so far.
     pub fn entries(&self) -> u64 {
         self.entries
     }
 
+    /// Key + value bytes added so far.
     pub fn entry_bytes(&self) -> u64 {
         self.entry_bytes
     }
@@ -81,6 +85,8 @@ impl TableBuilder {
         self.fences.len() as u64
     }
 
+    /// Add an entry (`None`: a tombstone). Keys must come in strictly increasing order; key + value must
+    /// fit in one page, else `Error::TooLarge`.
     pub fn add(&mut self, key: &[u8], value: Option<&[u8]>, storage: &mut dyn Storage) -> Result<()> {
         let vlen = value.map_or(0, <[u8]>::len);
         self.start_entry(key, page::ENTRY_HEADER + key.len() + vlen, storage)?;

@@ -24,6 +24,8 @@ pub fn table_file_name(id: u64) -> String {
     format!("{id:08}.sst")
 }
 
+/// A table's fence pointers: the first key of every data page, searched (`page_for`) for the one page
+/// that may hold a key.
 #[derive(Debug, PartialEq)]
 pub struct Fences {
     keys: Vec<Box<[u8]>>,
@@ -36,10 +38,12 @@ impl Fences {
         Fences { keys, prefixes }
     }
 
+    /// How many fences: one per data page.
     pub fn len(&self) -> usize {
         self.keys.len()
     }
 
+    /// Whether there is none (a table always has at least one page).
     pub fn is_empty(&self) -> bool {
         self.keys.is_empty()
     }

@@ -19,23 +19,34 @@ use super::format::{FOOTER_BYTES, Fences, Footer, decode_range, table_file_name}
 /// What the block cache holds for tables: a data page, a filter module or a table's fence pointers.
 #[derive(Clone, Debug)]
 pub enum Block {
+    /// A data page, its checksum verified.
     Page(Rc<[u8]>),
+    /// One filter module, decoded and verified.
     Module(Rc<Bloom>),
+    /// A table's fence pointers, decoded and verified.
     Fences(Rc<Fences>),
 }
 
 /// The engine's block cache: data pages, filter modules and fence pointers under one budget.
 pub type TableCache = BlockCache<Block>;
 
+/// An open table: the figures from its footer, its key range and filter directory, and, when pinned,
+/// its filter and fence pointers in memory. Data pages are read on demand, each one counted.
 #[derive(Debug)]
 pub struct Table {
+    /// The table's id; its file is `table_file_name(id)`.
     pub id: u64,
+    /// Its file's name in the storage.
     pub file: String,
+    /// Data page size in bytes, from its footer.
     pub page_bytes: u32,
+    /// Entries it holds, tombstones included.
     pub entries: u64,
     /// Sum of key + value lengths (the unit of level capacities).
     pub entry_bytes: u64,
+    /// Its file's length in bytes: data pages, filter, index, range block and footer.
     pub file_bytes: u64,
+    /// Data pages it holds (at least one).
     pub data_pages: u64,
     pub(super) min_key: Box<[u8]>,
     pub(super) max_key: Box<[u8]>,
@@ -57,8 +68,11 @@ pub struct Table {
 
 /// What a lookup needs besides the table: storage, cache and where to count.
 pub struct ReadCtx<'a> {
+    /// Where the table files are read from.
     pub storage: &'a mut dyn Storage,
+    /// The block cache; a zero-capacity one sends every read to storage (merges read that way).
     pub cache: &'a mut TableCache,
+    /// Where every block access is counted, as a cache hit or as pages read.
     pub counters: &'a mut ReadCounters,
 }
 
@@ -176,14 +190,17 @@ impl Table {
         self.pinned_fences = None;
     }
 
+    /// The smallest key it holds.
     pub fn min_key(&self) -> &[u8] {
         &self.min_key
     }
 
+    /// The largest key it holds.
     pub fn max_key(&self) -> &[u8] {
         &self.max_key
     }
 
+    /// Its filter's module directory, in probe order (empty: no filter).
     pub fn modules(&self) -> &[ModuleInfo] {
         &self.modules
     }
@@ -193,10 +210,12 @@ impl Table {
         &self.module_fprs
     }
 
+    /// Bits of its filter over all modules (0: no filter).
     pub fn filter_bits(&self) -> u64 {
         self.modules.iter().map(|m| m.bits).sum()
     }
 
+    /// Hash functions of its filter, summed over modules.
     pub fn filter_hashes(&self) -> u32 {
         self.modules.iter().map(|m| m.hashes).sum()
     }
@@ -210,10 +229,12 @@ impl Table {
         bytes.div_ceil(u64::from(self.page_bytes)).max(1)
     }
 
+    /// Pages its fence-pointer block spans: what fetching it costs (at least 1).
     pub fn index_pages(&self) -> u64 {
         self.pages(self.index_len)
     }
 
+    /// Pages filter module `d` spans: what fetching it costs (at least 1).
     pub fn module_pages(&self, d: usize) -> u64 {
         self.pages(u64::from(self.modules[d].len))
     }
