@@ -114,11 +114,14 @@ pub fn fit_trace(name: &str, text: String, key_bytes: u32) -> Result<String, JsE
     json(&lsm_workload::fit::fit_trace(name, text, key_bytes as usize).map_err(js)?)
 }
 
+/// The engine's crate version (`lsm --version` prints the same), for the About line and bug reports.
 #[wasm_bindgen]
 pub fn engine_version() -> String {
     env!("CARGO_PKG_VERSION").to_string()
 }
 
+/// One open database for the worker: the engine on memory, OPFS or the IndexedDB journal, and the
+/// workload or trace it is running, if any.
 #[wasm_bindgen]
 pub struct WasmEngine {
     engine: Engine,
@@ -205,22 +208,27 @@ impl WasmEngine {
         json(&r)
     }
 
+    /// Insert or overwrite `key`; durable after the next `sync` (the WAL is written first).
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<(), JsError> {
         self.engine.put(key, value).map_err(js)
     }
 
+    /// Write a tombstone for `key`; durable after the next `sync`.
     pub fn delete(&mut self, key: &[u8]) -> Result<(), JsError> {
         self.engine.delete(key).map_err(js)
     }
 
+    /// The newest value of `key`, or `undefined` if absent or deleted; its page reads are counted.
     pub fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>, JsError> {
         self.engine.get(key).map_err(js)
     }
 
+    /// Make every write so far durable (WAL, tables and manifest), waiting for the storage.
     pub fn sync(&mut self) -> Result<(), JsError> {
         self.engine.sync().map_err(js)
     }
 
+    /// Write the buffer out now, full or not (merged into level 1's newest run if that has room).
     pub fn flush(&mut self) -> Result<(), JsError> {
         self.engine.flush().map_err(js)
     }
@@ -230,15 +238,18 @@ impl WasmEngine {
         self.engine.step(u64::from(max_pages)).map_err(js)
     }
 
+    /// Flush the buffer and merge the whole tree into a single run on the deepest level.
     pub fn compact_all(&mut self) -> Result<(), JsError> {
         self.engine.compact_all().map_err(js)
     }
 
+    /// Whether a flush runs the merges it makes due right away (true) or leaves them to `step`.
     #[wasm_bindgen(getter)]
     pub fn auto_compact(&self) -> bool {
         self.engine.auto_compact
     }
 
+    /// Set whether a flush runs its merges right away (true) or leaves them to `step`.
     #[wasm_bindgen(setter)]
     pub fn set_auto_compact(&mut self, on: bool) {
         self.engine.auto_compact = on;
@@ -288,6 +299,7 @@ impl WasmEngine {
         json(self.engine.stats())
     }
 
+    /// Zero every I/O counter (the tree is untouched), to measure a phase on its own.
     pub fn reset_stats(&mut self) {
         self.engine.reset_stats();
     }

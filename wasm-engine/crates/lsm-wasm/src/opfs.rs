@@ -34,11 +34,13 @@ extern "C" {
     fn names(this: &OpfsPool) -> Vec<String>;
 }
 
+/// `Storage` on the Origin Private File System, through the worker's pool of sync access handles.
 pub struct OpfsStorage {
     pool: OpfsPool,
 }
 
 impl OpfsStorage {
+    /// Storage over the files the pool holds; the pool must outlive every call.
     pub fn new(pool: OpfsPool) -> Self {
         OpfsStorage { pool }
     }
