@@ -270,9 +270,9 @@ async function browserBench(entries) {
     await page.getByRole('button', { name: 'Run benchmark' }).click();
     await page.getByTestId('bench-done').waitFor({ timeout: 60 * 60 * 1000 });
     const physical = await page.$$eval('[data-testid="bench-physical"]', (ps) => ps.map((p) => p.textContent));
-    const rows = await page.$$eval('[data-testid^="bench-"] ', (trs) =>
+    // The store table's rows only: the page's engine table (bench-engine-*) has other columns.
+    const rows = await page.$$eval('[data-testid="bench-results"] tr[data-testid^="bench-"]', (trs) =>
       trs
-        .filter((tr) => tr.tagName === 'TR')
         .map((tr) => {
           const cells = [...tr.querySelectorAll('td')];
           return { id: tr.getAttribute('data-testid'), label: cells[0].textContent, ins: Number(cells[1].dataset.value), get: Number(cells[2].dataset.value) };
