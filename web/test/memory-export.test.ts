@@ -158,8 +158,8 @@ describe('memory page → EngineConfig, another state', () => {
 describe('memory page → EngineConfig, the controls’ extremes', () => {
   it('names the engine’s own skip thresholds (wasm-engine/crates/lsm-engine/src/lookup.rs)', () => {
     const rust = fs.readFileSync(path.resolve(__dirname, '../../wasm-engine/crates/lsm-engine/src/lookup.rs'), 'utf8');
-    expect(rust).toContain(`pub const THETA_FIRST: f64 = ${ENGINE_SKIP_THRESHOLDS.whole};`);
-    expect(rust).toContain(`pub const THETA_LATER: f64 = ${ENGINE_SKIP_THRESHOLDS.later};`);
+    expect(rust).toContain(`const THETA_FIRST: f64 = ${ENGINE_SKIP_THRESHOLDS.whole};`);
+    expect(rust).toContain(`const THETA_LATER: f64 = ${ENGINE_SKIP_THRESHOLDS.later};`);
   });
 
   it('every combination of the ranges’ ends is a config the engine takes', () => {
