@@ -108,6 +108,7 @@ test('moose: editing the table redraws the costs the models compute', async ({ p
 
   // Remove level 5: level 4 becomes the last level and is refitted to hold the rest.
   await page.getByRole('button', { name: 'Remove level 5' }).click();
+  await expect(page.getByTestId('level-table').locator('tbody tr')).toHaveCount(4);
   let t = await readTable(page);
   expect(t.ratios.slice(0, 3)).toEqual([7, 7, 7]);
   const caps = mooseLevelCapacities(DS, t.ratios.map((r, i) => ({ sizeRatio: r, runs: t.runs[i] })), OPTS);
@@ -137,6 +138,8 @@ test('moose: editing the table redraws the costs the models compute', async ({ p
   await page.getByRole('checkbox', { name: /Optimal filters/ }).check();
   await page.getByTestId('preset-leveling').click();
   const presets = moosePresetLayouts(DS, { sizeRatio: 10, bitsPerEntry: 5, bufferBytes: 2 * MIB });
+  // readTable counts the rows first: wait until the preset's table is drawn.
+  await expect(page.getByTestId('level-table').locator('tbody tr')).toHaveCount(presets.leveling.length);
   t = await readTable(page);
   expect(t.runs).toEqual([1, 1, 1, 1]);
   t.ratios.forEach((r, i) => expect(Math.abs(r - presets.leveling[i].sizeRatio) / r).toBeLessThan(2e-5));

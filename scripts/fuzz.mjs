@@ -8,9 +8,9 @@
  * the input in wasm-engine/fuzz/artifacts/<target>/ (make it a regression test).
  *
  * Needs a nightly toolchain and cargo-fuzz; installs both if missing (`ensureFuzzTools`).
- * `npm test` runs every target for a few seconds (`fuzzAll`).
+ * `npm test` runs every target for a few seconds (scripts/test.mjs).
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,17 +25,34 @@ function run(cmd, args, options = {}) {
   return spawnSync(cmd, args, { cwd: root, env, encoding: 'utf8', maxBuffer: 256 << 20, ...options });
 }
 
+/**
+ * Run a long command without blocking (other suites may be running in this process), its output
+ * to `out`: 'inherit' (this terminal) or a file descriptor. Resolves to the exit status.
+ */
+function runLong(cmd, args, { cwd = root, out = 'inherit' } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(cmd, args, { cwd, env, stdio: ['ignore', out, out] });
+    child.on('error', () => resolve(127));
+    child.on('close', (code) => resolve(code ?? 1));
+  });
+}
+
+function say(out, line) {
+  if (out === 'inherit') console.log(line);
+  else fs.writeSync(out, `${line}\n`);
+}
+
 /** The nightly toolchain (cargo-fuzz needs its `-Z` flags) and cargo-fuzz itself. */
-export function ensureFuzzTools() {
+export async function ensureFuzzTools({ out = 'inherit' } = {}) {
   if (run('rustup', ['run', 'nightly', 'rustc', '--version']).status !== 0) {
-    console.log('[fuzz] installing the nightly Rust toolchain (cargo-fuzz needs it)');
-    if (run('rustup', ['toolchain', 'install', 'nightly', '--profile', 'minimal'], { stdio: 'inherit' }).status !== 0) {
+    say(out, '[fuzz] installing the nightly Rust toolchain (cargo-fuzz needs it)');
+    if ((await runLong('rustup', ['toolchain', 'install', 'nightly', '--profile', 'minimal'], { out })) !== 0) {
       throw new Error('could not install the nightly toolchain: rustup toolchain install nightly --profile minimal');
     }
   }
   if (run('cargo', ['fuzz', '--version']).status !== 0) {
-    console.log('[fuzz] installing cargo-fuzz');
-    if (run('cargo', ['install', '--locked', 'cargo-fuzz@0.13.2'], { stdio: 'inherit' }).status !== 0) {
+    say(out, '[fuzz] installing cargo-fuzz');
+    if ((await runLong('cargo', ['install', '--locked', 'cargo-fuzz@0.13.2'], { out })) !== 0) {
       throw new Error('could not install cargo-fuzz: cargo install --locked cargo-fuzz@0.13.2');
     }
   }
@@ -102,35 +119,45 @@ function writeDictionary(target, corpus) {
   fs.writeFileSync(path.join(path.dirname(corpus), `${target}.dict`), [...tokens].map(quote).join('\n') + '\n');
 }
 
-/**
- * Fuzz one target for `seconds`. Returns { target, runs, seconds, crashed, output }. Builds with
- * optimisations and AddressSanitizer (cargo-fuzz's default); libFuzzer's RSS limit catches an
- * allocation sized from an unchecked field.
- */
-export function fuzz(target, seconds) {
+function fuzzArgs(target, seconds) {
   const corpus = seed(target);
-  const r = run(
-    'cargo',
-    ['+nightly', 'fuzz', 'run', '-O', target, corpus, '--', `-dict=${path.join(corpusRoot, `${target}.dict`)}`, `-max_total_time=${seconds}`, '-rss_limit_mb=2048', '-max_len=65536', '-print_final_stats=1'],
-    { cwd: fuzzDir },
-  );
-  const output = `${r.stdout}${r.stderr}`;
+  return ['+nightly', 'fuzz', 'run', '-O', target, corpus, '--', `-dict=${path.join(corpusRoot, `${target}.dict`)}`, `-max_total_time=${seconds}`, '-rss_limit_mb=2048', '-max_len=65536', '-print_final_stats=1'];
+}
+
+function fuzzResult(target, seconds, status, output) {
   const runs = Number(/stat::number_of_executed_units:\s*(\d+)/.exec(output)?.[1] ?? /Done (\d+) runs/.exec(output)?.[1] ?? 0);
   const artifact = /Test unit written to (\S+)/.exec(output)?.[1] ?? null;
-  return { target, runs, seconds, crashed: r.status !== 0, artifact, output };
+  return { target, runs, seconds, crashed: status !== 0, artifact, output };
+}
+
+/**
+ * Fuzz one target for `seconds`. Resolves to { target, runs, seconds, crashed, artifact, output }.
+ * Builds with optimisations and AddressSanitizer (cargo-fuzz's default); libFuzzer's RSS limit
+ * catches an allocation sized from an unchecked field. Does not block: several targets can run at
+ * once (libFuzzer uses one core each).
+ */
+export function fuzz(target, seconds) {
+  return new Promise((resolve) => {
+    const child = spawn('cargo', fuzzArgs(target, seconds), { cwd: fuzzDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    child.on('error', (err) => resolve(fuzzResult(target, seconds, 1, err.message)));
+    child.on('close', (code) => resolve(fuzzResult(target, seconds, code ?? 1, Buffer.concat(chunks).toString('utf8'))));
+  });
 }
 
 /** Build the CLI (for the seeds) and the fuzz targets. */
-export function buildFuzzTargets() {
-  if (run('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', 'wasm-engine/Cargo.toml'], { stdio: 'inherit' }).status !== 0) {
+export async function buildFuzzTargets({ out = 'inherit' } = {}) {
+  if ((await runLong('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', 'wasm-engine/Cargo.toml'], { out })) !== 0) {
     throw new Error('the lsm CLI did not build');
   }
-  if (run('cargo', ['+nightly', 'fuzz', 'build', '-O'], { cwd: fuzzDir, stdio: 'inherit' }).status !== 0) {
+  if ((await runLong('cargo', ['+nightly', 'fuzz', 'build', '-O'], { cwd: fuzzDir, out })) !== 0) {
     throw new Error('the fuzz targets did not build');
   }
 }
 
-function main() {
+async function main() {
   const [which = 'all', secondsArg = '60'] = process.argv.slice(2);
   const targets = which === 'all' ? TARGETS : [which];
   for (const t of targets) {
@@ -144,12 +171,12 @@ function main() {
     console.error(`seconds must be an integer in [1, 86400], got "${secondsArg}"`);
     process.exit(2);
   }
-  ensureFuzzTools();
-  buildFuzzTargets();
+  await ensureFuzzTools();
+  await buildFuzzTargets();
   let failed = false;
   for (const t of targets) {
     console.log(`[fuzz] ${t}: ${seconds} s`);
-    const r = fuzz(t, seconds);
+    const r = await fuzz(t, seconds);
     console.log(`[fuzz] ${t}: ${r.runs.toLocaleString('en-US')} cases in ${seconds} s, ${r.crashed ? `CRASH (input: ${r.artifact ?? 'see output'})` : '0 crashes'}`);
     if (r.crashed) {
       failed = true;

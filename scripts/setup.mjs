@@ -20,6 +20,25 @@ const stampDir = path.join(root, '.cache', 'setup');
 const wasmOut = path.join(root, 'web', 'src', 'wasm', 'pkg');
 const cargoBin = path.join(process.env.CARGO_HOME ?? path.join(os.homedir(), '.cargo'), 'bin');
 
+// ── Crate names: the only place the scripts name a crate of wasm-engine/ (a Cargo virtual
+// workspace, crates under wasm-engine/crates/). Adjust here if a crate is renamed.
+// The native CLI needs none: `--bin lsm` finds it in whichever crate holds it.
+const CRATES = {
+  /** The wasm-bindgen cdylib the web app loads: built for wasm32 here, linted for wasm32 by `npm test`. */
+  wasm: 'lsm-wasm',
+};
+
+/** wasm-engine/Cargo.toml is a virtual workspace (no [package] of its own). */
+const isWorkspace = () => !/^\[package\]/m.test(fs.readFileSync(path.join(engineDir, 'Cargo.toml'), 'utf8'));
+
+/**
+ * `-p <crate>` for one of CRATES in the workspace; nothing while wasm-engine/ is still one package
+ * (which then holds everything).
+ */
+export function cargoPackageArgs(which) {
+  return isWorkspace() ? ['-p', CRATES[which]] : [];
+}
+
 /** Child processes find cargo, rustup and wasm-bindgen even if ~/.cargo/bin is not on PATH. */
 export const env = { ...process.env, PATH: `${cargoBin}${path.delimiter}${process.env.PATH ?? ''}` };
 
@@ -37,14 +56,6 @@ export function run(cmd, args, options = {}) {
 function output(cmd, args) {
   const r = spawnSync(cmd, args, { cwd: root, env, encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() : null;
-}
-
-function filesUnder(dir) {
-  if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? filesUnder(p) : [p];
-  });
 }
 
 function hashOf(files, extra = '') {
@@ -120,13 +131,17 @@ function wasmBindgenCli() {
   run('cargo', ['install', '--locked', '--version', version, 'wasm-bindgen-cli']);
 }
 
+/** Every file of wasm-engine/ a build reads: sources and manifests, not tests, fuzzing or target/. */
+function engineInputs(dir = engineDir) {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (!e.isDirectory()) return [p];
+    return ['target', 'fuzz', 'tests', 'benches', '.git'].includes(e.name) ? [] : engineInputs(p);
+  });
+}
+
 function buildWasm() {
-  const inputs = [
-    ...filesUnder(path.join(engineDir, 'src')),
-    path.join(engineDir, 'Cargo.toml'),
-    path.join(engineDir, 'Cargo.lock'),
-  ];
-  const key = hashOf(inputs, lockedWasmBindgenVersion());
+  const key = hashOf(engineInputs(), lockedWasmBindgenVersion());
   const s = stamp('wasm');
   const outputs = ['lsm_engine.js', 'lsm_engine_bg.wasm', 'lsm_engine.d.ts'].map((f) => path.join(wasmOut, f));
   if (s.current === key && outputs.every((f) => fs.existsSync(f))) {
@@ -134,8 +149,20 @@ function buildWasm() {
     return;
   }
   log('building the engine for wasm32 (release)');
-  run('cargo', ['build', '--release', '--lib', '--target', 'wasm32-unknown-unknown'], { cwd: engineDir });
-  const wasm = path.join(engineDir, 'target', 'wasm32-unknown-unknown', 'release', 'lsm_engine.wasm');
+  // Cargo names the .wasm it built in its JSON messages (the cdylib's file name follows its crate).
+  const r = run(
+    'cargo',
+    ['build', '--release', ...cargoPackageArgs('wasm'), '--lib', '--target', 'wasm32-unknown-unknown', '--message-format=json-render-diagnostics'],
+    { cwd: engineDir, stdio: ['ignore', 'pipe', 'inherit'], encoding: 'utf8', maxBuffer: 64 << 20 },
+  );
+  const wasm = r.stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line))
+    .filter((m) => m.reason === 'compiler-artifact' && m.target?.kind?.includes('cdylib'))
+    .flatMap((m) => m.filenames)
+    .find((f) => f.endsWith('.wasm'));
+  if (!wasm) throw new Error('cargo built no .wasm file for the web app');
   run('wasm-bindgen', ['--target', 'web', '--out-dir', wasmOut, '--out-name', 'lsm_engine', wasm]);
   s.write(key);
 }
