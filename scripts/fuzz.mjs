@@ -147,9 +147,12 @@ export function fuzz(target, seconds) {
   });
 }
 
-/** Build the CLI (for the seeds) and the fuzz targets. */
-export async function buildFuzzTargets({ out = 'inherit' } = {}) {
-  if ((await runLong('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', 'wasm-engine/Cargo.toml'], { out })) !== 0) {
+/**
+ * Build the CLI (for the seeds; `cli: false` when it is built already) and the fuzz targets (in
+ * wasm-engine/fuzz/target, so this does not wait for other cargo commands on wasm-engine/target).
+ */
+export async function buildFuzzTargets({ out = 'inherit', cli = true } = {}) {
+  if (cli && (await runLong('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', 'wasm-engine/Cargo.toml'], { out })) !== 0) {
     throw new Error('the lsm CLI did not build');
   }
   if ((await runLong('cargo', ['+nightly', 'fuzz', 'build', '-O'], { cwd: fuzzDir, out })) !== 0) {
