@@ -97,6 +97,15 @@ pub(crate) enum Command {
     ///
     /// The stream the LevelDB driver in interop/leveldb reads.
     Keys(KeysArgs),
+    /// Print every operation of W, with its keys and values byte for byte, as a binary stream.
+    ///
+    /// The stream the RocksDB referee in interop/rocksdb plays, so RocksDB and the engine run the
+    /// same operations in the same order. After the 8 bytes `LSMOPS1\n`, one record per
+    /// operation, each a tag byte: `L`/`R` the load/run phase begins; `I`/`U` insert/update (u32
+    /// little-endian key length, key, u32 LE value length, value); `D` delete (length, key);
+    /// `G`/`M`/`Q` lookup of an existing key / a key never inserted / either (a trace's); `S` scan of
+    /// [start, end], both inclusive (length, start, length, end).
+    Ops(KeysArgs),
     /// Write amplification by destination level, at every N writes or every flush (JSON).
     ///
     /// Cumulative entries and bytes written by flushes and by merges into each level, indexed as

@@ -10,7 +10,7 @@ use lsm_core::error::{Error, Result};
 use lsm_runner::clock::now_ns;
 use lsm_runner::growth::{Growth, GrowthPolicy, GrowthSpec};
 use lsm_runner::write_amp::{WriteAmpRun, WriteAmpSpec};
-use lsm_workload::generator::{Generator, Op, OpSource};
+use lsm_workload::generator::{Generator, Intent, Op, OpSource, Phase};
 
 use super::cli::{GrowthArgs, KeysArgs, WritesArgs};
 use super::{load_config, load_workload, number, storage};
@@ -34,6 +34,73 @@ pub(crate) fn keys(a: &KeysArgs) -> Result<()> {
                 return Err(Error::invalid("--workload", "keys are printed for workloads of inserts and updates only"));
             }
         }
+    }
+    out.flush().map_err(io)
+}
+
+/// The header of `lsm ops`'s stream: a format name and version.
+const OPS_MAGIC: &[u8; 8] = b"LSMOPS1\n";
+
+/// A length-prefixed byte string of the `lsm ops` stream.
+fn ops_bytes(out: &mut Vec<u8>, bytes: &[u8]) -> Result<()> {
+    let len = u32::try_from(bytes.len()).map_err(|_| Error::invalid("--workload", "keys and values must be shorter than 4 GiB"))?;
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(bytes);
+    Ok(())
+}
+
+/// One operation as an `lsm ops` record (the format is in `lsm ops --help`).
+fn ops_record(op: &Op<'_>, out: &mut Vec<u8>) -> Result<()> {
+    match op {
+        Op::Put { intent, key, value, .. } => {
+            out.push(if *intent == Intent::Insert { b'I' } else { b'U' });
+            ops_bytes(out, key)?;
+            ops_bytes(out, value)
+        }
+        Op::Delete { key, .. } => {
+            out.push(b'D');
+            ops_bytes(out, key)
+        }
+        Op::Get { intent, key, .. } => {
+            out.push(match intent {
+                Intent::GetExisting => b'G',
+                Intent::GetMissing => b'M',
+                _ => b'Q',
+            });
+            ops_bytes(out, key)
+        }
+        Op::Range { start, end, .. } => {
+            out.push(b'S');
+            ops_bytes(out, start)?;
+            ops_bytes(out, end)
+        }
+    }
+}
+
+/// Every operation of the workload, phase markers included, as the binary stream the RocksDB
+/// referee plays (interop/rocksdb): the engine's own operations, keys and values byte for byte.
+pub(crate) fn ops(a: &KeysArgs) -> Result<()> {
+    let w = load_workload(&a.workload, &a.counts)?;
+    let mut generator = Generator::new(&w);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
+    let io = |e: std::io::Error| {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        Error::storage("stdout", e.to_string())
+    };
+    out.write_all(OPS_MAGIC).map_err(io)?;
+    let mut phase = None;
+    let mut record = Vec::with_capacity(4096);
+    while let Some((p, op)) = generator.next_op()? {
+        record.clear();
+        if phase != Some(p) {
+            record.push(if p == Phase::Preload { b'L' } else { b'R' });
+            phase = Some(p);
+        }
+        ops_record(&op, &mut record)?;
+        out.write_all(&record).map_err(io)?;
     }
     out.flush().map_err(io)
 }

@@ -72,6 +72,7 @@ fn main() -> ExitCode {
         Command::Tune(a) => tune(&a),
         Command::Growth(a) => experiments::growth(&a),
         Command::Keys(a) => experiments::keys(&a),
+        Command::Ops(a) => experiments::ops(&a),
         Command::Writes(a) => experiments::writes(&a),
         Command::Version => {
             outln!("lsm {}", env!("CARGO_PKG_VERSION"));

@@ -19,7 +19,7 @@ const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../public/pres
 const README: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../README.md");
 
 /// Every command, in the order `lsm --help` lists them.
-const COMMANDS: [&str; 15] = [
+const COMMANDS: [&str; 16] = [
     "run",
     "trace",
     "validate",
@@ -32,6 +32,7 @@ const COMMANDS: [&str; 15] = [
     "predict",
     "growth",
     "keys",
+    "ops",
     "writes",
     "version",
     "completions",
