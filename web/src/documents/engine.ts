@@ -29,7 +29,14 @@ export interface EngineConfig {
     /** Re-optimised Monkey: rebuild once the expected saving is this many times the pages read (default 1). */
     rebuild_payback?: number;
   };
-  compaction?: { granularity: 'level' | 'file'; target_file_bytes?: number };
+  compaction?: {
+    granularity: 'level' | 'file';
+    target_file_bytes?: number;
+    /** Which file of an over-full level merges next (RocksDB's compaction_pri); file granularity only. */
+    pick?: 'round_robin' | 'min_overlapping_ratio';
+    /** A file overlapping nothing below moves down unrewritten; file granularity only. */
+    trivial_moves?: boolean;
+  };
   block_cache?: { bytes: number; cache_index_and_filter_blocks?: boolean; high_priority_ratio?: number };
   statistics_window?: number;
 }
@@ -91,6 +98,10 @@ export interface WriteCounters {
   pages_read: number;
   entries_read: number;
   entries_dropped: number;
+  /** Trivial moves into the level: files moved down without being read or rewritten. */
+  moves: number;
+  /** Entries those moves carried down. */
+  entries_moved: number;
 }
 
 /** Operation classes, in the order of Stats.ops and LevelStats.reads. */
@@ -307,6 +318,8 @@ export function totalWrites(stats: Stats): WriteCounters {
     pages_read: 0,
     entries_read: 0,
     entries_dropped: 0,
+    moves: 0,
+    entries_moved: 0,
   };
   for (const level of stats.levels) {
     for (const k of Object.keys(total) as (keyof WriteCounters)[]) total[k] += level.writes[k];

@@ -13,7 +13,7 @@
 //! The quarter-unit tolerance absorbs the few bytes a flush falls short of the buffer size, so
 //! a leveled level really merges after T arrivals and not T+1.
 
-use crate::config::{EngineConfig, Granularity};
+use crate::config::{EngineConfig, FilePick, Granularity};
 
 /// Sizes, in entry bytes, of the runs of each level (index 0 = level 1), newest run first.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -64,6 +64,8 @@ pub struct FilePlan {
     pub overlapping: Vec<u64>,
     /// The new round-robin cursor of `level` (the largest key merged), if it moves.
     pub cursor: Option<Vec<u8>>,
+    /// The single input overlaps nothing below: it moves down as it is, nothing is rewritten.
+    pub trivial_move: bool,
 }
 
 /// Geometry of one level derived from the config.
@@ -162,9 +164,22 @@ fn overlapping(tables: &[TableShape], lo: &[u8], hi: &[u8]) -> Vec<u64> {
     tables.iter().filter(|t| t.max_key.as_slice() >= lo && t.min_key.as_slice() <= hi).map(|t| t.id).collect()
 }
 
-/// Merges that take more than this many files' bytes are not widened by `expand`
-/// (LevelDB's 25 × max_file_size).
+/// Merges that take more than this many files' bytes are not widened by `expand`, and a file
+/// that overlaps more than this many files' bytes two levels down is not moved trivially
+/// (LevelDB's 25 × max_file_size; RocksDB's default `max_compaction_bytes`, 25 ×
+/// `target_file_size_base`).
 const EXPANDED_MERGE_FILES: u64 = 25;
+
+fn overlap_bytes(tables: &[TableShape], lo: &[u8], hi: &[u8]) -> u64 {
+    tables.iter().filter(|t| t.max_key.as_slice() >= lo && t.min_key.as_slice() <= hi).map(|t| t.bytes).sum()
+}
+
+/// RocksDB's `kMinOverlappingRatio`: the file of `tables` whose overlap below, per byte of its
+/// own, is smallest (the first such file in key order on a tie; RocksDB scores in units of
+/// 1/1024 with integer division, kept here so ties fall alike).
+fn min_overlapping_ratio<'a>(tables: &'a [TableShape], below: &[TableShape]) -> Option<&'a TableShape> {
+    tables.iter().min_by_key(|t| overlap_bytes(below, &t.min_key, &t.max_key).saturating_mul(1024) / t.bytes.max(1))
+}
 
 /// LevelDB's widening of a merge: the files below are rewritten whole, so files of the source
 /// level that fall inside their range can join for free — as long as they pull in no further
@@ -214,6 +229,7 @@ pub fn choose_file(
             tables: l0.iter().map(|t| t.id).collect(),
             overlapping: overlapping(below(1), lo, hi),
             cursor: None,
+            trivial_move: false,
         });
     }
     for (idx, tables) in levels.iter().enumerate().skip(1) {
@@ -222,21 +238,39 @@ pub fn choose_file(
         if tables.is_empty() || (total as f64) <= geometry(config, level).capacity {
             continue;
         }
-        // Round robin, as LevelDB does: the first table that ends past the cursor (one that
-        // straddles it is next), wrapping around to the first.
-        let cursor = cursors.get(idx).and_then(|c| c.as_deref());
-        let pick = cursor.and_then(|c| tables.iter().find(|t| t.max_key.as_slice() > c)).unwrap_or(&tables[0]);
+        let pick = match config.compaction.pick {
+            // Round robin, as LevelDB does: the first table that ends past the cursor (one that
+            // straddles it is next), wrapping around to the first.
+            FilePick::RoundRobin => {
+                let cursor = cursors.get(idx).and_then(|c| c.as_deref());
+                cursor.and_then(|c| tables.iter().find(|t| t.max_key.as_slice() > c)).unwrap_or(&tables[0])
+            }
+            FilePick::MinOverlappingRatio => min_overlapping_ratio(tables, below(level)).unwrap_or(&tables[0]),
+        };
         let mut inputs = vec![pick];
         let mut under = overlapping(below(level), &pick.min_key, &pick.max_key);
+        let cursor = match config.compaction.pick {
+            FilePick::RoundRobin => Some(pick.max_key.clone()),
+            FilePick::MinOverlappingRatio => None,
+        };
+        let limit = EXPANDED_MERGE_FILES.saturating_mul(config.compaction.target_file_bytes);
+        if config.compaction.trivial_moves
+            && under.is_empty()
+            && overlap_bytes(below(level + 1), &pick.min_key, &pick.max_key) <= limit
+        {
+            return Some(FilePlan { level, tables: vec![pick.id], overlapping: Vec::new(), cursor, trivial_move: true });
+        }
         if let Some((more, same_under)) = expand(tables, below(level), &inputs, &under, config) {
             inputs = more;
             under = same_under;
         }
+        let cursor = cursor.and(inputs.iter().map(|t| t.max_key.clone()).max());
         return Some(FilePlan {
             level,
             tables: inputs.iter().map(|t| t.id).collect(),
             overlapping: under,
-            cursor: inputs.iter().map(|t| t.max_key.clone()).max(),
+            cursor,
+            trivial_move: false,
         });
     }
     None
@@ -352,7 +386,7 @@ mod file_tests {
     fn leveldb() -> EngineConfig {
         let mut c = EngineConfig::uniform_shape(10.0, 1, Allocation::Uniform, 10.0);
         c.buffer_bytes = 100;
-        c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 100 };
+        c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 100, ..CompactionConfig::default() };
         c.levels = vec![
             LevelConfig { size_ratio: 2.5, max_runs: 3, bits_per_key: None },
             LevelConfig { size_ratio: 10.0, max_runs: 1, bits_per_key: None },
@@ -405,5 +439,59 @@ mod file_tests {
         let big = vec![t(4, 100, 0, 9), t(5, 2_400, 10, 18), t(6, 100, 21, 40)];
         let plan = choose_file(&[vec![], big, l2], 0, &[], &c).unwrap();
         assert_eq!(plan.tables, vec![4]);
+    }
+
+    fn rocksdb() -> EngineConfig {
+        let mut c = leveldb();
+        c.compaction.pick = FilePick::MinOverlappingRatio;
+        c.compaction.trivial_moves = true;
+        c
+    }
+
+    #[test]
+    fn min_overlapping_ratio_takes_the_file_that_rewrites_least_below_per_byte() {
+        let c = rocksdb();
+        // Overlap below per byte: file 4 → 100/100, file 5 → 300/300 (ties at 1, the first
+        // wins), file 6 → 100/200 = 0.5: file 6 goes, and no cursor is kept.
+        let l1 = vec![t(4, 100, 0, 9), t(5, 300, 10, 30), t(6, 200, 40, 70)];
+        let l2 = vec![t(9, 100, 0, 9), t(10, 200, 12, 20), t(12, 100, 25, 30), t(11, 100, 50, 99)];
+        let plan = choose_file(&[vec![], l1.clone(), l2.clone()], 0, &[], &c).unwrap();
+        assert_eq!((plan.tables, plan.overlapping, plan.cursor, plan.trivial_move), (vec![6], vec![11], None, false));
+        // Round robin, on the same tree, starts at the first file.
+        let mut rr = c.clone();
+        rr.compaction.pick = FilePick::RoundRobin;
+        assert_eq!(choose_file(&[vec![], l1, l2], 0, &[], &rr).unwrap().tables, vec![4]);
+    }
+
+    #[test]
+    fn a_file_that_overlaps_nothing_below_moves_down_whole_and_goes_first() {
+        let c = rocksdb();
+        let l1 = vec![t(4, 100, 0, 9), t(5, 100, 31, 40), t(6, 100, 60, 70)];
+        let l2 = vec![t(9, 100, 0, 20), t(11, 100, 51, 99)];
+        let plan = choose_file(&[vec![], l1.clone(), l2.clone()], 0, &[], &c).unwrap();
+        assert_eq!((plan.tables, plan.overlapping, plan.trivial_move), (vec![5], vec![], true));
+        // Into an empty level every file moves.
+        let plan = choose_file(&[vec![], l1.clone(), vec![]], 0, &[], &c).unwrap();
+        assert_eq!((plan.tables, plan.trivial_move), (vec![4], true));
+        // Without trivial moves the same file is rewritten (alone).
+        let mut rewrite = c.clone();
+        rewrite.compaction.trivial_moves = false;
+        let plan = choose_file(&[vec![], l1.clone(), l2.clone()], 0, &[], &rewrite).unwrap();
+        assert_eq!((plan.tables, plan.trivial_move), (vec![5], false));
+        // A file that would overlap more than 25 target files' bytes two levels down is rewritten.
+        let grandparents = vec![t(20, 2_600, 30, 45)];
+        let plan = choose_file(&[vec![], l1, l2, grandparents], 0, &[], &c).unwrap();
+        assert!(!plan.trivial_move);
+    }
+
+    #[test]
+    fn picking_and_moving_files_needs_merges_by_file() {
+        let mut c = EngineConfig::uniform_shape(10.0, 1, Allocation::Uniform, 10.0);
+        c.compaction.trivial_moves = true;
+        let e = c.validate().unwrap_err().to_string();
+        assert!(e.contains("compaction.trivial_moves") && e.contains("\"file\""), "{e}");
+        c.compaction.trivial_moves = false;
+        c.compaction.pick = FilePick::MinOverlappingRatio;
+        assert!(c.validate().unwrap_err().to_string().contains("compaction.pick"));
     }
 }

@@ -214,6 +214,20 @@ pub enum Granularity {
     File,
 }
 
+/// Which file of an over-full level a merge by file takes (JSON `compaction.pick`, snake_case);
+/// RocksDB's `compaction_pri`. Default `round_robin`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FilePick {
+    /// The file after the last one merged, wrapping around (LevelDB; RocksDB's `kRoundRobin`).
+    #[default]
+    RoundRobin,
+    /// The file whose overlap with the level below is smallest relative to its own size, so a
+    /// merge rewrites the fewest bytes below per byte it moves down (RocksDB's default,
+    /// `kMinOverlappingRatio`). A file that overlaps nothing below scores 0 and goes first.
+    MinOverlappingRatio,
+}
+
 /// How merges are cut (JSON `compaction`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -224,6 +238,16 @@ pub struct CompactionConfig {
     /// (checked only with `file` granularity), default 2 MiB.
     #[serde(default = "default_target_file_bytes")]
     pub target_file_bytes: u64,
+    /// With `file` granularity: which file of an over-full level is merged next; default
+    /// `round_robin`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub pick: FilePick,
+    /// With `file` granularity: a merge of one file that overlaps nothing in the level below
+    /// moves the file down without rewriting it (RocksDB's and LevelDB's trivial move), unless
+    /// it overlaps more than 25 target files' bytes two levels down. Default false: every merge
+    /// rewrites its inputs.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub trivial_moves: bool,
 }
 
 fn default_target_file_bytes() -> u64 {
@@ -232,7 +256,12 @@ fn default_target_file_bytes() -> u64 {
 
 impl Default for CompactionConfig {
     fn default() -> Self {
-        CompactionConfig { granularity: Granularity::Level, target_file_bytes: default_target_file_bytes() }
+        CompactionConfig {
+            granularity: Granularity::Level,
+            target_file_bytes: default_target_file_bytes(),
+            pick: FilePick::RoundRobin,
+            trivial_moves: false,
+        }
     }
 }
 
@@ -410,6 +439,12 @@ impl EngineConfig {
                      several runs, like LevelDB's level 0; list level 2 separately)",
                 ));
             }
+        } else if self.compaction.pick != FilePick::RoundRobin || self.compaction.trivial_moves {
+            let field = if self.compaction.trivial_moves { "compaction.trivial_moves" } else { "compaction.pick" };
+            return Err(Error::invalid(
+                field,
+                "applies to merges by file only: set compaction.granularity to \"file\" (whole-level merges pick no file)",
+            ));
         }
         if self.block_cache.bytes > 1 << 40 {
             return Err(Error::invalid(

@@ -144,6 +144,10 @@ impl Engine {
             Granularity::File => {
                 let runs_in_1 = self.levels.first().map_or(0, Vec::len);
                 match compaction::choose_file(&self.file_shapes(), runs_in_1, &self.cursors, &self.config) {
+                    Some(plan) if plan.trivial_move => {
+                        self.move_table(plan)?;
+                        return Ok(true);
+                    }
                     Some(plan) => self.file_job(plan),
                     None => return Ok(false),
                 }
@@ -177,6 +181,51 @@ impl Engine {
             cursor: None,
             flush: false,
         }
+    }
+
+    /// A trivial move: the plan's one table changes level in the manifest and in the tree;
+    /// nothing is read or written (its filter and statistics go with it).
+    fn move_table(&mut self, plan: FilePlan) -> Result<()> {
+        let src = plan.level - 1;
+        let Some(table) =
+            self.levels[src].iter().flat_map(|r| r.tables.iter()).find(|t| plan.tables.contains(&t.id)).cloned()
+        else {
+            return Err(lsm_core::error::Error::State(format!("a trivial move names table {:?}, which level {} does not hold", plan.tables, plan.level)));
+        };
+        let dest_run = match self.levels.get(src + 1).and_then(|l| l.first()) {
+            Some(run) => run.id,
+            None => self.allocate_id(),
+        };
+        let mut edit = Edit {
+            remove: vec![table.id],
+            add: vec![TableEntry { table: table.id, level: plan.level + 1, run: dest_run }],
+            ..Edit::default()
+        };
+        if let Some(c) = &plan.cursor {
+            edit.cursors = BTreeMap::from([(plan.level.to_string(), encode_hex(c))]);
+        }
+        edit.next_id = self.state.next_id;
+        let mut state = self.state.clone();
+        state.apply(&edit);
+        self.manifest.commit(self.storage.as_mut(), &edit, &state)?;
+        self.state = state;
+        let job = Job {
+            source_level: plan.level,
+            dest_level: plan.level + 1,
+            inputs: vec![table.clone()],
+            inherit_inputs: Vec::new(),
+            dest_run,
+            merge: Merge::new(Vec::new(), false, self.target_bytes()),
+            outputs: vec![table.clone()],
+            counters: WriteCounters::default(),
+            cursor: plan.cursor,
+            flush: false,
+        };
+        self.install(&job);
+        let w = &mut self.stats.level(plan.level + 1).writes;
+        w.moves += 1;
+        w.entries_moved += table.entries;
+        Ok(())
     }
 
     fn file_job(&mut self, plan: FilePlan) -> Job {

@@ -162,6 +162,13 @@ pub struct WriteCounters {
     pub entries_read: u64,
     /// Versions dropped by merges (superseded values and tombstones that reached the bottom).
     pub entries_dropped: u64,
+    /// Trivial moves into this level: a file of the level above that overlapped nothing here,
+    /// moved down without being read or rewritten (RocksDB's compaction stats "Moved(GB)").
+    #[serde(default)]
+    pub moves: u64,
+    /// Entries those moves carried down.
+    #[serde(default)]
+    pub entries_moved: u64,
 }
 
 impl WriteCounters {
@@ -176,6 +183,8 @@ impl WriteCounters {
         self.pages_read += o.pages_read;
         self.entries_read += o.entries_read;
         self.entries_dropped += o.entries_dropped;
+        self.moves += o.moves;
+        self.entries_moved += o.entries_moved;
     }
 }
 

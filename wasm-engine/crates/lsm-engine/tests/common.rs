@@ -79,7 +79,7 @@ pub(crate) fn reoptimised(mut c: EngineConfig, payback: f64) -> EngineConfig {
 pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
     use Allocation::*;
     let by_file = |mut c: EngineConfig| {
-        c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 2048 };
+        c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 2048, ..CompactionConfig::default() };
         c
     };
     let modular = |mut c: EngineConfig, modules: u32, skip: FilterSkip| {
@@ -92,10 +92,23 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
         c.block_cache = BlockCacheConfig { bytes, cache_index_and_filter_blocks: metadata, high_priority_ratio: 0.5 };
         c
     };
+    let rocksdb_picking = |mut c: EngineConfig| {
+        c.compaction.pick = lsm_core::config::FilePick::MinOverlappingRatio;
+        c.compaction.trivial_moves = true;
+        c
+    };
     let n = None;
     let leveldb = || config("by file, LevelDB-like", 512, 4096, &[(2.5, 3, n), (4.0, 1, n)], Uniform, 8.0);
     vec![
         by_file(leveldb()),
+        rocksdb_picking(by_file(config(
+            "by file, RocksDB's min-overlapping-ratio picking and trivial moves",
+            512,
+            4096,
+            &[(4.0, 3, n), (4.0, 1, n)],
+            Uniform,
+            8.0,
+        ))),
         by_file(config("by file, monkey", 512, 4096, &[(2.0, 2, n), (3.0, 1, n)], Monkey, 6.0)),
         by_file(config("by file, mnemosyne", 512, 4096, &[(2.5, 3, n), (4.0, 1, n)], Mnemosyne, 6.0)),
         modular(config("modular 3, partial skip", 512, 4096, &[(4.0, 1, n)], Uniform, 10.0), 3, FilterSkip::Partial),

@@ -21,13 +21,18 @@ type Write = (Vec<u8>, Option<Vec<u8>>);
 fn configs() -> Vec<EngineConfig> {
     let n = None;
     let mut by_file = common::config("by file", 512, 2048, &[(2.0, 2, n), (3.0, 1, n)], Allocation::Monkey, 6.0);
-    by_file.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 1024 };
+    by_file.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 1024, ..CompactionConfig::default() };
+    let mut moving = by_file.clone();
+    moving.name = "by file, min-overlapping-ratio, trivial moves".into();
+    moving.compaction.pick = lsm_core::config::FilePick::MinOverlappingRatio;
+    moving.compaction.trivial_moves = true;
     let mut modular = common::config("modular tiering", 512, 2048, &[(3.0, 2, n)], Allocation::Uniform, 8.0);
     modular.filter.kind = FilterKind::Modular;
     modular.filter.modules = 2;
     vec![
         common::config("leveling", 512, 2048, &[(3.0, 1, n)], Allocation::Uniform, 8.0),
         by_file,
+        moving,
         modular,
         common::config("mnemosyne", 512, 2048, &[(2.0, 1, n)], Allocation::Mnemosyne, 5.0),
         common::reoptimised(common::config("re-optimised", 512, 2048, &[(2.0, 1, n)], Allocation::Monkey, 5.0), 0.0),

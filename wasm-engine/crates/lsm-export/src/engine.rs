@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use lsm_core::config::{Allocation, EngineConfig};
+use lsm_core::config::{Allocation, BufferTrigger, EngineConfig, FilePick, MonkeyPolicy};
 use lsm_core::error::{Error, Result};
 
 use super::Import;
@@ -21,8 +21,13 @@ pub fn canonical_json(config: &EngineConfig) -> String {
 /// Every field EngineConfig serializes, as a JSON value whose arrays hold one example element.
 fn schema() -> Value {
     let mut sample = EngineConfig::uniform_shape(10.0, 1, Allocation::Explicit, 0.0);
-    // Optional fields only serialize when set.
+    // Optional fields, and fields left out at their defaults, only serialize when set.
     sample.levels[0].bits_per_key = Some(0.0);
+    sample.buffer_trigger = BufferTrigger::Logged;
+    sample.filter.monkey_policy = MonkeyPolicy::Reoptimised;
+    sample.filter.rebuild_payback = 2.0;
+    sample.compaction.pick = FilePick::MinOverlappingRatio;
+    sample.compaction.trivial_moves = true;
     serde_json::to_value(&sample).unwrap_or(Value::Null)
 }
 

@@ -6,7 +6,7 @@ use rustc_hash::FxHashSet;
 
 use lsm_core::config::{
     Allocation, BlockCacheConfig, BufferTrigger, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig,
-    FilterConfig, Granularity, LevelConfig, MAX_LEVELS, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
+    FilePick, FilterConfig, Granularity, LevelConfig, MAX_LEVELS, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
 };
 use lsm_core::error::{Error, Result};
 
@@ -22,8 +22,12 @@ const DEFAULT_LEVEL_BASE: u64 = 256 << 20;
 const DEFAULT_MULTIPLIER: f64 = 10.0;
 const DEFAULT_MIN_MERGE_WIDTH: u64 = 2;
 const DEFAULT_TARGET_FILE_SIZE: u64 = 64 << 20;
-/// The internal block cache RocksDB creates when none is configured (recent releases).
+/// The internal block cache RocksDB creates when none is configured: 8 MiB through the 7.x
+/// releases (7.8's table.h: "an 8MB internal cache"), 32 MiB in 8.x.
+const DEFAULT_BLOCK_CACHE_7: u64 = 8 << 20;
 const DEFAULT_BLOCK_CACHE: u64 = 32 << 20;
+/// The first release whose internal block cache is `DEFAULT_BLOCK_CACHE`.
+const LARGER_BLOCK_CACHE_SINCE: (u64, u64) = (8, 0);
 /// `level_compaction_dynamic_level_bytes` defaults to true from this release on.
 const DYNAMIC_LEVEL_BYTES_SINCE: (u64, u64) = (8, 4);
 
@@ -170,11 +174,19 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
         }
     };
     let target_file = cf.size("target_file_size_base")?;
+    let pick = file_pick(cf.raw("compaction_pri"), granularity, &mut warnings)?;
     let compaction = match (granularity, target_file) {
         (Granularity::File, Some(t)) => {
-            CompactionConfig { granularity, target_file_bytes: t.clamp(u64::from(page_bytes), 1 << 32) }
+            CompactionConfig {
+                granularity,
+                target_file_bytes: t.clamp(u64::from(page_bytes), 1 << 32),
+                pick,
+                trivial_moves: true,
+            }
         }
-        (Granularity::File, None) => CompactionConfig { granularity, target_file_bytes: DEFAULT_TARGET_FILE_SIZE },
+        (Granularity::File, None) => {
+            CompactionConfig { granularity, target_file_bytes: DEFAULT_TARGET_FILE_SIZE, pick, trivial_moves: true }
+        },
         _ => CompactionConfig::default(),
     };
 
@@ -195,7 +207,11 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
     };
 
     // Block cache.
-    let block_cache = block_cache(&mut table, &mut warnings)?;
+    let default_cache = match version(&ini) {
+        Some(v) if v < LARGER_BLOCK_CACHE_SINCE => DEFAULT_BLOCK_CACHE_7,
+        _ => DEFAULT_BLOCK_CACHE,
+    };
+    let block_cache = block_cache(&mut table, default_cache, &mut warnings)?;
 
     // Options with no engine meaning that are fine at these values.
     if let Some(c) = cf.raw("compression").filter(|&c| c != "kNoCompression") {
@@ -255,6 +271,37 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
     };
     config.validate()?;
     Ok(Import { config, unknown_keys: unknown, warnings })
+}
+
+/// `compaction_pri` as the engine's file pick. Leveled compaction always moves a file that
+/// overlaps nothing below (RocksDB has no option to turn trivial moves off), so the import turns
+/// them on; the two size- and age-based priorities have no engine mechanism and become RocksDB's
+/// default, with a warning.
+fn file_pick(pri: Option<&str>, granularity: Granularity, warnings: &mut Vec<Warning>) -> Result<FilePick> {
+    if granularity != Granularity::File {
+        return Ok(FilePick::RoundRobin);
+    }
+    Ok(match pri.unwrap_or("kMinOverlappingRatio") {
+        "kMinOverlappingRatio" => FilePick::MinOverlappingRatio,
+        "kRoundRobin" => FilePick::RoundRobin,
+        other @ ("kByCompensatedSize" | "kOldestLargestSeqFirst" | "kOldestSmallestSeqFirst") => {
+            warnings.push(Warning::new(
+                "compaction.pick",
+                WarningKind::Approximated,
+                format!("compaction_pri {other} has no engine mechanism; kMinOverlappingRatio (RocksDB's default) used"),
+            ));
+            FilePick::MinOverlappingRatio
+        }
+        other => {
+            return Err(Error::invalid(
+                "compaction_pri",
+                format!(
+                    "must be kByCompensatedSize, kOldestLargestSeqFirst, kOldestSmallestSeqFirst, \
+                     kMinOverlappingRatio or kRoundRobin, got \"{other}\""
+                ),
+            ));
+        }
+    })
 }
 
 fn default_filter() -> FilterConfig {
@@ -421,7 +468,7 @@ fn filter_bits(policy: Option<&str>, warnings: &mut Vec<Warning>) -> f64 {
     }
 }
 
-fn block_cache(table: &mut Reader, warnings: &mut Vec<Warning>) -> Result<BlockCacheConfig> {
+fn block_cache(table: &mut Reader, default_bytes: u64, warnings: &mut Vec<Warning>) -> Result<BlockCacheConfig> {
     let no_cache = table.boolean("no_block_cache")?.unwrap_or(false);
     let cache_index = table.boolean("cache_index_and_filter_blocks")?.unwrap_or(false);
     let mut config =
@@ -453,11 +500,14 @@ fn block_cache(table: &mut Reader, warnings: &mut Vec<Warning>) -> Result<BlockC
         }
         Some(v) => config.bytes = parse_size("block_cache", v)?,
         None => {
-            config.bytes = DEFAULT_BLOCK_CACHE;
+            config.bytes = default_bytes;
             warnings.push(Warning::new(
                 "block_cache.bytes",
                 WarningKind::Approximated,
-                format!("no block_cache set: RocksDB creates its default internal cache, {DEFAULT_BLOCK_CACHE} bytes in recent releases"),
+                format!(
+                    "no block_cache set: RocksDB creates its default internal cache, {default_bytes} bytes for this \
+                     file's rocksdb_version (8 MiB before 8.0, 32 MiB since; 32 MiB when the file names no version)"
+                ),
             ));
         }
     }

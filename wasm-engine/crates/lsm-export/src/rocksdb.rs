@@ -5,7 +5,7 @@
 //! converted; whatever RocksDB cannot express is listed at the top as `# LOSSY` lines, which
 //! are exactly the returned warnings.
 
-use lsm_core::config::{Allocation, EngineConfig, FilterKind, FilterSkip, Granularity, MonkeyPolicy};
+use lsm_core::config::{Allocation, EngineConfig, FilePick, FilterKind, FilterSkip, Granularity, MonkeyPolicy};
 use lsm_core::workload::Workload;
 
 use super::mapping::{MEMTABLE_ENTRY_OVERHEAD, Mapping, SST_ENTRY_OVERHEAD, Style};
@@ -275,6 +275,20 @@ fn leveled(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
             let target = (c.compaction.target_file_bytes as f64 * m.sst_scale()).round() as u64;
             cf.note(format!("compaction.target_file_bytes {} (file granularity)", c.compaction.target_file_bytes));
             cf.set("target_file_size_base", target.to_string());
+            cf.set(
+                "compaction_pri",
+                match c.compaction.pick {
+                    FilePick::RoundRobin => "kRoundRobin",
+                    FilePick::MinOverlappingRatio => "kMinOverlappingRatio",
+                },
+            );
+            if !c.compaction.trivial_moves {
+                lossy.add(
+                    "compaction.trivial_moves",
+                    WarningKind::Approximated,
+                    "RocksDB always moves a file that overlaps nothing below without rewriting it; the engine's design rewrites it",
+                );
+            }
         }
         Granularity::Level => {
             lossy.add(

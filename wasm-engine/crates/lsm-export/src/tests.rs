@@ -9,7 +9,7 @@ use super::ini::{Ini, parse_struct, split_list};
 use super::mapping::{Mapping, Style};
 use super::*;
 use lsm_core::compaction::geometry;
-use lsm_core::config::{Allocation, FilterKind, FilterSkip, Granularity, LevelConfig};
+use lsm_core::config::{Allocation, FilePick, FilterKind, FilterSkip, Granularity, LevelConfig};
 use lsm_core::workload::{Distribution, Mix, Preload, WORKLOAD_KIND};
 
 const PRESET_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../public/presets");
@@ -260,7 +260,7 @@ mod import;
 #[test]
 fn every_preset_exports_an_options_file_that_matches_it() {
     let all = presets();
-    assert_eq!(all.len(), 9);
+    assert_eq!(all.len(), 10);
     let files: Vec<String> = std::fs::read_dir(PRESET_DIR)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
@@ -274,7 +274,7 @@ fn every_preset_exports_an_options_file_that_matches_it() {
         let style = Mapping::new(c, None).style;
         let want = match id.as_str() {
             "cassandra" | "moose" | "tiering" => Style::Universal,
-            "dostoevsky-lazy-leveling" | "leveldb" | "rocksdb" => Style::L0Tiered,
+            "dostoevsky-lazy-leveling" | "leveldb" | "rocksdb" | "rocksdb-monkey-table4" => Style::L0Tiered,
             _ => Style::Leveled,
         };
         assert_eq!(style, want, "{id}");
@@ -290,6 +290,7 @@ fn preset_lossiness_lists_exactly_what_rocksdb_cannot_express() {
     let cases: &[(&str, Vec<(&str, WarningKind)>)] = &[
         ("leveldb", vec![buffer]),
         ("rocksdb", vec![buffer]),
+        ("rocksdb-monkey-table4", vec![buffer]),
         ("hbase", vec![buffer, granularity]),
         ("accumulo", vec![buffer, granularity]),
         ("monkey", vec![buffer, granularity, monkey]),
@@ -428,6 +429,7 @@ fn block_cache_with_a_high_priority_pool_is_expressed() {
     c.block_cache.cache_index_and_filter_blocks = true;
     c.block_cache.high_priority_ratio = 0.5;
     c.compaction.granularity = Granularity::File;
+    c.compaction.trivial_moves = true;
     let w = workload(10_000, 0, Mix::default());
     let e = check_options(&c, Some(&w));
     assert!(e.warnings.is_empty(), "{:?}", e.warnings);

@@ -40,7 +40,7 @@ fn by_file(buffer: u64, bits: f64) -> EngineConfig {
         LevelConfig { size_ratio: 4.0, max_runs: 3, bits_per_key: None },
         LevelConfig { size_ratio: 10.0, max_runs: 1, bits_per_key: None },
     ];
-    c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: buffer };
+    c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: buffer, ..CompactionConfig::default() };
     c
 }
 

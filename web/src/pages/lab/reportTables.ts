@@ -53,6 +53,7 @@ export function counterRows(report: Report): CounterRow[] {
     ['bytes written by flushes and merges', w.bytes_written],
     ['entries written', w.entries_written],
     ['entries dropped by merges', w.entries_dropped],
+    ['files moved down whole (trivial moves)', w.moves],
     ['log bytes written', report.run.wal_bytes_written],
     ['log syncs', report.run.wal_syncs],
   ];

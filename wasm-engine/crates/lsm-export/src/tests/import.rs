@@ -128,3 +128,37 @@ fn bad_designs_and_formats_are_rejected_naming_the_field() {
         .to_string();
     assert!(e.starts_with("mix:"), "{e}");
 }
+
+#[test]
+fn rocksdb_7_8_defaults_import_to_the_rocksdb_preset() {
+    // What Options() leaves unset is absent from a hand-written file: RocksDB's defaults apply.
+    let text = "[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n[DBOptions]\n[CFOptions \"default\"]\n\
+                [TableOptions/BlockBasedTable \"default\"]\n";
+    let mut imported = import(text, ImportKind::Rocksdb).unwrap().config;
+    let (_, preset) = presets().into_iter().find(|(id, _)| id == "rocksdb").unwrap();
+    imported.name = preset.name.clone();
+    assert_eq!(imported, preset);
+    assert_eq!(preset.block_cache.bytes, 8 << 20);
+    assert_eq!(preset.filter.bits_per_key, 0.0);
+    // From 8.0 on the internal cache is 32 MiB.
+    let newer = import(&text.replace("7.8.3", "8.1.1"), ImportKind::Rocksdb).unwrap().config;
+    assert_eq!(newer.block_cache.bytes, 32 << 20);
+}
+
+#[test]
+fn compaction_pri_picks_the_file_and_leveled_compaction_moves_trivially() {
+    let with = |pri: &str| {
+        let text = format!("[DBOptions]\n[CFOptions \"default\"]\n  compaction_pri={pri}\n");
+        import(&text, ImportKind::Rocksdb)
+    };
+    let c = with("kRoundRobin").unwrap().config;
+    assert_eq!((c.compaction.pick, c.compaction.trivial_moves), (FilePick::RoundRobin, true));
+    let i = with("kOldestLargestSeqFirst").unwrap();
+    assert_eq!(i.config.compaction.pick, FilePick::MinOverlappingRatio);
+    assert!(i.warnings.iter().any(|w| w.field == "compaction.pick" && w.message.contains("kOldestLargestSeqFirst")));
+    let e = with("kSmallestFirst").unwrap_err().to_string();
+    assert!(e.contains("compaction_pri") && e.contains("kMinOverlappingRatio"), "{e}");
+    // And back: the export writes compaction_pri.
+    let text = export(&with("kRoundRobin").unwrap().config, Format::Rocksdb, None).unwrap().text;
+    assert!(text.contains("compaction_pri=kRoundRobin"), "{text}");
+}
