@@ -698,9 +698,8 @@ void settle(const Quiet& quiet, Referee& ref, std::vector<std::string>& notes) {
       last_jobs = jobs;
       last_progress = Clock::now();
     } else if (seconds_since(last_progress) > 30) {
-      // Compaction pending for 30 s with nothing running or starting: RocksDB will not pick it
-      // (it can happen when every candidate overlaps a file being compacted... which is none
-      // here, or when the picker declines); waiting longer would hang the driver.
+      // Compaction pending for 30 s with nothing running or starting: RocksDB's picker declines
+      // what its score asks for, and waiting longer would hang the driver; say so instead.
       notes.push_back("gave up waiting: rocksdb.compaction-pending stayed 1 for 30 s with no flush or compaction running");
       return;
     }
@@ -833,11 +832,28 @@ std::string direct_io_refused(const std::string& dir) {
   return why;
 }
 
-// How many compactions RocksDB may run at once (its GetBGJobLimits for these options).
+// How many compactions RocksDB may run at once (7.8's DBImpl::GetBGJobLimits for these options):
+// a quarter of max_background_jobs flush and the rest compact, unless the older per-kind limits
+// are set. RocksDB uses more than one only when it judges compaction behind (the write
+// controller's "speed up compaction": level 0 at `compaction_speedup_l0_files`, or the pending
+// compaction bytes at a quarter of soft_pending_compaction_bytes_limit).
 int compaction_parallelism(const rocksdb::DBOptions& o) {
-  if (o.max_background_compactions > 0 && o.max_background_jobs == 2) return o.max_background_compactions;
-  int flushes = std::max(1, o.max_background_jobs / 4);
-  return std::max(1, o.max_background_jobs - flushes);
+  if (o.max_background_flushes == -1 && o.max_background_compactions == -1) {
+    const int flushes = std::max(1, o.max_background_jobs / 4);
+    return std::max(1, o.max_background_jobs - flushes);
+  }
+  return std::max(1, o.max_background_compactions);
+}
+
+// Level 0's file count at which RocksDB speeds compaction up (7.8's
+// GetL0ThresholdSpeedupCompaction): twice the trigger, or a quarter of the way from the trigger
+// to the slowdown trigger, whichever is less.
+int64_t compaction_speedup_l0_files(const rocksdb::ColumnFamilyOptions& o) {
+  const int64_t trigger = o.level0_file_num_compaction_trigger;
+  const int64_t slowdown = o.level0_slowdown_writes_trigger;
+  if (trigger < 0) return INT64_MAX;
+  const int64_t quarter = trigger + (slowdown - trigger) / 4;
+  return std::min(2 * trigger, std::max(trigger, quarter));
 }
 
 // Why the driver plays on a thread whose stack it places itself: RocksDB's memtable (a skiplist)
@@ -1059,13 +1075,17 @@ int play(int argc, char** argv, bool fixed_stack) {
     notes.push_back(
         "sync-compactions: after every write that sealed a memtable the driver waited until no flush or compaction ran or "
         "was pending, so each finished before the next write; RocksDB still picked every compaction itself (its picker "
-        "and compaction_pri), one finished compaction can make it pick the next, and the wait does not stop it from "
-        "running several at once when it may");
+        "and compaction_pri), and one finished compaction can make it pick the next. With the memtable's skiplist seed "
+        "fixed (the playing thread's address), runs of the same stream with the same options and library build the same "
+        "trees, file by file");
     const int parallel = compaction_parallelism(opened);
     if (parallel > 1) {
-      notes.push_back("RocksDB may run " + std::to_string(parallel) +
-                      " compactions at once with these options (max_background_jobs / max_background_compactions): "
-                      "which compactions overlap depends on timing, so the tree may differ between runs");
+      notes.push_back("these options let RocksDB run up to " + std::to_string(parallel) +
+                      " compactions at once when it judges compaction behind (level 0 at " +
+                      std::to_string(compaction_speedup_l0_files(opened)) +
+                      " files, or pending compaction bytes at a quarter of soft_pending_compaction_bytes_limit); waiting "
+                      "after every flush keeps level 0 at or below its trigger, but if the byte rule fires, compactions "
+                      "overlap and their order depends on timing");
     }
   } else {
     notes.push_back("sync-compactions off: RocksDB flushed and compacted in the background as in production; the trees "
@@ -1267,7 +1287,7 @@ int play(int argc, char** argv, bool fixed_stack) {
     j.field("max_background_compactions", opened.max_background_compactions);
     j.field("max_background_flushes", opened.max_background_flushes);
     j.field("max_subcompactions", static_cast<uint64_t>(opened.max_subcompactions));
-    j.field("compactions_at_once", compaction_parallelism(opened));
+    j.field("max_parallel_compactions", compaction_parallelism(opened));  // when RocksDB speeds compaction up; else 1
     j.field("max_open_files", opened.max_open_files);
     j.field("table_factory", opened.table_factory ? opened.table_factory->Name() : "none");
     if (opened_table != nullptr) {
