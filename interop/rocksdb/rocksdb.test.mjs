@@ -98,6 +98,9 @@ test('every preset\'s OPTIONS file loads in RocksDB, which keeps each exported v
       const back = persisted.get(section);
       assert.ok(back, `${preset.id}: RocksDB dropped section [${section}]`);
       for (const [key, value] of options) {
+        // RocksDB reads a block_cache struct and builds the cache, but never writes a cache back
+        // into OPTIONS (it is a shared object, not an option value).
+        if (key === 'block_cache') continue;
         assert.ok(back.has(key), `${preset.id}: RocksDB does not know ${section}.${key}`);
         assert.ok(kept(back.get(key), value), `${preset.id}: ${key} exported ${value}, RocksDB kept ${back.get(key)}`);
         compared += 1;

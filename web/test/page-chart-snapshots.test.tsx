@@ -284,6 +284,8 @@ describe('page chart snapshots', () => {
           accesses: 0,
           found: 0,
           estimated_empty_probes: 0,
+          min_key_hex: '00',
+          max_key_hex: 'ff',
         };
       });
       return {

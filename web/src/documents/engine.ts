@@ -157,6 +157,9 @@ export interface TableInfo {
   accesses: number;
   found: number;
   estimated_empty_probes: number;
+  /** Smallest and largest key, hex-encoded (RocksDB's smallestkey / largestkey). */
+  min_key_hex: string;
+  max_key_hex: string;
 }
 
 export interface RunInfo {

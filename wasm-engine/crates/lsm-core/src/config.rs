@@ -200,6 +200,11 @@ pub enum BufferTrigger {
     /// log-size trigger or a skiplist memtable that keeps every version does (LevelDB, RocksDB),
     /// and the `wal` of the MSLS model.
     Logged,
+    /// RocksDB's skiplist memtable: every write since the last flush, each charged its arena
+    /// bytes (key and value plus the internal key's sequence number, varint lengths and node
+    /// pointers: `arena::entry_arena_bytes`), flushed a quarter arena block short of
+    /// `buffer_bytes`, as RocksDB charges `write_buffer_size`.
+    Arena,
 }
 
 /// What one merge takes (JSON `compaction.granularity`, lowercase); default `level`.

@@ -6,6 +6,7 @@
 //! No I/O, no clock, no platform code.
 
 pub mod allocation;
+pub mod arena;
 pub mod bloom;
 pub mod compaction;
 pub mod config;

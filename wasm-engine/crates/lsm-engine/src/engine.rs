@@ -224,6 +224,12 @@ impl Engine {
         let limit = self.config.buffer_bytes;
         match self.config.buffer_trigger {
             BufferTrigger::Logged => self.memtable.logged_bytes() + entry > limit,
+            // RocksDB decides after the write that reaches the threshold; the engine flushes
+            // before the next one, so the same writes share a buffer.
+            BufferTrigger::Arena => {
+                self.memtable.arena_bytes()
+                    >= lsm_core::arena::flush_threshold(limit, lsm_core::arena::arena_block_bytes(limit))
+            }
             // Only near the limit does it matter whether the write replaces a buffered version.
             BufferTrigger::Live => {
                 self.memtable.bytes() + entry > limit && self.memtable.bytes_after(key, value) > limit

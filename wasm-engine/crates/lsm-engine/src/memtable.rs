@@ -71,6 +71,8 @@ pub struct Memtable {
     bytes: u64,
     /// Entry bytes of every write since the buffer was empty, overwrites included.
     logged_bytes: u64,
+    /// RocksDB's arena bytes of every write since the buffer was empty (`lsm_core::arena`).
+    arena_bytes: u64,
 }
 
 /// A flushed buffer: its arena and its entries in key order, shareable so a failed flush can
@@ -141,6 +143,11 @@ impl Memtable {
         self.logged_bytes
     }
 
+    /// RocksDB's arena bytes of the writes since the buffer was empty (`lsm_core::arena`).
+    pub fn arena_bytes(&self) -> u64 {
+        self.arena_bytes
+    }
+
     /// Bytes the buffer would hold after writing `key` (replacing any older version of it).
     pub fn bytes_after(&self, key: &[u8], value: Option<&[u8]>) -> u64 {
         let old = self.find(key).map_or(0, EntryRef::bytes);
@@ -165,6 +172,7 @@ impl Memtable {
         };
         self.bytes += new.bytes();
         self.logged_bytes += new.bytes();
+        self.arena_bytes += lsm_core::arena::entry_arena_bytes(key.len() as u64, value.map_or(0, |v| v.len() as u64));
         let p = prefix(key);
         let arena = &self.arena;
         let bucket = match self.map.entry(p) {
@@ -239,6 +247,7 @@ impl Memtable {
         self.len = 0;
         self.bytes = 0;
         self.logged_bytes = 0;
+        self.arena_bytes = 0;
         // The next buffer will fill to about the same size: reserve it once instead of doubling.
         let capacity = self.arena.capacity();
         let arena = std::mem::replace(&mut self.arena, Vec::with_capacity(capacity));

@@ -36,6 +36,12 @@ pub struct TableInfo {
     pub found: u64,
     /// Merlin's estimate of the empty probes this table has seen.
     pub estimated_empty_probes: f64,
+    /// Its smallest key, hex-encoded (as RocksDB's `GetLiveFilesMetaData` gives `smallestkey`).
+    #[serde(default)]
+    pub min_key_hex: String,
+    /// Its largest key, hex-encoded.
+    #[serde(default)]
+    pub max_key_hex: String,
 }
 
 impl TableInfo {
@@ -56,6 +62,8 @@ impl TableInfo {
             accesses: stats.accesses,
             found: stats.found,
             estimated_empty_probes: stats.estimate(now).empty,
+            min_key_hex: crate::engine::encode_hex(t.min_key()),
+            max_key_hex: crate::engine::encode_hex(t.max_key()),
         }
     }
 }

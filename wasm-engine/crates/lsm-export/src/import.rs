@@ -8,6 +8,7 @@ use lsm_core::config::{
     Allocation, BlockCacheConfig, BufferTrigger, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig,
     FilePick, FilterConfig, Granularity, LevelConfig, MAX_LEVELS, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
 };
+use lsm_core::arena;
 use lsm_core::error::{Error, Result};
 
 use super::ini::{Ini, Section, parse_struct};
@@ -154,11 +155,13 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
             format!("write_buffer_size {wbs} is outside the engine's range; {buffer_bytes} used"),
         ));
     }
-    warnings.push(Warning::new(
-        "buffer_bytes",
-        WarningKind::Approximated,
-        "write_buffer_size counts memtable memory, buffer_bytes counts key + value bytes; copied 1:1",
-    ));
+    if let Some(block) = cf.size("arena_block_size")?.filter(|&b| b != 0 && b != arena::arena_block_bytes(wbs)) {
+        warnings.push(Warning::new(
+            "buffer_trigger",
+            WarningKind::Approximated,
+            format!("arena_block_size {block}: the engine's arena trigger assumes RocksDB's default, write_buffer_size / 8"),
+        ));
+    }
 
     // Shape.
     let style = cf.raw("compaction_style").unwrap_or("kCompactionStyleLevel");
@@ -262,7 +265,7 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
         name: "Imported from a RocksDB OPTIONS file".into(),
         page_bytes,
         buffer_bytes,
-        buffer_trigger: BufferTrigger::Live,
+        buffer_trigger: BufferTrigger::Arena,
         levels,
         filter,
         compaction,

@@ -92,6 +92,9 @@ impl<'a> Mapping<'a> {
 
     /// Factor from engine buffer bytes to `write_buffer_size`.
     pub(crate) fn memtable_scale(&self) -> f64 {
+        if self.config.buffer_trigger == lsm_core::config::BufferTrigger::Arena {
+            return 1.0; // already in RocksDB's arena bytes
+        }
         self.entry_bytes.filter(|&e| e > 0.0).map_or(1.0, |e| (e + MEMTABLE_ENTRY_OVERHEAD) / e)
     }
 

@@ -5,7 +5,7 @@
 //! converted; whatever RocksDB cannot express is listed at the top as `# LOSSY` lines, which
 //! are exactly the returned warnings.
 
-use lsm_core::config::{Allocation, EngineConfig, FilePick, FilterKind, FilterSkip, Granularity, MonkeyPolicy};
+use lsm_core::config::{Allocation, BufferTrigger, EngineConfig, FilePick, FilterKind, FilterSkip, Granularity, MonkeyPolicy};
 use lsm_core::workload::Workload;
 
 use super::mapping::{MEMTABLE_ENTRY_OVERHEAD, Mapping, SST_ENTRY_OVERHEAD, Style};
@@ -117,6 +117,12 @@ fn header(config: &EngineConfig, workload: Option<&Workload>, m: &Mapping, warni
 
 fn write_buffer(m: &Mapping, workload: Option<&Workload>, cf: &mut Section, lossy: &mut Lossy) {
     let buffer = m.config.buffer_bytes;
+    if m.config.buffer_trigger == BufferTrigger::Arena {
+        // Already counted as RocksDB's arena counts write_buffer_size.
+        cf.note(format!("buffer_bytes {buffer} arena bytes (buffer_trigger arena), copied 1:1"));
+        cf.set("write_buffer_size", buffer.to_string());
+        return;
+    }
     let bytes = (buffer as f64 * m.memtable_scale()).round() as u64;
     match (workload, m.entry_bytes) {
         (Some(_), Some(e)) => cf.note(format!(

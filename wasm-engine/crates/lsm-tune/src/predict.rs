@@ -32,6 +32,7 @@ use std::hash::{Hash, Hasher};
 
 use rustc_hash::{FxHashMap, FxHasher};
 
+use lsm_core::arena;
 use lsm_core::bloom::fpr_at_bits_per_key;
 use lsm_core::compaction::{self, FlushPlan, Shape};
 use lsm_core::config::{Allocation, BufferTrigger, EngineConfig, Granularity};
@@ -557,6 +558,15 @@ fn predict_with(
     let flushes = match config.buffer_trigger {
         BufferTrigger::Live => writes.flushes(buffer_entries),
         BufferTrigger::Logged => writes.logged_flushes(buffer_entries),
+        BufferTrigger::Arena => {
+            // RocksDB's memtable: writes of arena bytes each, until the threshold is reached.
+            let write = arena::entry_arena_bytes(
+                u64::from(workload.preload.key_bytes),
+                u64::from(workload.preload.value_bytes),
+            );
+            let threshold = arena::flush_threshold(config.buffer_bytes, arena::arena_block_bytes(config.buffer_bytes));
+            writes.logged_flushes((threshold.div_ceil(write.max(1)) as f64).max(1.0))
+        }
     };
     let load_flushes = flushes.iter().take_while(|&&at| at <= preload).count();
     for &at in &flushes[..load_flushes] {

@@ -1,0 +1,192 @@
+/**
+ * The RocksDB twin, measured: one case = one RocksDB shape (an OPTIONS file, as a user has one)
+ * and one workload. RocksDB plays the engine's own operation stream through the referee
+ * (referee.cc); the engine runs the design `lsm import --rocksdb` makes of the same OPTIONS file,
+ * on the same stream (`lsm run`, in memory, same seed); both are reduced to the same figures:
+ * data blocks read per point lookup and per scan, filters probed per lookup, the block cache's
+ * data hit rate, and the bytes and entries flushes and compactions wrote per user write, level by
+ * level. Used by `npm run rocksdb-twin` (the whole table at 1,000,000 records) and by the rocksdb
+ * suite's twin.test.mjs (a scaled-down table whose agreement it asserts).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LSM, playOnRocksdb } from './referee.mjs';
+
+const MIB = 1 << 20;
+
+/**
+ * The shapes the issue names, each as the OPTIONS lines that differ from RocksDB 7.8's defaults.
+ * `sized` options are byte sizes that scale with the case (so a small CI table keeps the shape's
+ * proportions: data ≥ 10× the memtable, the same number of levels).
+ */
+export const SHAPES = [
+  { id: 'defaults', label: "RocksDB 7.8's defaults (no filter, 8 MiB block cache)", cf: {}, table: {} },
+  { id: 'bloom10', label: 'defaults + Bloom 10 bits/key', cf: {}, table: { filter_policy: 'bloomfilter:10:false' } },
+  {
+    id: 'l0-2-x4',
+    label: 'L0 trigger 2, multiplier 4, Bloom 10',
+    cf: { level0_file_num_compaction_trigger: 2, max_bytes_for_level_multiplier: 4 },
+    table: { filter_policy: 'bloomfilter:10:false' },
+  },
+  { id: 'dynamic', label: 'dynamic level bytes, Bloom 10', cf: { level_compaction_dynamic_level_bytes: true }, table: { filter_policy: 'bloomfilter:10:false' } },
+  { id: 'universal', label: 'universal compaction, Bloom 10', cf: { compaction_style: 'kCompactionStyleUniversal' }, table: { filter_policy: 'bloomfilter:10:false' } },
+];
+
+/** RocksDB 7.8's defaults for the sized options, at scale 1. */
+const SIZED = { write_buffer_size: 64 * MIB, max_bytes_for_level_base: 256 * MIB, target_file_size_base: 64 * MIB };
+/** RocksDB 7.8's internal block cache when none is configured (table.h: "an 8MB internal cache"). */
+export const DEFAULT_BLOCK_CACHE = 8 * MIB;
+
+/** An OPTIONS file for `shape` with every size multiplied by `scale` (1 = RocksDB's own sizes). */
+export function optionsText(shape, scale = 1) {
+  const cf = { ...Object.fromEntries(Object.entries(SIZED).map(([k, v]) => [k, Math.round(v * scale)])), ...shape.cf };
+  const lines = ['[Version]', '  rocksdb_version=7.8.3', '  options_file_version=1.1', '[DBOptions]', '  create_if_missing=true', '[CFOptions "default"]'];
+  for (const [k, v] of Object.entries(cf)) lines.push(`  ${k}=${v}`);
+  lines.push('[TableOptions/BlockBasedTable "default"]');
+  for (const [k, v] of Object.entries(shape.table)) lines.push(`  ${k}=${v}`);
+  return `${lines.join('\n')}\n`;
+}
+
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const ratio = (a, b) => (b > 0 ? a / b : 0);
+
+/** The figures of one RocksDB phase (the referee's `load` or `run`). */
+export function rocksdbFigures(phase) {
+  const lookups = Object.values(phase.lookups);
+  const count = sum(lookups.map((l) => l.count));
+  const dataReads = sum(lookups.map((l) => l.data_block_reads));
+  const scans = phase.scans;
+  const hits = sum(lookups.map((l) => l.data_cache_hits)) + scans.data_cache_hits;
+  const misses = dataReads + scans.data_block_reads;
+  const userBytes = phase.writes.key_bytes + phase.writes.value_bytes;
+  const levels = phase.compactions.by_output_level ?? [];
+  const perLevel = [];
+  perLevel[0] = phase.flush.bytes;
+  for (const l of levels) perLevel[l.level] = (perLevel[l.level] ?? 0) + l.output_bytes;
+  return {
+    lookups: count,
+    dataBlocksPerLookup: ratio(dataReads, count),
+    filtersPerLookup: ratio(sum(lookups.map((l) => l.filters_probed)), count),
+    scans: scans.count,
+    dataBlocksPerScan: ratio(scans.data_block_reads, scans.count),
+    cacheHitRate: ratio(hits, hits + misses),
+    writes: phase.writes.count,
+    bytesWrittenPerUserByte: ratio(phase.flush.bytes + sum(levels.map((l) => l.output_bytes)), userBytes),
+    entriesWrittenPerWrite: ratio(phase.flush.entries + sum(levels.map((l) => l.output_records)), phase.writes.count),
+    bytesPerLevel: Array.from(perLevel, (b) => ratio(b ?? 0, userBytes)),
+    trivialMoves: phase.compactions.trivial_moves,
+  };
+}
+
+const CLASSES = ['put', 'delete', 'get_zero_result', 'get_non_zero_result', 'get_tombstone', 'scan'];
+const GETS = ['get_zero_result', 'get_non_zero_result', 'get_tombstone'];
+
+/** The same figures from the engine's Report: `phase` 'run' (report.run, writes) or 'load' (report.preload, load_writes). */
+export function engineFigures(report, phase) {
+  const stats = phase === 'run' ? report.run : report.preload;
+  const writes = phase === 'run' ? report.writes : report.load_writes;
+  const reads = (cls) => stats.levels.map((l) => l.reads[CLASSES.indexOf(cls)]);
+  const total = (cls, field) => sum(reads(cls).map((r) => r[field]));
+  const count = sum(GETS.map((c) => stats.ops[CLASSES.indexOf(c)]));
+  const scans = stats.ops[CLASSES.indexOf('scan')];
+  const hits = sum([...GETS, 'scan'].map((c) => total(c, 'data_cache_hits')));
+  const misses = sum([...GETS, 'scan'].map((c) => total(c, 'data_pages_read')));
+  const userWrites = stats.ops[CLASSES.indexOf('put')] + stats.ops[CLASSES.indexOf('delete')];
+  const perLevel = writes.bytes_written_per_level ?? [];
+  return {
+    lookups: count,
+    dataBlocksPerLookup: ratio(sum(GETS.map((c) => total(c, 'data_pages_read'))), count),
+    filtersPerLookup: ratio(sum(GETS.map((c) => total(c, 'filter_probes'))), count),
+    scans,
+    dataBlocksPerScan: ratio(total('scan', 'data_pages_read'), scans),
+    cacheHitRate: ratio(hits, hits + misses),
+    writes: userWrites,
+    bytesWrittenPerUserByte: ratio(writes.totals.bytes_written, writes.user_bytes),
+    entriesWrittenPerWrite: ratio(writes.totals.entries_written, userWrites),
+    bytesPerLevel: perLevel.map((b) => ratio(b, writes.user_bytes)),
+    trivialMoves: writes.totals.moves ?? 0,
+  };
+}
+
+/** The figures compared, with how each is named in the table. */
+export const FIGURES = [
+  ['dataBlocksPerLookup', 'data blocks read per point lookup'],
+  ['dataBlocksPerScan', 'data blocks read per scan'],
+  ['filtersPerLookup', 'filters probed per point lookup'],
+  ['cacheHitRate', 'block cache data hit rate'],
+  ['bytesWrittenPerUserByte', 'bytes written by flush + compaction per user byte'],
+  ['entriesWrittenPerWrite', 'entries written by flush + compaction per user write'],
+];
+
+/** Whether two figures agree: within 10%, or within 0.02 where the figure is below 0.2 (the issue's bar). */
+export function agree(engine, rocksdb) {
+  if (Math.max(Math.abs(engine), Math.abs(rocksdb)) < 0.2) return Math.abs(engine - rocksdb) <= 0.02;
+  return Math.abs(engine - rocksdb) <= 0.1 * Math.max(Math.abs(rocksdb), 1e-12);
+}
+
+/**
+ * One case: shape × workload at `records` / `operations`, sizes scaled by `scale`, a block cache
+ * of `blockCacheBytes` (scaled default). Writes its files under `dir`; resolves to both sides'
+ * figures for the run phase and the load's writes, the trees, and the import's notes.
+ */
+export async function runCase({ driver, dir, shape, workload, records, operations, scale = 1, blockCacheBytes }) {
+  fs.mkdirSync(dir, { recursive: true });
+  const cache = blockCacheBytes ?? Math.round(DEFAULT_BLOCK_CACHE * scale);
+  const optionsFile = path.join(dir, 'OPTIONS.ini');
+  fs.writeFileSync(optionsFile, optionsText(shape, scale));
+  const imported = spawnSync(LSM, ['import', '--rocksdb', optionsFile], { encoding: 'utf8' });
+  if (imported.status !== 0) throw new Error(`lsm import --rocksdb ${optionsFile}: ${imported.stderr}`);
+  const config = JSON.parse(imported.stdout);
+  config.block_cache = { ...(config.block_cache ?? {}), bytes: cache };
+  const configFile = path.join(dir, 'engine.json');
+  fs.writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
+  const reportFile = path.join(dir, 'report.json');
+  execFileSync(LSM, ['run', '--config', configFile, '--workload', workload, '--records', String(records), '--operations', String(operations), '--report', reportFile], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  const rocks = await playOnRocksdb({ driver, workload, records, operations, optionsFile, blockCacheBytes: cache, dbDir: path.join(dir, 'db') });
+  fs.rmSync(path.join(dir, 'db'), { recursive: true, force: true });
+  return {
+    shape: shape.id,
+    label: shape.label,
+    workload,
+    records,
+    operations,
+    scale,
+    blockCacheBytes: cache,
+    importNotes: imported.stderr.trim().split('\n').filter(Boolean),
+    run: { engine: engineFigures(report, 'run'), rocksdb: rocksdbFigures(rocks.run) },
+    load: { engine: engineFigures(report, 'load'), rocksdb: rocksdbFigures(rocks.load) },
+    trees: { engine: engineTree(report.tree), rocksdb: rocks.tree_after_run },
+    rocksdbNotes: rocks.notes ?? [],
+    directReads: rocks.direct_reads,
+  };
+}
+
+/** The engine's tree as the referee describes RocksDB's: files per level with key ranges (hex). */
+export function engineTree(tree) {
+  return (tree?.levels ?? []).map((l) => ({
+    level: l.level - 1,
+    files: l.runs.flatMap((r) => r.tables.map((t) => ({ id: t.id, entries: t.entries, bytes: t.file_bytes, smallest_key_hex: t.min_key_hex, largest_key_hex: t.max_key_hex }))),
+  }));
+}
+
+const pct = (e, r) => (r !== 0 ? `${(100 * (e / r - 1)).toFixed(1)}%` : e === 0 ? '0' : '—');
+const fmt = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(4));
+
+/** The table lines of one case: each figure, engine against RocksDB, and whether they agree. */
+export function caseLines(c) {
+  const lines = [`${c.label} · ${c.workload} · ${c.records.toLocaleString('en-US')} records, ${c.operations.toLocaleString('en-US')} operations`];
+  for (const [phase, figures] of [['run', FIGURES], ['load', FIGURES.slice(4)]]) {
+    for (const [key, name] of figures) {
+      const e = c[phase].engine[key];
+      const r = c[phase].rocksdb[key];
+      const relevant = !(key === 'dataBlocksPerScan' && c[phase].rocksdb.scans === 0) && !(key.startsWith('data') && key.endsWith('Lookup') && c[phase].rocksdb.lookups === 0);
+      if (!relevant) continue;
+      lines.push(`  ${phase.padEnd(4)} ${name.padEnd(52)} engine ${fmt(e).padStart(9)}  RocksDB ${fmt(r).padStart(9)}  ${pct(e, r).padStart(8)}  ${agree(e, r) ? 'agrees' : 'DIFFERS'}`);
+    }
+  }
+  return lines;
+}
