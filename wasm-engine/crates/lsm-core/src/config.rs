@@ -26,6 +26,12 @@ pub struct EngineConfig {
     pub name: String,
     /// Size of one data page (the unit of I/O), bytes; a power of two in [256, 65536].
     pub page_bytes: u32,
+    /// How data is cut into pages: `fixed_pages` (default: every page exactly `page_bytes`, holding
+    /// the entries that fit) or `rocksdb` (RocksDB's data blocks: entries are added until the
+    /// block reaches `page_bytes`, its `block_size`, and blocks are stored back to back; a block
+    /// read is one I/O, as RocksDB's `block_read_count` counts it).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub block_layout: BlockLayout,
     /// Write buffer (memtable) capacity in entry bytes (key + value lengths); in
     /// [page_bytes, 2³²].
     pub buffer_bytes: u64,
@@ -188,6 +194,18 @@ pub enum MonkeyPolicy {
     Reoptimised,
 }
 
+/// How a table's data is cut into pages (JSON `block_layout`, snake_case).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BlockLayout {
+    /// Pages of exactly `page_bytes`: the entries that fit, zero padding after them.
+    #[default]
+    FixedPages,
+    /// RocksDB's data blocks: filled until they reach `page_bytes` (`lsm_core::layout::rocksdb_block_is_full`),
+    /// each stored at its own length.
+    Rocksdb,
+}
+
 /// When the write buffer is full.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -311,6 +329,7 @@ impl EngineConfig {
             version: CONFIG_VERSION,
             name: String::new(),
             page_bytes: 4096,
+            block_layout: BlockLayout::FixedPages,
             buffer_bytes: 1 << 20,
             buffer_trigger: BufferTrigger::Live,
             levels: vec![LevelConfig { size_ratio, max_runs, bits_per_key: None }],
