@@ -14,9 +14,11 @@ export interface EngineConfig {
   version: 1;
   name?: string;
   page_bytes: number;
+  /** Fixed pages (default) or RocksDB's data blocks, filled until they reach page_bytes. */
+  block_layout?: 'fixed_pages' | 'rocksdb';
   buffer_bytes: number;
   /** What fills the buffer: the entries it holds (`live`, default) or every write since the last flush (`logged`, LevelDB's and MSLS's wal). */
-  buffer_trigger?: 'live' | 'logged';
+  buffer_trigger?: 'live' | 'logged' | 'arena';
   levels: LevelConfig[];
   filter: {
     allocation: 'explicit' | 'uniform' | 'monkey' | 'mnemosyne';

@@ -26,6 +26,8 @@ pub struct TableCursor {
     /// keeps going (a short scan reads what it needs), a cursor from the start reads the most.
     read_ahead: usize,
     page_start: usize,
+    /// Length of the current page (a RocksDB-style block may be longer or shorter than a page).
+    page_len: usize,
     pos: usize,
     remaining: usize,
     seek_to: Option<Box<[u8]>>,
@@ -49,6 +51,7 @@ impl TableCursor {
             buf_pages: 0,
             read_ahead: if start.is_some() { 1 } else { READ_AHEAD_PAGES },
             page_start: 0,
+            page_len: 0,
             pos: 0,
             remaining: 0,
             seek_to: start.map(Box::from),
@@ -89,10 +92,9 @@ impl TableCursor {
         loop {
             if self.remaining > 0 {
                 let ps = self.page_start;
-                let page_bytes = self.table.page_bytes as usize;
                 let ((ks, ke), value, next) =
-                    page::entry_at(&self.buf[ps..ps + page_bytes], self.pos).ok_or_else(|| {
-                        let at = (self.next_page - 1) as u64 * u64::from(self.table.page_bytes) + self.pos as u64;
+                    page::entry_at(&self.buf[ps..ps + self.page_len], self.pos).ok_or_else(|| {
+                        let at = self.table.block_span(self.next_page - 1).0 + self.pos as u64;
                         Error::corruption(&self.table.file, at, "entry overruns its page")
                     })?;
                 self.key = (ps + ks, ps + ke);
@@ -118,9 +120,9 @@ impl TableCursor {
 
     fn load_page(&mut self, ctx: &mut ReadCtx<'_>) -> Result<()> {
         let t = self.table.clone();
-        let page_bytes = t.page_bytes as usize;
         let p = self.next_page;
-        let offset = p as u64 * u64::from(t.page_bytes);
+        let (offset, page_bytes) = t.block_span(p);
+        self.page_len = page_bytes;
         if ctx.cache.enabled() {
             let key = BlockKey { table: t.id, kind: BlockKind::Data, index: p as u32 };
             if let Some(Block::Page(bytes)) = ctx.cache.get(&key) {
@@ -144,20 +146,26 @@ impl TableCursor {
                 self.read_ahead = (self.read_ahead * 2).min(READ_AHEAD_PAGES);
                 self.buf.clear();
                 let buf = &mut self.buf;
+                // Pages (or blocks) p..p+n lie back to back: one read, each verified alone.
+                let (last_at, last_len) = t.block_span(p + n - 1);
+                let len = (last_at - offset) as usize + last_len;
+                let table = &t;
                 let check = |bytes: &[u8]| -> Result<()> {
-                    for (i, page) in bytes.chunks(page_bytes).enumerate() {
-                        page::verify(&t.file, offset + (i * page_bytes) as u64, page)?;
+                    for q in p..p + n {
+                        let (at, l) = table.block_span(q);
+                        let from = (at - offset) as usize;
+                        page::verify(&table.file, at, &bytes[from..from + l])?;
                     }
                     Ok(())
                 };
-                ctx.storage.read_checked(&t.file, offset, n * page_bytes, &check, &mut |bytes| {
+                ctx.storage.read_checked(&t.file, offset, len, &check, &mut |bytes| {
                     buf.extend_from_slice(bytes);
                     Ok(())
                 })?;
                 self.buf_first_page = p;
                 self.buf_pages = n;
             }
-            self.page_start = (p - self.buf_first_page) * page_bytes;
+            self.page_start = (offset - t.block_span(self.buf_first_page).0) as usize;
             ctx.counters.data_pages_read += 1;
         }
         self.remaining = page::count(&self.buf[self.page_start..]);

@@ -91,7 +91,7 @@ pub(crate) fn probe_table(
     }
     let fences = table.fences(ctx)?;
     let p = fences.page_for(key);
-    let offset = p as u64 * u64::from(table.page_bytes);
+    let offset = table.block_span(p).0;
     let file = &table.file;
     let found = table.with_page(p, ctx, |bytes| page::search(file, offset, bytes, key))?;
     if consulted && found != Found::Absent {

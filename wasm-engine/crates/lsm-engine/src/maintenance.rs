@@ -301,12 +301,13 @@ impl Engine {
     /// Advance the current job by about `max_pages` output pages; completes it when done.
     fn advance_job(&mut self, max_pages: u64) -> Result<()> {
         let page_bytes = self.config.page_bytes;
+        let rocksdb_blocks = self.config.block_layout == lsm_core::config::BlockLayout::Rocksdb;
         let Some(mut job) = self.job.take() else { return Ok(()) };
         let outcome = (|| -> Result<bool> {
             loop {
                 if !job.merge.has_output() {
                     let id = self.allocate_id();
-                    job.merge.start_output(TableBuilder::new(id, page_bytes));
+                    job.merge.start_output(TableBuilder::new(id, page_bytes).rocksdb_blocks(rocksdb_blocks));
                 }
                 let mut reads = ReadCounters::default();
                 let mut no_cache = TableCache::new(0, 0.0);

@@ -36,6 +36,15 @@ pub fn seal(buf: &mut Vec<u8>, start: usize, page_bytes: usize, count: u16) {
     page[0..4].copy_from_slice(&sum.to_le_bytes());
 }
 
+/// Seal a RocksDB-style block filled from `start` to the end of `buf` at its own length (no
+/// padding): set the entry count, write the checksum.
+pub fn seal_block(buf: &mut [u8], start: usize, count: u16) {
+    let block = &mut buf[start..];
+    block[4..6].copy_from_slice(&count.to_le_bytes());
+    let sum = checksum(&block[4..]);
+    block[0..4].copy_from_slice(&sum.to_le_bytes());
+}
+
 /// Append one entry to `page` encoded as a page holds it (see the module docs: a value length of
 /// `TOMBSTONE` for a delete); the caller checks that it fits.
 pub fn push_entry(page: &mut Vec<u8>, key: &[u8], value: Option<&[u8]>) {

@@ -95,6 +95,8 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
     let rocksdb_picking = |mut c: EngineConfig| {
         c.compaction.pick = lsm_core::config::FilePick::MinOverlappingRatio;
         c.compaction.trivial_moves = true;
+        c.block_layout = lsm_core::config::BlockLayout::Rocksdb;
+        c.buffer_trigger = lsm_core::config::BufferTrigger::Arena;
         c
     };
     let n = None;
@@ -102,7 +104,7 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
     vec![
         by_file(leveldb()),
         rocksdb_picking(by_file(config(
-            "by file, RocksDB's min-overlapping-ratio picking and trivial moves",
+            "by file, RocksDB's picking, trivial moves, data blocks and memtable arena",
             512,
             4096,
             &[(4.0, 3, n), (4.0, 1, n)],

@@ -26,6 +26,7 @@ fn configs() -> Vec<EngineConfig> {
     moving.name = "by file, min-overlapping-ratio, trivial moves".into();
     moving.compaction.pick = lsm_core::config::FilePick::MinOverlappingRatio;
     moving.compaction.trivial_moves = true;
+    moving.block_layout = lsm_core::config::BlockLayout::Rocksdb;
     let mut modular = common::config("modular tiering", 512, 2048, &[(3.0, 2, n)], Allocation::Uniform, 8.0);
     modular.filter.kind = FilterKind::Modular;
     modular.filter.modules = 2;

@@ -5,7 +5,7 @@
 
 use serde_json::{Map, Value};
 
-use lsm_core::config::{Allocation, BufferTrigger, EngineConfig, FilePick, MonkeyPolicy};
+use lsm_core::config::{Allocation, BlockLayout, BufferTrigger, EngineConfig, FilePick, MonkeyPolicy};
 use lsm_core::error::{Error, Result};
 
 use super::Import;
@@ -24,6 +24,7 @@ fn schema() -> Value {
     // Optional fields, and fields left out at their defaults, only serialize when set.
     sample.levels[0].bits_per_key = Some(0.0);
     sample.buffer_trigger = BufferTrigger::Logged;
+    sample.block_layout = BlockLayout::Rocksdb;
     sample.filter.monkey_policy = MonkeyPolicy::Reoptimised;
     sample.filter.rebuild_payback = 2.0;
     sample.compaction.pick = FilePick::MinOverlappingRatio;

@@ -5,7 +5,7 @@
 use rustc_hash::FxHashSet;
 
 use lsm_core::config::{
-    Allocation, BlockCacheConfig, BufferTrigger, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig,
+    Allocation, BlockCacheConfig, BlockLayout, BufferTrigger, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig,
     FilePick, FilterConfig, Granularity, LevelConfig, MAX_LEVELS, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
 };
 use lsm_core::arena;
@@ -264,6 +264,8 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
         version: CONFIG_VERSION,
         name: "Imported from a RocksDB OPTIONS file".into(),
         page_bytes,
+        // RocksDB's block_size is a target a block fills up to, not a fixed page.
+        block_layout: BlockLayout::Rocksdb,
         buffer_bytes,
         buffer_trigger: BufferTrigger::Arena,
         levels,

@@ -41,6 +41,11 @@ pub struct TableBuilder {
     hashes: Vec<Vec<u64>>,
     entries: u64,
     entry_bytes: u64,
+    /// Cut data into RocksDB-style blocks (filled until they reach `page_bytes`, stored at their
+    /// own length) instead of fixed pages.
+    rocksdb_blocks: bool,
+    /// With RocksDB-style blocks: where each finished block ends in the file.
+    ends: Vec<u64>,
 }
 
 impl TableBuilder {
@@ -62,7 +67,17 @@ impl TableBuilder {
             hashes: Vec::new(),
             entries: 0,
             entry_bytes: 0,
+            rocksdb_blocks: false,
+            ends: Vec::new(),
         }
+    }
+
+    /// The same builder cutting its data into RocksDB-style blocks when `on`
+    /// (`BlockLayout::Rocksdb`): a block takes entries until it reaches the page size, by
+    /// `lsm_core::layout::rocksdb_block_is_full`, and is stored at its own length.
+    pub fn rocksdb_blocks(mut self, on: bool) -> Self {
+        self.rocksdb_blocks = on;
+        self
     }
 
     /// The table's id.
@@ -117,7 +132,13 @@ impl TableBuilder {
                 ),
             });
         }
-        if self.page_count > 0 && self.pending.len() - self.page_start + need > self.page_bytes {
+        let used = self.pending.len() - self.page_start;
+        let full = if self.rocksdb_blocks {
+            lsm_core::layout::rocksdb_block_is_full(used, need, self.page_bytes)
+        } else {
+            used + need > self.page_bytes
+        };
+        if self.page_count > 0 && full {
             self.finish_page(storage)?;
         }
         if self.page_count == 0 {
@@ -149,7 +170,12 @@ impl TableBuilder {
         let (at, len) = self.last_key_at;
         self.last_key.clear();
         self.last_key.extend_from_slice(&self.pending[at..at + len]);
-        page::seal(&mut self.pending, self.page_start, self.page_bytes, self.page_count);
+        if self.rocksdb_blocks {
+            page::seal_block(&mut self.pending, self.page_start, self.page_count);
+            self.ends.push(self.written + self.pending.len() as u64);
+        } else {
+            page::seal(&mut self.pending, self.page_start, self.page_bytes, self.page_count);
+        }
         self.page_count = 0;
         if self.pending.len() >= WRITE_CHUNK {
             self.flush_pending(storage)?;
@@ -193,7 +219,13 @@ impl TableBuilder {
         let filter_len = (self.pending.len() - filter_start) as u64;
         let modules = Filter::decode_directory(&self.file, filter_offset, &self.pending[filter_start..])?;
 
-        let fences = Fences::new(std::mem::take(&mut self.fences));
+        let data_bytes = filter_offset;
+        let keys = std::mem::take(&mut self.fences);
+        let fences = if self.rocksdb_blocks {
+            Fences::with_ends(keys, std::mem::take(&mut self.ends))
+        } else {
+            Fences::new(keys)
+        };
         let index_offset = at(&self);
         let index_start = self.pending.len();
         fences.encode(&mut self.pending);
@@ -211,6 +243,7 @@ impl TableBuilder {
 
         Footer {
             page_bytes: self.page_bytes as u32,
+            rocksdb_blocks: self.rocksdb_blocks,
             data_pages,
             entries: self.entries,
             entry_bytes: self.entry_bytes,
@@ -234,7 +267,7 @@ impl TableBuilder {
         let page = self.page_bytes as u64;
         let file_bytes = self.written;
         counters.data_pages_written += data_pages;
-        counters.meta_pages_written += (file_bytes - data_pages * page).div_ceil(page);
+        counters.meta_pages_written += (file_bytes - data_bytes).div_ceil(page);
         counters.bytes_written += file_bytes;
         counters.entries_written += self.entries;
 
@@ -246,6 +279,8 @@ impl TableBuilder {
             entry_bytes: self.entry_bytes,
             file_bytes,
             data_pages,
+            block_ends: fences.ends().map(Rc::from),
+            rocksdb_blocks: self.rocksdb_blocks,
             min_key: self.first_key.into_boxed_slice(),
             max_key: self.last_key.into_boxed_slice(),
             built_bits_per_key: spec.bits_per_key,

@@ -30,12 +30,26 @@ pub fn table_file_name(id: u64) -> String {
 pub struct Fences {
     keys: Vec<Box<[u8]>>,
     prefixes: Vec<u64>,
+    /// With RocksDB-style blocks: where each data block ends in the file (the next one starts
+    /// there); `None` for fixed pages, whose offsets follow from the page size.
+    ends: Option<Vec<u64>>,
 }
 
 impl Fences {
     pub(super) fn new(keys: Vec<Box<[u8]>>) -> Self {
         let prefixes = keys.iter().map(|k| prefix(k)).collect();
-        Fences { keys, prefixes }
+        Fences { keys, prefixes, ends: None }
+    }
+
+    /// Fences of variable-length blocks ending at `ends` (one per key).
+    pub(super) fn with_ends(keys: Vec<Box<[u8]>>, ends: Vec<u64>) -> Self {
+        debug_assert_eq!(keys.len(), ends.len());
+        Fences { ends: Some(ends), ..Fences::new(keys) }
+    }
+
+    /// Where each data block ends, for RocksDB-style blocks.
+    pub(super) fn ends(&self) -> Option<&[u64]> {
+        self.ends.as_deref()
     }
 
     /// How many fences: one per data page.
@@ -72,9 +86,14 @@ impl Fences {
             out.extend_from_slice(&(k.len() as u16).to_le_bytes());
             out.extend_from_slice(k);
         }
+        // Like RocksDB's index, which holds a block handle per block.
+        for end in self.ends.iter().flatten() {
+            out.extend_from_slice(&end.to_le_bytes());
+        }
     }
 
-    pub(super) fn decode(b: &[u8]) -> Option<Fences> {
+    /// The index block `b`; `blocks` says whether it carries block ends (RocksDB-style blocks).
+    pub(super) fn decode(b: &[u8], blocks: bool) -> Option<Fences> {
         let n = u32::from_le_bytes(b.get(0..4)?.try_into().ok()?) as usize;
         let mut pos = 4;
         let mut keys = Vec::with_capacity(n);
@@ -83,12 +102,23 @@ impl Fences {
             keys.push(Box::from(b.get(pos + 2..pos + 2 + len)?));
             pos += 2 + len;
         }
-        (pos == b.len()).then(|| Fences::new(keys))
+        if !blocks {
+            return (pos == b.len()).then(|| Fences::new(keys));
+        }
+        let ends: Vec<u64> = b
+            .get(pos..)?
+            .chunks(8)
+            .map(|c| c.try_into().ok().map(u64::from_le_bytes))
+            .collect::<Option<_>>()?;
+        let increasing = ends.windows(2).all(|w| w[0] < w[1]);
+        (ends.len() == n && increasing && (b.len() - pos).is_multiple_of(8)).then(|| Fences::with_ends(keys, ends))
     }
 }
 
 pub(super) struct Footer {
     pub(super) page_bytes: u32,
+    /// Data cut into RocksDB-style blocks (their ends are in the index block), not fixed pages.
+    pub(super) rocksdb_blocks: bool,
     pub(super) data_pages: u64,
     pub(super) entries: u64,
     pub(super) entry_bytes: u64,
@@ -121,7 +151,7 @@ impl Footer {
         out.extend_from_slice(&self.range_sum.to_le_bytes());
         out.extend_from_slice(&self.range_offset.to_le_bytes());
         out.extend_from_slice(&self.range_len.to_le_bytes());
-        out.extend_from_slice(&0u32.to_le_bytes());
+        out.extend_from_slice(&u32::from(self.rocksdb_blocks).to_le_bytes());
         out.extend_from_slice(&0u32.to_le_bytes());
         let sum = checksum(&out[start..]);
         out.extend_from_slice(&sum.to_le_bytes());
@@ -150,6 +180,7 @@ impl Footer {
         }
         Ok(Footer {
             page_bytes: u32_at(12),
+            rocksdb_blocks: u32_at(100) == 1,
             data_pages: u64_at(16),
             entries: u64_at(24),
             entry_bytes: u64_at(32),

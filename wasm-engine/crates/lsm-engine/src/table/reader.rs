@@ -48,6 +48,11 @@ pub struct Table {
     pub file_bytes: u64,
     /// Data pages it holds (at least one).
     pub data_pages: u64,
+    /// With RocksDB-style blocks: where each data block ends (held in memory, as RocksDB's
+    /// table reader holds its index's block handles); `None` for fixed pages.
+    pub(super) block_ends: Option<Rc<[u64]>>,
+    /// Whether its data is in RocksDB-style blocks (its index carries their ends).
+    pub(super) rocksdb_blocks: bool,
     pub(super) min_key: Box<[u8]>,
     pub(super) max_key: Box<[u8]>,
     /// Bits per key the filter was sized for when built (0 after reopening: not stored).
@@ -87,8 +92,9 @@ impl Table {
         let footer_at = len - FOOTER_BYTES as u64;
         let f = Footer::decode(&file, footer_at, &storage.read(&file, footer_at, FOOTER_BYTES)?)?;
         let page = u64::from(f.page_bytes);
+        let data_bytes_fit = if f.rocksdb_blocks { f.filter_offset >= f.data_pages } else { f.filter_offset == f.data_pages * page };
         let sane = f.page_bytes.is_power_of_two()
-            && f.filter_offset == f.data_pages * page
+            && data_bytes_fit
             && f.index_offset == f.filter_offset + f.filter_len
             && f.range_offset == f.index_offset + f.index_len
             && f.range_offset + u64::from(f.range_len) == footer_at
@@ -119,6 +125,8 @@ impl Table {
             entry_bytes: f.entry_bytes,
             file_bytes: len,
             data_pages: f.data_pages,
+            block_ends: None,
+            rocksdb_blocks: false,
             min_key,
             max_key,
             built_bits_per_key: 0.0,
@@ -134,8 +142,23 @@ impl Table {
             filter_rebuild_pages: 0,
         };
         table.built_bits_per_key = table.filter_bits() as f64 / table.entries.max(1) as f64;
+        table.rocksdb_blocks = f.rocksdb_blocks;
+        let mut fences = None;
+        if f.rocksdb_blocks {
+            // The block ends are read at open (counted in `opened`), as RocksDB opens a table.
+            let loaded = table.load_fences(storage, opened)?;
+            let ends: Rc<[u64]> = Rc::from(loaded.ends().unwrap_or_default());
+            if ends.last() != Some(&f.filter_offset) {
+                return Err(Error::corruption(&table.file, f.index_offset, "data blocks do not end where the filter starts"));
+            }
+            table.block_ends = Some(ends);
+            fences = Some(loaded);
+        }
         if pin {
-            let fences = table.load_fences(storage, opened)?;
+            let fences = match fences {
+                Some(f) => f,
+                None => table.load_fences(storage, opened)?,
+            };
             let mut filter = Vec::with_capacity(table.modules.len());
             for d in 0..table.modules.len() {
                 filter.push(Rc::new(table.load_module(d, storage, opened)?));
@@ -163,6 +186,8 @@ impl Table {
             entry_bytes: self.entry_bytes,
             file_bytes: self.file_bytes,
             data_pages: self.data_pages,
+            block_ends: self.block_ends.clone(),
+            rocksdb_blocks: self.rocksdb_blocks,
             min_key: self.min_key.clone(),
             max_key: self.max_key.clone(),
             built_bits_per_key: filter.bits() as f64 / self.entries.max(1) as f64,
@@ -246,7 +271,7 @@ impl Table {
         if checksum(&bytes) != self.index_sum {
             return Err(Error::corruption(&self.file, self.index_offset, "index block checksum mismatch"));
         }
-        Fences::decode(&bytes)
+        Fences::decode(&bytes, self.rocksdb_blocks)
             .filter(|f| f.len() as u64 == self.data_pages)
             .ok_or_else(|| Error::corruption(&self.file, self.index_offset, "index block is malformed"))
     }
@@ -291,14 +316,20 @@ impl Table {
         Ok(m)
     }
 
-    fn page_offset(&self, p: usize) -> u64 {
-        p as u64 * u64::from(self.page_bytes)
+    /// Where data page (or block) `p` lies in the file: its offset and length.
+    pub fn block_span(&self, p: usize) -> (u64, usize) {
+        match &self.block_ends {
+            Some(ends) => {
+                let start = if p == 0 { 0 } else { ends[p - 1] };
+                (start, (ends[p] - start) as usize)
+            }
+            None => (p as u64 * u64::from(self.page_bytes), self.page_bytes as usize),
+        }
     }
 
     /// Run `f` on data page `p`, verified: from the cache on a hit, else one page I/O.
     pub fn with_page<R>(&self, p: usize, ctx: &mut ReadCtx<'_>, f: impl FnOnce(&[u8]) -> Result<R>) -> Result<R> {
-        let offset = self.page_offset(p);
-        let len = self.page_bytes as usize;
+        let (offset, len) = self.block_span(p);
         if !ctx.cache.enabled() {
             ctx.counters.data_pages_read += 1;
             let mut f = Some(f);
