@@ -526,7 +526,15 @@ fn predict_with(
     let key_bytes = f64::from(workload.preload.key_bytes);
     let entry_bytes = key_bytes + f64::from(workload.preload.value_bytes);
     let page = f64::from(config.page_bytes);
-    let per_page = ((page - PAGE_HEADER as f64) / (entry_bytes + ENTRY_HEADER as f64)).floor();
+    let per_page = if entry_bytes + ENTRY_HEADER as f64 > page - PAGE_HEADER as f64 {
+        0.0
+    } else {
+        lsm_core::layout::entries_per_block(
+            entry_bytes as usize,
+            config.page_bytes as usize,
+            config.block_layout == lsm_core::config::BlockLayout::Rocksdb,
+        ) as f64
+    };
     if per_page < 1.0 {
         return Err(Error::invalid("preload.value_bytes", "an entry must fit in one page"));
     }
