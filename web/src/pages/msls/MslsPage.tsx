@@ -18,6 +18,8 @@ import { BreakdownCard } from './Breakdown';
 import { EngineRunCard, LeveldbCard } from './Measured';
 import { GrowthCard } from './Growth';
 import { useLeveldbComparison } from './useLeveldbComparison';
+import { RocksdbTwinCard } from './RocksdbTwin';
+import { useRocksdbTwin } from './useRocksdbTwin';
 import { OptimizeCard } from './Optimize';
 import { DensityCard, UniqueCard } from './Primitives';
 import { controlOfError, levelParams, mslsUrl, type MslsState } from '../../documents/urls/msls';
@@ -45,6 +47,7 @@ export function MslsPage() {
 
   const optimize = useSweep('msls.optimize', { params: good });
   const leveldb = useLeveldbComparison();
+  const rocksdbTwin = useRocksdbTwin();
   const keys = useSweep('msls.keys', { params: shape, theta: s.theta });
   const skew = useSweep('msls.skew', { params: shape, theta: s.theta });
   const levels = useSweep('msls.levels', { params: shape, theta: s.theta, axis: s.sweepAxis });
@@ -117,6 +120,7 @@ export function MslsPage() {
         <EngineRunCard params={good} />
         <LeveldbCard comparison={leveldb} />
         <GrowthCard params={good} comparison={leveldb} />
+        <RocksdbTwinCard twin={rocksdbTwin} />
         <KeysCard sweep={keys} s={s} now={now} />
         <SkewCard sweep={skew} s={s} now={now} />
         <LevelSizeCard sweep={levels} s={s} now={now} url={url} />
