@@ -31,8 +31,8 @@ const SIDES: readonly { side: Side; name: string; title: string; short: string; 
   { side: 'engine', name: 'Engine', title: 'Engine (what lsm import --rocksdb makes of the file)', short: 'Engine (imported OPTIONS)', fill: ENGINE_COLOR, stroke: '#7a4f0d' },
   { side: 'rocksdb', name: 'RocksDB', title: 'RocksDB 7.8 (through the referee)', short: 'RocksDB 7.8 (referee)', fill: '#00798c', stroke: '#003f49' },
 ];
-/** Below this panel width the titles shorten and the key axis keeps three ticks. */
-const COMPACT_PANEL = 440;
+/** Below this panel width the titles shorten. */
+const COMPACT_PANEL = 400;
 const sideOf = (side: Side) => SIDES.find((s) => s.side === side) ?? SIDES[0];
 
 const caseName = (c: TwinCase) => `${c.label} · ${workloadLabel(c.workload)}`;
@@ -71,7 +71,8 @@ function Panel({ panel, trees, onActive, active }: { panel: PanelBox; trees: Ali
   const s = sideOf(panel.side);
   const domain = trees.domain;
   const compact = panel.width < COMPACT_PANEL;
-  const ticks = compact ? [0, 0.5, 1] : [0, 0.25, 0.5, 0.75, 1];
+  // Quarter ticks only where a seven-digit id fits between them.
+  const ticks = panel.axisWidth >= 420 ? [0, 0.25, 0.5, 0.75, 1] : [0, 0.5, 1];
   const tickLabel = (t: number) => {
     if (!domain) return '';
     const span = domain.max - domain.min;
