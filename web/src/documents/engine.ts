@@ -38,6 +38,13 @@ export interface EngineConfig {
     pick?: 'round_robin' | 'min_overlapping_ratio';
     /** A file overlapping nothing below moves down unrewritten; file granularity only. */
     trivial_moves?: boolean;
+    /**
+     * RocksDB's level_compaction_dynamic_level_bytes: targets from the last level up, level 1
+     * (L0) merges into the base level over empty levels; file granularity only.
+     */
+    dynamic_level_bytes?: boolean;
+    /** RocksDB's num_levels, L0 included (2–64, default 7); read only with dynamic_level_bytes. */
+    num_levels?: number;
   };
   block_cache?: { bytes: number; cache_index_and_filter_blocks?: boolean; high_priority_ratio?: number };
   statistics_window?: number;

@@ -271,6 +271,41 @@ pub struct CompactionConfig {
     /// rewrites its inputs.
     #[serde(default, skip_serializing_if = "is_default")]
     pub trivial_moves: bool,
+    /// With `file` granularity: RocksDB's `level_compaction_dynamic_level_bytes`. The tree has
+    /// RocksDB's `num_levels` levels, L0 (engine level 1, the flushed files) to the last level
+    /// L(num_levels − 1) (engine level `num_levels`), and level targets are sized from the
+    /// bottom up by RocksDB 7.8's `VersionStorageInfo::CalculateBaseBytes`
+    /// (`compaction::dynamic_levels`): the largest level below L0 sets the last level's target,
+    /// each level above it is a `max_bytes_for_level_multiplier`-th (`levels[1].size_ratio`) of
+    /// the one below, up to the first level whose target is at most `max_bytes_for_level_base`
+    /// (`buffer_bytes × levels[0].size_ratio`): the *base level*. Level 1 merges into the base
+    /// level, over the empty levels between them (into the last level while the tree is empty);
+    /// no target is below `max_bytes_for_level_base`. The next merge is the level with the
+    /// highest compaction score, as 7.8's `ComputeCompactionScore` scores it. Deeper `levels`
+    /// entries must repeat `levels[1]`'s size ratio (one multiplier, as RocksDB ignores
+    /// `max_bytes_for_level_multiplier_additional` in this mode). Default false: static targets
+    /// from the buffer down and no last level.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub dynamic_level_bytes: bool,
+    /// RocksDB's `num_levels`, L0 included, with `dynamic_level_bytes`: engine level
+    /// `num_levels` is the last level, which is never merged further down. In
+    /// [2, 64] (`NUM_LEVELS_RANGE`), default 7; only `dynamic_level_bytes` reads it.
+    #[serde(default = "default_num_levels", skip_serializing_if = "is_default_num_levels")]
+    pub num_levels: u32,
+}
+
+/// RocksDB's default `num_levels`: L0 to L6.
+pub const DEFAULT_NUM_LEVELS: u32 = 7;
+/// Allowed `compaction.num_levels`, inclusive: L0 and at least one level below it, and no more
+/// levels than `levels` may list.
+pub const NUM_LEVELS_RANGE: (u32, u32) = (2, MAX_LEVELS as u32);
+
+fn default_num_levels() -> u32 {
+    DEFAULT_NUM_LEVELS
+}
+
+fn is_default_num_levels(v: &u32) -> bool {
+    *v == DEFAULT_NUM_LEVELS
 }
 
 fn default_target_file_bytes() -> u64 {
@@ -284,6 +319,8 @@ impl Default for CompactionConfig {
             target_file_bytes: default_target_file_bytes(),
             pick: FilePick::RoundRobin,
             trivial_moves: false,
+            dynamic_level_bytes: false,
+            num_levels: DEFAULT_NUM_LEVELS,
         }
     }
 }
@@ -463,13 +500,23 @@ impl EngineConfig {
                      several runs, like LevelDB's level 0; list level 2 separately)",
                 ));
             }
-        } else if self.compaction.pick != FilePick::RoundRobin || self.compaction.trivial_moves {
-            let field = if self.compaction.trivial_moves { "compaction.trivial_moves" } else { "compaction.pick" };
+        } else if self.compaction.pick != FilePick::RoundRobin
+            || self.compaction.trivial_moves
+            || self.compaction.dynamic_level_bytes
+        {
+            let field = if self.compaction.dynamic_level_bytes {
+                "compaction.dynamic_level_bytes"
+            } else if self.compaction.trivial_moves {
+                "compaction.trivial_moves"
+            } else {
+                "compaction.pick"
+            };
             return Err(Error::invalid(
                 field,
                 "applies to merges by file only: set compaction.granularity to \"file\" (whole-level merges pick no file)",
             ));
         }
+        self.validate_dynamic_level_bytes()?;
         if self.block_cache.bytes > 1 << 40 {
             return Err(Error::invalid(
                 "block_cache.bytes",
@@ -482,6 +529,45 @@ impl EngineConfig {
             return Err(Error::invalid(
                 "statistics_window",
                 format!("must be an integer in [{wlo}, {whi}], got {}", self.statistics_window),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl EngineConfig {
+    /// `compaction.num_levels` in range and set only with `dynamic_level_bytes` (a value nothing
+    /// reads is a mistake, not a no-op), and one multiplier below level 2 in that mode.
+    fn validate_dynamic_level_bytes(&self) -> Result<()> {
+        let c = &self.compaction;
+        let (lo, hi) = NUM_LEVELS_RANGE;
+        if !(lo..=hi).contains(&c.num_levels) {
+            return Err(Error::invalid(
+                "compaction.num_levels",
+                format!("must be an integer in [{lo}, {hi}] (RocksDB's num_levels, L0 included), got {}", c.num_levels),
+            ));
+        }
+        if !c.dynamic_level_bytes {
+            if c.num_levels != DEFAULT_NUM_LEVELS {
+                return Err(Error::invalid(
+                    "compaction.num_levels",
+                    format!(
+                        "is read only with compaction.dynamic_level_bytes true (static levels have no last level); \
+                         leave it at {DEFAULT_NUM_LEVELS} or set dynamic_level_bytes"
+                    ),
+                ));
+            }
+            return Ok(());
+        }
+        // Levels 3 and deeper: one multiplier, levels[1]'s (or levels[0]'s when only one is listed).
+        let multiplier = self.level(2).size_ratio;
+        if let Some(i) = self.levels.iter().skip(2).position(|l| l.size_ratio != multiplier) {
+            return Err(Error::invalid(
+                format!("levels[{}].size_ratio", i + 2),
+                format!(
+                    "must equal levels[1].size_ratio ({multiplier}) with compaction.dynamic_level_bytes: \
+                     RocksDB sizes every level below the base level by one max_bytes_for_level_multiplier"
+                ),
             ));
         }
         Ok(())

@@ -183,22 +183,29 @@ impl Engine {
         }
     }
 
-    /// A trivial move: the plan's one table changes level in the manifest and in the tree;
-    /// nothing is read or written (its filter and statistics go with it).
+    /// A trivial move: the plan's tables change level in the manifest and in the tree (one
+    /// commit); nothing is read or written (their filters and statistics go with them).
     fn move_table(&mut self, plan: FilePlan) -> Result<()> {
         let src = plan.level - 1;
-        let Some(table) =
-            self.levels[src].iter().flat_map(|r| r.tables.iter()).find(|t| plan.tables.contains(&t.id)).cloned()
-        else {
-            return Err(lsm_core::error::Error::State(format!("a trivial move names table {:?}, which level {} does not hold", plan.tables, plan.level)));
-        };
-        let dest_run = match self.levels.get(src + 1).and_then(|l| l.first()) {
+        let tables: Vec<Rc<Table>> = self.levels[src]
+            .iter()
+            .flat_map(|r| r.tables.iter())
+            .filter(|t| plan.tables.contains(&t.id))
+            .cloned()
+            .collect();
+        if tables.len() != plan.tables.len() {
+            return Err(lsm_core::error::Error::State(format!(
+                "a trivial move names tables {:?}, which level {} does not all hold",
+                plan.tables, plan.level
+            )));
+        }
+        let dest_run = match self.levels.get(plan.into - 1).and_then(|l| l.first()) {
             Some(run) => run.id,
             None => self.allocate_id(),
         };
         let mut edit = Edit {
-            remove: vec![table.id],
-            add: vec![TableEntry { table: table.id, level: plan.level + 1, run: dest_run }],
+            remove: tables.iter().map(|t| t.id).collect(),
+            add: tables.iter().map(|t| TableEntry { table: t.id, level: plan.into, run: dest_run }).collect(),
             ..Edit::default()
         };
         if let Some(c) = &plan.cursor {
@@ -211,20 +218,20 @@ impl Engine {
         self.state = state;
         let job = Job {
             source_level: plan.level,
-            dest_level: plan.level + 1,
-            inputs: vec![table.clone()],
+            dest_level: plan.into,
+            inputs: tables.clone(),
             inherit_inputs: Vec::new(),
             dest_run,
             merge: Merge::new(Vec::new(), false, self.target_bytes()),
-            outputs: vec![table.clone()],
+            outputs: tables.clone(),
             counters: WriteCounters::default(),
             cursor: plan.cursor,
             flush: false,
         };
         self.install(&job);
-        let w = &mut self.stats.level(plan.level + 1).writes;
-        w.moves += 1;
-        w.entries_moved += table.entries;
+        let w = &mut self.stats.level(plan.into).writes;
+        w.moves += tables.len() as u64;
+        w.entries_moved += tables.iter().map(|t| t.entries).sum::<u64>();
         Ok(())
     }
 
@@ -258,13 +265,14 @@ impl Engine {
             sources.push(Source::Run(RunCursor::new(picked.clone(), None)));
             inputs.extend(picked);
         }
-        let overlapping = find(&plan.overlapping, src + 1);
+        let dest = plan.into - 1;
+        let overlapping = find(&plan.overlapping, dest);
         if !overlapping.is_empty() {
             sources.push(Source::Run(RunCursor::new(overlapping.clone(), None)));
         }
         let deep: FxHashSet<u64> = overlapping.iter().map(|t| t.id).collect();
         inputs.extend(overlapping);
-        let existing_run = self.levels.get(src + 1).and_then(|l| l.first()).map(|r| r.id);
+        let existing_run = self.levels.get(dest).and_then(|l| l.first()).map(|r| r.id);
         let dest_run = match existing_run {
             Some(id) => id,
             None => self.allocate_id(),
@@ -275,7 +283,7 @@ impl Engine {
         let hi = inputs.iter().map(|t| t.max_key()).max().unwrap_or_default();
         let mut grandparents: Vec<(Vec<u8>, u64)> = self
             .levels
-            .get(src + 2)
+            .get(dest + 1)
             .into_iter()
             .flatten()
             .flat_map(|r| r.tables.iter())
@@ -285,11 +293,11 @@ impl Engine {
         grandparents.sort();
         Job {
             source_level: plan.level,
-            dest_level: plan.level + 1,
+            dest_level: plan.into,
             inputs,
             inherit_inputs,
             dest_run,
-            merge: Merge::new(sources, !self.deeper_data_exists(src + 2), target)
+            merge: Merge::new(sources, !self.deeper_data_exists(dest + 1), target)
                 .limit_grandparent_overlap(grandparents, GRANDPARENT_OVERLAP_FILES.saturating_mul(target)),
             outputs: Vec::new(),
             counters: WriteCounters::default(),
@@ -524,7 +532,13 @@ impl Engine {
         if runs.len() <= 1 {
             return Ok(());
         }
-        let dest_level = self.levels.len();
+        // With dynamic level bytes the tree ends at its last level, where a full compaction puts
+        // everything (as RocksDB's CompactRange does); otherwise at the deepest level holding data.
+        let dest_level = if self.config.compaction.dynamic_level_bytes {
+            self.levels.len().max(self.config.compaction.num_levels as usize)
+        } else {
+            self.levels.len()
+        };
         let inputs: Vec<Rc<Table>> = runs.iter().flat_map(|r| r.tables.iter().cloned()).collect();
         let sources = runs.iter().map(|r| Source::Run(RunCursor::new(r.tables.clone(), None))).collect();
         let deep = FxHashSet::default();

@@ -99,6 +99,12 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
         c.buffer_trigger = lsm_core::config::BufferTrigger::Arena;
         c
     };
+    let dynamic = |mut c: EngineConfig| {
+        c.compaction.dynamic_level_bytes = true;
+        c.compaction.num_levels = 5;
+        c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        c
+    };
     let n = None;
     let leveldb = || config("by file, LevelDB-like", 512, 4096, &[(2.5, 3, n), (4.0, 1, n)], Uniform, 8.0);
     vec![
@@ -111,6 +117,16 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
             Uniform,
             8.0,
         ))),
+        // Level targets from the last level up: level 1 merges into the base level over empty
+        // levels, which climbs as the data grows (5 levels: L0 to L4).
+        dynamic(rocksdb_picking(by_file(config(
+            "by file, dynamic level bytes, 5 levels",
+            512,
+            4096,
+            &[(2.0, 3, n), (3.0, 1, n)],
+            Uniform,
+            8.0,
+        )))),
         by_file(config("by file, monkey", 512, 4096, &[(2.0, 2, n), (3.0, 1, n)], Monkey, 6.0)),
         by_file(config("by file, mnemosyne", 512, 4096, &[(2.5, 3, n), (4.0, 1, n)], Mnemosyne, 6.0)),
         modular(config("modular 3, partial skip", 512, 4096, &[(4.0, 1, n)], Uniform, 10.0), 3, FilterSkip::Partial),

@@ -27,6 +27,11 @@ fn configs() -> Vec<EngineConfig> {
     moving.compaction.pick = lsm_core::config::FilePick::MinOverlappingRatio;
     moving.compaction.trivial_moves = true;
     moving.block_layout = lsm_core::config::BlockLayout::Rocksdb;
+    let mut dynamic = moving.clone();
+    dynamic.name = "by file, dynamic level bytes, 4 levels".into();
+    dynamic.compaction.dynamic_level_bytes = true;
+    dynamic.compaction.num_levels = 4;
+    dynamic.validate().unwrap();
     let mut modular = common::config("modular tiering", 512, 2048, &[(3.0, 2, n)], Allocation::Uniform, 8.0);
     modular.filter.kind = FilterKind::Modular;
     modular.filter.modules = 2;
@@ -34,6 +39,7 @@ fn configs() -> Vec<EngineConfig> {
         common::config("leveling", 512, 2048, &[(3.0, 1, n)], Allocation::Uniform, 8.0),
         by_file,
         moving,
+        dynamic,
         modular,
         common::config("mnemosyne", 512, 2048, &[(2.0, 1, n)], Allocation::Mnemosyne, 5.0),
         common::reoptimised(common::config("re-optimised", 512, 2048, &[(2.0, 1, n)], Allocation::Monkey, 5.0), 0.0),

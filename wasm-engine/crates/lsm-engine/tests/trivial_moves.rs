@@ -17,6 +17,7 @@ fn design(trivial_moves: bool) -> EngineConfig {
         target_file_bytes: 4096,
         pick: FilePick::MinOverlappingRatio,
         trivial_moves,
+        ..CompactionConfig::default()
     };
     c
 }

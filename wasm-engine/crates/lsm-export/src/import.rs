@@ -6,7 +6,8 @@ use rustc_hash::FxHashSet;
 
 use lsm_core::config::{
     Allocation, BlockCacheConfig, BlockLayout, BufferTrigger, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig,
-    FilePick, FilterConfig, Granularity, LevelConfig, MAX_LEVELS, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
+    FilePick, FilterConfig, Granularity, LevelConfig, MAX_LEVELS, NUM_LEVELS_RANGE, PAGE_BYTES_RANGE,
+    SIZE_RATIO_RANGE,
 };
 use lsm_core::arena;
 use lsm_core::error::{Error, Result};
@@ -166,9 +167,9 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
     // Shape.
     let style = cf.raw("compaction_style").unwrap_or("kCompactionStyleLevel");
     let num_levels = cf.size("num_levels")?.unwrap_or(DEFAULT_NUM_LEVELS).max(1);
-    let (mut levels, granularity) = match style {
+    let (mut levels, granularity, dynamic) = match style {
         "kCompactionStyleLevel" => level_shape(&ini, &mut cf, wbs, num_levels, &mut warnings)?,
-        "kCompactionStyleUniversal" => (universal_shape(&mut cf, &mut warnings)?, Granularity::Level),
+        "kCompactionStyleUniversal" => (universal_shape(&mut cf, &mut warnings)?, Granularity::Level, None),
         other => {
             return Err(Error::invalid(
                 "compaction_style",
@@ -178,19 +179,16 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
     };
     let target_file = cf.size("target_file_size_base")?;
     let pick = file_pick(cf.raw("compaction_pri"), granularity, &mut warnings)?;
-    let compaction = match (granularity, target_file) {
-        (Granularity::File, Some(t)) => {
-            CompactionConfig {
-                granularity,
-                target_file_bytes: t.clamp(u64::from(page_bytes), 1 << 32),
-                pick,
-                trivial_moves: true,
-            }
-        }
-        (Granularity::File, None) => {
-            CompactionConfig { granularity, target_file_bytes: DEFAULT_TARGET_FILE_SIZE, pick, trivial_moves: true }
+    let compaction = match granularity {
+        Granularity::File => CompactionConfig {
+            granularity,
+            target_file_bytes: target_file.map_or(DEFAULT_TARGET_FILE_SIZE, |t| t.clamp(u64::from(page_bytes), 1 << 32)),
+            pick,
+            trivial_moves: true,
+            dynamic_level_bytes: dynamic.is_some(),
+            num_levels: dynamic.unwrap_or(CompactionConfig::default().num_levels),
         },
-        _ => CompactionConfig::default(),
+        Granularity::Level => CompactionConfig::default(),
     };
 
     // Filters.
@@ -198,7 +196,13 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
     let bits = filter_bits(policy, &mut warnings);
     let drop_last = cf.boolean("optimize_filters_for_hits")?.unwrap_or(false) && bits > 0.0;
     let filter = if drop_last {
-        // Bits by level, the last one without: spell out every level.
+        // Bits by level, the last one without: spell out every level. With dynamic level bytes
+        // the last level is RocksDB's L(num_levels − 1), engine level num_levels.
+        if let Some(n) = dynamic {
+            while levels.len() < n as usize {
+                levels.push(levels[levels.len() - 1].clone());
+            }
+        }
         let last = levels.len().max(1);
         for (i, level) in levels.iter_mut().enumerate() {
             level.bits_per_key = Some(if i + 1 == last { 0.0 } else { bits });
@@ -338,13 +342,15 @@ fn ratio(value: f64, option: &str, level: usize, warnings: &mut Vec<Warning>) ->
 
 /// Leveled compaction. A trigger of 1 compacts every flush into L1 (engine level i = Li); a
 /// larger trigger keeps that many flushes in L0, a tiered engine level 1 (engine level i+1 = Li).
+/// Returns the levels, the granularity and, with `level_compaction_dynamic_level_bytes`, the
+/// number of levels the engine's dynamic mode takes (`compaction.num_levels`).
 fn level_shape(
     ini: &Ini,
     cf: &mut Reader,
     wbs: u64,
     num_levels: u64,
     warnings: &mut Vec<Warning>,
-) -> Result<(Vec<LevelConfig>, Granularity)> {
+) -> Result<(Vec<LevelConfig>, Granularity, Option<u32>)> {
     let trigger = cf.size("level0_file_num_compaction_trigger")?.unwrap_or(DEFAULT_L0_TRIGGER).max(1);
     let base = cf.size("max_bytes_for_level_base")?.unwrap_or(DEFAULT_LEVEL_BASE) as f64;
     let multiplier = cf.float("max_bytes_for_level_multiplier")?.unwrap_or(DEFAULT_MULTIPLIER);
@@ -364,22 +370,9 @@ fn level_shape(
         Some(d) => d,
         None => version(ini).is_some_and(|v| v >= DYNAMIC_LEVEL_BYTES_SINCE),
     };
-    if dynamic {
-        warnings.push(Warning::new(
-            "levels",
-            WarningKind::Approximated,
-            "level_compaction_dynamic_level_bytes sizes levels from the last one up and ignores \
-             max_bytes_for_level_multiplier_additional; imported as static targets from max_bytes_for_level_base",
-        ));
-    }
-    let factor = |rocks_level: usize| {
-        let extra = if dynamic { 1.0 } else { additional.get(rocks_level - 1).copied().unwrap_or(1.0) };
-        multiplier * extra
-    };
-    let rocks_levels = usize::try_from(num_levels).unwrap_or(MAX_LEVELS).min(MAX_LEVELS + 1);
-    let mut levels = Vec::new();
     // Merges by file: engine level 1 is L0 (up to trigger − 1 flushed files at rest), and its
-    // size ratio sets L1's capacity relative to the buffer.
+    // size ratio sets L1's capacity relative to the buffer (with dynamic level bytes,
+    // max_bytes_for_level_base, the base level's largest target).
     if trigger == 1 {
         warnings.push(Warning::new(
             "levels[0].max_runs",
@@ -388,11 +381,40 @@ fn level_shape(
              in level 1 before it merges",
         ));
     }
-    levels.push(LevelConfig {
+    let mut levels = vec![LevelConfig {
         size_ratio: ratio(base / wbs as f64, "max_bytes_for_level_base", 1, warnings),
         max_runs: (trigger - 1).max(1) as u32,
         bits_per_key: None,
-    });
+    }];
+    if dynamic {
+        // One multiplier for every level (`levels[1]`, repeated below); the engine's dynamic
+        // mode takes RocksDB's last level from num_levels.
+        if additional.iter().any(|&a| a != 1.0) {
+            warnings.push(Warning::new(
+                "levels",
+                WarningKind::Dropped,
+                "max_bytes_for_level_multiplier_additional: RocksDB itself ignores it with \
+                 level_compaction_dynamic_level_bytes, and so does the engine",
+            ));
+        }
+        let (lo, hi) = NUM_LEVELS_RANGE;
+        let n = num_levels.clamp(u64::from(lo), u64::from(hi)) as u32;
+        if u64::from(n) != num_levels {
+            warnings.push(Warning::new(
+                "compaction.num_levels",
+                WarningKind::Rounded,
+                format!("num_levels {num_levels} becomes {n}: dynamic level bytes needs L0 and a last level, at most {hi} levels"),
+            ));
+        }
+        levels.push(LevelConfig {
+            size_ratio: ratio(multiplier, "max_bytes_for_level_multiplier", 2, warnings),
+            max_runs: 1,
+            bits_per_key: None,
+        });
+        return Ok((levels, Granularity::File, Some(n)));
+    }
+    let factor = |rocks_level: usize| multiplier * additional.get(rocks_level - 1).copied().unwrap_or(1.0);
+    let rocks_levels = usize::try_from(num_levels).unwrap_or(MAX_LEVELS).min(MAX_LEVELS + 1);
     for rocks_level in 2..rocks_levels {
         let level = levels.len() + 1;
         if level > MAX_LEVELS {
@@ -402,7 +424,7 @@ fn level_shape(
         levels.push(LevelConfig { size_ratio: r, max_runs: 1, bits_per_key: None });
     }
     // RocksDB's leveled compaction always works file by file.
-    Ok((levels, Granularity::File))
+    Ok((levels, Granularity::File, None))
 }
 
 /// Universal compaction imported as uniform tiering: runs of similar size merge

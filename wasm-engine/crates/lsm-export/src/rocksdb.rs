@@ -153,7 +153,10 @@ fn level_ratio(m: &Mapping, level: usize) -> f64 {
 
 fn leveled(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
     let c = m.config;
-    let num_levels = m.num_levels();
+    // With dynamic level bytes the design names RocksDB's num_levels itself: its last level is
+    // the engine's last level.
+    let dynamic = c.compaction.granularity == Granularity::File && c.compaction.dynamic_level_bytes;
+    let num_levels = if dynamic { c.compaction.num_levels as usize } else { m.num_levels() };
     cf.set("compaction_style", "kCompactionStyleLevel");
     cf.set("num_levels", num_levels.to_string());
 
@@ -208,8 +211,9 @@ fn leveled(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
     cf.set("level0_stop_writes_trigger", DEFAULT_STOP_TRIGGER.max(3 * trigger).to_string());
 
     let base = (m.capacity(base_level) * m.sst_scale()).round() as u64;
+    let what = if dynamic { "largest base-level target" } else { "L1 target" };
     cf.note(format!(
-        "L1 target = capacity of engine level {base_level} ({} entry bytes{})",
+        "{what} = capacity of engine level {base_level} ({} entry bytes{})",
         number(m.capacity(base_level), 0),
         if m.sst_scale() != 1.0 {
             format!(
@@ -259,8 +263,16 @@ fn leveled(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
         "max_bytes_for_level_multiplier_additional",
         additional.iter().map(u64::to_string).collect::<Vec<_>>().join(":"),
     );
-    cf.note("static level targets, as the engine sizes levels from the buffer down");
-    cf.set("level_compaction_dynamic_level_bytes", "false");
+    if dynamic {
+        cf.note(format!(
+            "compaction.dynamic_level_bytes: targets from the last level (L{}) up, L0 compacts into the base level",
+            num_levels - 1
+        ));
+        cf.set("level_compaction_dynamic_level_bytes", "true");
+    } else {
+        cf.note("static level targets, as the engine sizes levels from the buffer down");
+        cf.set("level_compaction_dynamic_level_bytes", "false");
+    }
 
     let first_leveled = if m.style == Style::L0Tiered { 2 } else { 1 };
     for level in first_leveled..=m.depth {

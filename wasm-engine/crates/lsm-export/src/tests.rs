@@ -160,8 +160,15 @@ fn check_options(c: &EngineConfig, w: Option<&Workload>) -> Export {
     assert_eq!(o.cf_u64("write_buffer_size"), (c.buffer_bytes as f64 * mem).round() as u64);
     assert_eq!(o.table_str("block_size"), c.page_bytes.to_string());
     assert_eq!(o.cf_str("compression"), "kNoCompression");
-    assert_eq!(o.cf_str("level_compaction_dynamic_level_bytes"), "false");
-    assert!(o.cf_u64("num_levels") >= 7);
+    let dynamic = c.compaction.dynamic_level_bytes;
+    assert_eq!(o.cf_str("level_compaction_dynamic_level_bytes"), dynamic.to_string());
+    if dynamic {
+        // RocksDB's last level is the design's: num_levels copied, one multiplier below L1.
+        assert_eq!(o.cf_u64("num_levels"), u64::from(c.compaction.num_levels));
+        assert_eq!(o.cf_f64("max_bytes_for_level_multiplier"), c.level(2).size_ratio);
+    } else {
+        assert!(o.cf_u64("num_levels") >= 7);
+    }
 
     let rounded: Vec<&str> =
         e.warnings.iter().filter(|w| w.kind == WarningKind::Rounded).map(|w| w.field.as_str()).collect();

@@ -86,7 +86,9 @@ fn unknown_keys_in_an_imported_options_file_are_reported_by_name() {
     assert_eq!(shape(c, 3), vec![(4.0, 3), (10.0, 1), (10.0, 1)]);
     assert_eq!(c.compaction.granularity, Granularity::File);
     let fields: Vec<(&str, WarningKind)> = i.warnings.iter().map(|w| (w.field.as_str(), w.kind)).collect();
-    assert!(fields.contains(&("levels", Approximated)), "RocksDB 8.10 defaults to dynamic level bytes");
+    // RocksDB 8.10 defaults to dynamic level bytes: imported as the mechanism, not approximated.
+    assert!(c.compaction.dynamic_level_bytes && c.compaction.num_levels == 7);
+    assert!(!fields.contains(&("levels", Approximated)), "{fields:?}");
     assert!(fields.contains(&("filter.bits_per_key", Approximated)), "ribbon");
     assert!(fields.contains(&("compression", Dropped)));
     assert_eq!(c.filter.bits_per_key, 10.0);
@@ -162,3 +164,72 @@ fn compaction_pri_picks_the_file_and_leveled_compaction_moves_trivially() {
     let text = export(&with("kRoundRobin").unwrap().config, Format::Rocksdb, None).unwrap().text;
     assert!(text.contains("compaction_pri=kRoundRobin"), "{text}");
 }
+
+/// A leveled OPTIONS file with `cf` lines added to RocksDB 7.8.3's defaults.
+fn leveled_options(cf: &str) -> String {
+    format!(
+        "[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n[DBOptions]\n[CFOptions \"default\"]\n\
+         {cf}[TableOptions/BlockBasedTable \"default\"]\n  filter_policy=bloomfilter:10:false\n"
+    )
+}
+
+#[test]
+fn dynamic_level_bytes_imports_as_the_mechanism_and_exports_back() {
+    let text = leveled_options(
+        "  level_compaction_dynamic_level_bytes=true\n  num_levels=5\n  write_buffer_size=1M\n  \
+         max_bytes_for_level_base=4M\n  max_bytes_for_level_multiplier=8\n  level0_file_num_compaction_trigger=4\n  \
+         max_bytes_for_level_multiplier_additional=1:1:2:1:1\n",
+    );
+    let i = import(&text, ImportKind::Rocksdb).unwrap();
+    let c = &i.config;
+    assert!(c.compaction.dynamic_level_bytes);
+    assert_eq!(c.compaction.num_levels, 5);
+    assert_eq!(c.compaction.granularity, Granularity::File);
+    // L0 holds 3 flushed files; max_bytes_for_level_base = 4 × the buffer; one multiplier, 8.
+    assert_eq!(shape(c, 5), vec![(4.0, 3), (8.0, 1), (8.0, 1), (8.0, 1), (8.0, 1)]);
+    let fields: Vec<(&str, WarningKind)> = i.warnings.iter().map(|w| (w.field.as_str(), w.kind)).collect();
+    // Not approximated any more; the additional multipliers are ignored as RocksDB ignores them.
+    assert!(!fields.contains(&("levels", Approximated)), "{fields:?}");
+    assert!(fields.contains(&("levels", Dropped)), "{fields:?}");
+
+    // Exported: dynamic level bytes on, RocksDB's num_levels the design's; read back equal.
+    let e = check_options(c, None);
+    assert!(e.text.contains("level_compaction_dynamic_level_bytes=true"), "{}", e.text);
+    assert!(e.text.contains("num_levels=5\n"), "{}", e.text);
+    let back = import(&e.text, ImportKind::Rocksdb).unwrap();
+    let mut again = back.config.clone();
+    again.name = c.name.clone();
+    assert_eq!(&again, c);
+    assert!(back.warnings.iter().all(|w| w.field != "levels"), "{:?}", back.warnings);
+
+    // Without additional multipliers: no warning about levels at all.
+    let plain = leveled_options("  level_compaction_dynamic_level_bytes=true\n");
+    let i = import(&plain, ImportKind::Rocksdb).unwrap();
+    assert!(i.warnings.iter().all(|w| w.field != "levels"), "{:?}", i.warnings);
+    assert_eq!((i.config.compaction.num_levels, i.config.levels.len()), (7, 2));
+}
+
+#[test]
+fn dynamic_level_bytes_keeps_filters_off_only_at_the_last_level_and_bounds_num_levels() {
+    let text = leveled_options(
+        "  level_compaction_dynamic_level_bytes=true\n  num_levels=4\n  optimize_filters_for_hits=true\n",
+    );
+    let c = import(&text, ImportKind::Rocksdb).unwrap().config;
+    // L0..L3 spelled out: every level filtered but L3, the last (engine level 4).
+    let bits: Vec<f64> = c.levels.iter().map(|l| l.bits_per_key.unwrap()).collect();
+    assert_eq!(bits, [10.0, 10.0, 10.0, 0.0]);
+    let back = import(&export(&c, Format::Rocksdb, None).unwrap().text, ImportKind::Rocksdb).unwrap().config;
+    assert_eq!((back.compaction.num_levels, back.levels.len()), (4, 4));
+    assert_eq!(back.levels.iter().map(|l| l.bits_per_key.unwrap()).collect::<Vec<_>>(), bits);
+
+    // num_levels 1 leaves no level below L0: rounded up to 2, with a warning naming the field.
+    let i = import(&leveled_options("  level_compaction_dynamic_level_bytes=true\n  num_levels=1\n"), ImportKind::Rocksdb)
+        .unwrap();
+    assert_eq!(i.config.compaction.num_levels, 2);
+    assert!(i.warnings.iter().any(|w| w.field == "compaction.num_levels" && w.kind == Rounded), "{:?}", i.warnings);
+    // Static targets keep num_levels in the level list, not in compaction.
+    let i = import(&leveled_options("  num_levels=5\n"), ImportKind::Rocksdb).unwrap();
+    assert!(!i.config.compaction.dynamic_level_bytes);
+    assert_eq!(i.config.compaction.num_levels, 7);
+}
+
