@@ -43,7 +43,8 @@ const OPS_MAGIC: &[u8; 8] = b"LSMOPS1\n";
 
 /// A length-prefixed byte string of the `lsm ops` stream.
 fn ops_bytes(out: &mut Vec<u8>, bytes: &[u8]) -> Result<()> {
-    let len = u32::try_from(bytes.len()).map_err(|_| Error::invalid("--workload", "keys and values must be shorter than 4 GiB"))?;
+    let len = u32::try_from(bytes.len())
+        .map_err(|_| Error::invalid("--workload", "keys and values must be shorter than 4 GiB"))?;
     out.extend_from_slice(&len.to_le_bytes());
     out.extend_from_slice(bytes);
     Ok(())

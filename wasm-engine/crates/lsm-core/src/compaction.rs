@@ -432,7 +432,12 @@ fn multiply_check_overflow(value: u64, by: f64) -> u64 {
 /// * Deeper levels: bytes over target while under it. Over it, the score is bytes over
 ///   target plus the bytes bound to arrive from above (L0's bytes and every shallower level's
 ///   excess), times 10: a level about to receive much is merged later.
-pub fn dynamic_scores(level_bytes: &[u64], level_1_files: usize, levels: &DynamicLevels, config: &EngineConfig) -> Vec<(usize, f64)> {
+pub fn dynamic_scores(
+    level_bytes: &[u64],
+    level_1_files: usize,
+    levels: &DynamicLevels,
+    config: &EngineConfig,
+) -> Vec<(usize, f64)> {
     const SCORE_SCALE: f64 = 10.0;
     let n = config.compaction.num_levels as usize;
     let bytes = |i: usize| level_bytes.get(i).copied().unwrap_or(0);
@@ -455,11 +460,8 @@ pub fn dynamic_scores(level_bytes: &[u64], level_1_files: usize, levels: &Dynami
     let mut arriving = l0 as f64;
     for i in 1..n - 1 {
         let (b, target) = (bytes(i), levels.targets[i]);
-        let score = if b < target {
-            b as f64 / target as f64
-        } else {
-            b as f64 / (target as f64 + arriving) * SCORE_SCALE
-        };
+        let score =
+            if b < target { b as f64 / target as f64 } else { b as f64 / (target as f64 + arriving) * SCORE_SCALE };
         if b > target {
             arriving += (b - target) as f64;
         }
@@ -606,7 +608,8 @@ mod file_tests {
     fn leveldb() -> EngineConfig {
         let mut c = EngineConfig::uniform_shape(10.0, 1, Allocation::Uniform, 10.0);
         c.buffer_bytes = 100;
-        c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 100, ..CompactionConfig::default() };
+        c.compaction =
+            CompactionConfig { granularity: Granularity::File, target_file_bytes: 100, ..CompactionConfig::default() };
         c.levels = vec![
             LevelConfig { size_ratio: 2.5, max_runs: 3, bits_per_key: None },
             LevelConfig { size_ratio: 10.0, max_runs: 1, bits_per_key: None },
@@ -821,7 +824,10 @@ mod dynamic_tests {
         assert_eq!(choose_file(&tree, 3, &[], &c), None, "3 files are under the trigger");
         // Empty tree: into the last level (engine level 7), nothing to rewrite there.
         let plan = choose_file(&tree, 4, &[], &c).unwrap();
-        assert_eq!((plan.level, plan.into, plan.tables, plan.overlapping, plan.trivial_move), (1, 7, vec![1, 2, 3, 4], vec![], false));
+        assert_eq!(
+            (plan.level, plan.into, plan.tables, plan.overlapping, plan.trivial_move),
+            (1, 7, vec![1, 2, 3, 4], vec![], false)
+        );
         // With L6 at 50,000 bytes, L4 (engine level 5) is the base level.
         tree[6] = vec![t(10, 25_000, 0, 49), t(11, 25_000, 50, 99)];
         tree[4] = vec![t(12, 500, 0, 9), t(13, 300, 30, 45)];

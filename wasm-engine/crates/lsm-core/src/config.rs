@@ -292,6 +292,26 @@ pub struct CompactionConfig {
     /// [2, 64] (`NUM_LEVELS_RANGE`), default 7; only `dynamic_level_bytes` reads it.
     #[serde(default = "default_num_levels", skip_serializing_if = "is_default_num_levels")]
     pub num_levels: u32,
+    /// With `file` granularity: where a merge cuts its output files besides the target size.
+    /// `leveldb` (default): once a file overlaps more than 10 target files' bytes two levels
+    /// down. `rocksdb`: RocksDB 7.8's rules with `level_compaction_dynamic_file_size` (its
+    /// default): at a boundary of a file two levels down, cut when the file and its overlap
+    /// there pass `max_compaction_bytes` (25 target files), when the next key would skip more
+    /// than an eighth of a target file there, or when the file has reached 50% of the target
+    /// plus 5% per boundary crossed (at most 90%).
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub output_cuts: OutputCuts,
+}
+
+/// Where merges by file cut their outputs (JSON `compaction.output_cuts`, lowercase).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OutputCuts {
+    /// LevelDB's: at the target size, or once the overlap two levels down passes 10 targets.
+    #[default]
+    Leveldb,
+    /// RocksDB 7.8's (`CompactionOutputs::ShouldStopBefore` with dynamic file sizes).
+    Rocksdb,
 }
 
 /// RocksDB's default `num_levels`: L0 to L6.
@@ -321,6 +341,7 @@ impl Default for CompactionConfig {
             trivial_moves: false,
             dynamic_level_bytes: false,
             num_levels: DEFAULT_NUM_LEVELS,
+            output_cuts: OutputCuts::Leveldb,
         }
     }
 }

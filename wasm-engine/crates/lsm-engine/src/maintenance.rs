@@ -19,12 +19,14 @@ use crate::stats::{ReadCounters, WriteCounters};
 use crate::table::{ReadCtx, Table, TableBuilder, TableCache};
 use crate::wal;
 use lsm_core::compaction::{self, FilePlan, FlushPlan, MergePlan, Shape, TableShape};
-use lsm_core::config::Granularity;
+use lsm_core::config::{Granularity, OutputCuts};
 use lsm_core::error::Result;
 
 /// A merge by file cuts an output once it would overlap more than this many target files' bytes
 /// two levels down (LevelDB's kMaxGrandParentOverlapBytes, 10 × max_file_size).
 const GRANDPARENT_OVERLAP_FILES: u64 = 10;
+/// RocksDB's default `max_compaction_bytes`, in target files (25 × `target_file_size_base`).
+const MAX_COMPACTION_FILES: u64 = 25;
 
 impl Engine {
     fn shape(&self) -> Shape {
@@ -281,24 +283,32 @@ impl Engine {
         let target = self.config.compaction.target_file_bytes;
         let lo = inputs.iter().map(|t| t.min_key()).min().unwrap_or_default();
         let hi = inputs.iter().map(|t| t.max_key()).max().unwrap_or_default();
-        let mut grandparents: Vec<(Vec<u8>, u64)> = self
+        let mut grandparents: Vec<(Vec<u8>, Vec<u8>, u64)> = self
             .levels
             .get(dest + 1)
             .into_iter()
             .flatten()
             .flat_map(|r| r.tables.iter())
             .filter(|t| t.max_key() >= lo && t.min_key() <= hi)
-            .map(|t| (t.max_key().to_vec(), t.entry_bytes))
+            .map(|t| (t.min_key().to_vec(), t.max_key().to_vec(), t.entry_bytes))
             .collect();
         grandparents.sort();
+        let merge = Merge::new(sources, !self.deeper_data_exists(dest + 1), target);
+        let merge = match self.config.compaction.output_cuts {
+            OutputCuts::Leveldb => {
+                merge.limit_grandparent_overlap(grandparents, GRANDPARENT_OVERLAP_FILES.saturating_mul(target))
+            }
+            OutputCuts::Rocksdb => {
+                merge.rocksdb_output_cuts(grandparents, target, MAX_COMPACTION_FILES.saturating_mul(target))
+            }
+        };
         Job {
             source_level: plan.level,
             dest_level: plan.into,
             inputs,
             inherit_inputs,
             dest_run,
-            merge: Merge::new(sources, !self.deeper_data_exists(dest + 1), target)
-                .limit_grandparent_overlap(grandparents, GRANDPARENT_OVERLAP_FILES.saturating_mul(target)),
+            merge,
             outputs: Vec::new(),
             counters: WriteCounters::default(),
             cursor: plan.cursor,

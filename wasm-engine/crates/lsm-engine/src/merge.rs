@@ -104,37 +104,108 @@ pub struct Output {
     pub contributions: Vec<(u64, u64)>,
 }
 
-/// LevelDB's limit on how much of the level below the destination one output file may
-/// overlap: a file that would cover more is cut early, so a later merge of it rewrites less.
-/// As in LevelDB, the overlap counted runs on across outputs cut for size, and only a cut made
-/// by this limit resets it.
+/// How an output file is cut at the files two levels down (the "grandparents").
+enum CutRule {
+    /// LevelDB's: once the file overlaps more than `limit` bytes there. The overlap counted
+    /// runs on across outputs cut for size, and only a cut made by this limit resets it.
+    Leveldb { limit: u64 },
+    /// RocksDB 7.8's `CompactionOutputs::ShouldStopBefore` with `level_compaction_dynamic_file_size`.
+    Rocksdb { target: u64, max_compaction_bytes: u64 },
+}
+
+/// The files two levels down that one merge's outputs are cut against, and where the merge is
+/// among them.
 struct Grandparents {
-    /// Largest key and entry bytes of each table two levels down, in key order.
-    tables: Vec<(Vec<u8>, u64)>,
-    limit: u64,
+    /// Smallest key, largest key and entry bytes of each table two levels down, in key order.
+    tables: Vec<(Vec<u8>, Vec<u8>, u64)>,
+    rule: CutRule,
     next: usize,
+    /// RocksDB: between two grandparent files (or before the first) rather than inside one.
+    in_gap: bool,
     overlapped: u64,
+    /// RocksDB: grandparent boundaries crossed since the output was started.
+    boundaries: u64,
     seen_key: bool,
 }
 
 impl Grandparents {
-    /// Whether the output should end before `key` (called once per key, in order).
-    fn stop_before(&mut self, key: &[u8]) -> bool {
-        while let Some((max_key, bytes)) = self.tables.get(self.next) {
-            if key <= max_key.as_slice() {
-                break;
+    fn new(tables: Vec<(Vec<u8>, Vec<u8>, u64)>, rule: CutRule) -> Self {
+        Grandparents { tables, rule, next: 0, in_gap: true, overlapped: 0, boundaries: 0, seen_key: false }
+    }
+
+    /// Whether the output, `output_bytes` so far, should end before `key` (called once per
+    /// key, in order).
+    fn stop_before(&mut self, key: &[u8], output_bytes: u64) -> bool {
+        match self.rule {
+            CutRule::Leveldb { limit } => {
+                while let Some((_, max_key, bytes)) = self.tables.get(self.next) {
+                    if key <= max_key.as_slice() {
+                        break;
+                    }
+                    if self.seen_key {
+                        self.overlapped += bytes;
+                    }
+                    self.next += 1;
+                }
+                self.seen_key = true;
+                if self.overlapped > limit {
+                    self.overlapped = 0;
+                    return true;
+                }
+                false
             }
-            if self.seen_key {
-                self.overlapped += bytes;
+            CutRule::Rocksdb { target, max_compaction_bytes } => {
+                let before = self.overlapped;
+                let crossed = self.cross_boundaries(key);
+                if output_bytes == 0 || crossed == 0 {
+                    return false;
+                }
+                let skippable = if self.in_gap { 2 } else { 3 };
+                let cut = self.overlapped + output_bytes > max_compaction_bytes
+                    || (crossed >= skippable && self.overlapped - before > target / 8)
+                    || output_bytes >= target.div_ceil(100) * (50 + (self.boundaries * 5).min(40));
+                if cut {
+                    // The next output starts with this key: it overlaps the file it lies in.
+                    self.boundaries = 0;
+                    self.overlapped = if self.in_gap { 0 } else { self.tables[self.next].2 };
+                }
+                cut
             }
-            self.next += 1;
+        }
+    }
+
+    /// RocksDB's `UpdateGrandparentBoundaryInfo`: walk to `key`, counting the file starts and
+    /// ends passed (and the bytes of the files entered); returns the boundaries crossed.
+    fn cross_boundaries(&mut self, key: &[u8]) -> u64 {
+        let mut crossed = 0;
+        while let Some((min_key, max_key, bytes)) = self.tables.get(self.next) {
+            if self.in_gap {
+                if key < min_key.as_slice() {
+                    break;
+                }
+                if self.seen_key {
+                    crossed += 1;
+                    self.overlapped += bytes;
+                    self.boundaries += 1;
+                }
+                self.in_gap = false;
+            } else {
+                if key <= max_key.as_slice() {
+                    break;
+                }
+                if self.seen_key {
+                    crossed += 1;
+                    self.boundaries += 1;
+                }
+                self.in_gap = true;
+                self.next += 1;
+            }
+        }
+        if !self.seen_key && !self.in_gap {
+            self.overlapped = self.tables[self.next].2;
         }
         self.seen_key = true;
-        if self.overlapped > self.limit {
-            self.overlapped = 0;
-            return true;
-        }
-        false
+        crossed
     }
 }
 
@@ -169,9 +240,23 @@ impl Merge {
     }
 
     /// Cut outputs that would overlap more than `limit` entry bytes of `tables` (the tables two
-    /// levels down that the merge's key range meets, as (largest key, entry bytes), in key order).
-    pub fn limit_grandparent_overlap(mut self, tables: Vec<(Vec<u8>, u64)>, limit: u64) -> Self {
-        self.grandparents = Some(Grandparents { tables, limit, next: 0, overlapped: 0, seen_key: false });
+    /// levels down that the merge's key range meets, as (smallest key, largest key, entry
+    /// bytes), in key order): LevelDB's rule.
+    pub fn limit_grandparent_overlap(mut self, tables: Vec<(Vec<u8>, Vec<u8>, u64)>, limit: u64) -> Self {
+        self.grandparents = Some(Grandparents::new(tables, CutRule::Leveldb { limit }));
+        self
+    }
+
+    /// Cut outputs at the `tables` two levels down as RocksDB 7.8 does with
+    /// `level_compaction_dynamic_file_size`, for files of `target` bytes and a
+    /// `max_compaction_bytes` limit (see `OutputCuts::Rocksdb`).
+    pub fn rocksdb_output_cuts(
+        mut self,
+        tables: Vec<(Vec<u8>, Vec<u8>, u64)>,
+        target: u64,
+        max_compaction_bytes: u64,
+    ) -> Self {
+        self.grandparents = Some(Grandparents::new(tables, CutRule::Rocksdb { target, max_compaction_bytes }));
         self
     }
 
@@ -232,7 +317,7 @@ impl Merge {
             }
             let Some(b) = best else { return Ok(Progress::Done) };
             if let Some(g) = self.grandparents.as_mut()
-                && g.stop_before(self.sources[b].key())
+                && g.stop_before(self.sources[b].key(), out.builder.entry_bytes())
                 && out.builder.entries() > 0
             {
                 return Ok(Progress::OutputFull);
@@ -264,16 +349,11 @@ impl Merge {
 
 #[cfg(test)]
 mod tests {
-    use super::Grandparents;
+    use super::{CutRule, Grandparents};
 
     fn grandparents(maxima: &[u8]) -> Grandparents {
-        Grandparents {
-            tables: maxima.iter().map(|&k| (vec![k], 100)).collect(),
-            limit: 250,
-            next: 0,
-            overlapped: 0,
-            seen_key: false,
-        }
+        let tables = maxima.iter().map(|&k| (vec![k - 9], vec![k], 100)).collect();
+        Grandparents::new(tables, CutRule::Leveldb { limit: 250 })
     }
 
     #[test]
@@ -281,14 +361,57 @@ mod tests {
         // Tables two levels down end at keys 10, 20, …, 90, 100 bytes each; the limit is 250.
         let mut g = grandparents(&[10, 20, 30, 40, 50, 60, 70, 80, 90]);
         // The first key passes tables 10 and 20 before anything was output: they do not count.
-        assert!(!g.stop_before(&[25]));
+        assert!(!g.stop_before(&[25], 0));
         // Passing 30, 40 and 50 makes 300 > 250: stop before 55, and the count starts again.
-        assert!(!g.stop_before(&[35]));
-        assert!(!g.stop_before(&[45]));
-        assert!(g.stop_before(&[55]));
-        assert!(!g.stop_before(&[56]));
+        assert!(!g.stop_before(&[35], 1));
+        assert!(!g.stop_before(&[45], 1));
+        assert!(g.stop_before(&[55], 1));
+        assert!(!g.stop_before(&[56], 1));
         // LevelDB's rule: the count is not reset by outputs cut for size, only by this cut.
-        assert!(!g.stop_before(&[75]));
-        assert!(g.stop_before(&[95]));
+        assert!(!g.stop_before(&[75], 1));
+        assert!(g.stop_before(&[95], 1));
+    }
+
+    /// Grandparents [k..k+5] at k = 10, 20, …, 90 (gaps between them), 100 bytes each; files of
+    /// a 1,000-byte target, max_compaction_bytes 10,000.
+    fn rocksdb() -> Grandparents {
+        let tables = (1..10u8).map(|i| (vec![i * 10], vec![i * 10 + 5], 100)).collect();
+        Grandparents::new(tables, CutRule::Rocksdb { target: 1_000, max_compaction_bytes: 10_000 })
+    }
+
+    #[test]
+    fn rocksdb_cuts_at_a_grandparent_boundary_once_the_file_is_half_full() {
+        let mut g = rocksdb();
+        assert!(!g.stop_before(&[12], 0), "the first key only positions the walk");
+        // Inside the same grandparent: no boundary, no cut however full.
+        assert!(!g.stop_before(&[13], 900));
+        // Leaving [10, 15] crosses one boundary: 50% + 5% of the target is 550; 400 stays.
+        assert!(!g.stop_before(&[17], 400));
+        // Entering [20, 25] is the second boundary: 50% + 10% = 600 ≤ 650: cut.
+        assert!(g.stop_before(&[21], 650));
+        // The new output starts inside [20, 25]: its 100 bytes count, the boundary count restarts.
+        assert_eq!((g.overlapped, g.boundaries), (100, 0));
+    }
+
+    #[test]
+    fn rocksdb_cuts_before_a_key_that_would_skip_a_grandparent_file() {
+        let mut g = rocksdb();
+        assert!(!g.stop_before(&[12], 0));
+        // From inside [10, 15] to inside [30, 35]: 4 boundaries, 200 new overlapped bytes > 125.
+        assert!(g.stop_before(&[31], 10));
+        // From a gap: jumping from 17 over [20, 25] into the gap after it is 2 boundaries with
+        // 100 > 125? No: 100 ≤ 125, no cut for a small skip.
+        let mut g = rocksdb();
+        assert!(!g.stop_before(&[17], 0));
+        assert!(!g.stop_before(&[27], 10));
+    }
+
+    #[test]
+    fn rocksdb_cuts_when_file_and_overlap_pass_max_compaction_bytes() {
+        let tables = vec![(vec![10], vec![20], 9_500), (vec![30], vec![40], 100)];
+        let mut g = Grandparents::new(tables, CutRule::Rocksdb { target: 100_000, max_compaction_bytes: 10_000 });
+        assert!(!g.stop_before(&[15], 0));
+        // Crossing out of [10, 20]: 9,500 + 600 > 10,000.
+        assert!(g.stop_before(&[25], 600));
     }
 }

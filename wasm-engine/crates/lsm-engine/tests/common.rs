@@ -79,7 +79,8 @@ pub(crate) fn reoptimised(mut c: EngineConfig, payback: f64) -> EngineConfig {
 pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
     use Allocation::*;
     let by_file = |mut c: EngineConfig| {
-        c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 2048, ..CompactionConfig::default() };
+        c.compaction =
+            CompactionConfig { granularity: Granularity::File, target_file_bytes: 2048, ..CompactionConfig::default() };
         c
     };
     let modular = |mut c: EngineConfig, modules: u32, skip: FilterSkip| {
@@ -97,6 +98,7 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
         c.compaction.trivial_moves = true;
         c.block_layout = lsm_core::config::BlockLayout::Rocksdb;
         c.buffer_trigger = lsm_core::config::BufferTrigger::Arena;
+        c.compaction.output_cuts = lsm_core::config::OutputCuts::Rocksdb;
         c
     };
     let dynamic = |mut c: EngineConfig| {

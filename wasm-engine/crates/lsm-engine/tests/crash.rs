@@ -21,7 +21,8 @@ type Write = (Vec<u8>, Option<Vec<u8>>);
 fn configs() -> Vec<EngineConfig> {
     let n = None;
     let mut by_file = common::config("by file", 512, 2048, &[(2.0, 2, n), (3.0, 1, n)], Allocation::Monkey, 6.0);
-    by_file.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 1024, ..CompactionConfig::default() };
+    by_file.compaction =
+        CompactionConfig { granularity: Granularity::File, target_file_bytes: 1024, ..CompactionConfig::default() };
     let mut moving = by_file.clone();
     moving.name = "by file, min-overlapping-ratio, trivial moves".into();
     moving.compaction.pick = lsm_core::config::FilePick::MinOverlappingRatio;

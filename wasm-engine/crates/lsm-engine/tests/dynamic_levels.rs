@@ -33,7 +33,8 @@ fn key(i: u64) -> [u8; 8] {
 /// Entry bytes per engine level (level 1 first) and level 1's file count.
 fn level_bytes(e: &Engine) -> (Vec<u64>, usize) {
     let tree = e.tree();
-    let bytes = tree.levels.iter().map(|l| l.runs.iter().flat_map(|r| r.tables.iter()).map(|t| t.entry_bytes).sum()).collect();
+    let bytes =
+        tree.levels.iter().map(|l| l.runs.iter().flat_map(|r| r.tables.iter()).map(|t| t.entry_bytes).sum()).collect();
     let files = tree.levels.first().map_or(0, |l| l.runs.iter().map(|r| r.tables.len()).sum());
     (bytes, files)
 }
@@ -110,7 +111,11 @@ fn a_tree_with_empty_middle_levels_reopens_as_it_was() {
     assert_eq!(bytes[1], 0, "level 2 is empty below a non-empty level 1: {bytes:?}");
     assert!(bytes[2] > 0 && bytes[4] > 0);
     let tables = |e: &Engine| -> Vec<(usize, Vec<u64>)> {
-        e.tree().levels.iter().map(|l| (l.level, l.runs.iter().flat_map(|r| r.tables.iter().map(|t| t.id)).collect())).collect()
+        e.tree()
+            .levels
+            .iter()
+            .map(|l| (l.level, l.runs.iter().flat_map(|r| r.tables.iter().map(|t| t.id)).collect()))
+            .collect()
     };
     let before = tables(&e);
     let mut again = Engine::open(e.into_storage(), None).unwrap();

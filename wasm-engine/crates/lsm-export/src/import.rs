@@ -4,12 +4,12 @@
 
 use rustc_hash::FxHashSet;
 
-use lsm_core::config::{
-    Allocation, BlockCacheConfig, BlockLayout, BufferTrigger, CONFIG_KIND, CONFIG_VERSION, CompactionConfig, EngineConfig,
-    FilePick, FilterConfig, Granularity, LevelConfig, MAX_LEVELS, NUM_LEVELS_RANGE, PAGE_BYTES_RANGE,
-    SIZE_RATIO_RANGE,
-};
 use lsm_core::arena;
+use lsm_core::config::{
+    Allocation, BlockCacheConfig, BlockLayout, BufferTrigger, CONFIG_KIND, CONFIG_VERSION, CompactionConfig,
+    EngineConfig, FilePick, FilterConfig, Granularity, LevelConfig, MAX_LEVELS, NUM_LEVELS_RANGE, OutputCuts,
+    PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
+};
 use lsm_core::error::{Error, Result};
 
 use super::ini::{Ini, Section, parse_struct};
@@ -160,7 +160,9 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
         warnings.push(Warning::new(
             "buffer_trigger",
             WarningKind::Approximated,
-            format!("arena_block_size {block}: the engine's arena trigger assumes RocksDB's default, write_buffer_size / 8"),
+            format!(
+                "arena_block_size {block}: the engine's arena trigger assumes RocksDB's default, write_buffer_size / 8"
+            ),
         ));
     }
 
@@ -179,14 +181,25 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
     };
     let target_file = cf.size("target_file_size_base")?;
     let pick = file_pick(cf.raw("compaction_pri"), granularity, &mut warnings)?;
+    // 7.8's default; false keeps only the target size and max_compaction_bytes cuts, which the
+    // engine approximates with the same rules.
+    if cf.boolean("level_compaction_dynamic_file_size")? == Some(false) && granularity == Granularity::File {
+        warnings.push(Warning::new(
+            "compaction.output_cuts",
+            WarningKind::Approximated,
+            "level_compaction_dynamic_file_size=false: output files are cut with RocksDB's dynamic file size rules",
+        ));
+    }
     let compaction = match granularity {
         Granularity::File => CompactionConfig {
             granularity,
-            target_file_bytes: target_file.map_or(DEFAULT_TARGET_FILE_SIZE, |t| t.clamp(u64::from(page_bytes), 1 << 32)),
+            target_file_bytes: target_file
+                .map_or(DEFAULT_TARGET_FILE_SIZE, |t| t.clamp(u64::from(page_bytes), 1 << 32)),
             pick,
             trivial_moves: true,
             dynamic_level_bytes: dynamic.is_some(),
             num_levels: dynamic.unwrap_or(CompactionConfig::default().num_levels),
+            output_cuts: OutputCuts::Rocksdb,
         },
         Granularity::Level => CompactionConfig::default(),
     };
@@ -297,7 +310,9 @@ fn file_pick(pri: Option<&str>, granularity: Granularity, warnings: &mut Vec<War
             warnings.push(Warning::new(
                 "compaction.pick",
                 WarningKind::Approximated,
-                format!("compaction_pri {other} has no engine mechanism; kMinOverlappingRatio (RocksDB's default) used"),
+                format!(
+                    "compaction_pri {other} has no engine mechanism; kMinOverlappingRatio (RocksDB's default) used"
+                ),
             ));
             FilePick::MinOverlappingRatio
         }

@@ -5,7 +5,9 @@
 //! converted; whatever RocksDB cannot express is listed at the top as `# LOSSY` lines, which
 //! are exactly the returned warnings.
 
-use lsm_core::config::{Allocation, BufferTrigger, EngineConfig, FilePick, FilterKind, FilterSkip, Granularity, MonkeyPolicy};
+use lsm_core::config::{
+    Allocation, BufferTrigger, EngineConfig, FilePick, FilterKind, FilterSkip, Granularity, MonkeyPolicy, OutputCuts,
+};
 use lsm_core::workload::Workload;
 
 use super::mapping::{MEMTABLE_ENTRY_OVERHEAD, Mapping, SST_ENTRY_OVERHEAD, Style};
@@ -299,6 +301,12 @@ fn leveled(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
                     FilePick::RoundRobin => "kRoundRobin",
                     FilePick::MinOverlappingRatio => "kMinOverlappingRatio",
                 },
+            );
+            // RocksDB's dynamic file sizes are the engine's `rocksdb` cuts; without them RocksDB
+            // cuts at the target and max_compaction_bytes, nearest to LevelDB's.
+            cf.set(
+                "level_compaction_dynamic_file_size",
+                if c.compaction.output_cuts == OutputCuts::Rocksdb { "true" } else { "false" },
             );
             if !c.compaction.trivial_moves {
                 lossy.add(

@@ -278,7 +278,11 @@ mod tests {
             LevelConfig { size_ratio: 3.0, max_runs: 3, bits_per_key: None },
             LevelConfig { size_ratio: 10.0, max_runs: 1, bits_per_key: None },
         ];
-        c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 116 * 300, ..CompactionConfig::default() };
+        c.compaction = CompactionConfig {
+            granularity: Granularity::File,
+            target_file_bytes: 116 * 300,
+            ..CompactionConfig::default()
+        };
         c
     }
 

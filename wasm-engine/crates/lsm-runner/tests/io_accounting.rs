@@ -154,7 +154,11 @@ fn mnemosyne_beats_monkey_and_uniform_under_key_range_skew() {
     let mut zero = Vec::new();
     for allocation in [Allocation::Uniform, Allocation::Monkey, Allocation::Mnemosyne] {
         let mut config = common::config("hotspot", 4096, 64 << 10, &[(4.0, 3, None), (4.0, 1, None)], allocation, 4.0);
-        config.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: 64 << 10, ..CompactionConfig::default() };
+        config.compaction = CompactionConfig {
+            granularity: Granularity::File,
+            target_file_bytes: 64 << 10,
+            ..CompactionConfig::default()
+        };
         let engine = run(config, &workload, false);
         let n = engine.stats().ops[OpClass::GetZeroResult.index()];
         let io = engine.stats().total_reads(OpClass::GetZeroResult).page_ios() as f64 / n as f64;

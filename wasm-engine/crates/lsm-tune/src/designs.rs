@@ -152,7 +152,11 @@ pub fn rocksdb_design(
         LevelConfig { size_ratio: base_ratio, max_runs: level0_files.saturating_sub(1).max(1), bits_per_key: None },
         LevelConfig { size_ratio: multiplier, max_runs: 1, bits_per_key: None },
     ];
-    c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: buffer_bytes, ..CompactionConfig::default() };
+    c.compaction = CompactionConfig {
+        granularity: Granularity::File,
+        target_file_bytes: buffer_bytes,
+        ..CompactionConfig::default()
+    };
     c.name = summary(&c);
     c
 }

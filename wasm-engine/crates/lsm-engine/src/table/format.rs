@@ -105,11 +105,8 @@ impl Fences {
         if !blocks {
             return (pos == b.len()).then(|| Fences::new(keys));
         }
-        let ends: Vec<u64> = b
-            .get(pos..)?
-            .chunks(8)
-            .map(|c| c.try_into().ok().map(u64::from_le_bytes))
-            .collect::<Option<_>>()?;
+        let ends: Vec<u64> =
+            b.get(pos..)?.chunks(8).map(|c| c.try_into().ok().map(u64::from_le_bytes)).collect::<Option<_>>()?;
         let increasing = ends.windows(2).all(|w| w[0] < w[1]);
         (ends.len() == n && increasing && (b.len() - pos).is_multiple_of(8)).then(|| Fences::with_ends(keys, ends))
     }

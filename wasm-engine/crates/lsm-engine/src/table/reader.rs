@@ -92,7 +92,8 @@ impl Table {
         let footer_at = len - FOOTER_BYTES as u64;
         let f = Footer::decode(&file, footer_at, &storage.read(&file, footer_at, FOOTER_BYTES)?)?;
         let page = u64::from(f.page_bytes);
-        let data_bytes_fit = if f.rocksdb_blocks { f.filter_offset >= f.data_pages } else { f.filter_offset == f.data_pages * page };
+        let data_bytes_fit =
+            if f.rocksdb_blocks { f.filter_offset >= f.data_pages } else { f.filter_offset == f.data_pages * page };
         let sane = f.page_bytes.is_power_of_two()
             && data_bytes_fit
             && f.index_offset == f.filter_offset + f.filter_len
@@ -149,7 +150,11 @@ impl Table {
             let loaded = table.load_fences(storage, opened)?;
             let ends: Rc<[u64]> = Rc::from(loaded.ends().unwrap_or_default());
             if ends.last() != Some(&f.filter_offset) {
-                return Err(Error::corruption(&table.file, f.index_offset, "data blocks do not end where the filter starts"));
+                return Err(Error::corruption(
+                    &table.file,
+                    f.index_offset,
+                    "data blocks do not end where the filter starts",
+                ));
             }
             table.block_ends = Some(ends);
             fences = Some(loaded);

@@ -223,8 +223,9 @@ fn dynamic_level_bytes_keeps_filters_off_only_at_the_last_level_and_bounds_num_l
     assert_eq!(back.levels.iter().map(|l| l.bits_per_key.unwrap()).collect::<Vec<_>>(), bits);
 
     // num_levels 1 leaves no level below L0: rounded up to 2, with a warning naming the field.
-    let i = import(&leveled_options("  level_compaction_dynamic_level_bytes=true\n  num_levels=1\n"), ImportKind::Rocksdb)
-        .unwrap();
+    let i =
+        import(&leveled_options("  level_compaction_dynamic_level_bytes=true\n  num_levels=1\n"), ImportKind::Rocksdb)
+            .unwrap();
     assert_eq!(i.config.compaction.num_levels, 2);
     assert!(i.warnings.iter().any(|w| w.field == "compaction.num_levels" && w.kind == Rounded), "{:?}", i.warnings);
     // Static targets keep num_levels in the level list, not in compaction.
@@ -232,4 +233,3 @@ fn dynamic_level_bytes_keeps_filters_off_only_at_the_last_level_and_bounds_num_l
     assert!(!i.config.compaction.dynamic_level_bytes);
     assert_eq!(i.config.compaction.num_levels, 7);
 }
-
