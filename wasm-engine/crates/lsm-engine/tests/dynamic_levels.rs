@@ -20,6 +20,7 @@ fn design() -> EngineConfig {
         trivial_moves: true,
         dynamic_level_bytes: true,
         num_levels: 5,
+        ..CompactionConfig::default()
     };
     c.validate().unwrap();
     c
