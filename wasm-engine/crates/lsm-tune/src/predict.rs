@@ -331,20 +331,25 @@ impl Sim<'_> {
 
     /// LevelDB's rules on sizes: level 1's files all merge into level 2 once there are more than
     /// K of them; a deeper level over its capacity moves one file's worth of its oldest data
-    /// down, rewriting the part of the level below that the file's key range overlaps.
+    /// down, rewriting the part of the level below that the file's key range overlaps. With
+    /// dynamic level bytes, RocksDB's: the level with the highest score (`compaction::dynamic_scores`)
+    /// goes first, level 1 into the base level (`compaction::dynamic_levels`), over empty levels.
     fn maintain_by_file(&mut self) {
         loop {
+            if self.config.compaction.dynamic_level_bytes {
+                let bytes: Vec<u64> = self.shape.levels.iter().map(|l| l.iter().sum()).collect();
+                let levels = compaction::dynamic_levels(&bytes, self.config);
+                let scores = compaction::dynamic_scores(&bytes, self.levels[0].len(), &levels, self.config);
+                match scores.first() {
+                    Some(&(1, score)) if score >= 1.0 => self.merge_level_1(levels.base_level),
+                    Some(&(level, score)) if score >= 1.0 => self.move_file_down(level - 1),
+                    _ => return,
+                }
+                continue;
+            }
             let k = self.config.level(1).max_runs as usize;
             if self.levels[0].len() > k {
-                self.ensure_level(2);
-                let mut inputs: Vec<(usize, usize)> = (0..self.levels[0].len()).map(|i| (0, i)).collect();
-                inputs.extend((0..self.levels[1].len()).map(|i| (1, i)));
-                if self.counting {
-                    self.merges += 1;
-                }
-                let arriving: f64 = self.levels[0].iter().map(|r| r.entries).sum();
-                self.key_maps[1].spread(arriving);
-                self.merge(&inputs, 2, None);
+                self.merge_level_1(2);
                 continue;
             }
             let over = (1..self.levels.len()).find(|&l| {
@@ -352,54 +357,68 @@ impl Sim<'_> {
                 !self.levels[l].is_empty() && bytes > compaction::geometry(self.config, l + 1).capacity
             });
             let Some(l) = over else { return };
-            self.ensure_level(l + 2);
-            let src = self.levels[l][0];
-            let file_entries = (self.config.compaction.target_file_bytes as f64 / self.entry_bytes).min(src.entries);
-            // The file leaves the source's oldest end: the boundary moves by its share of the interval.
-            let cut = src.lo + (src.hi - src.lo) * (file_entries / src.entries);
-            let below = self.levels[l + 1].first().copied();
-            let (upper, lower) = self.key_maps.split_at_mut(l + 1);
-            let (from, into) = (&mut upper[l], &mut lower[0]);
-            // Key maps count entries as written (before duplicates meet); scale to each run.
-            let scale = from.mass() / src.entries.max(1.0);
-            let below_scale = below.map_or(1.0, |b| into.mass() / b.entries.max(1.0));
-            let below_cover_before = into.coverage();
-            let overlap = from.move_file(file_entries * scale, into) / below_scale.max(1e-12);
-            let (src_cover, below_cover) = (from.coverage(), into.coverage());
-            // Whole tables overlap: the file's key range also catches, on average, one table of
-            // the level below that straddles its edge.
-            let overlap =
-                below.map_or(0.0, |b| (overlap + below_cover_before * file_entries.min(b.entries)).min(b.entries));
-            if self.counting {
-                self.merges += 1;
-                let bits =
-                    self.bits_for(l + 2, overlap + file_entries, below.map_or(src.lo, |b| b.lo.min(src.lo)), &[]);
-                let tables = ((overlap + file_entries) * self.entry_bytes
-                    / self.config.compaction.target_file_bytes.max(1) as f64)
-                    .ceil()
-                    .max(1.0);
-                self.pages_written += self.pages(overlap + file_entries, bits, tables);
-            }
-            let remaining = Run { lo: cut, entries: self.writes.keys_in(cut, src.hi), coverage: src_cover, ..src };
-            if remaining.entries * self.entry_bytes < 1.0 {
-                self.remove_run(l, 0);
-            } else {
-                self.replace_run(l, 0, remaining);
-            }
-            let lo = below.map_or(src.lo, |b| b.lo.min(src.lo));
-            let entries = self.writes.keys_in(lo, cut);
-            let merged = Run {
-                lo,
-                hi: cut,
-                entries,
-                bits_per_key: self.bits_for(l + 2, entries, lo, &[]),
-                coverage: below_cover,
-            };
-            if self.levels[l + 1].is_empty() {
-                self.insert_newest(l + 1, merged);
-            } else {
-                self.replace_run(l + 1, 0, merged);
-            }
+            self.move_file_down(l);
+        }
+    }
+
+    /// Every flushed file of level 1 merged with all of level `into` (their key ranges span the
+    /// key space).
+    fn merge_level_1(&mut self, into: usize) {
+        self.ensure_level(into);
+        let mut inputs: Vec<(usize, usize)> = (0..self.levels[0].len()).map(|i| (0, i)).collect();
+        inputs.extend((0..self.levels[into - 1].len()).map(|i| (into - 1, i)));
+        if self.counting {
+            self.merges += 1;
+        }
+        let arriving: f64 = self.levels[0].iter().map(|r| r.entries).sum();
+        self.key_maps[into - 1].spread(arriving);
+        self.merge(&inputs, into, None);
+    }
+
+    /// One file's worth of the oldest data of the level at index `l` (level l+1) merged into the
+    /// level below, with the part of it the file's key range overlaps.
+    fn move_file_down(&mut self, l: usize) {
+        self.ensure_level(l + 2);
+        let src = self.levels[l][0];
+        let file_entries = (self.config.compaction.target_file_bytes as f64 / self.entry_bytes).min(src.entries);
+        // The file leaves the source's oldest end: the boundary moves by its share of the interval.
+        let cut = src.lo + (src.hi - src.lo) * (file_entries / src.entries);
+        let below = self.levels[l + 1].first().copied();
+        let (upper, lower) = self.key_maps.split_at_mut(l + 1);
+        let (from, into) = (&mut upper[l], &mut lower[0]);
+        // Key maps count entries as written (before duplicates meet); scale to each run.
+        let scale = from.mass() / src.entries.max(1.0);
+        let below_scale = below.map_or(1.0, |b| into.mass() / b.entries.max(1.0));
+        let below_cover_before = into.coverage();
+        let overlap = from.move_file(file_entries * scale, into) / below_scale.max(1e-12);
+        let (src_cover, below_cover) = (from.coverage(), into.coverage());
+        // Whole tables overlap: the file's key range also catches, on average, one table of
+        // the level below that straddles its edge.
+        let overlap =
+            below.map_or(0.0, |b| (overlap + below_cover_before * file_entries.min(b.entries)).min(b.entries));
+        if self.counting {
+            self.merges += 1;
+            let bits = self.bits_for(l + 2, overlap + file_entries, below.map_or(src.lo, |b| b.lo.min(src.lo)), &[]);
+            let tables = ((overlap + file_entries) * self.entry_bytes
+                / self.config.compaction.target_file_bytes.max(1) as f64)
+                .ceil()
+                .max(1.0);
+            self.pages_written += self.pages(overlap + file_entries, bits, tables);
+        }
+        let remaining = Run { lo: cut, entries: self.writes.keys_in(cut, src.hi), coverage: src_cover, ..src };
+        if remaining.entries * self.entry_bytes < 1.0 {
+            self.remove_run(l, 0);
+        } else {
+            self.replace_run(l, 0, remaining);
+        }
+        let lo = below.map_or(src.lo, |b| b.lo.min(src.lo));
+        let entries = self.writes.keys_in(lo, cut);
+        let merged =
+            Run { lo, hi: cut, entries, bits_per_key: self.bits_for(l + 2, entries, lo, &[]), coverage: below_cover };
+        if self.levels[l + 1].is_empty() {
+            self.insert_newest(l + 1, merged);
+        } else {
+            self.replace_run(l + 1, 0, merged);
         }
     }
 

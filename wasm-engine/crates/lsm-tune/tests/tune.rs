@@ -40,7 +40,18 @@ fn by_file(buffer: u64, bits: f64) -> EngineConfig {
         LevelConfig { size_ratio: 4.0, max_runs: 3, bits_per_key: None },
         LevelConfig { size_ratio: 10.0, max_runs: 1, bits_per_key: None },
     ];
-    c.compaction = CompactionConfig { granularity: Granularity::File, target_file_bytes: buffer, ..CompactionConfig::default() };
+    c.compaction =
+        CompactionConfig { granularity: Granularity::File, target_file_bytes: buffer, ..CompactionConfig::default() };
+    c
+}
+
+/// `by_file` with RocksDB's dynamic level bytes over L0..L4: level 1 merges into the base level,
+/// which the data (about 10 MB against max_bytes_for_level_base 1 MB, multiplier 10) puts at
+/// engine level 4 (L3), over two empty levels.
+fn dynamic(mut c: EngineConfig) -> EngineConfig {
+    c.compaction.dynamic_level_bytes = true;
+    c.compaction.num_levels = 5;
+    c.validate().unwrap();
     c
 }
 
@@ -99,6 +110,7 @@ fn predictions_match_what_the_engine_measures() {
             logged(level_design(4096, false, 4.0, 128 << 10, 5.0, Allocation::Uniform)),
         ),
         ("by file, uniform 10 bits, logged", logged(by_file(256 << 10, 10.0))),
+        ("by file, dynamic level bytes", dynamic(by_file(256 << 10, 10.0))),
         ("leveling T=4, Mnemosyne 6 bits", level_design(4096, false, 4.0, 128 << 10, 6.0, Allocation::Mnemosyne)),
         ("tiering T=3, Mnemosyne 4 bits", level_design(4096, true, 3.0, 128 << 10, 4.0, Allocation::Mnemosyne)),
     ];
@@ -267,4 +279,34 @@ fn robust_holds_up_better_than_nominal_when_the_workload_drifts() {
         t.expected_loss * 100.0
     );
     assert!(worst_robust <= worst_nominal, "robust worst {worst_robust} vs nominal worst {worst_nominal}");
+}
+
+#[test]
+fn the_predictor_lays_out_dynamic_level_bytes_as_the_engine_does() {
+    let (_, mix, distribution, selectivity) = mixes().remove(0);
+    let w = workload(40_000, 40_000, mix, distribution, selectivity);
+    let config = dynamic(by_file(256 << 10, 10.0));
+    let p = predict(&config, &w).unwrap();
+    let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
+    let mut runner = Runner::for_workload(&w).unwrap();
+    while !runner.is_finished() {
+        runner.step(&mut engine, u64::MAX).unwrap();
+    }
+    let measured: Vec<u64> = engine
+        .tree()
+        .levels
+        .iter()
+        .map(|l| l.runs.iter().flat_map(|r| r.tables.iter()).map(|t| t.entries).sum())
+        .collect();
+    let predicted: Vec<f64> = p.tree.iter().map(|l| l.iter().sum()).collect();
+    // Both: L0's flushed files, L1 and L2 empty, the base level L3 (engine level 4) and the
+    // last level L4 (engine level 5), which static targets would have put at levels 2 and 3.
+    assert_eq!(predicted.len(), 5, "{predicted:?}");
+    assert_eq!(measured.len(), 5, "{measured:?}");
+    assert_eq!((predicted[1], predicted[2]), (0.0, 0.0), "{predicted:?}");
+    assert_eq!((measured[1], measured[2]), (0, 0), "{measured:?}");
+    for level in [3, 4] {
+        let (p, m) = (predicted[level], measured[level] as f64);
+        assert!((p / m - 1.0).abs() < 0.25, "level {}: predicted {p}, measured {m}", level + 1);
+    }
 }
