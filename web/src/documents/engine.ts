@@ -45,8 +45,16 @@ export interface EngineConfig {
     dynamic_level_bytes?: boolean;
     /** RocksDB's num_levels, L0 included (2–64, default 7); read only with dynamic_level_bytes. */
     num_levels?: number;
+    /** Output files cut at the level below's boundaries as LevelDB ('leveldb') or RocksDB 7.8 ('rocksdb') does. */
+    output_cuts?: 'leveldb' | 'rocksdb';
   };
-  block_cache?: { bytes: number; cache_index_and_filter_blocks?: boolean; high_priority_ratio?: number };
+  block_cache?: {
+    bytes: number;
+    cache_index_and_filter_blocks?: boolean;
+    high_priority_ratio?: number;
+    /** RocksDB's LRU: a block hit once moves into the high-priority pool. */
+    midpoint_insertion?: boolean;
+  };
   statistics_window?: number;
 }
 

@@ -295,7 +295,8 @@ pub struct CompactionConfig {
     /// With `file` granularity: where a merge cuts its output files besides the target size.
     /// `leveldb` (default): once a file overlaps more than 10 target files' bytes two levels
     /// down. `rocksdb`: RocksDB 7.8's rules with `level_compaction_dynamic_file_size` (its
-    /// default): at a boundary of a file two levels down, cut when the file and its overlap
+    /// default): a file above the bottom level may grow to twice the target; at a boundary of
+    /// a file two levels down, cut when the file and its overlap
     /// there pass `max_compaction_bytes` (25 target files), when the next key would skip more
     /// than an eighth of a target file there, or when the file has reached 50% of the target
     /// plus 5% per boundary crossed (at most 90%).
@@ -361,6 +362,11 @@ pub struct BlockCacheConfig {
     /// pointers); 0 gives a single LRU. In [0, 1].
     #[serde(default)]
     pub high_priority_ratio: f64,
+    /// RocksDB's LRUCache with a high-priority pool (`high_pri_pool_ratio`, 0.5 by default):
+    /// data blocks arrive at the head of the low pool (the midpoint), and a block hit once moves
+    /// to the head of the high-priority pool. Needs `high_priority_ratio` > 0. Default false.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub midpoint_insertion: bool,
 }
 
 /// Allowed `page_bytes`, inclusive; it must also be a power of two.
@@ -545,6 +551,12 @@ impl EngineConfig {
             ));
         }
         check_range("block_cache.high_priority_ratio", self.block_cache.high_priority_ratio, 0.0, 1.0)?;
+        if self.block_cache.midpoint_insertion && self.block_cache.high_priority_ratio <= 0.0 {
+            return Err(Error::invalid(
+                "block_cache.midpoint_insertion",
+                "needs a high-priority pool: block_cache.high_priority_ratio in (0, 1] (RocksDB's default is 0.5)",
+            ));
+        }
         let (wlo, whi) = STATISTICS_WINDOW_RANGE;
         if !(wlo..=whi).contains(&self.statistics_window) {
             return Err(Error::invalid(

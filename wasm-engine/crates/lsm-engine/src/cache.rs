@@ -58,6 +58,9 @@ pub struct BlockCache<V> {
     low: Pool,
     pub evictions: u64,
     pub demotions: u64,
+    /// RocksDB's LRUCache with a high-priority pool: a block hit once moves to the head of the
+    /// high-priority pool, so blocks read again outlive blocks read once.
+    midpoint_insertion: bool,
 }
 
 impl<V: Clone> BlockCache<V> {
@@ -72,7 +75,15 @@ impl<V: Clone> BlockCache<V> {
             low: Pool { head: NIL, tail: NIL, bytes: 0 },
             evictions: 0,
             demotions: 0,
+            midpoint_insertion: false,
         }
+    }
+
+    /// The same cache with RocksDB's midpoint insertion (`BlockCacheConfig::midpoint_insertion`):
+    /// blocks arrive in the low pool, and a hit promotes a block into the high-priority pool.
+    pub fn with_midpoint_insertion(mut self, on: bool) -> Self {
+        self.midpoint_insertion = on;
+        self
     }
 
     pub fn capacity(&self) -> u64 {
@@ -143,13 +154,28 @@ impl<V: Clone> BlockCache<V> {
         pool.bytes += charge;
     }
 
-    /// The block, if cached; a hit makes it the most recently used of its pool.
+    /// The block, if cached; a hit makes it the most recently used of its pool (of the high
+    /// pool, with midpoint insertion).
     pub fn get(&mut self, key: &BlockKey) -> Option<V> {
         let i = *self.map.get(key)?;
-        let p = self.nodes[i].pool;
+        let promote = self.midpoint_insertion && self.high_capacity > 0;
+        let p = if promote { Priority::High } else { self.nodes[i].pool };
         self.unlink(i);
         self.push_front(i, p);
+        if promote {
+            self.demote_overflow();
+        }
         self.nodes[i].block.clone()
+    }
+
+    /// Move the high pool's least recently used blocks to the low pool until it fits its share.
+    fn demote_overflow(&mut self) {
+        while self.high.bytes > self.high_capacity && self.high.tail != NIL {
+            let t = self.high.tail;
+            self.unlink(t);
+            self.push_front(t, Priority::Low);
+            self.demotions += 1;
+        }
     }
 
     fn remove(&mut self, i: usize) {
@@ -181,12 +207,7 @@ impl<V: Clone> BlockCache<V> {
         };
         self.map.insert(key, i);
         self.push_front(i, priority);
-        while self.high.bytes > self.high_capacity && self.high.tail != NIL {
-            let t = self.high.tail;
-            self.unlink(t);
-            self.push_front(t, Priority::Low);
-            self.demotions += 1;
-        }
+        self.demote_overflow();
         while self.high.bytes + self.low.bytes > self.capacity {
             let victim = if self.low.tail != NIL { self.low.tail } else { self.high.tail };
             if victim == NIL {
@@ -259,5 +280,25 @@ mod tests {
             c.insert(key(i), page(), 100, Priority::Low);
         }
         assert!(c.get(&key(1)).is_some() && c.get(&key(2)).is_some());
+    }
+
+    #[test]
+    fn midpoint_insertion_keeps_blocks_read_twice_past_a_stream_read_once() {
+        // RocksDB's LRUCache, high pool 50%: block 0 is hit once, then 10 blocks stream through.
+        let mut c = BlockCache::new(400, 0.5).with_midpoint_insertion(true);
+        c.insert(key(0), page(), 100, Priority::Low);
+        assert!(c.get(&key(0)).is_some());
+        for i in 1..=10 {
+            c.insert(key(i), page(), 100, Priority::Low);
+        }
+        assert!(c.get(&key(0)).is_some(), "the block read twice stays");
+        // Plain LRU drops it.
+        let mut lru = BlockCache::new(400, 0.5);
+        lru.insert(key(0), page(), 100, Priority::Low);
+        assert!(lru.get(&key(0)).is_some());
+        for i in 1..=10 {
+            lru.insert(key(i), page(), 100, Priority::Low);
+        }
+        assert!(lru.get(&key(0)).is_none());
     }
 }

@@ -104,7 +104,8 @@ impl Engine {
         let cursors =
             (0..levels.len()).map(|i| state.cursors.get(&(i + 1).to_string()).and_then(|h| decode_hex(h))).collect();
         let mut engine = Engine {
-            cache: TableCache::new(config.block_cache.bytes, config.block_cache.high_priority_ratio),
+            cache: TableCache::new(config.block_cache.bytes, config.block_cache.high_priority_ratio)
+                .with_midpoint_insertion(config.block_cache.midpoint_insertion),
             wal: Wal::new(0),
             config,
             storage,

@@ -293,13 +293,19 @@ impl Engine {
             .map(|t| (t.min_key().to_vec(), t.max_key().to_vec(), t.entry_bytes))
             .collect();
         grandparents.sort();
-        let merge = Merge::new(sources, !self.deeper_data_exists(dest + 1), target);
+        let bottommost = !self.deeper_data_exists(dest + 1);
         let merge = match self.config.compaction.output_cuts {
-            OutputCuts::Leveldb => {
-                merge.limit_grandparent_overlap(grandparents, GRANDPARENT_OVERLAP_FILES.saturating_mul(target))
-            }
+            OutputCuts::Leveldb => Merge::new(sources, bottommost, target)
+                .limit_grandparent_overlap(grandparents, GRANDPARENT_OVERLAP_FILES.saturating_mul(target)),
+            // With dynamic file sizes a file above the bottom may grow to twice the target
+            // while it waits for a boundary below to cut at.
             OutputCuts::Rocksdb => {
-                merge.rocksdb_output_cuts(grandparents, target, MAX_COMPACTION_FILES.saturating_mul(target))
+                let largest = if bottommost { target } else { target.saturating_mul(2) };
+                Merge::new(sources, bottommost, largest).rocksdb_output_cuts(
+                    grandparents,
+                    target,
+                    MAX_COMPACTION_FILES.saturating_mul(target),
+                )
             }
         };
         Job {

@@ -90,7 +90,12 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
         c
     };
     let cached = |mut c: EngineConfig, bytes: u64, metadata: bool| {
-        c.block_cache = BlockCacheConfig { bytes, cache_index_and_filter_blocks: metadata, high_priority_ratio: 0.5 };
+        c.block_cache = BlockCacheConfig {
+            bytes,
+            cache_index_and_filter_blocks: metadata,
+            high_priority_ratio: 0.5,
+            midpoint_insertion: false,
+        };
         c
     };
     let rocksdb_picking = |mut c: EngineConfig| {

@@ -29,6 +29,7 @@ fn schema() -> Value {
     sample.filter.rebuild_payback = 2.0;
     sample.compaction.pick = FilePick::MinOverlappingRatio;
     sample.compaction.trivial_moves = true;
+    sample.block_cache.midpoint_insertion = true;
     sample.compaction.output_cuts = lsm_core::config::OutputCuts::Rocksdb;
     serde_json::to_value(&sample).unwrap_or(Value::Null)
 }

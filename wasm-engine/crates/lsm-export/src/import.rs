@@ -30,6 +30,8 @@ const DEFAULT_BLOCK_CACHE_7: u64 = 8 << 20;
 const DEFAULT_BLOCK_CACHE: u64 = 32 << 20;
 /// The first release whose internal block cache is `DEFAULT_BLOCK_CACHE`.
 const LARGER_BLOCK_CACHE_SINCE: (u64, u64) = (8, 0);
+/// `LRUCacheOptions::high_pri_pool_ratio`'s default (7.x and 8.x).
+const ROCKSDB_HIGH_PRI_POOL_RATIO: f64 = 0.5;
 /// `level_compaction_dynamic_level_bytes` defaults to true from this release on.
 const DYNAMIC_LEVEL_BYTES_SINCE: (u64, u64) = (8, 4);
 
@@ -513,11 +515,16 @@ fn filter_bits(policy: Option<&str>, warnings: &mut Vec<Warning>) -> f64 {
 fn block_cache(table: &mut Reader, default_bytes: u64, warnings: &mut Vec<Warning>) -> Result<BlockCacheConfig> {
     let no_cache = table.boolean("no_block_cache")?.unwrap_or(false);
     let cache_index = table.boolean("cache_index_and_filter_blocks")?.unwrap_or(false);
-    let mut config =
-        BlockCacheConfig { bytes: 0, cache_index_and_filter_blocks: cache_index, high_priority_ratio: 0.0 };
+    // RocksDB's LRUCache: a high-priority pool of half the capacity by default, which a block
+    // enters once it has been hit.
+    let mut config = BlockCacheConfig {
+        bytes: 0,
+        cache_index_and_filter_blocks: cache_index,
+        high_priority_ratio: ROCKSDB_HIGH_PRI_POOL_RATIO,
+        midpoint_insertion: true,
+    };
     if no_cache {
-        config.cache_index_and_filter_blocks = false;
-        return Ok(config);
+        return Ok(BlockCacheConfig::default());
     }
     match table.raw("block_cache") {
         Some(v) if v.contains('=') => {
@@ -555,6 +562,7 @@ fn block_cache(table: &mut Reader, default_bytes: u64, warnings: &mut Vec<Warnin
     }
     config.bytes = config.bytes.min(1 << 40);
     config.high_priority_ratio = config.high_priority_ratio.clamp(0.0, 1.0);
+    config.midpoint_insertion = config.high_priority_ratio > 0.0;
     Ok(config)
 }
 

@@ -578,13 +578,17 @@ fn cache(config: &EngineConfig, table: &mut Section, lossy: &mut Lossy) {
         return;
     }
     table.note("LoadOptionsFromFile's `cache` argument, when given, replaces this cache");
-    if b.high_priority_ratio > 0.0 {
-        table.set(
-            "block_cache",
-            format!("{{capacity={};high_pri_pool_ratio={}}}", b.bytes, number(b.high_priority_ratio, 6)),
+    // Always with its ratio: a bare capacity would give RocksDB's default pool of 0.5.
+    table.set(
+        "block_cache",
+        format!("{{capacity={};high_pri_pool_ratio={}}}", b.bytes, number(b.high_priority_ratio, 6)),
+    );
+    if b.high_priority_ratio > 0.0 && !b.midpoint_insertion {
+        lossy.add(
+            "block_cache.midpoint_insertion",
+            WarningKind::Approximated,
+            "with a high-priority pool RocksDB's LRU cache moves a block hit once into it; the engine's design does not",
         );
-    } else {
-        table.set("block_cache", b.bytes.to_string());
     }
     table.set("no_block_cache", "false");
     table.set("cache_index_and_filter_blocks", if b.cache_index_and_filter_blocks { "true" } else { "false" });

@@ -437,6 +437,7 @@ fn block_cache_with_a_high_priority_pool_is_expressed() {
     c.block_cache.bytes = 8 << 20;
     c.block_cache.cache_index_and_filter_blocks = true;
     c.block_cache.high_priority_ratio = 0.5;
+    c.block_cache.midpoint_insertion = true;
     c.compaction.granularity = Granularity::File;
     c.compaction.trivial_moves = true;
     let w = workload(10_000, 0, Mix::default());

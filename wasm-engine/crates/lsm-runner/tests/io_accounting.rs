@@ -111,8 +111,12 @@ fn cache_hits_and_ios_add_up_to_every_block_access() {
         let mut config = common::config("cached", 4096, 64 << 10, &[(4.0, 1, None)], Allocation::Uniform, 8.0);
         config.filter.kind = FilterKind::Modular;
         config.filter.modules = 2;
-        config.block_cache =
-            BlockCacheConfig { bytes, cache_index_and_filter_blocks: metadata, high_priority_ratio: 0.3 };
+        config.block_cache = BlockCacheConfig {
+            bytes,
+            cache_index_and_filter_blocks: metadata,
+            high_priority_ratio: 0.3,
+            midpoint_insertion: false,
+        };
         let engine = run(config, &skewed_lookups(60_000, 100_000), false);
         let mut ios = 0;
         let mut lookups = 0;

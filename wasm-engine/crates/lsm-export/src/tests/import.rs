@@ -21,6 +21,8 @@ fn importing_an_exported_options_file_gives_back_what_rocksdb_expresses() {
     cached.block_cache.bytes = 64 << 20;
     cached.block_cache.cache_index_and_filter_blocks = true;
     cached.block_cache.high_priority_ratio = 0.25;
+    // RocksDB's LRU cache promotes a block hit once into its high-priority pool.
+    cached.block_cache.midpoint_insertion = true;
     let cases = [
         design(&[(10.0, 1, None)], Allocation::Uniform, 10.0),
         design(&[(2.5, 1, None), (7.0, 1, None), (5.0, 1, None)], Allocation::Uniform, 5.0),
