@@ -2,10 +2,11 @@
  * The RocksDB twin at CI scale (sizes of RocksDB's defaults × 1/64: a 1 MiB memtable, 4 MiB
  * level 1, 1 MiB files, a 128 KiB block cache; YCSB B, 20,000 records of 1,000 B = 19× the
  * memtable, 10,000 operations): the engine runs the design `lsm import --rocksdb` makes of each
- * OPTIONS file, RocksDB plays the same stream through the referee. Asserted: the figures the
- * engine reproduces today (data blocks per point lookup with a filter, entries written per user
- * write in the run). The whole table is printed, the figures that still differ included;
- * `npm run rocksdb-twin` prints it at 1,000,000 records.
+ * OPTIONS file, RocksDB plays the same stream through the referee. Asserted: every figure
+ * agrees (10%, or 0.02 below 0.2) for four of the issue's shapes on YCSB B, C and E: data
+ * blocks per point lookup and per scan, filters probed per lookup, the block cache's hit rate,
+ * bytes and entries written per user write in the run and in the load. `npm run rocksdb-twin`
+ * prints the whole table at 1,000,000 records.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -13,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildReferee } from './referee.mjs';
-import { SHAPES, agree, caseLines, runCase } from './twin.mjs';
+import { FIGURES, SHAPES, agree, caseLines, runCase } from './twin.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-twin-'));
 let driver;
@@ -24,15 +25,45 @@ after(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const SCALE = 1 / 64;
 
-for (const id of ['bloom10', 'l0-2-x4']) {
-  test(`${id}: the engine reads as many data blocks per lookup as RocksDB, and writes as many entries`, async () => {
-    const shape = SHAPES.find((s) => s.id === id);
-    const c = await runCase({ driver, dir: path.join(work, id), shape, workload: 'ycsb:b', records: 20_000, operations: 10_000, scale: SCALE });
-    console.log(caseLines(c).join('\n'));
-    assert.ok(c.run.rocksdb.lookups >= 9_000 && c.run.engine.lookups === c.run.rocksdb.lookups, 'the same lookups on both sides');
-    const { engine, rocksdb } = c.run;
-    assert.ok(agree(engine.dataBlocksPerLookup, rocksdb.dataBlocksPerLookup), `data blocks per lookup: engine ${engine.dataBlocksPerLookup}, RocksDB ${rocksdb.dataBlocksPerLookup}`);
-    assert.ok(agree(engine.entriesWrittenPerWrite, rocksdb.entriesWrittenPerWrite), `entries written per write: engine ${engine.entriesWrittenPerWrite}, RocksDB ${rocksdb.entriesWrittenPerWrite}`);
-    assert.ok(rocksdb.trivialMoves + c.load.rocksdb.trivialMoves > 0, 'RocksDB moved files trivially');
-  });
+/**
+ * Figures that still differ at this scale, by case, with what was measured (2026-11-26). The
+ * test asserts they differ, so a change that closes one fails here until it is removed.
+ * - defaults · C, block cache hit rate: engine 0.2951, RocksDB 0.2566. Without filters every
+ *   level's block is read; RocksDB's cache keeps fewer of them (its charge per block includes
+ *   the cache handle and allocation overhead, which the engine does not count).
+ * - dynamic · E, block cache hit rate: engine 0.0054, RocksDB 0.0309 (scans stream through a
+ *   128 KiB cache; 0.025 apart, past the 0.02 bar).
+ */
+const KNOWN = { 'defaults · ycsb:c': ['run cacheHitRate'], 'dynamic · ycsb:e': ['run cacheHitRate'] };
+
+/** Every figure of a case agrees (the issue's bar) but the known ones; the message lists those that do not. */
+function assertAgrees(id, c) {
+  const off = [];
+  const lines = [];
+  for (const phase of ['run', 'load']) {
+    for (const [key, name] of phase === 'run' ? FIGURES : FIGURES.slice(4)) {
+      const [e, r] = [c[phase].engine[key], c[phase].rocksdb[key]];
+      if (!agree(e, r)) {
+        off.push(`${phase} ${key}`);
+        lines.push(`${phase} ${name}: engine ${e.toFixed(4)}, RocksDB ${r.toFixed(4)}`);
+      }
+    }
+  }
+  assert.deepEqual(off, KNOWN[`${id} · ${c.workload}`] ?? [], `${c.label} · ${c.workload}: ${lines.join('; ')}`);
+}
+
+// Four of the issue's shapes (universal compaction is not modelled yet) on a read-mostly, a
+// read-only and a scan workload.
+for (const id of ['defaults', 'bloom10', 'l0-2-x4', 'dynamic']) {
+  for (const workload of ['ycsb:b', 'ycsb:c', 'ycsb:e']) {
+    test(`${id} · ${workload}: the engine and RocksDB agree on every figure`, async () => {
+      const shape = SHAPES.find((s) => s.id === id);
+      const c = await runCase({ driver, dir: path.join(work, `${id}-${workload.slice(5)}`), shape, workload, records: 20_000, operations: 10_000, scale: SCALE });
+      console.log(caseLines(c).join('\n'));
+      assert.equal(c.run.engine.lookups, c.run.rocksdb.lookups, 'the same lookups on both sides');
+      assert.equal(c.run.engine.scans, c.run.rocksdb.scans, 'the same scans on both sides');
+      assertAgrees(id, c);
+      if (id === 'bloom10') assert.ok(c.load.rocksdb.trivialMoves > 0 && c.load.engine.trivialMoves > 0, 'both moved files trivially');
+    });
+  }
 }
