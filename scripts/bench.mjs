@@ -77,9 +77,9 @@ function engineBench(rounds) {
  * tuner's own (`tuned in … ms`); the wasm time is the same call in Node's V8; medians of rounds.
  */
 function tuneBench(rounds) {
-  console.log('\n== tune: RocksDB defaults, YCSB A–F at 10,000,000 records, 1,000,000 operations (target < 50 ms) ==');
+  console.log('\n== tune: RocksDB as Monkey\'s Table 4 describes it, YCSB A–F at 10,000,000 records, 1,000,000 operations (target < 50 ms) ==');
   const lsm = path.join(root, 'wasm-engine/target/release/lsm');
-  const preset = path.join(root, 'public/presets/rocksdb.json');
+  const preset = path.join(root, 'public/presets/rocksdb-monkey-table4.json');
   const rows = [];
   for (const letter of 'abcdef') {
     for (const target of ['engine', 'rocksdb']) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm run tune-proof`: Tune's promise measured, printed (not asserted — `wasm-engine/crates/lsm-tune/tests/tune.rs`
- * asserts it at a small scale in `npm test`). From RocksDB's defaults, for YCSB A–F at
+ * asserts it at a small scale in `npm test`). From RocksDB as Monkey's Table 4 describes it (public/presets/rocksdb-monkey-table4.json), for YCSB A–F at
  * --records (default 1,000,000) and --operations (default 500,000): `lsm tune` recommends a
  * design; both run natively in memory with the same workload and seed; the table gives each
  * design's predicted and measured I/O per operation and the gain predicted against measured.
@@ -48,11 +48,11 @@ function measure(config, workload) {
   return (reads + t.data_pages_written + t.meta_pages_written) / ops;
 }
 
-console.log(`== tune from RocksDB's defaults: YCSB at ${Number(records).toLocaleString('en-US')} records, ${Number(operations).toLocaleString('en-US')} operations, ρ = ${rho}, for ${target} ==`);
+console.log(`== tune from RocksDB as Monkey's Table 4 describes it: YCSB at ${Number(records).toLocaleString('en-US')} records, ${Number(operations).toLocaleString('en-US')} operations, ρ = ${rho}, for ${target} ==`);
 console.log('workload  recommended design                                                    current pred/meas     recommended pred/meas   gain pred / meas   relative error');
 try {
   for (const letter of letters) {
-    const { out, err } = lsmJson(['tune', '--config', path.join(root, 'public/presets/rocksdb.json'), '--workload', `ycsb:${letter}`, '--records', records, '--operations', operations, '--robust', rho, '--target', target]);
+    const { out, err } = lsmJson(['tune', '--config', path.join(root, 'public/presets/rocksdb-monkey-table4.json'), '--workload', `ycsb:${letter}`, '--records', records, '--operations', operations, '--robust', rho, '--target', target]);
     const t = JSON.parse(out);
     const rec = t[t.recommended];
     const files = {};
