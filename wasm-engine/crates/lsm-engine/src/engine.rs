@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use crate::cursor::RunCursor;
+use crate::hex::decode_hex;
 use crate::job::Job;
 use crate::lookup::{FilterPolicy, probe_table};
 use crate::manifest::{Manifest, State};
@@ -461,12 +462,4 @@ impl Default for FilterState {
     fn default() -> Self {
         FilterState { stale: false, lookups_at_change: 0, write_share: 1.0, settled_reserve: 1.0 }
     }
-}
-
-pub(crate) fn encode_hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-fn decode_hex(s: &str) -> Option<Vec<u8>> {
-    (0..s.len()).step_by(2).map(|i| s.get(i..i + 2).and_then(|h| u8::from_str_radix(h, 16).ok())).collect()
 }

@@ -1,4 +1,4 @@
-//! LSM Navigator's engine: a real LSM-tree (write buffer, sorted runs of fixed-size pages with
+//! LSM Navigator's engine: a real LSM-tree (write buffer, sorted runs of fixed-size pages (or RocksDB's data blocks) with
 //! fence pointers and Bloom or modular filters, leveling/tiering/per-level merge policies, WAL
 //! and manifest) that counts every page it reads and writes. It obeys an `EngineConfig` from
 //! `lsm_core`; which design is good is the models' business. Storage is a trait (`storage`), so
@@ -12,6 +12,7 @@ mod filestats;
 pub mod filter;
 pub(crate) mod filter_sizing;
 mod frame;
+mod hex;
 mod job;
 mod keycmp;
 mod lookup;

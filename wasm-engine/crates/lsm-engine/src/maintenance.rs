@@ -9,8 +9,9 @@ use rustc_hash::FxHashSet;
 use std::rc::Rc;
 
 use crate::cursor::RunCursor;
-use crate::engine::{Engine, encode_hex};
+use crate::engine::Engine;
 use crate::filestats::{FileStats, InheritInput, inherit};
+use crate::hex::encode_hex;
 use crate::job::Job;
 use crate::manifest::{Edit, TableEntry};
 use crate::merge::{Merge, Output, Progress, Source};

@@ -62,8 +62,8 @@ impl TableInfo {
             accesses: stats.accesses,
             found: stats.found,
             estimated_empty_probes: stats.estimate(now).empty,
-            min_key_hex: crate::engine::encode_hex(t.min_key()),
-            max_key_hex: crate::engine::encode_hex(t.max_key()),
+            min_key_hex: crate::hex::encode_hex(t.min_key()),
+            max_key_hex: crate::hex::encode_hex(t.max_key()),
         }
     }
 }
