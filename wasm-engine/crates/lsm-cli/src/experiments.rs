@@ -15,27 +15,29 @@ use lsm_workload::generator::{Generator, Intent, Op, OpSource, Phase};
 use super::cli::{GrowthArgs, KeysArgs, WritesArgs};
 use super::{load_config, load_workload, number, storage};
 
+/// A write error on a stream to stdout: a closed pipe (the reader has what it wanted, as with
+/// `| head`) ends the command quietly; anything else is an error.
+fn stdout_error(e: std::io::Error) -> Error {
+    if e.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    Error::storage("stdout", e.to_string())
+}
+
 /// Every key the workload writes, in order, as raw bytes (fixed length: the workload's key size).
 pub(crate) fn keys(a: &KeysArgs) -> Result<()> {
     let w = load_workload(&a.workload, &a.counts)?;
     let mut generator = Generator::new(&w);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
-    let io = |e: std::io::Error| {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        Error::storage("stdout", e.to_string())
-    };
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
     while let Some((_, op)) = generator.next_op()? {
         match op {
-            Op::Put { key, .. } => out.write_all(key).map_err(io)?,
+            Op::Put { key, .. } => out.write_all(key).map_err(stdout_error)?,
             _ => {
                 return Err(Error::invalid("--workload", "keys are printed for workloads of inserts and updates only"));
             }
         }
     }
-    out.flush().map_err(io)
+    out.flush().map_err(stdout_error)
 }
 
 /// The header of `lsm ops`'s stream: a format name and version.
@@ -83,15 +85,8 @@ fn ops_record(op: &Op<'_>, out: &mut Vec<u8>) -> Result<()> {
 pub(crate) fn ops(a: &KeysArgs) -> Result<()> {
     let w = load_workload(&a.workload, &a.counts)?;
     let mut generator = Generator::new(&w);
-    let stdout = std::io::stdout();
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, stdout.lock());
-    let io = |e: std::io::Error| {
-        if e.kind() == std::io::ErrorKind::BrokenPipe {
-            std::process::exit(0);
-        }
-        Error::storage("stdout", e.to_string())
-    };
-    out.write_all(OPS_MAGIC).map_err(io)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+    out.write_all(OPS_MAGIC).map_err(stdout_error)?;
     let mut phase = None;
     let mut record = Vec::with_capacity(4096);
     while let Some((p, op)) = generator.next_op()? {
@@ -101,9 +96,9 @@ pub(crate) fn ops(a: &KeysArgs) -> Result<()> {
             phase = Some(p);
         }
         ops_record(&op, &mut record)?;
-        out.write_all(&record).map_err(io)?;
+        out.write_all(&record).map_err(stdout_error)?;
     }
-    out.flush().map_err(io)
+    out.flush().map_err(stdout_error)
 }
 
 /// The engine's write amplification by destination level at every `--checkpoint` writes (JSON).

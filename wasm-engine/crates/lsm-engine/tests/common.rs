@@ -159,3 +159,12 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
         ),
     ]
 }
+
+/// The tree's table ids per level: what a reopen must give back exactly.
+pub(crate) fn table_ids(e: &lsm_engine::engine::Engine) -> Vec<(usize, Vec<u64>)> {
+    e.tree()
+        .levels
+        .iter()
+        .map(|l| (l.level, l.runs.iter().flat_map(|r| r.tables.iter().map(|t| t.id)).collect()))
+        .collect()
+}

@@ -111,16 +111,9 @@ fn a_tree_with_empty_middle_levels_reopens_as_it_was() {
     let (bytes, _) = level_bytes(&e);
     assert_eq!(bytes[1], 0, "level 2 is empty below a non-empty level 1: {bytes:?}");
     assert!(bytes[2] > 0 && bytes[4] > 0);
-    let tables = |e: &Engine| -> Vec<(usize, Vec<u64>)> {
-        e.tree()
-            .levels
-            .iter()
-            .map(|l| (l.level, l.runs.iter().flat_map(|r| r.tables.iter().map(|t| t.id)).collect()))
-            .collect()
-    };
-    let before = tables(&e);
+    let before = common::table_ids(&e);
     let mut again = Engine::open(e.into_storage(), None).unwrap();
-    assert_eq!(tables(&again), before);
+    assert_eq!(common::table_ids(&again), before);
     for i in (0..3_000u64).step_by(7) {
         assert_eq!(again.get(&key(i)).unwrap(), Some(vec![7u8; 56]));
     }

@@ -57,16 +57,9 @@ fn keys_in_order_reach_the_deep_levels_by_moves_alone() {
 #[test]
 fn a_moved_file_is_where_the_manifest_says_after_a_reopen() {
     let e = load_in_order(design(true), 8_000);
-    let tables = |e: &Engine| -> Vec<(usize, Vec<u64>)> {
-        e.tree()
-            .levels
-            .iter()
-            .map(|l| (l.level, l.runs.iter().flat_map(|r| r.tables.iter().map(|t| t.id)).collect()))
-            .collect()
-    };
-    let before = tables(&e);
+    let before = common::table_ids(&e);
     assert!(before.iter().filter(|(_, ids)| !ids.is_empty()).count() >= 3);
     let mut again = Engine::open(e.into_storage(), None).unwrap();
-    assert_eq!(tables(&again), before);
+    assert_eq!(common::table_ids(&again), before);
     assert_eq!(again.get(&4_321u32.to_be_bytes()).unwrap(), Some(vec![7u8; 60]));
 }
