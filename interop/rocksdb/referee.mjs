@@ -26,6 +26,7 @@ export const LSM = path.join(path.resolve(here, '../..'), 'wasm-engine/target/re
 /** Compile the driver into `dir` (g++ -std=c++17 -O2, -lrocksdb); returns the executable's path. */
 export function buildReferee(dir) {
   const exe = path.join(dir, 'referee');
+  fs.mkdirSync(dir, { recursive: true });
   execFileSync('g++', ['-std=c++17', '-O2', path.join(here, 'referee.cc'), '-o', exe, '-lrocksdb', '-lpthread'], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });

@@ -28,13 +28,13 @@ const SCALE = 1 / 64;
 /**
  * Figures that still differ at this scale, by case, with what was measured (2026-11-26). The
  * test asserts they differ, so a change that closes one fails here until it is removed.
- * - defaults · C, block cache hit rate: engine 0.2951, RocksDB 0.2566. Without filters every
- *   level's block is read; RocksDB's cache keeps fewer of them (its charge per block includes
- *   the cache handle and allocation overhead, which the engine does not count).
+ * - (closed) defaults · C, block cache hit rate, was engine 0.2951 against RocksDB 0.2566: the
+ *   engine moved one file per trivial move where RocksDB moves up to 4, so its tree differed.
+ *   Now 0.2573 against 0.2566.
  * - dynamic · E, block cache hit rate: engine 0.0054, RocksDB 0.0309 (scans stream through a
  *   128 KiB cache; 0.025 apart, past the 0.02 bar).
  */
-const KNOWN = { 'defaults · ycsb:c': ['run cacheHitRate'], 'dynamic · ycsb:e': ['run cacheHitRate'] };
+const KNOWN = { 'dynamic · ycsb:e': ['run cacheHitRate'] };
 
 /** Every figure of a case agrees (the bar) but the known ones; the message lists those that do not. */
 function assertAgrees(id, c) {

@@ -297,18 +297,13 @@ fn level_plan(
         FilePick::MinOverlappingRatio => None,
     };
     let limit = EXPANDED_MERGE_FILES.saturating_mul(config.compaction.target_file_bytes);
-    if config.compaction.trivial_moves
-        && under.is_empty()
-        && overlap_bytes(below(level + 1), &pick.min_key, &pick.max_key) <= limit
-    {
-        return Some(FilePlan {
-            level,
-            into: level + 1,
-            tables: vec![pick.id],
-            overlapping: Vec::new(),
-            cursor,
-            trivial_move: true,
-        });
+    let movable = |t: &TableShape| overlap_bytes(below(level + 1), &t.min_key, &t.max_key) <= limit;
+    if config.compaction.trivial_moves && under.is_empty() && movable(pick) {
+        let tables = match config.compaction.pick {
+            FilePick::RoundRobin => vec![pick.id],
+            FilePick::MinOverlappingRatio => extend_trivial_move(tables, pick, below(level), limit, movable),
+        };
+        return Some(FilePlan { level, into: level + 1, tables, overlapping: Vec::new(), cursor, trivial_move: true });
     }
     if let Some((more, same_under)) = expand(tables, below(level), &inputs, &under, config) {
         inputs = more;
@@ -323,6 +318,39 @@ fn level_plan(
         cursor,
         trivial_move: false,
     })
+}
+
+/// Files RocksDB moves at once: `kMaxMultiTrivialMove` in its level picker.
+const MAX_FILES_PER_TRIVIAL_MOVE: usize = 4;
+
+/// RocksDB 7.8's `TryExtendNonL0TrivialMove`: a file picked to move whole takes the files after
+/// it in key order along, while the range from the pick to the last one still overlaps nothing
+/// below, up to 4 files and `max_compaction_bytes` (`limit`) in total. Moving 4 files where
+/// one would bring the level under target leaves the level well under it: after a YCSB load
+/// of 1M records RocksDB's L1 held 134 MB of its 256 MB target, and the next level-0 merge
+/// rewrote that much less. Returns the ids to move, the pick first.
+fn extend_trivial_move(
+    tables: &[TableShape],
+    pick: &TableShape,
+    below: &[TableShape],
+    limit: u64,
+    movable: impl Fn(&TableShape) -> bool,
+) -> Vec<u64> {
+    let mut ids = vec![pick.id];
+    let mut bytes = pick.bytes;
+    let start = tables.iter().position(|t| t.id == pick.id).map_or(tables.len(), |i| i + 1);
+    for next in &tables[start..] {
+        bytes = bytes.saturating_add(next.bytes);
+        if ids.len() >= MAX_FILES_PER_TRIVIAL_MOVE
+            || overlap_bytes(below, &pick.min_key, &next.max_key) > 0
+            || bytes > limit
+            || !movable(next)
+        {
+            break;
+        }
+        ids.push(next.id);
+    }
+    ids
 }
 
 /// RocksDB's level targets with `level_compaction_dynamic_level_bytes`, in engine levels
@@ -693,9 +721,9 @@ mod file_tests {
         let l2 = vec![t(9, 100, 0, 20), t(11, 100, 51, 99)];
         let plan = choose_file(&[vec![], l1.clone(), l2.clone()], 0, &[], &c).unwrap();
         assert_eq!((plan.tables, plan.overlapping, plan.trivial_move), (vec![5], vec![], true));
-        // Into an empty level every file moves.
+        // Into an empty level the first file moves, and takes the files after it along.
         let plan = choose_file(&[vec![], l1.clone(), vec![]], 0, &[], &c).unwrap();
-        assert_eq!((plan.tables, plan.trivial_move), (vec![4], true));
+        assert_eq!((plan.tables, plan.trivial_move), (vec![4, 5, 6], true));
         // Without trivial moves the same file is rewritten (alone).
         let mut rewrite = c.clone();
         rewrite.compaction.trivial_moves = false;
@@ -705,6 +733,30 @@ mod file_tests {
         let grandparents = vec![t(20, 2_600, 30, 45)];
         let plan = choose_file(&[vec![], l1, l2, grandparents], 0, &[], &c).unwrap();
         assert!(!plan.trivial_move);
+    }
+
+    #[test]
+    fn a_trivial_move_takes_up_to_four_files_while_their_range_overlaps_nothing_below() {
+        let c = rocksdb();
+        let l1: Vec<TableShape> = (0..6).map(|i| t(10 + u64::from(i), 100, i * 10, i * 10 + 5)).collect();
+        // Nothing below: the first file and the three after it (RocksDB's kMaxMultiTrivialMove).
+        let plan = choose_file(&[vec![], l1.clone(), vec![]], 0, &[], &c).unwrap();
+        assert_eq!((plan.tables, plan.trivial_move), (vec![10, 11, 12, 13], true));
+        // A file below at 27 lies between the third and fourth files: the range from the pick to
+        // the fourth would overlap it, so three move. (Files 12 and 13 overlap nothing, but the
+        // extension stops at the first range that does.)
+        let below = vec![t(30, 100, 27, 28)];
+        let plan = choose_file(&[vec![], l1.clone(), below], 0, &[], &c).unwrap();
+        assert_eq!((plan.tables, plan.trivial_move), (vec![10, 11, 12], true));
+        // Not past 25 target files' bytes (target 100 B): the fourth file would make 2,600 B.
+        let mut heavy = l1.clone();
+        heavy[3].bytes = 2_300;
+        let plan = choose_file(&[vec![], heavy, vec![]], 0, &[], &c).unwrap();
+        assert_eq!(plan.tables, vec![10, 11, 12]);
+        // LevelDB (round robin) moves one file at a time.
+        let mut rr = c.clone();
+        rr.compaction.pick = FilePick::RoundRobin;
+        assert_eq!(choose_file(&[vec![], l1, vec![]], 0, &[], &rr).unwrap().tables, vec![10]);
     }
 
     #[test]
