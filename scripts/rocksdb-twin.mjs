@@ -7,28 +7,69 @@
  * the referee (interop/rocksdb/referee.cc, direct reads), and each figure is printed side by side
  * with whether they agree (10%, or 0.02 below 0.2). Writes public/measured/rocksdb-twin.json.
  *
- * Options: --records N, --operations N, --scale F (sizes × F; default 1), --only shape,shape,
- * --workloads abcdef, --out FILE
+ * Options: see `--help`.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { parseArgs } from 'node:util';
 import { env, root, setup } from './setup.mjs';
 import { buildReferee } from '../interop/rocksdb/referee.mjs';
 import { SHAPES, caseLines, runCase } from '../interop/rocksdb/twin.mjs';
 
-const args = process.argv.slice(2);
-const option = (name, fallback) => {
-  const i = args.indexOf(name);
-  return i >= 0 ? args[i + 1] : fallback;
+const usage = `npm run rocksdb-twin -- [options]
+
+  --records N      records loaded, 1,000 B values (default 1000000; at least 1000)
+  --operations N   YCSB operations after the load (default 500000; at least 1)
+  --scale F        every size option (memtable, level base, file target, cache) × F, in (0, 1];
+                   a fraction such as 1/64 is accepted (default 1: RocksDB's own sizes)
+  --only LIST      shapes, comma-separated, from: ${SHAPES.map((s) => s.id).join(', ')} (default all)
+  --workloads L    YCSB workload letters from abcdef (default abcdef)
+  --out FILE       where the table is written (default public/measured/rocksdb-twin.json)
+  --help           this text`;
+
+function fail(message) {
+  console.error(`rocksdb-twin: ${message}\n\n${usage}`);
+  process.exit(2);
+}
+
+let values;
+try {
+  ({ values } = parseArgs({
+    options: {
+      records: { type: 'string', default: '1000000' },
+      operations: { type: 'string', default: '500000' },
+      scale: { type: 'string', default: '1' },
+      only: { type: 'string', default: SHAPES.map((s) => s.id).join(',') },
+      workloads: { type: 'string', default: 'abcdef' },
+      out: { type: 'string', default: path.join(root, 'public/measured/rocksdb-twin.json') },
+      help: { type: 'boolean', default: false },
+    },
+  }));
+} catch (e) {
+  fail(e.message);
+}
+if (values.help) {
+  console.log(usage);
+  process.exit(0);
+}
+const integer = (name, min) => {
+  const n = Number(values[name]);
+  if (!Number.isInteger(n) || n < min) fail(`--${name} must be a whole number of at least ${min}, got "${values[name]}"`);
+  return n;
 };
-const records = Number(option('--records', '1000000'));
-const operations = Number(option('--operations', '500000'));
-const scale = Number(option('--scale', '1'));
-const only = option('--only', SHAPES.map((s) => s.id).join(',')).split(',');
-const letters = option('--workloads', 'abcdef');
-const out = option('--out', path.join(root, 'public/measured/rocksdb-twin.json'));
+const records = integer('records', 1000);
+const operations = integer('operations', 1);
+const [num, den = '1'] = values.scale.split('/');
+const scale = Number(num) / Number(den);
+if (!(scale > 0 && scale <= 1)) fail(`--scale must be in (0, 1], e.g. 1/64, got "${values.scale}"`);
+const only = values.only.split(',');
+const unknownShape = only.find((id) => !SHAPES.some((s) => s.id === id));
+if (unknownShape) fail(`--only: no shape "${unknownShape}"`);
+const letters = values.workloads;
+if (!/^[a-f]+$/.test(letters)) fail(`--workloads must be letters from abcdef, got "${letters}"`);
+const out = values.out;
 
 setup();
 const built = spawnSync('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', path.join(root, 'wasm-engine/Cargo.toml')], { stdio: 'inherit', env });
