@@ -279,4 +279,16 @@ describe('the figure table', () => {
     expect(rows[8].difference).toBeCloseTo(-0.0625, 12);
     expect(rows[12]).toMatchObject({ engine: 8, rocksdb: 2, difference: 3, agrees: false });
   });
+
+  it('shows index and filter block reads only where either side read some (metadata in the cache)', () => {
+    const c = makeCase();
+    c.run.engine.metadataBlocksPerLookup = 0.28;
+    c.run.rocksdb.metadataBlocksPerLookup = 0.34;
+    const rows = figureRows(c);
+    expect(rows[2]).toMatchObject({ id: 'run.metadataBlocksPerLookup', engine: 0.28, rocksdb: 0.34, agrees: false });
+    expect(rows[2].difference).toBeCloseTo(-0.06 / 0.34, 12);
+    c.run.engine.metadataBlocksPerLookup = 0;
+    c.run.rocksdb.metadataBlocksPerLookup = 0;
+    expect(figureRows(c).map((r) => r.id)).not.toContain('run.metadataBlocksPerLookup');
+  });
 });

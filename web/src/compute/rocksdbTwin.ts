@@ -339,6 +339,7 @@ export const TWIN_FIGURES: readonly (readonly [ScalarFigure, string])[] = [
   ['dataBlocksPerLookup', 'data blocks read per point lookup'],
   ['dataBlocksPerScan', 'data blocks read per scan'],
   ['filtersPerLookup', 'filters probed per point lookup'],
+  ['metadataBlocksPerLookup', 'index + filter blocks read per point lookup'],
   ['cacheHitRate', 'block cache data hit rate'],
   ['bytesWrittenPerUserByte', 'bytes written by flush + compaction per user byte'],
   ['entriesWrittenPerWrite', 'entries written by flush + compaction per user write'],
@@ -373,9 +374,11 @@ export function figureRows(c: TwinCase): FigureRow[] {
       if (phase === 'load' && !WRITE_FIGURES.has(key)) continue;
       if ((key === 'dataBlocksPerLookup' || key === 'filtersPerLookup') && rocksdb.lookups === 0 && engine.lookups === 0) continue;
       if (key === 'dataBlocksPerScan' && rocksdb.scans === 0 && engine.scans === 0) continue;
+      // Only where index and filter blocks went through the cache (pinned ones are never read).
+      if (key === 'metadataBlocksPerLookup' && !(engine[key] || rocksdb[key])) continue;
       if (key === 'cacheHitRate' && rocksdb.lookups + rocksdb.scans === 0 && engine.lookups + engine.scans === 0) continue;
       if (WRITE_FIGURES.has(key) && rocksdb.writes === 0 && engine.writes === 0) continue;
-      rows.push(row(phase, key, name, engine[key], rocksdb[key]));
+      rows.push(row(phase, key, name, engine[key] ?? 0, rocksdb[key] ?? 0));
     }
     if (rocksdb.writes === 0 && engine.writes === 0) continue;
     const depth = Math.max(engine.bytesPerLevel.length, rocksdb.bytesPerLevel.length);

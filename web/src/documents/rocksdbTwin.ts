@@ -20,6 +20,9 @@ export interface TwinFigures {
   lookups: number;
   dataBlocksPerLookup: number;
   filtersPerLookup: number;
+  /** Index and filter blocks read per point lookup: non-zero only when they live in the block
+   * cache. Absent in tables measured before it was recorded. */
+  metadataBlocksPerLookup?: number;
   scans: number;
   dataBlocksPerScan: number;
   cacheHitRate: number;
@@ -188,6 +191,9 @@ function figures(v: unknown, field: string): TwinFigures {
   const o = object(v, field);
   const out = {} as TwinFigures;
   for (const key of FIGURE_FIELDS) out[key] = nonNegative(o[key], `${field}.${key}`);
+  if (o.metadataBlocksPerLookup !== undefined) {
+    out.metadataBlocksPerLookup = nonNegative(o.metadataBlocksPerLookup, `${field}.metadataBlocksPerLookup`);
+  }
   out.bytesPerLevel = array(o.bytesPerLevel, `${field}.bytesPerLevel`).map((b, i) => nonNegative(b, `${field}.bytesPerLevel[${i}]`));
   return out;
 }

@@ -12,7 +12,7 @@ use lsm_core::bloom::FILTER_SEED;
 use lsm_core::error::{Error, Result};
 use lsm_core::hash::checksum;
 
-use super::format::{Fences, Footer, WRITE_CHUNK, table_file_name};
+use super::format::{Fences, Footer, WRITE_CHUNK, short_successor, shortest_separator, table_file_name};
 use super::reader::Table;
 
 /// Key hashes per chunk of `TableBuilder::hashes` (512 KiB).
@@ -46,6 +46,8 @@ pub struct TableBuilder {
     rocksdb_blocks: bool,
     /// With RocksDB-style blocks: where each finished block ends in the file.
     ends: Vec<u64>,
+    /// Data pages (blocks) started, the one being filled included.
+    pages_started: u64,
 }
 
 impl TableBuilder {
@@ -69,6 +71,7 @@ impl TableBuilder {
             entry_bytes: 0,
             rocksdb_blocks: false,
             ends: Vec::new(),
+            pages_started: 0,
         }
     }
 
@@ -97,7 +100,7 @@ impl TableBuilder {
 
     /// Data pages started so far.
     pub fn data_pages(&self) -> u64 {
-        self.fences.len() as u64
+        self.pages_started
     }
 
     /// Add an entry (`None`: a tombstone). Keys must come in strictly increasing order; key + value must
@@ -144,7 +147,14 @@ impl TableBuilder {
         if self.page_count == 0 {
             self.page_start = self.pending.len();
             self.pending.resize(self.page_start + page::PAGE_HEADER, 0);
-            self.fences.push(Box::from(key));
+            self.pages_started += 1;
+            if !self.rocksdb_blocks {
+                self.fences.push(Box::from(key));
+            } else if self.entries > 0 {
+                // RocksDB's index entry for the block just finished: a short key between its
+                // last key and this block's first. It sizes the index block as RocksDB's.
+                self.fences.push(shortest_separator(&self.last_key, key).into_boxed_slice());
+            }
         }
         if self.entries == 0 {
             self.first_key.extend_from_slice(key);
@@ -207,7 +217,7 @@ impl TableBuilder {
         if self.page_count > 0 {
             self.finish_page(storage)?;
         }
-        let data_pages = self.fences.len() as u64;
+        let data_pages = self.pages_started;
         let filter = Filter::build_from(self.entries, self.hashes.iter().flatten().copied(), spec);
         self.hashes = Vec::new(); // 8 B per entry: free it before the filter and index are written
         let at = |b: &TableBuilder| b.written + b.pending.len() as u64;
@@ -220,9 +230,12 @@ impl TableBuilder {
         let modules = Filter::decode_directory(&self.file, filter_offset, &self.pending[filter_start..])?;
 
         let data_bytes = filter_offset;
+        if self.rocksdb_blocks {
+            self.fences.push(short_successor(&self.last_key).into_boxed_slice());
+        }
         let keys = std::mem::take(&mut self.fences);
         let fences = if self.rocksdb_blocks {
-            Fences::with_ends(keys, std::mem::take(&mut self.ends))
+            Fences::with_ends(keys, std::mem::take(&mut self.ends), true)
         } else {
             Fences::new(keys)
         };
@@ -244,6 +257,7 @@ impl TableBuilder {
         Footer {
             page_bytes: self.page_bytes as u32,
             rocksdb_blocks: self.rocksdb_blocks,
+            separator_index: self.rocksdb_blocks,
             data_pages,
             entries: self.entries,
             entry_bytes: self.entry_bytes,
@@ -281,6 +295,7 @@ impl TableBuilder {
             data_pages,
             block_ends: fences.ends().map(Rc::from),
             rocksdb_blocks: self.rocksdb_blocks,
+            separator_index: self.rocksdb_blocks,
             min_key: self.first_key.into_boxed_slice(),
             max_key: self.last_key.into_boxed_slice(),
             built_bits_per_key: spec.bits_per_key,

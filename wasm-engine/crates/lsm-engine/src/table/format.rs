@@ -30,6 +30,9 @@ pub fn table_file_name(id: u64) -> String {
 pub struct Fences {
     keys: Vec<Box<[u8]>>,
     prefixes: Vec<u64>,
+    /// The keys bound each block from above (RocksDB's index: a short separator at least the
+    /// block's last key and below the next block's first), not the block's first key.
+    separators: bool,
     /// With RocksDB-style blocks: where each data block ends in the file (the next one starts
     /// there); `None` for fixed pages, whose offsets follow from the page size.
     ends: Option<Vec<u64>>,
@@ -38,13 +41,14 @@ pub struct Fences {
 impl Fences {
     pub(super) fn new(keys: Vec<Box<[u8]>>) -> Self {
         let prefixes = keys.iter().map(|k| prefix(k)).collect();
-        Fences { keys, prefixes, ends: None }
+        Fences { keys, prefixes, separators: false, ends: None }
     }
 
-    /// Fences of variable-length blocks ending at `ends` (one per key).
-    pub(super) fn with_ends(keys: Vec<Box<[u8]>>, ends: Vec<u64>) -> Self {
+    /// Fences of variable-length blocks ending at `ends` (one per key). With `separators` the
+    /// keys are upper bounds (`shortest_separator`, `short_successor`), else first keys.
+    pub(super) fn with_ends(keys: Vec<Box<[u8]>>, ends: Vec<u64>, separators: bool) -> Self {
         debug_assert_eq!(keys.len(), ends.len());
-        Fences { ends: Some(ends), ..Fences::new(keys) }
+        Fences { ends: Some(ends), separators, ..Fences::new(keys) }
     }
 
     /// Where each data block ends, for RocksDB-style blocks.
@@ -62,7 +66,9 @@ impl Fences {
         self.keys.is_empty()
     }
 
-    /// The page that holds `key` if any does: the last page whose first key is ≤ key.
+    /// The page that holds `key` if any does: the last page whose first key is ≤ key, or with
+    /// separators the first page whose bound is ≥ key (the last page past every bound; the
+    /// table's key range rules such keys out before the index is asked).
     #[inline]
     pub fn page_for(&self, key: &[u8]) -> usize {
         let p = prefix(key);
@@ -70,14 +76,20 @@ impl Fences {
         while lo < hi {
             let mid = (lo + hi) / 2;
             let fp = self.prefixes[mid];
-            let le = if fp != p { fp < p } else { &self.keys[mid][..] <= key };
-            if le {
+            let go_right = if self.separators {
+                if fp != p { fp < p } else { &self.keys[mid][..] < key }
+            } else if fp != p {
+                fp < p
+            } else {
+                &self.keys[mid][..] <= key
+            };
+            if go_right {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        lo.saturating_sub(1)
+        if self.separators { lo.min(self.keys.len().saturating_sub(1)) } else { lo.saturating_sub(1) }
     }
 
     pub(super) fn encode(&self, out: &mut Vec<u8>) {
@@ -92,8 +104,9 @@ impl Fences {
         }
     }
 
-    /// The index block `b`; `blocks` says whether it carries block ends (RocksDB-style blocks).
-    pub(super) fn decode(b: &[u8], blocks: bool) -> Option<Fences> {
+    /// The index block `b`; `blocks` says whether it carries block ends (RocksDB-style blocks),
+    /// `separators` whether its keys bound the blocks from above.
+    pub(super) fn decode(b: &[u8], blocks: bool, separators: bool) -> Option<Fences> {
         let n = u32::from_le_bytes(b.get(0..4)?.try_into().ok()?) as usize;
         let mut pos = 4;
         let mut keys = Vec::with_capacity(n);
@@ -108,7 +121,46 @@ impl Fences {
         let ends: Vec<u64> =
             b.get(pos..)?.chunks(8).map(|c| c.try_into().ok().map(u64::from_le_bytes)).collect::<Option<_>>()?;
         let increasing = ends.windows(2).all(|w| w[0] < w[1]);
-        (ends.len() == n && increasing && (b.len() - pos).is_multiple_of(8)).then(|| Fences::with_ends(keys, ends))
+        (ends.len() == n && increasing && (b.len() - pos).is_multiple_of(8))
+            .then(|| Fences::with_ends(keys, ends, separators))
+    }
+}
+
+/// The shortest key `s` with `start ≤ s < limit` that RocksDB's bytewise comparator puts in an
+/// index (`FindShortestSeparator`), given `start < limit`: `start` up to the first byte where
+/// they differ, that byte raised by one — or, where that would reach `limit`, the first byte
+/// after it below 0xff raised by one. `start` whole when one key is a prefix of the other.
+pub(super) fn shortest_separator(start: &[u8], limit: &[u8]) -> Vec<u8> {
+    let common = start.iter().zip(limit).take_while(|(a, b)| a == b).count();
+    if common >= start.len().min(limit.len()) || start[common] >= limit[common] {
+        return start.to_vec();
+    }
+    if common < limit.len() - 1 || start[common] + 1 < limit[common] {
+        let mut s = start[..=common].to_vec();
+        s[common] += 1;
+        return s;
+    }
+    // Raising the differing byte would reach `limit`: raise a later byte of `start` instead.
+    match start.iter().enumerate().skip(common + 1).find(|(_, b)| **b < 0xff) {
+        Some((i, _)) => {
+            let mut s = start[..=i].to_vec();
+            s[i] += 1;
+            s
+        }
+        None => start.to_vec(),
+    }
+}
+
+/// The shortest key at least `key` (RocksDB's `FindShortSuccessor`): `key` up to its first byte
+/// below 0xff, raised by one; `key` itself if every byte is 0xff. The last block's bound.
+pub(super) fn short_successor(key: &[u8]) -> Vec<u8> {
+    match key.iter().position(|&b| b < 0xff) {
+        Some(i) => {
+            let mut s = key[..=i].to_vec();
+            s[i] += 1;
+            s
+        }
+        None => key.to_vec(),
     }
 }
 
@@ -116,6 +168,9 @@ pub(super) struct Footer {
     pub(super) page_bytes: u32,
     /// Data cut into RocksDB-style blocks (their ends are in the index block), not fixed pages.
     pub(super) rocksdb_blocks: bool,
+    /// The index holds RocksDB's separators, not first keys (tables written since the index
+    /// was sized as RocksDB's; older RocksDB-style tables keep first keys).
+    pub(super) separator_index: bool,
     pub(super) data_pages: u64,
     pub(super) entries: u64,
     pub(super) entry_bytes: u64,
@@ -148,7 +203,9 @@ impl Footer {
         out.extend_from_slice(&self.range_sum.to_le_bytes());
         out.extend_from_slice(&self.range_offset.to_le_bytes());
         out.extend_from_slice(&self.range_len.to_le_bytes());
-        out.extend_from_slice(&u32::from(self.rocksdb_blocks).to_le_bytes());
+        // 0: fixed pages; 1: RocksDB-style blocks, first-key index; 2: the same with separators.
+        let layout = if self.separator_index { 2u32 } else { u32::from(self.rocksdb_blocks) };
+        out.extend_from_slice(&layout.to_le_bytes());
         out.extend_from_slice(&0u32.to_le_bytes());
         let sum = checksum(&out[start..]);
         out.extend_from_slice(&sum.to_le_bytes());
@@ -177,7 +234,8 @@ impl Footer {
         }
         Ok(Footer {
             page_bytes: u32_at(12),
-            rocksdb_blocks: u32_at(100) == 1,
+            rocksdb_blocks: matches!(u32_at(100), 1 | 2),
+            separator_index: u32_at(100) == 2,
             data_pages: u64_at(16),
             entries: u64_at(24),
             entry_bytes: u64_at(32),
@@ -234,5 +292,38 @@ mod tests {
             let want = keys.partition_point(|k| &k[..] <= probe).saturating_sub(1);
             assert_eq!(f.page_for(probe), want, "{probe:?}");
         }
+    }
+
+    #[test]
+    fn separators_are_rocksdbs_shortest_keys_between_blocks() {
+        // The first differing byte raised by one.
+        assert_eq!(shortest_separator(b"abcdx", b"abfzz"), b"abd");
+        // Raising it would reach `limit` (its last byte): raise the next byte below 0xff instead.
+        assert_eq!(shortest_separator(b"ab1xyz", b"ab2"), b"ab1y");
+        assert_eq!(shortest_separator(&[1, 0xff, 0xff, 7], &[2]), vec![1, 0xff, 0xff, 8]);
+        // One a prefix of the other, or nothing to gain: `start` itself.
+        assert_eq!(shortest_separator(b"ab", b"abc"), b"ab");
+        assert_eq!(shortest_separator(&[1, 0xff], &[2]), vec![1, 0xff]);
+        // The successor of the last key.
+        assert_eq!(short_successor(&[0, 0, 5, 9]), vec![1]);
+        assert_eq!(short_successor(&[0xff, 0xfe, 3]), vec![0xff, 0xff]);
+        assert_eq!(short_successor(&[0xff, 0xff]), vec![0xff, 0xff]);
+    }
+
+    #[test]
+    fn a_separator_index_finds_the_block_whose_bound_is_the_first_at_or_above_the_key() {
+        // Blocks [a..c], [e..g], [k..m]: bounds d ("c" < d ≤ "e"), h, n.
+        let keys = [&b"d"[..], b"h", b"n"].iter().map(|k| Box::from(*k)).collect();
+        let f = Fences::with_ends(keys, vec![10, 20, 30], true);
+        let cases: [(&[u8], usize); 7] = [(b"a", 0), (b"c", 0), (b"d", 0), (b"da", 1), (b"g", 1), (b"k", 2), (b"m", 2)];
+        for (key, page) in cases {
+            assert_eq!(f.page_for(key), page, "{:?}", std::str::from_utf8(key));
+        }
+        // Past the last bound (the key range check rules this out first): the last block.
+        assert_eq!(f.page_for(b"z"), 2);
+        let mut encoded = Vec::new();
+        f.encode(&mut encoded);
+        let back = Fences::decode(&encoded, true, true).unwrap();
+        assert_eq!((back.page_for(b"da"), back.page_for(b"c")), (1, 0));
     }
 }

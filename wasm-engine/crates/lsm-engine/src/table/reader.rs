@@ -53,6 +53,8 @@ pub struct Table {
     pub(super) block_ends: Option<Rc<[u64]>>,
     /// Whether its data is in RocksDB-style blocks (its index carries their ends).
     pub(super) rocksdb_blocks: bool,
+    /// Its index holds separators (`Fences` bounds blocks from above).
+    pub(super) separator_index: bool,
     pub(super) min_key: Box<[u8]>,
     pub(super) max_key: Box<[u8]>,
     /// Bits per key the filter was sized for when built (0 after reopening: not stored).
@@ -128,6 +130,7 @@ impl Table {
             data_pages: f.data_pages,
             block_ends: None,
             rocksdb_blocks: false,
+            separator_index: false,
             min_key,
             max_key,
             built_bits_per_key: 0.0,
@@ -144,6 +147,7 @@ impl Table {
         };
         table.built_bits_per_key = table.filter_bits() as f64 / table.entries.max(1) as f64;
         table.rocksdb_blocks = f.rocksdb_blocks;
+        table.separator_index = f.separator_index;
         let mut fences = None;
         if f.rocksdb_blocks {
             // The block ends are read at open (counted in `opened`), as RocksDB opens a table.
@@ -193,6 +197,7 @@ impl Table {
             data_pages: self.data_pages,
             block_ends: self.block_ends.clone(),
             rocksdb_blocks: self.rocksdb_blocks,
+            separator_index: self.separator_index,
             min_key: self.min_key.clone(),
             max_key: self.max_key.clone(),
             built_bits_per_key: filter.bits() as f64 / self.entries.max(1) as f64,
@@ -276,7 +281,7 @@ impl Table {
         if checksum(&bytes) != self.index_sum {
             return Err(Error::corruption(&self.file, self.index_offset, "index block checksum mismatch"));
         }
-        Fences::decode(&bytes, self.rocksdb_blocks)
+        Fences::decode(&bytes, self.rocksdb_blocks, self.separator_index)
             .filter(|f| f.len() as u64 == self.data_pages)
             .ok_or_else(|| Error::corruption(&self.file, self.index_offset, "index block is malformed"))
     }
