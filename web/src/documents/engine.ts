@@ -51,6 +51,8 @@ export interface EngineConfig {
   block_cache?: {
     bytes: number;
     cache_index_and_filter_blocks?: boolean;
+    /** RocksDB's pin_l0_filter_and_index_blocks_in_cache: level 0's index and filter blocks stay pinned, charged to the cache. Needs cache_index_and_filter_blocks. */
+    pin_l0_filter_and_index_blocks_in_cache?: boolean;
     high_priority_ratio?: number;
     /** RocksDB's LRU: a block hit once moves into the high-priority pool. */
     midpoint_insertion?: boolean;

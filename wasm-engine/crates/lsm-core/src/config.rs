@@ -358,6 +358,12 @@ pub struct BlockCacheConfig {
     /// false they are pinned in memory, as Monkey's model assumes.
     #[serde(default)]
     pub cache_index_and_filter_blocks: bool,
+    /// RocksDB's `pin_l0_filter_and_index_blocks_in_cache`: the index and filter blocks of a file
+    /// opened in level 0 (a flush's output) stay pinned — read once, never evicted, charged to
+    /// the capacity — for as long as the file lives, trivial moves down included. Needs
+    /// `cache_index_and_filter_blocks`. Default false.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub pin_l0_filter_and_index_blocks_in_cache: bool,
     /// Share of the capacity reserved for high-priority blocks (filters' first modules, fence
     /// pointers); 0 gives a single LRU. In [0, 1].
     #[serde(default)]
@@ -495,6 +501,12 @@ impl EngineConfig {
         }
         let (plo, phi) = REBUILD_PAYBACK_RANGE;
         check_range("filter.rebuild_payback", self.filter.rebuild_payback, plo, phi)?;
+        if self.block_cache.pin_l0_filter_and_index_blocks_in_cache && !self.block_cache.cache_index_and_filter_blocks {
+            return Err(Error::invalid(
+                "block_cache.pin_l0_filter_and_index_blocks_in_cache",
+                "needs block_cache.cache_index_and_filter_blocks true (otherwise every file's index and filter are pinned)",
+            ));
+        }
         if self.filter.monkey_policy == MonkeyPolicy::Reoptimised {
             if self.filter.allocation != Allocation::Monkey {
                 return Err(Error::invalid(

@@ -58,6 +58,9 @@ pub struct BlockCache<V> {
     low: Pool,
     pub evictions: u64,
     pub demotions: u64,
+    /// Bytes of blocks held outside the LRU lists but charged to the capacity: RocksDB's pinned
+    /// entries (`pin_l0_filter_and_index_blocks_in_cache`), which take room no block can use.
+    pinned: u64,
     /// RocksDB's LRUCache with a high-priority pool: a block hit once moves to the head of the
     /// high-priority pool, so blocks read again outlive blocks read once.
     midpoint_insertion: bool,
@@ -75,6 +78,7 @@ impl<V: Clone> BlockCache<V> {
             low: Pool { head: NIL, tail: NIL, bytes: 0 },
             evictions: 0,
             demotions: 0,
+            pinned: 0,
             midpoint_insertion: false,
         }
     }
@@ -88,6 +92,29 @@ impl<V: Clone> BlockCache<V> {
 
     pub fn capacity(&self) -> u64 {
         self.capacity
+    }
+
+    /// Charge `bytes` of pinned blocks to the capacity (replacing the previous charge), evicting
+    /// what no longer fits.
+    pub fn set_pinned(&mut self, bytes: u64) {
+        self.pinned = bytes;
+        self.evict_overflow();
+    }
+
+    /// Bytes the LRU lists may hold: the capacity less the pinned charge.
+    fn room(&self) -> u64 {
+        self.capacity.saturating_sub(self.pinned)
+    }
+
+    fn evict_overflow(&mut self) {
+        while self.high.bytes + self.low.bytes > self.room() {
+            let victim = if self.low.tail != NIL { self.low.tail } else { self.high.tail };
+            if victim == NIL {
+                break;
+            }
+            self.remove(victim);
+            self.evictions += 1;
+        }
     }
 
     pub fn enabled(&self) -> bool {
@@ -187,7 +214,7 @@ impl<V: Clone> BlockCache<V> {
     }
 
     pub fn insert(&mut self, key: BlockKey, block: V, charge: u64, priority: Priority) {
-        if charge > self.capacity {
+        if charge > self.room() {
             return;
         }
         if let Some(&i) = self.map.get(&key) {
@@ -208,14 +235,7 @@ impl<V: Clone> BlockCache<V> {
         self.map.insert(key, i);
         self.push_front(i, priority);
         self.demote_overflow();
-        while self.high.bytes + self.low.bytes > self.capacity {
-            let victim = if self.low.tail != NIL { self.low.tail } else { self.high.tail };
-            if victim == NIL {
-                break;
-            }
-            self.remove(victim);
-            self.evictions += 1;
-        }
+        self.evict_overflow();
     }
 
     /// Bytes resident per kind (data, filter, index).
@@ -300,5 +320,23 @@ mod tests {
             lru.insert(key(i), page(), 100, Priority::Low);
         }
         assert!(lru.get(&key(0)).is_none());
+    }
+
+    #[test]
+    fn pinned_blocks_take_room_from_the_lists() {
+        let mut c = BlockCache::new(400, 0.0);
+        for i in 0..4 {
+            c.insert(key(i), page(), 100, Priority::Low);
+        }
+        // 150 B pinned: two of the four blocks (the least recently used) must go.
+        c.set_pinned(150);
+        assert_eq!((c.resident_bytes(), c.evictions), (200, 2));
+        assert!(c.get(&key(0)).is_none() && c.get(&key(3)).is_some());
+        // A block larger than the room left is not cached at all.
+        c.insert(key(9), page(), 300, Priority::Low);
+        assert!(c.get(&key(9)).is_none());
+        c.set_pinned(0);
+        c.insert(key(9), page(), 300, Priority::Low);
+        assert!(c.get(&key(9)).is_some());
     }
 }

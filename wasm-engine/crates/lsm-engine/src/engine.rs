@@ -85,11 +85,14 @@ impl Engine {
             }
         };
         let config = state.config.clone();
-        let pin = !config.block_cache.cache_index_and_filter_blocks;
+        let cached = config.block_cache.cache_index_and_filter_blocks;
+        let pin_l0 = config.block_cache.pin_l0_filter_and_index_blocks_in_cache;
         let mut stats = Stats::default();
         let mut levels: Vec<Vec<Run>> = Vec::new();
         let mut by_run: std::collections::BTreeMap<(usize, u64), Vec<Rc<Table>>> = Default::default();
         for e in state.tables.values() {
+            // RocksDB opens each file at its level: level 0's keep their metadata pinned.
+            let pin = !cached || (pin_l0 && e.level == 1);
             let table = Table::open(e.table, storage.as_mut(), pin, &mut stats.open)?;
             by_run.entry((e.level, e.run)).or_default().push(Rc::new(table));
         }
@@ -126,6 +129,7 @@ impl Engine {
         };
         // Filters come back as built; the policy brings them to the optimum again.
         engine.mark_filters_stale();
+        engine.charge_pinned_metadata();
         if recovering {
             engine.recover_logs()?;
         }

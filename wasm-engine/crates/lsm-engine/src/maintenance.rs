@@ -387,7 +387,9 @@ impl Engine {
         let spec = self.filter_spec(job, entries, builder.entry_bytes(), (probes - found).max(0.0));
         let table = builder.finish(id, spec, self.storage.as_mut(), &mut job.counters)?;
         if let Some(mut table) = table {
-            if self.config.block_cache.cache_index_and_filter_blocks {
+            let cache = &self.config.block_cache;
+            // A flush's output is opened in level 0: with pin_l0 its metadata stays pinned.
+            if cache.cache_index_and_filter_blocks && !(job.flush && cache.pin_l0_filter_and_index_blocks_in_cache) {
                 table.unpin();
             }
             *table.stats.borrow_mut() = FileStats::new(self.lookups, probes, found);
@@ -497,11 +499,21 @@ impl Engine {
         while self.levels.last().is_some_and(Vec::is_empty) {
             self.levels.pop();
         }
+        self.charge_pinned_metadata();
         if let Some(c) = &job.cursor {
             while self.cursors.len() < job.source_level {
                 self.cursors.push(None);
             }
             self.cursors[job.source_level - 1] = Some(c.clone());
+        }
+    }
+
+    /// With index and filter blocks in the cache, the pinned ones (pin_l0) take its room.
+    pub(crate) fn charge_pinned_metadata(&mut self) {
+        if self.config.block_cache.cache_index_and_filter_blocks {
+            let pinned =
+                self.levels.iter().flatten().flat_map(|r| r.tables.iter()).map(|t| t.pinned_metadata_bytes()).sum();
+            self.cache.set_pinned(pinned);
         }
     }
 

@@ -93,9 +93,15 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
         c.block_cache = BlockCacheConfig {
             bytes,
             cache_index_and_filter_blocks: metadata,
+            pin_l0_filter_and_index_blocks_in_cache: false,
             high_priority_ratio: 0.5,
             midpoint_insertion: false,
         };
+        c
+    };
+    let pin_l0 = |mut c: EngineConfig| {
+        c.block_cache.pin_l0_filter_and_index_blocks_in_cache = true;
+        c.block_cache.midpoint_insertion = true;
         c
     };
     let rocksdb_picking = |mut c: EngineConfig| {
@@ -146,6 +152,20 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
             16 << 10,
             true,
         ),
+        // Level 0's index and filter blocks pinned and charged to the cache, deeper ones cached;
+        // files moved down trivially keep theirs pinned.
+        pin_l0(cached(
+            rocksdb_picking(by_file(config(
+                "by file, RocksDB's picking, pinned L0 metadata",
+                512,
+                4096,
+                &[(4.0, 3, n), (4.0, 1, n)],
+                Uniform,
+                8.0,
+            ))),
+            16 << 10,
+            true,
+        )),
         cached(config("small data cache", 512, 4096, &[(4.0, 3, n)], Uniform, 5.0), 8 << 10, false),
         cached(by_file(modular(leveldb(), 2, FilterSkip::None)), 4 << 10, true),
         // Rebuilt filters live in memory: a reopen starts from the built ones and re-optimises.

@@ -515,11 +515,20 @@ fn filter_bits(policy: Option<&str>, warnings: &mut Vec<Warning>) -> f64 {
 fn block_cache(table: &mut Reader, default_bytes: u64, warnings: &mut Vec<Warning>) -> Result<BlockCacheConfig> {
     let no_cache = table.boolean("no_block_cache")?.unwrap_or(false);
     let cache_index = table.boolean("cache_index_and_filter_blocks")?.unwrap_or(false);
+    let pin_l0 = table.boolean("pin_l0_filter_and_index_blocks_in_cache")?.unwrap_or(false);
+    if pin_l0 && !cache_index {
+        warnings.push(Warning::new(
+            "block_cache.pin_l0_filter_and_index_blocks_in_cache",
+            WarningKind::Dropped,
+            "true has no effect without cache_index_and_filter_blocks: every file's index and filter are pinned",
+        ));
+    }
     // RocksDB's LRUCache: a high-priority pool of half the capacity by default, which a block
     // enters once it has been hit.
     let mut config = BlockCacheConfig {
         bytes: 0,
         cache_index_and_filter_blocks: cache_index,
+        pin_l0_filter_and_index_blocks_in_cache: pin_l0 && cache_index,
         high_priority_ratio: ROCKSDB_HIGH_PRI_POOL_RATIO,
         midpoint_insertion: true,
     };

@@ -592,6 +592,10 @@ fn cache(config: &EngineConfig, table: &mut Section, lossy: &mut Lossy) {
     }
     table.set("no_block_cache", "false");
     table.set("cache_index_and_filter_blocks", if b.cache_index_and_filter_blocks { "true" } else { "false" });
+    table.set(
+        "pin_l0_filter_and_index_blocks_in_cache",
+        if b.pin_l0_filter_and_index_blocks_in_cache { "true" } else { "false" },
+    );
     if b.high_priority_ratio > 0.0 {
         table.note("index and filter blocks use the high-priority pool");
         table.set("cache_index_and_filter_blocks_with_high_priority", "true");

@@ -114,6 +114,7 @@ fn cache_hits_and_ios_add_up_to_every_block_access() {
         config.block_cache = BlockCacheConfig {
             bytes,
             cache_index_and_filter_blocks: metadata,
+            pin_l0_filter_and_index_blocks_in_cache: false,
             high_priority_ratio: 0.3,
             midpoint_insertion: false,
         };

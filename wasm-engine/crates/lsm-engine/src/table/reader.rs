@@ -219,6 +219,14 @@ impl Table {
         self.pinned_filter.as_deref()
     }
 
+    /// Bytes of index and filter blocks it holds pinned (0 when they go through the cache).
+    pub fn pinned_metadata_bytes(&self) -> u64 {
+        match &self.pinned_fences {
+            Some(_) => self.index_len + self.modules.iter().map(|m| u64::from(m.len)).sum::<u64>(),
+            None => 0,
+        }
+    }
+
     /// Forget pinned metadata so filter and fences go through the block cache.
     pub fn unpin(&mut self) {
         self.pinned_filter = None;

@@ -23,6 +23,8 @@ fn importing_an_exported_options_file_gives_back_what_rocksdb_expresses() {
     cached.block_cache.high_priority_ratio = 0.25;
     // RocksDB's LRU cache promotes a block hit once into its high-priority pool.
     cached.block_cache.midpoint_insertion = true;
+    let mut pinned = cached.clone();
+    pinned.block_cache.pin_l0_filter_and_index_blocks_in_cache = true;
     let cases = [
         design(&[(10.0, 1, None)], Allocation::Uniform, 10.0),
         design(&[(2.5, 1, None), (7.0, 1, None), (5.0, 1, None)], Allocation::Uniform, 5.0),
@@ -30,6 +32,7 @@ fn importing_an_exported_options_file_gives_back_what_rocksdb_expresses() {
         design(&[(10.0, 9, None)], Allocation::Uniform, 10.0),
         design(&[(4.0, 4, None)], Allocation::Uniform, 0.0),
         cached,
+        pinned,
     ];
     for c in &cases {
         let e = export(c, Format::Rocksdb, None).unwrap();
