@@ -167,7 +167,7 @@ fn standard_fpr(bits_per_key: f64, probes: u32) -> f64 {
 /// filter (0.953% against 0.819% at 10 bits/key with 6 probes; RocksDB's comment gives 0.9535%
 /// for this ideal and measures about 0.957% for its probe placement).
 pub fn fast_local_bloom_fpr(bits_per_key: f64, probes: u32) -> f64 {
-    if !(bits_per_key > 0.0) || probes == 0 {
+    if bits_per_key.is_nan() || bits_per_key <= 0.0 || probes == 0 {
         return 1.0;
     }
     let line = f64::from(CACHE_LINE_BITS);
@@ -367,12 +367,11 @@ pub fn ribbon_layout(keys: u64, bloom_bits_per_key: f64, rounding: f64) -> Optio
         let usb = ((lower_portion * starts as f64 + rounding.clamp(0.0, 0.999_999)) / RIBBON_COEFF_BITS as f64) as u64;
         RibbonShape { slots, lower_columns, upper_start_block: usb.min(blocks) }
     };
-    if slots < 1024 {
-        if let Some(bloom) = fast_local_bloom_size(keys, bloom_bits_per_key) {
-            if bloom.bytes < shape.bytes() {
-                return Some(RibbonLayout::BloomFallback(bloom));
-            }
-        }
+    if slots < 1024
+        && let Some(bloom) = fast_local_bloom_size(keys, bloom_bits_per_key)
+        && bloom.bytes < shape.bytes()
+    {
+        return Some(RibbonLayout::BloomFallback(bloom));
     }
     Some(RibbonLayout::Ribbon(shape))
 }
