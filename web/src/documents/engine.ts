@@ -23,7 +23,15 @@ export interface EngineConfig {
   filter: {
     allocation: 'explicit' | 'uniform' | 'monkey' | 'mnemosyne';
     bits_per_key: number;
-    kind?: 'bloom' | 'modular';
+    /**
+     * The filters' structure: `bloom` (textbook, default), `modular` (SHaMBa), `fast_local_bloom`
+     * (RocksDB's `bloomfilter:N:false` with format_version 5: 512-bit cache-line blocks) or
+     * `ribbon` (RocksDB's `ribbonfilter:N:L`, Standard128Ribbon; bits_per_key is N, the
+     * Bloom-equivalent bits per key, and needs allocation uniform or explicit).
+     */
+    kind?: 'bloom' | 'modular' | 'fast_local_bloom' | 'ribbon';
+    /** Ribbon only: RocksDB's bloom_before_level (flushes count as level −1; default 0); in [−1, 64]. */
+    bloom_before_level?: number;
     modules?: number;
     skip?: 'none' | 'partial' | 'full';
     /** Monkey only: size filters once at birth (default) or keep re-optimising them as runs come and go. */

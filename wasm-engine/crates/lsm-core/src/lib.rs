@@ -1,7 +1,8 @@
 //! LSM Navigator's documents and pure policies: what a design is (`config::EngineConfig`) and
 //! what a workload is (`workload::Workload`), and the functions every other crate decides with —
 //! the merge geometry and plans (`compaction`), the filter allocations of Monkey (`allocation`,
-//! `monkey_birth`) and Mnemosyne (`mnemosyne`), Bloom filter math (`bloom`), and the seeded
+//! `monkey_birth`) and Mnemosyne (`mnemosyne`), Bloom filter math (`bloom`), the FPR and size of RocksDB's
+//! filter kinds (`filter_kinds`), and the seeded
 //! RNG, hashing and libm-backed math that make a wasm run and a native run identical.
 //! No I/O, no clock, no platform code.
 
@@ -11,6 +12,7 @@ pub mod bloom;
 pub mod compaction;
 pub mod config;
 pub mod error;
+pub mod filter_kinds;
 pub mod hash;
 pub mod layout;
 pub mod math;

@@ -1,37 +1,141 @@
 //! A table's filter: one Bloom filter, or SHaMBa's modular Bloom filter — D smaller filters over
 //! the same keys, probed in order, each stored as its own block so the block cache can keep the
-//! first module while later ones compete with data pages. With one module it is a plain Bloom
-//! filter, byte for byte.
+//! first module while later ones compete with data pages — or one of RocksDB's filters,
+//! FastLocalBloom or Ribbon. With one module it is a plain Bloom filter, byte for byte.
 
+use crate::fast_local_bloom::FastLocalBloom;
+use crate::ribbon::Ribbon;
 use lsm_core::bloom::{Bloom, Probe, expected_fpr, optimal_hashes};
 use lsm_core::error::{Error, Result};
+use lsm_core::filter_kinds::{RibbonLayout, RibbonShape, Structure, fast_local_bloom_fpr, ribbon_layout, ribbon_slots};
 use lsm_core::hash::checksum;
 
-/// How to build a filter: total bits per key and the number of modules.
+/// How to build a filter: total bits per key, the number of modules and the structure.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FilterSpec {
-    /// Filter bits per key over all modules; 0 builds no filter.
+    /// Filter bits per key over all modules (Ribbon: RocksDB's Bloom-equivalent bits per key); 0
+    /// builds no filter.
     pub bits_per_key: f64,
     /// Modules to split the bits into: 1 is a plain Bloom filter, and no more modules are built than there
-    /// are hash functions.
+    /// are hash functions. Always 1 for RocksDB's structures.
     pub modules: u32,
+    /// What the filter is.
+    pub structure: Structure,
 }
 
 impl FilterSpec {
     /// A plain Bloom filter (one module) of `bits_per_key`.
     pub fn bloom(bits_per_key: f64) -> Self {
-        FilterSpec { bits_per_key, modules: 1 }
+        FilterSpec { bits_per_key, modules: 1, structure: Structure::Bloom }
+    }
+
+    /// SHaMBa's modular Bloom filter: `modules` Bloom filters sharing `bits_per_key`.
+    pub fn modular(bits_per_key: f64, modules: u32) -> Self {
+        FilterSpec { bits_per_key, modules, structure: Structure::Bloom }
+    }
+
+    /// One filter of `structure` at `bits_per_key`.
+    pub fn of(structure: Structure, bits_per_key: f64) -> Self {
+        FilterSpec { bits_per_key, modules: 1, structure }
     }
 }
 
-/// Bytes of one module's directory entry: hashes u32, reserved u32, bits u64, offset u32, length u32,
+/// One module of a filter: a textbook Bloom filter, or one of RocksDB's (the whole filter).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Module {
+    /// A textbook Bloom filter (a modular filter's modules are these).
+    Bloom(Bloom),
+    /// RocksDB's FastLocalBloom.
+    FastLocalBloom(FastLocalBloom),
+    /// RocksDB's Standard128Ribbon.
+    Ribbon(Ribbon),
+}
+
+impl Module {
+    /// False means the key of hash `key_hash` is certainly absent; `d` is the module's place in
+    /// probe order (a modular filter's later modules remix the hash).
+    #[inline]
+    pub fn may_contain(&self, key_hash: u64, d: usize) -> bool {
+        match self {
+            Module::Bloom(b) => b.may_contain(module_probe(key_hash, d)),
+            Module::FastLocalBloom(f) => f.may_contain(key_hash),
+            Module::Ribbon(r) => r.may_contain(key_hash),
+        }
+    }
+
+    /// Size in bits.
+    pub fn bits(&self) -> u64 {
+        match self {
+            Module::Bloom(b) => b.bits(),
+            Module::FastLocalBloom(f) => f.bits(),
+            Module::Ribbon(r) => r.bits(),
+        }
+    }
+
+    /// Bloom: hash functions; FastLocalBloom: probes; Ribbon: its blocks' lower column count.
+    pub fn hashes(&self) -> u32 {
+        match self {
+            Module::Bloom(b) => b.hashes(),
+            Module::FastLocalBloom(f) => f.probes(),
+            Module::Ribbon(r) => r.shape().lower_columns,
+        }
+    }
+
+    /// What it is.
+    pub fn structure(&self) -> Structure {
+        match self {
+            Module::Bloom(_) => Structure::Bloom,
+            Module::FastLocalBloom(_) => Structure::FastLocalBloom,
+            Module::Ribbon(_) => Structure::Ribbon,
+        }
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        match self {
+            Module::Bloom(b) => b.encode(out),
+            Module::FastLocalBloom(f) => f.encode(out),
+            Module::Ribbon(r) => r.encode(out),
+        }
+    }
+
+    fn decode(structure: Structure, bytes: &[u8]) -> Option<Module> {
+        match structure {
+            Structure::Bloom => Bloom::decode(bytes).map(Module::Bloom),
+            Structure::FastLocalBloom => FastLocalBloom::decode(bytes).map(Module::FastLocalBloom),
+            Structure::Ribbon => Ribbon::decode(bytes).map(Module::Ribbon),
+        }
+    }
+}
+
+/// The directory's tag for each structure (the entry's second u32; 0, Bloom, in files written
+/// before there were others).
+fn structure_tag(s: Structure) -> u32 {
+    match s {
+        Structure::Bloom => 0,
+        Structure::FastLocalBloom => 1,
+        Structure::Ribbon => 2,
+    }
+}
+
+fn structure_of_tag(tag: u32) -> Option<Structure> {
+    match tag {
+        0 => Some(Structure::Bloom),
+        1 => Some(Structure::FastLocalBloom),
+        2 => Some(Structure::Ribbon),
+        _ => None,
+    }
+}
+
+/// Bytes of one module's directory entry: hashes u32, structure u32, bits u64, offset u32, length u32,
 /// checksum u32, reserved u32.
 const DIRECTORY_ENTRY: usize = 32;
 
 /// Where module `d`'s bytes are inside the filter block, and how to check them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ModuleInfo {
-    /// Hash functions the module probes.
+    /// What the module is.
+    pub structure: Structure,
+    /// Hash functions the module probes (FastLocalBloom: probes; Ribbon: lower columns).
     pub hashes: u32,
     /// The module's size in bits.
     pub bits: u64,
@@ -71,7 +175,7 @@ pub fn module_hashes(bits_per_key: f64, modules: u32) -> Vec<u32> {
 /// No module means no filter: every key may be present.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Filter {
-    modules: Vec<Bloom>,
+    modules: Vec<Module>,
 }
 
 impl Filter {
@@ -87,6 +191,21 @@ impl Filter {
 
     /// Build from `entries` key hashes, given by an iterator (a table builder keeps them in chunks).
     pub fn build_from(entries: u64, key_hashes: impl Iterator<Item = u64>, spec: FilterSpec) -> Self {
+        if entries == 0 {
+            return Filter::none();
+        }
+        match spec.structure {
+            Structure::Bloom => {}
+            Structure::FastLocalBloom => {
+                return Filter::from_modules(
+                    FastLocalBloom::build(entries, key_hashes, spec.bits_per_key)
+                        .map(Module::FastLocalBloom)
+                        .into_iter()
+                        .collect(),
+                );
+            }
+            Structure::Ribbon => return Filter::ribbon(entries, key_hashes.collect(), spec.bits_per_key),
+        }
         let hashes = module_hashes(spec.bits_per_key, spec.modules);
         if entries == 0 || hashes.is_empty() {
             return Filter::none();
@@ -99,7 +218,32 @@ impl Filter {
                 m.insert(module_probe(h, d));
             }
         }
-        Filter { modules }
+        Filter { modules: modules.into_iter().map(Module::Bloom).collect() }
+    }
+
+    /// RocksDB's Standard128Ribbon at `bloom_bits_per_key` Bloom-equivalent bits, or the
+    /// FastLocalBloom RocksDB falls back to: for small filters, and when banding fails for every
+    /// seed. The first key's hash picks the rounding of the column split and the first seed, as in
+    /// RocksDB.
+    fn ribbon(entries: u64, hashes: Vec<u64>, bloom_bits_per_key: f64) -> Self {
+        let first = hashes.first().copied().unwrap_or(0);
+        let rounding = (first >> 32) as f64 / 4_294_967_296.0;
+        let bloom = |hashes: Vec<u64>| {
+            Filter::from_modules(
+                FastLocalBloom::build(entries, hashes.into_iter(), bloom_bits_per_key)
+                    .map(Module::FastLocalBloom)
+                    .into_iter()
+                    .collect(),
+            )
+        };
+        match ribbon_layout(entries, bloom_bits_per_key, rounding) {
+            None => Filter::none(),
+            Some(RibbonLayout::BloomFallback(_)) => bloom(hashes),
+            Some(RibbonLayout::Ribbon(shape)) => match Ribbon::build(shape, &hashes, (first & 0xFF) as u32) {
+                Some(r) => Filter::from_modules(vec![Module::Ribbon(r)]),
+                None => bloom(hashes),
+            },
+        }
     }
 
     /// Whether it has no module (no filter).
@@ -108,18 +252,18 @@ impl Filter {
     }
 
     /// The modules, in probe order.
-    pub fn modules(&self) -> &[Bloom] {
+    pub fn modules(&self) -> &[Module] {
         &self.modules
     }
 
     /// Bits over all modules.
     pub fn bits(&self) -> u64 {
-        self.modules.iter().map(Bloom::bits).sum()
+        self.modules.iter().map(Module::bits).sum()
     }
 
     /// Hash functions over all modules.
     pub fn hashes(&self) -> u32 {
-        self.modules.iter().map(Bloom::hashes).sum()
+        self.modules.iter().map(Module::hashes).sum()
     }
 
     /// Expected FPR over `entries` keys: the product of the modules' integer-k FPRs (1 without a filter).
@@ -129,13 +273,21 @@ impl Filter {
 
     /// All modules say "maybe".
     pub fn may_contain(&self, key_hash: u64) -> bool {
-        self.modules.iter().enumerate().all(|(d, m)| m.may_contain(module_probe(key_hash, d)))
+        self.modules.iter().enumerate().all(|(d, m)| m.may_contain(key_hash, d))
     }
 
-    fn infos(&self) -> Vec<ModuleInfo> {
+    /// Each module's directory entry, without its place in a block (offset, length, checksum 0).
+    pub fn infos(&self) -> Vec<ModuleInfo> {
         self.modules
             .iter()
-            .map(|m| ModuleInfo { hashes: m.hashes(), bits: m.bits(), offset: 0, len: 0, checksum: 0 })
+            .map(|m| ModuleInfo {
+                structure: m.structure(),
+                hashes: m.hashes(),
+                bits: m.bits(),
+                offset: 0,
+                len: 0,
+                checksum: 0,
+            })
             .collect()
     }
 
@@ -155,6 +307,7 @@ impl Filter {
             let sum = checksum(&out[module_start..]);
             let e = dir_at + d * DIRECTORY_ENTRY;
             out[e..e + 4].copy_from_slice(&m.hashes().to_le_bytes());
+            out[e + 4..e + 8].copy_from_slice(&structure_tag(m.structure()).to_le_bytes());
             out[e + 8..e + 16].copy_from_slice(&m.bits().to_le_bytes());
             out[e + 16..e + 20].copy_from_slice(&(offset as u32).to_le_bytes());
             out[e + 20..e + 24].copy_from_slice(&(len as u32).to_le_bytes());
@@ -178,6 +331,7 @@ impl Filter {
             let mut bits = [0u8; 8];
             bits.copy_from_slice(&bytes[e + 8..e + 16]);
             infos.push(ModuleInfo {
+                structure: structure_of_tag(u32_at(e + 4)).ok_or_else(bad)?,
                 hashes: u32_at(e),
                 bits: u64::from_le_bytes(bits),
                 offset: u32_at(e + 16),
@@ -194,24 +348,39 @@ impl Filter {
     }
 
     /// Decode one module from its bytes, verified against the directory.
-    pub fn decode_module(file: &str, at: u64, info: &ModuleInfo, bytes: &[u8]) -> Result<Bloom> {
+    pub fn decode_module(file: &str, at: u64, info: &ModuleInfo, bytes: &[u8]) -> Result<Module> {
         if checksum(bytes) != info.checksum {
             return Err(Error::corruption(file, at, "filter module checksum mismatch"));
         }
-        Bloom::decode(bytes)
-            .filter(|b| b.bits() == info.bits && b.hashes() == info.hashes)
+        Module::decode(info.structure, bytes)
+            .filter(|m| m.bits() == info.bits && m.hashes() == info.hashes)
             .ok_or_else(|| Error::corruption(file, at, "filter module is malformed"))
     }
 
     /// A filter of these modules, in probe order (re-optimised Monkey keeps a prefix of a table's modules).
-    pub fn from_modules(modules: Vec<Bloom>) -> Self {
+    pub fn from_modules(modules: Vec<Module>) -> Self {
         Filter { modules }
     }
 }
 
-/// Each module's expected FPR over `entries` keys.
+/// Each module's expected FPR over `entries` keys: the integer-k formula for Bloom modules,
+/// the per-line Poisson average for FastLocalBloom, and the column split for Ribbon (whose slots
+/// follow from `entries`).
 pub fn module_fprs(infos: &[ModuleInfo], entries: u64) -> Vec<f64> {
-    infos.iter().map(|m| expected_fpr(m.bits, m.hashes, entries)).collect()
+    infos
+        .iter()
+        .map(|m| match m.structure {
+            Structure::Bloom => expected_fpr(m.bits, m.hashes, entries),
+            Structure::FastLocalBloom => fast_local_bloom_fpr(m.bits as f64 / entries.max(1) as f64, m.hashes),
+            Structure::Ribbon => {
+                let slots = ribbon_slots(entries);
+                let blocks = slots / lsm_core::filter_kinds::RIBBON_COEFF_BITS;
+                let segments = m.bits / 128;
+                let upper_start_block = (blocks * u64::from(m.hashes + 1)).saturating_sub(segments).min(blocks);
+                RibbonShape { slots, lower_columns: m.hashes, upper_start_block }.fpr()
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -241,14 +410,14 @@ mod tests {
         for &h in &keys {
             plain.insert(Probe::from_hash(h));
         }
-        assert_eq!(f.modules(), &[plain]);
+        assert_eq!(f.modules(), &[Module::Bloom(plain)]);
     }
 
     #[test]
     fn modular_fpr_is_the_product_and_matches_measurement() {
         let n = 50_000;
         let keys = hashes(n, 0);
-        let f = Filter::build(&keys, FilterSpec { bits_per_key: 10.0, modules: 2 });
+        let f = Filter::build(&keys, FilterSpec::modular(10.0, 2));
         assert!(keys.iter().all(|&h| f.may_contain(h)));
         let probes = hashes(400_000, 1);
         let fp = probes.iter().filter(|&&h| f.may_contain(h)).count() as f64 / probes.len() as f64;
@@ -261,7 +430,7 @@ mod tests {
     #[test]
     fn encode_decode_each_module() {
         let keys = hashes(1000, 0);
-        let f = Filter::build(&keys, FilterSpec { bits_per_key: 8.0, modules: 3 });
+        let f = Filter::build(&keys, FilterSpec::modular(8.0, 3));
         let mut block = Vec::new();
         let dir_len = f.encode(&mut block);
         let infos = Filter::decode_directory("t", 0, &block[..dir_len]).unwrap();
@@ -275,5 +444,46 @@ mod tests {
         let info = infos[0];
         let bytes = &flipped[info.offset as usize..(info.offset + info.len) as usize];
         assert!(Filter::decode_module("t", 0, &info, bytes).is_err());
+    }
+
+    #[test]
+    fn rocksdb_structures_roundtrip_through_the_directory_and_price_their_fpr() {
+        let n = 30_000;
+        let keys = hashes(n, 0);
+        for structure in [Structure::FastLocalBloom, Structure::Ribbon] {
+            let f = Filter::build(&keys, FilterSpec::of(structure, 10.0));
+            assert_eq!(f.modules().len(), 1);
+            assert_eq!(f.modules()[0].structure(), structure);
+            assert!(keys.iter().all(|&h| f.may_contain(h)));
+            let mut block = Vec::new();
+            let dir_len = f.encode(&mut block);
+            let infos = Filter::decode_directory("t", 0, &block[..dir_len]).unwrap();
+            assert_eq!(infos[0].structure, structure);
+            let bytes = &block[infos[0].offset as usize..(infos[0].offset + infos[0].len) as usize];
+            assert_eq!(&Filter::decode_module("t", 0, &infos[0], bytes).unwrap(), &f.modules()[0]);
+            // The price read from the directory is the structure's own.
+            let fpr = module_fprs(&infos, n)[0];
+            let own = match &f.modules()[0] {
+                Module::Ribbon(r) => r.shape().fpr(),
+                Module::FastLocalBloom(b) => fast_local_bloom_fpr(b.bits() as f64 / n as f64, b.probes()),
+                Module::Bloom(_) => unreachable!(),
+            };
+            assert_eq!(fpr, own);
+            let bits_per_key = f.bits() as f64 / n as f64;
+            match structure {
+                // 30,000 keys at 10 bits: 37,500 bytes, rounded up to 37,504 (586 lines).
+                Structure::FastLocalBloom => assert_eq!(f.bits(), 37_504 * 8),
+                // Ribbon: the FPR of the Bloom filter in ~70% of its bits.
+                _ => assert!(bits_per_key > 6.8 && bits_per_key < 7.3, "{bits_per_key}"),
+            }
+        }
+        // A filter too small for Ribbon to pay is FastLocalBloom; an old directory entry (tag 0)
+        // is a Bloom filter, and an unknown tag is corruption.
+        let small = Filter::build(&hashes(40, 0), FilterSpec::of(Structure::Ribbon, 10.0));
+        assert_eq!(small.modules()[0].structure(), Structure::FastLocalBloom);
+        let mut block = Vec::new();
+        let dir_len = small.encode(&mut block);
+        block[4 + 4] = 9;
+        assert!(Filter::decode_directory("t", 0, &block[..dir_len]).is_err());
     }
 }

@@ -10,6 +10,7 @@ use crate::job::Job;
 use crate::run::Run;
 use lsm_core::allocation::LN2_SQ;
 use lsm_core::config::{Allocation, BITS_PER_KEY_RANGE, FilterKind};
+use lsm_core::filter_kinds::structure_for;
 use lsm_core::math::ln;
 use lsm_core::mnemosyne::{self, FileWeight};
 use lsm_core::monkey_birth::monkey_bits_at_birth;
@@ -17,7 +18,7 @@ use lsm_core::monkey_birth::monkey_bits_at_birth;
 impl Engine {
     /// The filter a new table of `entries` gets (z: its estimated empty probes, for Mnemosyne).
     pub(crate) fn filter_spec(&mut self, job: &Job, entries: u64, entry_bytes: u64, empty_probes: f64) -> FilterSpec {
-        let f = &self.config.filter;
+        let f = &self.config.filter.clone();
         let modules = if f.kind == FilterKind::Modular { f.modules } else { 1 };
         let bits_per_key = match f.allocation {
             Allocation::Explicit => self.config.level(job.dest_level).bits_per_key.unwrap_or(0.0),
@@ -32,7 +33,8 @@ impl Engine {
                 .mnemosyne_bits(job, entries, entry_bytes, empty_probes)
                 .min(self.unspent_bits_per_key(job, entries)),
         };
-        FilterSpec { bits_per_key: bits_per_key.clamp(0.0, BITS_PER_KEY_RANGE.1), modules }
+        let structure = structure_for(f, job.flush, job.dest_level);
+        FilterSpec { bits_per_key: bits_per_key.clamp(0.0, BITS_PER_KEY_RANGE.1), modules, structure }
     }
 
     /// Bits per key left for a new table of `entries` once the filters that stay are paid for:

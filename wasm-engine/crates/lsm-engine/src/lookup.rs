@@ -2,7 +2,6 @@
 //! skipping, Mnemosyne's query-time skip), then the fence pointers and one data page. Every
 //! block it touches is counted as a cache hit or an I/O.
 
-use crate::filter::module_probe;
 use crate::page::{self, Found};
 use crate::table::{ReadCtx, Table};
 use lsm_core::config::FilterSkip;
@@ -76,7 +75,7 @@ pub(crate) fn probe_table(
             let module = table.module(d, ctx)?;
             ctx.counters.filter_modules_probed += 1;
             consulted = true;
-            if !module.may_contain(module_probe(key_hash, d)) {
+            if !module.may_contain(key_hash, d) {
                 ctx.counters.filter_probes += 1;
                 ctx.counters.filter_negatives += 1;
                 table.stats.borrow_mut().record(policy.now, false, policy.window);

@@ -292,8 +292,11 @@ impl Engine {
         } else {
             1
         };
-        let spec =
-            FilterSpec { bits_per_key: bits_per_key.clamp(0.0, lsm_core::config::BITS_PER_KEY_RANGE.1), modules };
+        let spec = FilterSpec {
+            bits_per_key: bits_per_key.clamp(0.0, lsm_core::config::BITS_PER_KEY_RANGE.1),
+            modules,
+            structure: lsm_core::filter_kinds::structure_for(&self.config.filter, false, li + 1),
+        };
         let tables = self.levels[li][ri].tables.clone();
         let mut rebuilt = Vec::with_capacity(tables.len());
         let mut pages = 0;

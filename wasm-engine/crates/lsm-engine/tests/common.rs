@@ -118,6 +118,11 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
         c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
         c
     };
+    let kind = |mut c: EngineConfig, kind: FilterKind| {
+        c.filter.kind = kind;
+        c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        c
+    };
     let n = None;
     let leveldb = || config("by file, LevelDB-like", 512, 4096, &[(2.5, 3, n), (4.0, 1, n)], Uniform, 8.0);
     vec![
@@ -168,6 +173,24 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
         )),
         cached(config("small data cache", 512, 4096, &[(4.0, 3, n)], Uniform, 5.0), 8 << 10, false),
         cached(by_file(modular(leveldb(), 2, FilterSkip::None)), 4 << 10, true),
+        // RocksDB's filters: FastLocalBloom everywhere; Ribbon below the flushes (whose filters
+        // are FastLocalBloom, as are filters too small for Ribbon to pay), through the cache.
+        kind(
+            rocksdb_picking(by_file(config(
+                "by file, FastLocalBloom",
+                512,
+                4096,
+                &[(4.0, 3, n), (4.0, 1, n)],
+                Monkey,
+                8.0,
+            ))),
+            FilterKind::FastLocalBloom,
+        ),
+        cached(
+            kind(config("ribbon, leveling", 512, 4096, &[(4.0, 1, n)], Uniform, 10.0), FilterKind::Ribbon),
+            16 << 10,
+            true,
+        ),
         // Rebuilt filters live in memory: a reopen starts from the built ones and re-optimises.
         reoptimised(
             by_file(modular(

@@ -101,8 +101,10 @@ fn header(config: &EngineConfig, workload: Option<&Workload>, m: &Mapping, warni
         Some(w) => h.push_str(&format!(" (as deep as workload \"{}\" fills).\n", one_line(&w.name))),
         None => h.push_str(" (RocksDB's default tree; export with a workload to size it).\n"),
     }
-    h.push_str("# Filters: RocksDB's Bloom filter is cache-local (FastLocalBloom); at the same bits per key its\n");
-    h.push_str("# false-positive rate is somewhat above the engine's standard Bloom filter.\n");
+    if config.filter.kind == FilterKind::Bloom || config.filter.kind == FilterKind::Modular {
+        h.push_str("# Filters: RocksDB's Bloom filter is cache-local (FastLocalBloom); at the same bits per key its\n");
+        h.push_str("# false-positive rate is somewhat above the engine's standard Bloom filter.\n");
+    }
     h.push_str("#\n");
     if warnings.is_empty() {
         h.push_str("# Lossless: every setting of the design is expressed below.\n");
@@ -553,7 +555,16 @@ fn filters(m: &Mapping, table: &mut Section, lossy: &mut Lossy) -> bool {
     }
     let levels = if filtered_to == 1 { "level 1".to_string() } else { format!("levels 1..{filtered_to}") };
     table.note(format!("{} bits per key on engine {levels}", number(millibits, 3)));
-    table.set("filter_policy", format!("bloomfilter:{}:false", number(millibits, 3)));
+    // FastLocalBloom (and the textbook Bloom filter, which RocksDB has not: it builds FastLocalBloom)
+    // is `bloomfilter` with format_version 5; Ribbon is `ribbonfilter` with its bloom_before_level.
+    let policy = match c.filter.kind {
+        FilterKind::Ribbon => format!("ribbonfilter:{}:{}", number(millibits, 3), c.filter.bloom_before_level),
+        FilterKind::Bloom | FilterKind::Modular | FilterKind::FastLocalBloom => {
+            format!("bloomfilter:{}:false", number(millibits, 3))
+        }
+    };
+    table.set("filter_policy", policy);
+    table.set("format_version", "5");
     if drop_last {
         table.note("the bottommost level has no filter (optimize_filters_for_hits)");
     }

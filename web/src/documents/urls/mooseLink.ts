@@ -51,6 +51,8 @@ function notesFor(config: EngineConfig): string[] {
   const notes: string[] = [];
   if (config.filter.allocation === 'mnemosyne') notes.push('Mnemosyne’s per-file filter bits become Moose’s optimal split of the same memory.');
   if (config.filter.kind === 'modular') notes.push('Modular (SHaMBa) filters are modelled as one Bloom filter per run.');
+  if (config.filter.kind === 'fast_local_bloom') notes.push('RocksDB’s FastLocalBloom filters are modelled as textbook Bloom filters (Moose’s FPR is a little lower).');
+  if (config.filter.kind === 'ribbon') notes.push('RocksDB’s Ribbon filters are modelled as textbook Bloom filters of the same bits per key (Ribbon’s bits are Bloom-equivalent).');
   if (config.compaction?.granularity === 'file') notes.push('Moose merges whole levels; the design’s file-by-file compaction is not part of its model.');
   if (config.block_cache && config.block_cache.bytes > 0) notes.push('Moose counts every page read as an I/O; the block cache is not part of its model.');
   return notes;

@@ -19,7 +19,14 @@ const COLUMNS: Column<LevelRow>[] = [
 
 function filterText(c: EngineConfig): string {
   const f = c.filter;
-  const kind = f.kind === 'modular' ? `modular (${f.modules ?? 1} modules${f.skip && f.skip !== 'none' ? `, ${f.skip} skipping` : ''})` : 'Bloom';
+  const kind =
+    f.kind === 'modular'
+      ? `modular (${f.modules ?? 1} modules${f.skip && f.skip !== 'none' ? `, ${f.skip} skipping` : ''})`
+      : f.kind === 'fast_local_bloom'
+        ? "RocksDB's FastLocalBloom"
+        : f.kind === 'ribbon'
+          ? `RocksDB's Ribbon (Bloom-equivalent bits; Bloom before level ${f.bloom_before_level ?? 0})`
+          : 'Bloom';
   return f.allocation === 'explicit' ? `${kind}, per level` : `${kind}, ${f.allocation}, ${formatSig(f.bits_per_key, 4)} bits/key`;
 }
 

@@ -67,10 +67,10 @@ pub fn bloom_probe(seed: u64) -> Result<Box<dyn Kernel>> {
 
 /// Build a modular filter of `MODULES` modules over `KEYS` key hashes.
 pub fn modular_build(_seed: u64) -> Result<Box<dyn Kernel>> {
-    Ok(build(FilterSpec { bits_per_key: BITS_PER_KEY, modules: MODULES }))
+    Ok(build(FilterSpec::modular(BITS_PER_KEY, MODULES)))
 }
 
 /// Probe a modular filter over `KEYS` keys with `PROBES` key hashes, half of them present.
 pub fn modular_probe(seed: u64) -> Result<Box<dyn Kernel>> {
-    Ok(probe(seed, FilterSpec { bits_per_key: BITS_PER_KEY, modules: MODULES }))
+    Ok(probe(seed, FilterSpec::modular(BITS_PER_KEY, MODULES)))
 }

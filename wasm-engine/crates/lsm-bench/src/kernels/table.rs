@@ -9,7 +9,7 @@
 
 use lsm_core::error::{Error, Result};
 use lsm_core::rng::Rng;
-use lsm_engine::filter::{FilterSpec, module_probe};
+use lsm_engine::filter::FilterSpec;
 use lsm_engine::page::{self, Found};
 use lsm_engine::stats::{ReadCounters, WriteCounters};
 use lsm_engine::storage::{MemStorage, Storage};
@@ -34,7 +34,7 @@ struct Get {
 fn lookup(table: &Table, key: &[u8], ctx: &mut ReadCtx<'_>) -> Result<Found> {
     let h = key_hash(key);
     for d in 0..table.modules().len() {
-        if !table.module(d, ctx)?.may_contain(module_probe(h, d)) {
+        if !table.module(d, ctx)?.may_contain(h, d) {
             ctx.counters.filter_negatives += 1;
             return Ok(Found::Absent);
         }

@@ -6,11 +6,10 @@ use std::rc::Rc;
 
 use crate::cache::{BlockCache, BlockKey, BlockKind, Priority};
 use crate::filestats::FileStats;
-use crate::filter::{Filter, ModuleInfo, module_fprs};
+use crate::filter::{Filter, Module, ModuleInfo, module_fprs};
 use crate::page;
 use crate::stats::ReadCounters;
 use crate::storage::Storage;
-use lsm_core::bloom::Bloom;
 use lsm_core::error::{Error, Result};
 use lsm_core::hash::checksum;
 
@@ -22,7 +21,7 @@ pub enum Block {
     /// A data page, its checksum verified.
     Page(Rc<[u8]>),
     /// One filter module, decoded and verified.
-    Module(Rc<Bloom>),
+    Module(Rc<Module>),
     /// A table's fence pointers, decoded and verified.
     Fences(Rc<Fences>),
 }
@@ -65,7 +64,7 @@ pub struct Table {
     pub(super) index_offset: u64,
     pub(super) index_len: u64,
     pub(super) index_sum: u32,
-    pub(super) pinned_filter: Option<Vec<Rc<Bloom>>>,
+    pub(super) pinned_filter: Option<Vec<Rc<Module>>>,
     pub(super) pinned_fences: Option<Rc<Fences>>,
     /// Access statistics (Merlin's window, SHaMBa's counters).
     pub stats: RefCell<FileStats>,
@@ -182,11 +181,7 @@ impl Table {
     /// the filter it was built with: a resized filter lives in memory while the engine is open,
     /// and after a restart the policy derives it again from the runs that exist.
     pub fn with_filter(&self, filter: &Filter, rebuild_pages: u64) -> Table {
-        let modules: Vec<ModuleInfo> = filter
-            .modules()
-            .iter()
-            .map(|m| ModuleInfo { hashes: m.hashes(), bits: m.bits(), offset: 0, len: 0, checksum: 0 })
-            .collect();
+        let modules: Vec<ModuleInfo> = filter.infos();
         Table {
             id: self.id,
             file: self.file.clone(),
@@ -215,7 +210,7 @@ impl Table {
     }
 
     /// The pinned filter modules (none when filters go through the block cache).
-    pub fn pinned_modules(&self) -> Option<&[Rc<Bloom>]> {
+    pub fn pinned_modules(&self) -> Option<&[Rc<Module>]> {
         self.pinned_filter.as_deref()
     }
 
@@ -294,7 +289,7 @@ impl Table {
             .ok_or_else(|| Error::corruption(&self.file, self.index_offset, "index block is malformed"))
     }
 
-    fn load_module(&self, d: usize, storage: &mut dyn Storage, c: &mut ReadCounters) -> Result<Bloom> {
+    fn load_module(&self, d: usize, storage: &mut dyn Storage, c: &mut ReadCounters) -> Result<Module> {
         let info = self.modules[d];
         let at = self.filter_offset + u64::from(info.offset);
         let bytes = storage.read(&self.file, at, info.len as usize)?;
@@ -319,7 +314,7 @@ impl Table {
     }
 
     /// Filter module `d`: pinned, or through the cache (module 1 at high priority, the rest low).
-    pub fn module(&self, d: usize, ctx: &mut ReadCtx<'_>) -> Result<Rc<Bloom>> {
+    pub fn module(&self, d: usize, ctx: &mut ReadCtx<'_>) -> Result<Rc<Module>> {
         if let Some(f) = &self.pinned_filter {
             return Ok(f[d].clone());
         }

@@ -94,7 +94,9 @@ fn unknown_keys_in_an_imported_options_file_are_reported_by_name() {
     // RocksDB 8.10 defaults to dynamic level bytes: imported as the mechanism, not approximated.
     assert!(c.compaction.dynamic_level_bytes && c.compaction.num_levels == 7);
     assert!(!fields.contains(&("levels", Approximated)), "{fields:?}");
-    assert!(fields.contains(&("filter.bits_per_key", Approximated)), "ribbon");
+    // Ribbon is imported as the mechanism, Ribbon everywhere (bloom_before_level −1).
+    assert!(!fields.iter().any(|(f, _)| f.starts_with("filter")), "{fields:?}");
+    assert_eq!((c.filter.kind, c.filter.bloom_before_level), (FilterKind::Ribbon, -1));
     assert!(fields.contains(&("compression", Dropped)));
     assert_eq!(c.filter.bits_per_key, 10.0);
     assert_eq!(c.block_cache.bytes, 32 << 20);
@@ -134,6 +136,57 @@ fn bad_designs_and_formats_are_rejected_naming_the_field() {
         .unwrap_err()
         .to_string();
     assert!(e.starts_with("mix:"), "{e}");
+}
+
+/// The filter_policy lines RocksDB 7.8.3 writes (an OPTIONS file of a database opened with
+/// `NewBloomFilterPolicy(10, false)`, `NewRibbonFilterPolicy(10)` and
+/// `NewRibbonFilterPolicy(9.5, 2)`): the kind RocksDB builds, and back to the same line.
+#[test]
+fn filter_kinds_import_as_rocksdb_builds_them_and_export_back() {
+    let file = |policy: &str, table_extra: &str, version: &str| {
+        format!(
+            "[Version]\n  rocksdb_version={version}\n  options_file_version=1.1\n[DBOptions]\n[CFOptions \"default\"]\n\
+             [TableOptions/BlockBasedTable \"default\"]\n  filter_policy={policy}\n{table_extra}"
+        )
+    };
+    let cases: [(&str, &str, &str, FilterKind, f64, i32); 6] = [
+        ("bloomfilter:10:false", "  format_version=5\n", "7.8.3", FilterKind::FastLocalBloom, 10.0, 0),
+        // format_version absent: 5, 7.8's default.
+        ("bloomfilter:16:false", "", "7.8.3", FilterKind::FastLocalBloom, 16.0, 0),
+        ("ribbonfilter:10:0", "  format_version=5\n", "7.8.3", FilterKind::Ribbon, 10.0, 0),
+        ("ribbonfilter:9.5:2", "  format_version=5\n", "7.8.3", FilterKind::Ribbon, 9.5, 2),
+        ("ribbonfilter:5:-1", "", "7.8.3", FilterKind::Ribbon, 5.0, -1),
+        // Below format_version 5 RocksDB builds its legacy Bloom filter: the textbook one here.
+        ("bloomfilter:10:false", "  format_version=4\n", "7.8.3", FilterKind::Bloom, 10.0, 0),
+    ];
+    for (policy, extra, version, kind, bits, level) in cases {
+        let i = import(&file(policy, extra, version), ImportKind::Rocksdb).unwrap();
+        let c = &i.config;
+        assert_eq!(
+            (c.filter.kind, c.filter.bits_per_key, c.filter.bloom_before_level),
+            (kind, bits, level),
+            "{policy}"
+        );
+        assert!(i.unknown_keys.is_empty(), "{:?}", i.unknown_keys);
+        let legacy = i.warnings.iter().any(|w| w.field == "filter.kind" && w.kind == Approximated);
+        assert_eq!(legacy, kind == FilterKind::Bloom, "{policy}");
+        // Exported back: the same filter_policy, format_version 5 (the legacy filter excepted).
+        let e = export(c, Format::Rocksdb, None).unwrap();
+        let ini = Ini::parse(&e.text).unwrap();
+        let table = sections(&ini);
+        if kind != FilterKind::Bloom {
+            assert_eq!(table.table_str("filter_policy"), policy, "{policy}");
+            assert_eq!(table.table_str("format_version"), "5");
+            let back = import(&e.text, ImportKind::Rocksdb).unwrap().config;
+            assert_eq!(back.filter, c.filter, "{policy}");
+        }
+    }
+    // Files older than 6.19 default to format_version 4: the legacy Bloom filter.
+    let old = import(&file("bloomfilter:10:false", "", "6.10.0"), ImportKind::Rocksdb).unwrap().config;
+    assert_eq!(old.filter.kind, FilterKind::Bloom);
+    // ribbonfilter:N alone (the older spelling) is bloom_before_level 0.
+    let bare = import(&file("ribbonfilter:8", "", "7.8.3"), ImportKind::Rocksdb).unwrap().config;
+    assert_eq!((bare.filter.kind, bare.filter.bloom_before_level), (FilterKind::Ribbon, 0));
 }
 
 #[test]
