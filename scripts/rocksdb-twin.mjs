@@ -25,7 +25,7 @@ const usage = `npm run rocksdb-twin -- [options]
   --scale F        every size option (memtable, level base, file target, cache) × F, in (0, 1];
                    a fraction such as 1/64 is accepted (default 1: RocksDB's own sizes)
   --only LIST      shapes, comma-separated, from: ${SHAPES.map((s) => s.id).join(', ')} (default all)
-  --workloads L    YCSB workload letters from abcdef (default abcdef)
+  --workloads L    YCSB workload letters from abcdef, run together or comma-separated (default abcdef)
   --out FILE       where the table is written (default public/measured/rocksdb-twin.json)
   --help           this text`;
 
@@ -67,7 +67,7 @@ if (!(scale > 0 && scale <= 1)) fail(`--scale must be in (0, 1], e.g. 1/64, got 
 const only = values.only.split(',');
 const unknownShape = only.find((id) => !SHAPES.some((s) => s.id === id));
 if (unknownShape) fail(`--only: no shape "${unknownShape}"`);
-const letters = values.workloads;
+const letters = values.workloads.replaceAll(',', '');
 if (!/^[a-f]+$/.test(letters)) fail(`--workloads must be letters from abcdef, got "${letters}"`);
 const out = values.out;
 

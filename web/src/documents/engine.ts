@@ -51,10 +51,16 @@ export interface EngineConfig {
      * (L0) merges into the base level over empty levels; file granularity only.
      */
     dynamic_level_bytes?: boolean;
-    /** RocksDB's num_levels, L0 included (2–64, default 7); read only with dynamic_level_bytes. */
+    /** RocksDB's num_levels, L0 included (2–64, default 7); read only with dynamic_level_bytes or universal. */
     num_levels?: number;
     /** Output files cut at the level below's boundaries as LevelDB ('leveldb') or RocksDB 7.8 ('rocksdb') does. */
     output_cuts?: 'leveldb' | 'rocksdb';
+    /**
+     * RocksDB 7.8's universal compaction (compaction_style kCompactionStyleUniversal) instead of
+     * the rules above: level 1 is L0 (each run one file), each deeper level one sorted run, and
+     * RocksDB's picker merges consecutive runs. Omitted: none. Every field defaults to RocksDB's.
+     */
+    universal?: UniversalCompaction;
   };
   block_cache?: {
     bytes: number;
@@ -66,6 +72,24 @@ export interface EngineConfig {
     midpoint_insertion?: boolean;
   };
   statistics_window?: number;
+}
+
+/** RocksDB's compaction_options_universal and its trigger (lsm-core/src/universal.rs). */
+export interface UniversalCompaction {
+  /** Sorted runs (L0 files and non-empty levels) before a compaction is considered (1–1000, default 4). */
+  level0_file_num_compaction_trigger?: number;
+  /** Percent a stretch of runs may fall short of the next run and still take it (0–1000000, default 1). */
+  size_ratio?: number;
+  /** Fewest runs a size-ratio merge takes (≥ 2, default 2). */
+  min_merge_width?: number;
+  /** Most runs a size-ratio or run-count merge takes (≥ min_merge_width, default 4294967295). */
+  max_merge_width?: number;
+  /** Newer runs may add up to this percent of the oldest before everything merges (default 200). */
+  max_size_amplification_percent?: number;
+  /** What ends a stretch: its total size (default) or the last run's. */
+  stop_style?: 'total_size' | 'similar_size';
+  /** Merges whose input files overlap nowhere move them down unrewritten (default false). */
+  allow_trivial_move?: boolean;
 }
 
 /** The Workload document (wasm-engine/crates/lsm-core/src/workload.rs). */

@@ -134,7 +134,8 @@ fn can_absorb(g: &LevelGeometry, newest_run: Option<u64>, arrival: u64) -> bool 
 
 /// Where to put a buffer of `buffer_bytes` that must be flushed.
 pub fn choose_flush(shape: &Shape, config: &EngineConfig, buffer_bytes: u64) -> FlushPlan {
-    if config.compaction.granularity == Granularity::File {
+    // Universal compaction, too, keeps every flush as an L0 file of its own.
+    if config.compaction.granularity == Granularity::File || config.compaction.universal.is_some() {
         return FlushPlan::NewRun;
     }
     let g = geometry(config, 1);

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::universal::UniversalConfig;
 
 /// The EngineConfig `version` this build reads and writes; validation rejects any other.
 pub const CONFIG_VERSION: u32 = 1;
@@ -322,6 +323,16 @@ pub struct CompactionConfig {
     /// plus 5% per boundary crossed (at most 90%).
     #[serde(default, skip_serializing_if = "is_default")]
     pub output_cuts: OutputCuts,
+    /// RocksDB's universal compaction (`kCompactionStyleUniversal` with its
+    /// `compaction_options_universal`), replacing the merge rules above: level 1 is L0, each of
+    /// its runs one flushed (or merged) file; every non-empty level below is one sorted run; and
+    /// RocksDB 7.8's picker (`universal::pick`) chooses which consecutive runs merge and into which
+    /// level, over `num_levels` levels. `levels` give only bits per key (their size ratios and run
+    /// counts are not read). With `file` granularity outputs below level 1 are cut at
+    /// `target_file_bytes`; `pick`, `trivial_moves`, `dynamic_level_bytes` and `output_cuts` must
+    /// keep their defaults. Omitted: none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub universal: Option<UniversalConfig>,
 }
 
 /// Where merges by file cut their outputs (JSON `compaction.output_cuts`, lowercase).
@@ -363,6 +374,7 @@ impl Default for CompactionConfig {
             dynamic_level_bytes: false,
             num_levels: DEFAULT_NUM_LEVELS,
             output_cuts: OutputCuts::Leveldb,
+            universal: None,
         }
     }
 }
@@ -645,13 +657,16 @@ impl EngineConfig {
                 format!("must be an integer in [{lo}, {hi}] (RocksDB's num_levels, L0 included), got {}", c.num_levels),
             ));
         }
+        if let Some(u) = &c.universal {
+            return self.validate_universal(u);
+        }
         if !c.dynamic_level_bytes {
             if c.num_levels != DEFAULT_NUM_LEVELS {
                 return Err(Error::invalid(
                     "compaction.num_levels",
                     format!(
-                        "is read only with compaction.dynamic_level_bytes true (static levels have no last level); \
-                         leave it at {DEFAULT_NUM_LEVELS} or set dynamic_level_bytes"
+                        "is read only with compaction.dynamic_level_bytes true or compaction.universal (static levels \
+                         have no last level); leave it at {DEFAULT_NUM_LEVELS} or set one of them"
                     ),
                 ));
             }
@@ -666,6 +681,29 @@ impl EngineConfig {
                     "must equal levels[1].size_ratio ({multiplier}) with compaction.dynamic_level_bytes: \
                      RocksDB sizes every level below the base level by one max_bytes_for_level_multiplier"
                 ),
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl EngineConfig {
+    /// Universal compaction's options in range, and the merge-by-file rules it replaces at their
+    /// defaults (a rule nothing reads is a mistake, not a no-op).
+    fn validate_universal(&self, u: &UniversalConfig) -> Result<()> {
+        u.validate()?;
+        let c = &self.compaction;
+        let replaced = [
+            ("compaction.pick", c.pick != FilePick::RoundRobin),
+            ("compaction.trivial_moves", c.trivial_moves),
+            ("compaction.dynamic_level_bytes", c.dynamic_level_bytes),
+            ("compaction.output_cuts", c.output_cuts != OutputCuts::Leveldb),
+        ];
+        if let Some((field, _)) = replaced.iter().find(|(_, set)| *set) {
+            return Err(Error::invalid(
+                *field,
+                "is not read with compaction.universal (its picker chooses the merges, and \
+                 compaction.universal.allow_trivial_move the moves); leave it at its default",
             ));
         }
         Ok(())
@@ -746,6 +784,26 @@ mod tests {
         // Existing designs are unchanged: the default kind is the textbook Bloom filter, not written.
         assert!(!sample().to_json().contains("bloom_before_level"));
         assert_eq!(sample().filter.kind, FilterKind::Bloom);
+    }
+
+    #[test]
+    fn universal_compaction_reads_num_levels_and_refuses_the_rules_it_replaces() {
+        let mut c = sample();
+        c.compaction.universal = Some(UniversalConfig::default());
+        c.compaction.num_levels = 5;
+        assert_eq!(c.validate(), Ok(()));
+        assert!(c.to_json().contains("\"universal\": {"), "{}", c.to_json());
+        assert_eq!(EngineConfig::from_json(&c.to_json()), Ok(c.clone()));
+        let mut by_file = c.clone();
+        by_file.compaction.granularity = Granularity::File;
+        by_file.compaction.target_file_bytes = 1 << 20;
+        assert_eq!(by_file.validate(), Ok(()));
+        by_file.compaction.dynamic_level_bytes = true;
+        let e = by_file.validate().unwrap_err().to_string();
+        assert!(e.starts_with("compaction.dynamic_level_bytes: is not read with compaction.universal"), "{e}");
+        c.compaction.universal = Some(UniversalConfig { max_merge_width: 1, ..UniversalConfig::default() });
+        let e = c.validate().unwrap_err().to_string();
+        assert!(e.starts_with("compaction.universal.max_merge_width: must be an integer in [2, "), "{e}");
     }
 
     #[test]

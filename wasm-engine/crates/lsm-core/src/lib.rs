@@ -19,6 +19,7 @@ pub mod math;
 pub mod mnemosyne;
 pub mod monkey_birth;
 pub mod rng;
+pub mod universal;
 pub mod warning;
 pub mod workload;
 

@@ -29,6 +29,7 @@ pub mod stats;
 pub mod storage;
 pub mod table;
 pub mod tree;
+mod universal;
 mod wal;
 
 pub use engine::Engine;

@@ -18,6 +18,7 @@ use crate::merge::{Merge, Output, Progress, Source};
 use crate::run::Run;
 use crate::stats::{ReadCounters, WriteCounters};
 use crate::table::{ReadCtx, Table, TableBuilder, TableCache};
+use crate::universal::Start;
 use crate::wal;
 use lsm_core::compaction::{self, FilePlan, FlushPlan, MergePlan, Shape, TableShape};
 use lsm_core::config::{Granularity, OutputCuts};
@@ -51,7 +52,7 @@ impl Engine {
             .collect()
     }
 
-    fn target_bytes(&self) -> u64 {
+    pub(crate) fn target_bytes(&self) -> u64 {
         match self.config.compaction.granularity {
             Granularity::Level => u64::MAX,
             Granularity::File => self.config.compaction.target_file_bytes,
@@ -62,7 +63,7 @@ impl Engine {
         self.levels.iter().skip(level).any(|l| !l.is_empty())
     }
 
-    fn snapshot_inputs(&self, inputs: &[Rc<Table>], deep: &FxHashSet<u64>) -> Vec<(u64, InheritInput)> {
+    pub(crate) fn snapshot_inputs(&self, inputs: &[Rc<Table>], deep: &FxHashSet<u64>) -> Vec<(u64, InheritInput)> {
         inputs
             .iter()
             .map(|t| {
@@ -139,6 +140,14 @@ impl Engine {
 
     /// Start the merge the policy asks for, if any.
     fn start_job(&mut self) -> Result<bool> {
+        if self.config.compaction.universal.is_some() {
+            let Some(picked) = self.universal_pick() else { return Ok(false) };
+            match self.universal_start(picked) {
+                Start::Merge(job) => self.job = Some(*job),
+                Start::Move(plan) => self.move_table(plan)?,
+            }
+            return Ok(true);
+        }
         let job = match self.config.compaction.granularity {
             Granularity::Level => match compaction::choose(&self.shape(), &self.config) {
                 Some(plan) => self.level_job(plan),
@@ -187,18 +196,20 @@ impl Engine {
     }
 
     /// A trivial move: the plan's tables change level in the manifest and in the tree (one
-    /// commit); nothing is read or written (their filters and statistics go with them).
+    /// commit); nothing is read or written (their filters and statistics go with them). A
+    /// universal move may take tables of several levels (ids are unique over the tree).
     fn move_table(&mut self, plan: FilePlan) -> Result<()> {
-        let src = plan.level - 1;
-        let tables: Vec<Rc<Table>> = self.levels[src]
+        let tables: Vec<Rc<Table>> = self
+            .levels
             .iter()
+            .flatten()
             .flat_map(|r| r.tables.iter())
             .filter(|t| plan.tables.contains(&t.id))
             .cloned()
             .collect();
         if tables.len() != plan.tables.len() {
             return Err(lsm_core::error::Error::State(format!(
-                "a trivial move names tables {:?}, which level {} does not all hold",
+                "a trivial move names tables {:?}, which the tree does not all hold (from level {})",
                 plan.tables, plan.level
             )));
         }
@@ -533,6 +544,9 @@ impl Engine {
         if self.job.is_some() {
             return Ok(true);
         }
+        if self.config.compaction.universal.is_some() {
+            return Ok(self.universal_pick().is_some());
+        }
         Ok(match self.config.compaction.granularity {
             Granularity::Level => compaction::choose(&self.shape(), &self.config).is_some(),
             Granularity::File => {
@@ -561,9 +575,9 @@ impl Engine {
         if runs.len() <= 1 {
             return Ok(());
         }
-        // With dynamic level bytes the tree ends at its last level, where a full compaction puts
+        // With dynamic level bytes or universal compaction the tree ends at its last level, where a full compaction puts
         // everything (as RocksDB's CompactRange does); otherwise at the deepest level holding data.
-        let dest_level = if self.config.compaction.dynamic_level_bytes {
+        let dest_level = if self.config.compaction.dynamic_level_bytes || self.config.compaction.universal.is_some() {
             self.levels.len().max(self.config.compaction.num_levels as usize)
         } else {
             self.levels.len()

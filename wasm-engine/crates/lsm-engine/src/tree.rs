@@ -133,9 +133,11 @@ pub struct LevelInfo {
 /// `TableInfo::of`.
 pub fn level_info(config: &EngineConfig, level: usize, runs: &[Run], now: u64) -> LevelInfo {
     let g = compaction::geometry(config, level);
+    // Universal compaction bounds no level by size: its picker looks at the runs' sizes.
+    let bounded = g.capacity.is_finite() && config.compaction.universal.is_none();
     LevelInfo {
         level,
-        capacity_bytes: g.capacity.is_finite().then_some(g.capacity),
+        capacity_bytes: bounded.then_some(g.capacity),
         max_runs: g.max_runs,
         runs: runs.iter().map(|r| RunInfo::of(r, now)).collect(),
     }

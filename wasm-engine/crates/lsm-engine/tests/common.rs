@@ -63,7 +63,37 @@ pub(crate) fn oracle_configs() -> Vec<(EngineConfig, bool)> {
         (reoptimised(config("leveling T2 monkey re-optimised", 512, 4096, &[(2.0, 1, n)], Monkey, 5.0), 1.0), true),
         (reoptimised(config("tiering T3 K2 re-optimised eager", 512, 4096, &[(3.0, 2, n)], Monkey, 6.0), 0.0), true),
         (reoptimised(config("stepped re-optimised", 512, 4096, &[(4.0, 1, n)], Monkey, 5.0), 0.0), false),
+        (
+            universal(config("universal, RocksDB's defaults, whole runs", 512, 4096, &[(10.0, 1, n)], Uniform, 8.0)),
+            true,
+        ),
+        (universal(config("stepped universal", 512, 4096, &[(10.0, 1, n)], Uniform, 8.0)), false),
     ]
+}
+
+/// RocksDB's universal compaction with its default options over 5 levels (L0 to L4).
+pub(crate) fn universal(mut c: EngineConfig) -> EngineConfig {
+    c.compaction.universal = Some(lsm_core::universal::UniversalConfig::default());
+    c.compaction.num_levels = 5;
+    c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
+    c
+}
+
+/// Universal compaction with every option away from its default: a trigger of 3, size ratio
+/// 20%, 2 to 4 runs of similar size, 150% size amplification, trivial moves, 4 levels.
+pub(crate) fn universal_tuned(mut c: EngineConfig) -> EngineConfig {
+    c.compaction.universal = Some(lsm_core::universal::UniversalConfig {
+        level0_file_num_compaction_trigger: 3,
+        size_ratio: 20,
+        min_merge_width: 2,
+        max_merge_width: 4,
+        max_size_amplification_percent: 150,
+        stop_style: lsm_core::universal::StopStyle::SimilarSize,
+        allow_trivial_move: true,
+    });
+    c.compaction.num_levels = 4;
+    c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
+    c
 }
 
 /// Monkey re-optimised with this rebuild payback (0: rebuild whenever a filter is off target).
@@ -145,6 +175,9 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
             Uniform,
             8.0,
         )))),
+        // RocksDB's universal compaction: outputs below L0 cut into 2 KiB files; and tuned.
+        universal(by_file(config("universal by file", 512, 4096, &[(10.0, 1, n)], Uniform, 8.0))),
+        universal_tuned(by_file(config("universal tuned, by file", 512, 4096, &[(10.0, 1, n)], Monkey, 6.0))),
         by_file(config("by file, monkey", 512, 4096, &[(2.0, 2, n), (3.0, 1, n)], Monkey, 6.0)),
         by_file(config("by file, mnemosyne", 512, 4096, &[(2.5, 3, n), (4.0, 1, n)], Mnemosyne, 6.0)),
         modular(config("modular 3, partial skip", 512, 4096, &[(4.0, 1, n)], Uniform, 10.0), 3, FilterSkip::Partial),

@@ -38,6 +38,7 @@ fn configs() -> Vec<EngineConfig> {
     modular.filter.modules = 2;
     vec![
         common::config("leveling", 512, 2048, &[(3.0, 1, n)], Allocation::Uniform, 8.0),
+        common::universal_tuned(common::config("universal", 512, 2048, &[(10.0, 1, n)], Allocation::Uniform, 8.0)),
         by_file,
         moving,
         dynamic,

@@ -11,6 +11,7 @@ use lsm_core::config::{
     NUM_LEVELS_RANGE, OutputCuts, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
 };
 use lsm_core::error::{Error, Result};
+use lsm_core::universal::{self, StopStyle, UniversalConfig};
 
 use super::ini::{Ini, Section, parse_struct};
 use super::{Import, Warning, WarningKind, number};
@@ -22,7 +23,6 @@ const DEFAULT_NUM_LEVELS: u64 = 7;
 const DEFAULT_L0_TRIGGER: u64 = 4;
 const DEFAULT_LEVEL_BASE: u64 = 256 << 20;
 const DEFAULT_MULTIPLIER: f64 = 10.0;
-const DEFAULT_MIN_MERGE_WIDTH: u64 = 2;
 const DEFAULT_TARGET_FILE_SIZE: u64 = 64 << 20;
 /// The internal block cache RocksDB creates when none is configured: 8 MiB through the 7.x
 /// releases (7.8's table.h: "an 8MB internal cache"), 32 MiB in 8.x.
@@ -174,9 +174,17 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
     // Shape.
     let style = cf.raw("compaction_style").unwrap_or("kCompactionStyleLevel");
     let num_levels = cf.size("num_levels")?.unwrap_or(DEFAULT_NUM_LEVELS).max(1);
-    let (mut levels, granularity, dynamic) = match style {
-        "kCompactionStyleLevel" => level_shape(&ini, &mut cf, wbs, num_levels, &mut warnings)?,
-        "kCompactionStyleUniversal" => (universal_shape(&mut cf, &mut warnings)?, Granularity::Level, None),
+    // `dynamic`: the number of levels when the tree has a fixed last level (dynamic level bytes
+    // or universal compaction).
+    let (mut levels, granularity, dynamic, universal) = match style {
+        "kCompactionStyleLevel" => {
+            let (levels, granularity, dynamic) = level_shape(&ini, &mut cf, wbs, num_levels, &mut warnings)?;
+            (levels, granularity, dynamic, None)
+        }
+        "kCompactionStyleUniversal" => {
+            let (options, n) = universal_shape(&mut cf, num_levels, &mut warnings, &mut unknown)?;
+            (vec![UNIVERSAL_LEVELS], Granularity::File, Some(n), Some(options))
+        }
         other => {
             return Err(Error::invalid(
                 "compaction_style",
@@ -185,18 +193,37 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
         }
     };
     let target_file = cf.size("target_file_size_base")?;
-    let pick = file_pick(cf.raw("compaction_pri"), granularity, &mut warnings)?;
+    let pick = match universal {
+        // Universal compaction picks no file; RocksDB ignores compaction_pri there.
+        Some(_) => {
+            cf.raw("compaction_pri");
+            FilePick::RoundRobin
+        }
+        None => file_pick(cf.raw("compaction_pri"), granularity, &mut warnings)?,
+    };
     // 7.8's default; false keeps only the target size and max_compaction_bytes cuts, which the
     // engine approximates with the same rules.
-    if cf.boolean("level_compaction_dynamic_file_size")? == Some(false) && granularity == Granularity::File {
+    if cf.boolean("level_compaction_dynamic_file_size")? == Some(false)
+        && granularity == Granularity::File
+        && universal.is_none()
+    {
         warnings.push(Warning::new(
             "compaction.output_cuts",
             WarningKind::Approximated,
             "level_compaction_dynamic_file_size=false: output files are cut with RocksDB's dynamic file size rules",
         ));
     }
-    let compaction = match granularity {
-        Granularity::File => CompactionConfig {
+    let compaction = match (granularity, universal) {
+        // RocksDB cuts universal outputs below L0 at target_file_size_base (max_file_size).
+        (_, Some(options)) => CompactionConfig {
+            granularity: Granularity::File,
+            target_file_bytes: target_file
+                .map_or(DEFAULT_TARGET_FILE_SIZE, |t| t.clamp(u64::from(page_bytes), 1 << 32)),
+            num_levels: dynamic.unwrap_or(CompactionConfig::default().num_levels),
+            universal: Some(options),
+            ..CompactionConfig::default()
+        },
+        (Granularity::File, None) => CompactionConfig {
             granularity,
             target_file_bytes: target_file
                 .map_or(DEFAULT_TARGET_FILE_SIZE, |t| t.clamp(u64::from(page_bytes), 1 << 32)),
@@ -205,8 +232,9 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
             dynamic_level_bytes: dynamic.is_some(),
             num_levels: dynamic.unwrap_or(CompactionConfig::default().num_levels),
             output_cuts: OutputCuts::Rocksdb,
+            universal: None,
         },
-        Granularity::Level => CompactionConfig::default(),
+        (Granularity::Level, None) => CompactionConfig::default(),
     };
 
     // Filters: the policy, and the table format that decides which Bloom filter it builds.
@@ -464,40 +492,145 @@ fn level_shape(
     Ok((levels, Granularity::File, None))
 }
 
-/// Universal compaction imported as uniform tiering: runs of similar size merge
-/// `max_merge_width` at a time.
-fn universal_shape(cf: &mut Reader, warnings: &mut Vec<Warning>) -> Result<Vec<LevelConfig>> {
+/// Universal compaction's `levels`: they give only bits per key (one entry, repeated), the
+/// picker reads no size ratio or run count.
+const UNIVERSAL_LEVELS: LevelConfig = LevelConfig { size_ratio: DEFAULT_MULTIPLIER, max_runs: 1, bits_per_key: None };
+
+/// `compaction_options_universal` and the trigger as `compaction.universal`, with RocksDB's
+/// defaults for what the file leaves out, and `num_levels` in the engine's range. Values the
+/// engine reads differently are rounded with a warning; options it does not model are named.
+fn universal_shape(
+    cf: &mut Reader,
+    num_levels: u64,
+    warnings: &mut Vec<Warning>,
+    unknown: &mut Vec<String>,
+) -> Result<(UniversalConfig, u32)> {
     let options = match cf.raw("compaction_options_universal") {
         Some(v) => parse_struct(v)?,
         None => Vec::new(),
     };
-    let get = |name: &str| -> Result<Option<u64>> {
-        options.iter().find(|(n, _)| n == name).map(|(_, v)| parse_size(name, v)).transpose()
+    let mut u = UniversalConfig::default();
+    let field = |name: &str| format!("compaction.universal.{name}");
+    let as_u32 = |name: &str, v: &str| -> Result<u32> {
+        let n = parse_size(&format!("compaction_options_universal.{name}"), v)?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
     };
-    let min_width = get("min_merge_width")?.unwrap_or(DEFAULT_MIN_MERGE_WIDTH);
-    let max_width = get("max_merge_width")?;
-    let t = match max_width {
-        Some(w) if (2..=1000).contains(&w) => w,
-        _ => min_width.clamp(2, 1000),
-    };
-    // The export starts a compaction once level 1's runs are full: trigger = K + 1.
-    let trigger = cf.size("level0_file_num_compaction_trigger")?.filter(|&k| k >= 2);
-    cf.raw("level_compaction_dynamic_level_bytes");
-    let runs = match trigger {
-        Some(k) => (k - 1).min(1000),
-        None if t >= 3 => t - 1,
-        None => t,
-    };
-    warnings.push(Warning::new(
-        "levels",
-        WarningKind::Approximated,
-        format!(
-            "universal compaction imported as tiering with T = {t} and {runs} runs per level \
-             (from max_merge_width and level0_file_num_compaction_trigger); its global run bound has no engine \
-             equivalent"
-        ),
-    ));
-    Ok(vec![LevelConfig { size_ratio: t as f64, max_runs: runs as u32, bits_per_key: None }])
+    for (name, value) in &options {
+        let option = format!("compaction_options_universal.{name}");
+        match name.as_str() {
+            "size_ratio" => u.size_ratio = as_u32(name, value)?,
+            "min_merge_width" => u.min_merge_width = as_u32(name, value)?,
+            "max_merge_width" => u.max_merge_width = as_u32(name, value)?,
+            "max_size_amplification_percent" => u.max_size_amplification_percent = as_u32(name, value)?,
+            "stop_style" => {
+                u.stop_style = match value.as_str() {
+                    "kCompactionStopStyleTotalSize" => StopStyle::TotalSize,
+                    "kCompactionStopStyleSimilarSize" => StopStyle::SimilarSize,
+                    other => {
+                        return Err(Error::invalid(
+                            option,
+                            format!(
+                                "must be kCompactionStopStyleTotalSize or kCompactionStopStyleSimilarSize, got \"{other}\""
+                            ),
+                        ));
+                    }
+                }
+            }
+            "allow_trivial_move" => u.allow_trivial_move = parse_bool(&option, value)?,
+            "compression_size_percent" => {
+                if value.trim() != "-1" {
+                    warnings.push(Warning::new(
+                        "compaction.universal",
+                        WarningKind::Dropped,
+                        format!("{option}={value}: the engine stores pages uncompressed"),
+                    ));
+                }
+            }
+            "incremental" => {
+                if parse_bool(&option, value)? {
+                    warnings.push(Warning::new(
+                        "compaction.universal",
+                        WarningKind::Approximated,
+                        format!("{option}=true (RocksDB's experimental incremental size-amplification merges) is not modelled: whole sorted runs merge"),
+                    ));
+                }
+            }
+            _ => unknown.push(format!("CFOptions.{option}")),
+        }
+    }
+    let trigger = cf.size("level0_file_num_compaction_trigger")?.unwrap_or(DEFAULT_L0_TRIGGER);
+    let (lo, hi) = universal::TRIGGER_RANGE;
+    u.level0_file_num_compaction_trigger = trigger.clamp(u64::from(lo), u64::from(hi)) as u32;
+    if u64::from(u.level0_file_num_compaction_trigger) != trigger {
+        warnings.push(Warning::new(
+            field("level0_file_num_compaction_trigger"),
+            WarningKind::Rounded,
+            format!(
+                "level0_file_num_compaction_trigger {trigger} becomes {} (the engine takes [{lo}, {hi}])",
+                u.level0_file_num_compaction_trigger
+            ),
+        ));
+    }
+    let (_, hi) = universal::SIZE_RATIO_PERCENT_RANGE;
+    if u.size_ratio > hi {
+        warnings.push(Warning::new(
+            field("size_ratio"),
+            WarningKind::Rounded,
+            format!("size_ratio {} becomes {hi} (the engine's largest; either joins every run)", u.size_ratio),
+        ));
+        u.size_ratio = hi;
+    }
+    // RocksDB merges at least two runs whatever min_merge_width says.
+    if u.min_merge_width < universal::MIN_MERGE_WIDTH {
+        warnings.push(Warning::new(
+            field("min_merge_width"),
+            WarningKind::Rounded,
+            format!("min_merge_width {} becomes 2, as RocksDB reads it", u.min_merge_width),
+        ));
+        u.min_merge_width = universal::MIN_MERGE_WIDTH;
+    }
+    if u.max_merge_width < u.min_merge_width {
+        warnings.push(Warning::new(
+            field("max_merge_width"),
+            WarningKind::Approximated,
+            format!(
+                "max_merge_width {} below min_merge_width {}: RocksDB would never merge by size ratio or run count; \
+                 the engine merges min_merge_width runs",
+                u.max_merge_width, u.min_merge_width
+            ),
+        ));
+        u.max_merge_width = u.min_merge_width;
+    }
+    let (lo, hi) = NUM_LEVELS_RANGE;
+    let n = num_levels.clamp(u64::from(lo), u64::from(hi)) as u32;
+    if u64::from(n) != num_levels {
+        warnings.push(Warning::new(
+            "compaction.num_levels",
+            WarningKind::Rounded,
+            format!("num_levels {num_levels} becomes {n}: the engine's universal tree has L0 and at least one level, at most {hi}"),
+        ));
+    }
+    // Options of leveled compaction that RocksDB's universal picker never reads: named, as the
+    // engine ignores them too.
+    let ignored: Vec<&str> = [
+        "max_bytes_for_level_base",
+        "max_bytes_for_level_multiplier",
+        "max_bytes_for_level_multiplier_additional",
+        "level_compaction_dynamic_level_bytes",
+        "level_compaction_dynamic_file_size",
+        "compaction_pri",
+    ]
+    .into_iter()
+    .filter(|name| cf.raw(name).is_some())
+    .collect();
+    if !ignored.is_empty() {
+        warnings.push(Warning::new(
+            "compaction.universal",
+            WarningKind::Dropped,
+            format!("{}: leveled compaction's options, which universal compaction does not read", ignored.join(", ")),
+        ));
+    }
+    Ok((u, n))
 }
 
 /// What `filter_policy` builds: bits per key, the filter kind and Ribbon's `bloom_before_level`.

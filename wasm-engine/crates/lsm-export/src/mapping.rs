@@ -27,7 +27,8 @@ pub(crate) enum Style {
     /// Leveled compaction with a tiered first level: engine level 1 is RocksDB's L0 (flushes
     /// kept as separate sorted runs until the trigger), engine level i+1 is Li.
     L0Tiered,
-    /// Universal compaction: tiered levels.
+    /// Universal compaction: RocksDB's own (`compaction.universal`, engine level i + 1 is Li), or
+    /// tiered levels approximated by it.
     Universal,
 }
 
@@ -48,7 +49,12 @@ impl<'a> Mapping<'a> {
             Some(w) => levels_reached(config, data_bytes(w)),
             None => ROCKSDB_DEFAULT_NUM_LEVELS - 1,
         };
-        let depth = reach.max(config.levels.len()).clamp(1, MAX_LEVELS);
+        let depth = match config.compaction.universal {
+            // Universal compaction's tree has its num_levels levels, whatever the data fills.
+            Some(_) => config.compaction.num_levels as usize,
+            None => reach.max(config.levels.len()),
+        }
+        .clamp(1, MAX_LEVELS);
         let style = classify(config, depth);
         Mapping { config, depth, style, entry_bytes }
     }
@@ -75,6 +81,9 @@ impl<'a> Mapping<'a> {
 
     /// `num_levels` of the RocksDB tree.
     pub(crate) fn num_levels(&self) -> usize {
+        if self.config.compaction.universal.is_some() {
+            return self.config.compaction.num_levels as usize;
+        }
         let needed = match self.style {
             Style::L0Tiered => self.depth,
             Style::Leveled | Style::Universal => self.depth + 1,
@@ -162,6 +171,9 @@ fn levels_reached(config: &EngineConfig, bytes: f64) -> usize {
 }
 
 fn classify(config: &EngineConfig, depth: usize) -> Style {
+    if config.compaction.universal.is_some() {
+        return Style::Universal;
+    }
     if config.compaction.granularity == Granularity::File {
         // Level 1 holds flushed files, as RocksDB's L0 does; deeper levels are single runs.
         return Style::L0Tiered;

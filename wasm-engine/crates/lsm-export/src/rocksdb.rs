@@ -8,6 +8,7 @@
 use lsm_core::config::{
     Allocation, BufferTrigger, EngineConfig, FilePick, FilterKind, FilterSkip, Granularity, MonkeyPolicy, OutputCuts,
 };
+use lsm_core::universal::{StopStyle, UniversalConfig};
 use lsm_core::workload::Workload;
 
 use super::mapping::{MEMTABLE_ENTRY_OVERHEAD, Mapping, SST_ENTRY_OVERHEAD, Style};
@@ -60,7 +61,10 @@ pub(crate) fn options_file(config: &EngineConfig, workload: Option<&Workload>) -
     write_buffer(&m, workload, &mut cf, &mut lossy);
     match m.style {
         Style::Leveled | Style::L0Tiered => leveled(&m, &mut cf, &mut lossy),
-        Style::Universal => universal(&m, &mut cf, &mut lossy),
+        Style::Universal => match &config.compaction.universal {
+            Some(options) => universal_compaction(&m, options, &mut cf, &mut lossy),
+            None => universal(&m, &mut cf, &mut lossy),
+        },
     }
     cf.note("the engine stores pages uncompressed; so does this RocksDB");
     cf.set("compression", "kNoCompression");
@@ -94,6 +98,9 @@ fn header(config: &EngineConfig, workload: Option<&Workload>, m: &Mapping, warni
     let shape = match m.style {
         Style::Leveled => "leveled compaction; engine level i is RocksDB level Li, L0 only stages flushes",
         Style::L0Tiered => "leveled compaction; engine level 1 (tiered) is L0, engine level i+1 is Li",
+        Style::Universal if config.compaction.universal.is_some() => {
+            "universal compaction (compaction.universal); engine level 1 is L0, engine level i+1 is Li"
+        }
         Style::Universal => "universal compaction (tiered levels)",
     };
     h.push_str(&format!("# Shape: {shape}; {} engine levels described", m.depth));
@@ -332,6 +339,55 @@ fn leveled(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
         }
     }
     cf.set("target_file_size_multiplier", "1");
+}
+
+/// The design's own universal compaction (`compaction.universal`): every option as it is.
+fn universal_compaction(m: &Mapping, u: &UniversalConfig, cf: &mut Section, lossy: &mut Lossy) {
+    let c = m.config;
+    cf.set("compaction_style", "kCompactionStyleUniversal");
+    cf.note("compaction.num_levels: L0 and the levels sorted runs are placed in");
+    cf.set("num_levels", c.compaction.num_levels.to_string());
+    let trigger = u64::from(u.level0_file_num_compaction_trigger);
+    cf.note("compaction.universal.level0_file_num_compaction_trigger: sorted runs (L0 files and levels) before a compaction");
+    cf.set("level0_file_num_compaction_trigger", trigger.to_string());
+    cf.set("level0_slowdown_writes_trigger", DEFAULT_SLOWDOWN_TRIGGER.max(2 * trigger).to_string());
+    cf.set("level0_stop_writes_trigger", DEFAULT_STOP_TRIGGER.max(3 * trigger).to_string());
+    let stop_style = match u.stop_style {
+        StopStyle::TotalSize => "kCompactionStopStyleTotalSize",
+        StopStyle::SimilarSize => "kCompactionStopStyleSimilarSize",
+    };
+    cf.note("compaction.universal, option for option");
+    cf.set(
+        "compaction_options_universal",
+        format!(
+            "{{size_ratio={};min_merge_width={};max_merge_width={};max_size_amplification_percent={};\
+             compression_size_percent=-1;stop_style={stop_style};allow_trivial_move={};incremental=false}}",
+            u.size_ratio, u.min_merge_width, u.max_merge_width, u.max_size_amplification_percent, u.allow_trivial_move
+        ),
+    );
+    match c.compaction.granularity {
+        Granularity::File => {
+            let target = (c.compaction.target_file_bytes as f64 * m.sst_scale()).round() as u64;
+            cf.note(format!(
+                "compaction.target_file_bytes {}: outputs below L0 are cut at this size",
+                c.compaction.target_file_bytes
+            ));
+            cf.set("target_file_size_base", target.to_string());
+        }
+        Granularity::Level => {
+            lossy.add(
+                "compaction.granularity",
+                WarningKind::Approximated,
+                format!(
+                    "the engine writes each sorted run as one file; RocksDB cuts universal outputs below L0 at \
+                     target_file_size_base ({DEFAULT_TARGET_FILE_SIZE_BASE} B, RocksDB's default)"
+                ),
+            );
+            cf.set("target_file_size_base", DEFAULT_TARGET_FILE_SIZE_BASE.to_string());
+        }
+    }
+    cf.set("target_file_size_multiplier", "1");
+    cf.set("level_compaction_dynamic_level_bytes", "false");
 }
 
 fn universal(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {

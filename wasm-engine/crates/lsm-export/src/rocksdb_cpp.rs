@@ -16,7 +16,10 @@ pub(crate) fn filter_policy(config: &EngineConfig, workload: Option<&Workload>) 
     let mut warnings = Vec::new();
 
     // Bits by RocksDB level (index = level_at_creation; flushes are built at level 0).
-    let (by_level, bottommost, mapping_note): (Vec<f64>, Option<f64>, &str) = match m.style {
+    // RocksDB's universal compaction as the engine runs it (`compaction.universal`) lines its
+    // levels up as L0-tiered leveling does: L0 is engine level 1, Li engine level i + 1.
+    let style = if config.compaction.universal.is_some() { Style::L0Tiered } else { m.style };
+    let (by_level, bottommost, mapping_note): (Vec<f64>, Option<f64>, &str) = match style {
         Style::Leveled => (
             (0..m.num_levels()).map(|r| bits_of(r.max(1))).collect(),
             None,

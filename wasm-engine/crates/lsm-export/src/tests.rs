@@ -10,6 +10,7 @@ use super::mapping::{Mapping, Style};
 use super::*;
 use lsm_core::compaction::geometry;
 use lsm_core::config::{Allocation, FilePick, FilterKind, FilterSkip, Granularity, LevelConfig};
+use lsm_core::universal::{StopStyle, UniversalConfig};
 use lsm_core::workload::{Distribution, Mix, Preload, WORKLOAD_KIND};
 
 const PRESET_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../public/presets");
@@ -166,7 +167,7 @@ fn check_options(c: &EngineConfig, w: Option<&Workload>) -> Export {
         // RocksDB's last level is the design's: num_levels copied, one multiplier below L1.
         assert_eq!(o.cf_u64("num_levels"), u64::from(c.compaction.num_levels));
         assert_eq!(o.cf_f64("max_bytes_for_level_multiplier"), c.level(2).size_ratio);
-    } else {
+    } else if c.compaction.universal.is_none() {
         assert!(o.cf_u64("num_levels") >= 7);
     }
 
@@ -203,6 +204,26 @@ fn check_options(c: &EngineConfig, w: Option<&Workload>) -> Export {
                     (c.compaction.target_file_bytes as f64 * sst).round() as u64
                 ),
                 Granularity::Level => assert_eq!(o.cf_u64("target_file_size_base"), 64 << 20),
+            }
+        }
+        Style::Universal if c.compaction.universal.is_some() => {
+            // The mechanism: every option as the design has it.
+            let d = c.compaction.universal.clone().unwrap();
+            assert_eq!(o.cf_str("compaction_style"), "kCompactionStyleUniversal");
+            assert_eq!(o.cf_u64("level0_file_num_compaction_trigger"), u64::from(d.level0_file_num_compaction_trigger));
+            assert_eq!(o.cf_u64("num_levels"), u64::from(c.compaction.num_levels));
+            let u: BTreeMap<String, String> =
+                parse_struct(o.cf_str("compaction_options_universal")).unwrap().into_iter().collect();
+            let field = |name: &str| u[name].parse::<u64>().unwrap();
+            assert_eq!(
+                [field("size_ratio"), field("min_merge_width"), field("max_merge_width")],
+                [d.size_ratio, d.min_merge_width, d.max_merge_width].map(u64::from)
+            );
+            assert_eq!(field("max_size_amplification_percent"), u64::from(d.max_size_amplification_percent));
+            assert_eq!(u["allow_trivial_move"], d.allow_trivial_move.to_string());
+            if c.compaction.granularity == Granularity::File {
+                let want = (c.compaction.target_file_bytes as f64 * sst).round() as u64;
+                assert_eq!(o.cf_u64("target_file_size_base"), want);
             }
         }
         Style::Universal => {

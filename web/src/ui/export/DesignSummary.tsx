@@ -30,6 +30,15 @@ function filterText(c: EngineConfig): string {
   return f.allocation === 'explicit' ? `${kind}, per level` : `${kind}, ${f.allocation}, ${formatSig(f.bits_per_key, 4)} bits/key`;
 }
 
+/** Whole levels, by file, or RocksDB's universal compaction with its trigger. */
+function compactionText(config: EngineConfig, target: number | undefined): string {
+  const files = config.compaction?.granularity === 'file' ? `by file${target ? `, ${formatBytes(target)} files` : ''}` : 'whole levels';
+  const universal = config.compaction?.universal;
+  if (!universal) return files;
+  const trigger = universal.level0_file_num_compaction_trigger ?? 4;
+  return `universal (RocksDB), ${trigger} sorted runs, ${config.compaction?.num_levels ?? 7} levels; ${files}`;
+}
+
 export function DesignSummary({ config, testId }: { config: EngineConfig; testId?: string }) {
   const explicit = config.filter.allocation === 'explicit';
   const n = config.levels.length;
@@ -45,7 +54,7 @@ export function DesignSummary({ config, testId }: { config: EngineConfig; testId
     { label: 'Page', value: config.page_bytes, text: formatBytes(config.page_bytes) },
     { label: 'Write buffer', value: config.buffer_bytes, text: formatBytes(config.buffer_bytes) },
     { label: 'Filters', text: filterText(config) },
-    { label: 'Compaction', text: config.compaction?.granularity === 'file' ? `by file${target ? `, ${formatBytes(target)} files` : ''}` : 'whole levels' },
+    { label: 'Compaction', text: compactionText(config, target) },
     { label: 'Block cache', value: cache, text: cache > 0 ? formatBytes(cache) : 'none' },
   ];
   return (

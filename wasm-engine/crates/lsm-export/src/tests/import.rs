@@ -29,8 +29,6 @@ fn importing_an_exported_options_file_gives_back_what_rocksdb_expresses() {
         design(&[(10.0, 1, None)], Allocation::Uniform, 10.0),
         design(&[(2.5, 1, None), (7.0, 1, None), (5.0, 1, None)], Allocation::Uniform, 5.0),
         design(&[(4.0, 3, None), (10.0, 1, None)], Allocation::Uniform, 10.0),
-        design(&[(10.0, 9, None)], Allocation::Uniform, 10.0),
-        design(&[(4.0, 4, None)], Allocation::Uniform, 0.0),
         cached,
         pinned,
     ];
@@ -290,4 +288,123 @@ fn dynamic_level_bytes_keeps_filters_off_only_at_the_last_level_and_bounds_num_l
     let i = import(&leveled_options("  num_levels=5\n"), ImportKind::Rocksdb).unwrap();
     assert!(!i.config.compaction.dynamic_level_bytes);
     assert_eq!(i.config.compaction.num_levels, 7);
+}
+
+/// A universal OPTIONS file with `cf` lines added to RocksDB 7.8.3's defaults.
+fn universal_options(cf: &str) -> String {
+    leveled_options(&format!("  compaction_style=kCompactionStyleUniversal\n{cf}"))
+}
+
+#[test]
+fn universal_compaction_imports_as_the_mechanism_with_rocksdb_s_defaults() {
+    let i = import(&universal_options("  write_buffer_size=1M\n  target_file_size_base=1M\n"), ImportKind::Rocksdb)
+        .unwrap();
+    let c = &i.config;
+    assert_eq!(c.compaction.universal, Some(UniversalConfig::default()));
+    assert_eq!(
+        (c.compaction.granularity, c.compaction.num_levels, c.compaction.target_file_bytes),
+        (Granularity::File, 7, 1 << 20)
+    );
+    // Not tiering any more: the picker reads no size ratio or run count; no approximation noted.
+    assert!(i.warnings.iter().all(|w| w.field != "levels"), "{:?}", i.warnings);
+    assert!(i.unknown_keys.is_empty(), "{:?}", i.unknown_keys);
+    // What RocksDB 7.8 defaults to: trigger 4, size_ratio 1, widths 2..UINT_MAX, 200%.
+    let u = c.compaction.universal.as_ref().unwrap();
+    assert_eq!(
+        (u.level0_file_num_compaction_trigger, u.size_ratio, u.min_merge_width, u.max_merge_width),
+        (4, 1, 2, u32::MAX)
+    );
+    assert_eq!(
+        (u.max_size_amplification_percent, u.stop_style, u.allow_trivial_move),
+        (200, StopStyle::TotalSize, false)
+    );
+}
+
+#[test]
+fn universal_compaction_round_trips_option_for_option() {
+    let text = universal_options(
+        "  num_levels=5\n  level0_file_num_compaction_trigger=6\n  write_buffer_size=2M\n  target_file_size_base=4M\n  \
+         compaction_options_universal={size_ratio=5;min_merge_width=3;max_merge_width=8;\
+         max_size_amplification_percent=150;compression_size_percent=-1;stop_style=kCompactionStopStyleSimilarSize;\
+         allow_trivial_move=true;incremental=false}\n",
+    );
+    let i = import(&text, ImportKind::Rocksdb).unwrap();
+    let c = &i.config;
+    assert_eq!(
+        c.compaction.universal,
+        Some(UniversalConfig {
+            level0_file_num_compaction_trigger: 6,
+            size_ratio: 5,
+            min_merge_width: 3,
+            max_merge_width: 8,
+            max_size_amplification_percent: 150,
+            stop_style: StopStyle::SimilarSize,
+            allow_trivial_move: true,
+        })
+    );
+    assert_eq!((c.compaction.num_levels, c.compaction.target_file_bytes), (5, 4 << 20));
+    assert!(i.warnings.is_empty() || i.warnings.iter().all(|w| !w.field.starts_with("compaction")), "{:?}", i.warnings);
+    // Exported: the same options; read back: the same design.
+    let e = check_options(c, None);
+    assert!(e.text.contains("compaction_style=kCompactionStyleUniversal"), "{}", e.text);
+    assert!(e.warnings.iter().all(|w| !w.field.starts_with("compaction")), "{:?}", e.warnings);
+    let back = import(&e.text, ImportKind::Rocksdb).unwrap();
+    let mut again = back.config.clone();
+    again.name = c.name.clone();
+    assert_eq!(&again, c);
+    assert!(back.unknown_keys.is_empty(), "{:?}", back.unknown_keys);
+
+    // optimize_filters_for_hits: every level filtered but the last (engine level num_levels).
+    let text = universal_options("  num_levels=4\n  optimize_filters_for_hits=true\n");
+    let c = import(&text, ImportKind::Rocksdb).unwrap().config;
+    let bits: Vec<f64> = c.levels.iter().map(|l| l.bits_per_key.unwrap()).collect();
+    assert_eq!(bits, [10.0, 10.0, 10.0, 0.0]);
+    let back = import(&check_options(&c, None).text, ImportKind::Rocksdb).unwrap().config;
+    assert_eq!(back.levels, c.levels);
+    assert_eq!(back.compaction, c.compaction);
+}
+
+#[test]
+fn universal_options_the_engine_does_not_model_are_named() {
+    let text = universal_options(
+        "  max_bytes_for_level_base=4M\n  compaction_options_universal={size_ratio=1;frobnicate=3;incremental=true;\
+         compression_size_percent=50;min_merge_width=0}\n  level0_file_num_compaction_trigger=0\n",
+    );
+    let i = import(&text, ImportKind::Rocksdb).unwrap();
+    assert_eq!(i.unknown_keys, vec!["CFOptions.compaction_options_universal.frobnicate"]);
+    let notes: Vec<(&str, WarningKind, &str)> =
+        i.warnings.iter().map(|w| (w.field.as_str(), w.kind, w.message.as_str())).collect();
+    let has = |field: &str, kind: WarningKind, text: &str| {
+        notes.iter().any(|(f, k, m)| *f == field && *k == kind && m.contains(text))
+    };
+    assert!(has("compaction.universal", Approximated, "incremental=true"), "{notes:?}");
+    assert!(has("compaction.universal", Dropped, "compression_size_percent=50"), "{notes:?}");
+    assert!(has("compaction.universal", Dropped, "max_bytes_for_level_base"), "{notes:?}");
+    // RocksDB reads min_merge_width 0 as 2 and a trigger of 0 as 1: the same, noted.
+    assert!(has("compaction.universal.min_merge_width", Rounded, "becomes 2"), "{notes:?}");
+    assert!(has("compaction.universal.level0_file_num_compaction_trigger", Rounded, "becomes 1"), "{notes:?}");
+    let u = i.config.compaction.universal.unwrap();
+    assert_eq!((u.min_merge_width, u.level0_file_num_compaction_trigger), (2, 1));
+    // A stop style RocksDB does not have fails, naming the option.
+    let e = import(&universal_options("  compaction_options_universal={stop_style=kSometimes}\n"), ImportKind::Rocksdb)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("compaction_options_universal.stop_style") && e.contains("kCompactionStopStyleTotalSize"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_tiered_design_exports_as_universal_compaction_and_comes_back_as_the_mechanism() {
+    for (levels, trigger) in [(vec![(10.0, 9, None)], 10), (vec![(4.0, 4, None)], 5)] {
+        let c = design(&levels, Allocation::Uniform, 10.0);
+        let back = import(&export(&c, Format::Rocksdb, None).unwrap().text, ImportKind::Rocksdb).unwrap().config;
+        let u = back.compaction.universal.expect("universal compaction");
+        assert_eq!(u.level0_file_num_compaction_trigger, trigger);
+        assert_eq!(
+            (back.page_bytes, back.buffer_bytes, back.filter.bits_per_key),
+            (c.page_bytes, c.buffer_bytes, 10.0)
+        );
+    }
 }
