@@ -81,7 +81,9 @@ export function configToState(config: EngineConfig): Partial<LabState> {
     bits: clamp(config.filter.bits_per_key, 0, 64),
     monkeyPolicy: config.filter.monkey_policy ?? 'at_birth',
     rebuildPayback: clamp(config.filter.rebuild_payback ?? 1, labParams.rebuildPayback.min, labParams.rebuildPayback.max),
-    filterKind: config.filter.kind ?? 'bloom',
+    // The lab builds textbook Bloom or modular filters; RocksDB's kinds (FastLocalBloom, Ribbon)
+    // arrive as Bloom filters of the same bits per key.
+    filterKind: config.filter.kind === 'modular' ? 'modular' : 'bloom',
     modules: config.filter.modules ?? 1,
     skip: config.filter.skip ?? 'none',
     granularity: config.compaction?.granularity ?? 'level',
