@@ -13,6 +13,7 @@ import { designSlug } from '../../documents/exportFormats';
 import type { PresetIndex } from '../../documents/sources';
 import { useExampleWorkload } from '../../ui/export/useExports';
 import { Page } from '../../ui/layout/Page';
+import { PageHeading } from '../../ui/layout/PageHeading';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { DesignCard } from './DesignCard';
 import { ImportCard } from './ImportCard';
@@ -29,7 +30,7 @@ export function ExportPage() {
     return (
       <section className="page" data-testid="page-export">
         <header className="page-header">
-          <h1>{TITLE}</h1>
+          <PageHeading>{TITLE}</PageHeading>
         </header>
         {index.status === 'error' ? (
           <p className="error" role="alert">

@@ -176,7 +176,7 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
                 {ycsbNotes}
               </p>
             )}
-            <pre className="mono lab-json" data-testid="config-json">
+            <pre className="mono lab-json" data-testid="config-json" tabIndex={0} role="region" aria-label="Engine config (JSON)">
               {JSON.stringify(config, null, 2)}
             </pre>
           </details>

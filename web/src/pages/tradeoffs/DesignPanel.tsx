@@ -102,7 +102,7 @@ export const DesignPanel = memo(function DesignPanel({
         )}
         <details>
           <summary>Engine config (JSON)</summary>
-          <pre className="mono config-json" data-testid="engine-config">
+          <pre className="mono config-json" data-testid="engine-config" tabIndex={0} role="region" aria-label="Engine config (JSON)">
             {JSON.stringify(config, null, 2)}
           </pre>
         </details>

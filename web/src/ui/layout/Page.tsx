@@ -8,6 +8,7 @@ import type { Schema } from '../../documents/url/params';
 import type { UrlState } from '../state/useUrlState';
 import { PageContext } from './pageContext';
 import { UrlToolbar } from './UrlToolbar';
+import { PageHeading } from './PageHeading';
 
 export interface PageProps<S extends Schema> {
   title: string;
@@ -24,7 +25,7 @@ export function Page<S extends Schema>({ title, lede, url, controls, children }:
     <PageContext.Provider value={{ page: url.spec.page, query: url.query }}>
       <section className="page" data-testid={`page-${url.spec.page}`}>
         <header className="page-header">
-          <h1>{title}</h1>
+          <PageHeading>{title}</PageHeading>
           <p className="lede">{lede}</p>
         </header>
         {url.notices.length > 0 && (

@@ -18,11 +18,32 @@ export function replaceQuery(path: string, query: string): void {
   window.history.replaceState(window.history.state, '', url);
 }
 
+/**
+ * Set when the hash changed to another page after the first load: the next page heading to mount
+ * takes the focus (so a keyboard or screen-reader user lands on the page they chose, not back in
+ * the nav). A flag rather than an effect in the app, because a cached page mounts in the same
+ * commit as the app re-renders, and a child's effects run before its parent's.
+ */
+let headingFocusPending = false;
+
+/** True once after a move to another page; the page heading that asks takes the focus. */
+export function takeHeadingFocus(): boolean {
+  const pending = headingFocusPending;
+  headingFocusPending = false;
+  return pending;
+}
+
 /** The current location, following hash changes (typed links, back/forward, pasted URLs). */
 export function useLocation(): HashLocation {
   const [loc, setLoc] = useState(currentLocation);
   useEffect(() => {
-    const onChange = () => setLoc(currentLocation());
+    const onChange = () => {
+      const next = currentLocation();
+      setLoc((prev) => {
+        if (prev.path !== next.path) headingFocusPending = true;
+        return next;
+      });
+    };
     window.addEventListener('hashchange', onChange);
     return () => window.removeEventListener('hashchange', onChange);
   }, []);

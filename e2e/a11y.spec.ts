@@ -1,0 +1,147 @@
+/**
+ * Accessibility: axe-core on every page, in its first state and after the page's main action, at
+ * 1440×900 and on a phone (390×844). WCAG 2.0/2.1/2.2 A and AA rules and axe's best practices
+ * (heading order, landmarks), nothing excluded; any
+ * violation fails (serious, critical and the milder ones alike). Each page's counts go to
+ * .cache/a11y/<page>.json for the record.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { collectErrors } from './helpers';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, '.cache', 'a11y');
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
+interface PageCase {
+  route: string;
+  heading: RegExp;
+  /** The page's main action, as a person would do it; done when its result shows. */
+  act: (page: Page) => Promise<void>;
+}
+
+/** Pick the last preset of the controls panel: every control and chart redraws. */
+async function lastPreset(page: Page): Promise<void> {
+  const select = page.getByRole('combobox', { name: 'Preset', exact: true });
+  const values = await select.locator('option:not([disabled])').evaluateAll((o) => o.map((x) => (x as HTMLOptionElement).value));
+  await select.selectOption(values[values.length - 1] ?? '');
+  await page.waitForTimeout(500);
+}
+
+const PAGES: PageCase[] = [
+  {
+    route: 'learn',
+    heading: /^Learn/,
+    act: async (page) => {
+      await page.getByRole('textbox', { name: /bits per key/i }).fill('5');
+      await expect(page.getByTestId('bloom-chart').locator('.annotation text')).toContainText('5.0 bits/key');
+    },
+  },
+  {
+    route: 'teach',
+    heading: /^Teaching view/,
+    act: async (page) => {
+      const stage = page.getByTestId('teach-stage');
+      await stage.focus();
+      for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
+      await expect(stage).toHaveAttribute('data-frame', '4');
+    },
+  },
+  { route: 'monkey', heading: /^Monkey/, act: lastPreset },
+  { route: 'tradeoffs', heading: /^Trade-off curves/, act: lastPreset },
+  { route: 'moose', heading: /^Moose/, act: lastPreset },
+  { route: 'memory', heading: /^Memory/, act: lastPreset },
+  { route: 'msls', heading: /^Write amplification/, act: lastPreset },
+  {
+    route: 'tune?v=1&d=leveldb&w=b&n=20000&ops=5000&t=engine&rho=0',
+    heading: /^Tune/,
+    act: async (page) => {
+      await expect(page.getByTestId('tune-table').locator('tbody tr')).toHaveCount(3);
+      await page.getByTestId('tune-run').click();
+      await expect(page.getByTestId('tune-measured')).toBeVisible({ timeout: 120_000 });
+    },
+  },
+  {
+    route: 'lab?v=1&n=20000&ops=20000',
+    heading: /^Workload lab/,
+    act: async (page) => {
+      await page.getByTestId('run-button').click();
+      await expect(page.getByTestId('run-result')).toBeVisible({ timeout: 120_000 });
+    },
+  },
+  {
+    route: 'export',
+    heading: /^Export/,
+    act: async (page) => {
+      await page.getByTestId('export-panel').getByTestId('export-tab-db_bench').click();
+      await expect(page.getByTestId('export-needs-workload')).toBeVisible();
+    },
+  },
+  {
+    route: 'bench',
+    heading: /^Storage benchmark/,
+    act: async (page) => {
+      // A run takes minutes; choosing its size is what a visitor does first.
+      await page.getByRole('combobox', { name: /^Entries/ }).selectOption('100000');
+      await expect(page.getByTestId('bench-idle')).toContainText('100,000 entries');
+    },
+  },
+];
+
+interface Found {
+  id: string;
+  impact: string;
+  nodes: number;
+  where: string[];
+}
+
+async function violations(page: Page): Promise<Found[]> {
+  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return result.violations.map((v) => ({
+    id: v.id,
+    impact: v.impact ?? 'unknown',
+    nodes: v.nodes.length,
+    where: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')} — ${n.failureSummary?.split('\n')[1]?.trim() ?? ''}`),
+  }));
+}
+
+function record(name: string, state: string, found: Found[]): void {
+  fs.mkdirSync(OUT, { recursive: true });
+  const file = path.join(OUT, `${name}.json`);
+  const all = fs.existsSync(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>) : {};
+  all[state] = { total: found.reduce((n, f) => n + f.nodes, 0), byRule: Object.fromEntries(found.map((f) => [f.id, f.nodes])) };
+  fs.writeFileSync(file, `${JSON.stringify(all, null, 2)}\n`);
+}
+
+for (const c of PAGES) {
+  const name = c.route.replace(/\?.*/, '');
+  test(`a11y: ${name} has no WCAG 2.2 AA violation at 1440×900, first and after its main action, and at 390×844`, async ({ page }) => {
+    test.setTimeout(300_000);
+    const errors = collectErrors(page);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/#/${c.route}`);
+    await expect(page.getByRole('heading', { level: 1, name: c.heading })).toBeVisible();
+    await page.waitForTimeout(800);
+    const first = await violations(page);
+    record(name, 'desktop', first);
+    expect.soft(first, `${name}, first state`).toEqual([]);
+
+    await c.act(page);
+    const after = await violations(page);
+    record(name, 'desktop-after', after);
+    expect.soft(after, `${name}, after its main action`).toEqual([]);
+
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`/#/${c.route}`);
+    await page.reload();
+    await expect(page.getByRole('heading', { level: 1, name: c.heading })).toBeVisible();
+    await page.waitForTimeout(800);
+    const phone = await violations(page);
+    record(name, 'phone', phone);
+    expect.soft(phone, `${name} at 390×844`).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+}
