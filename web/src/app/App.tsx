@@ -1,4 +1,5 @@
-import { lazy, Suspense, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, type ComponentType, type LazyExoticComponent } from 'react';
+import { keepEmbedded } from '../ui/layout/embed';
 import { useLocation } from '../ui/state/location';
 import { PAGE_LOADERS } from './pages';
 import { ROUTES } from '../documents/routes';
@@ -13,8 +14,14 @@ export function App() {
   const route = location.path;
   const Current = useMemo(() => PAGES.get(route), [route]);
   const meta = ROUTES.find((r) => r.path === route);
+  const main = useRef<HTMLElement>(null);
+  const embed = location.embed;
+  useEffect(() => {
+    if (!embed || !main.current) return;
+    return keepEmbedded(main.current, embed);
+  }, [embed, route]);
   return (
-    <div className="app">
+    <div className={embed ? 'app embed' : 'app'} data-embed-id={embed}>
       <a className="skip-link" href="#main" onClick={(e) => {
         // The hash is the router's; move focus without touching it.
         e.preventDefault();
@@ -35,7 +42,7 @@ export function App() {
           ))}
         </nav>
       </header>
-      <main className="app-main" id="main" tabIndex={-1}>
+      <main className="app-main" id="main" tabIndex={-1} ref={main}>
         {location.unknown !== undefined && (
           <p className="notice" role="status" data-testid="route-unknown">
             There is no page “#/{location.unknown}”; here is {meta?.title ?? 'the first page'} instead. Every page is in the menu above.

@@ -14,7 +14,10 @@ export function currentLocation(): HashLocation {
  * should not fill the back button with hundreds of steps.
  */
 export function replaceQuery(path: string, query: string): void {
-  const url = `${window.location.pathname}${window.location.search}${hashFor(path, query)}`;
+  // An embedded view stays embedded while its page rewrites its own settings.
+  const embed = currentLocation().embed;
+  const full = embed ? `${query}${query ? '&' : ''}embed=${embed}` : query;
+  const url = `${window.location.pathname}${window.location.search}${hashFor(path, full)}`;
   window.history.replaceState(window.history.state, '', url);
 }
 
