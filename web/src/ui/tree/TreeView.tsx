@@ -196,7 +196,8 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
                     strokeWidth={2}
                   />
                   <text x={merge.output.x + Math.max(2, merge.output.width) + 8} y={rowHeight * 0.75} fontSize={font - 2} fill="#a3202f" fontWeight={600} dominantBaseline="middle">
-                    new run: {merge.pagesWritten.toLocaleString('en-US')} page{merge.pagesWritten === 1 ? '' : 's'} written · {merge.pagesRead.toLocaleString('en-US')} of {merge.inputPages.toLocaleString('en-US')} read
+                    new run: {merge.pagesRead.toLocaleString('en-US')} of {merge.inputPages.toLocaleString('en-US')} pages merged
+                    {merge.pagesWritten > 0 ? ` · ${merge.pagesWritten.toLocaleString('en-US')} written` : ''}
                   </text>
                 </g>
               )}

@@ -171,7 +171,9 @@ export function bitsInk(bitsPerKey: number): string {
 /**
  * A merge as it happens, for drawing: how far the merge has read through its inputs (a cursor
  * across each input run: a merge by key consumes every input at about the same pace) and the
- * output run growing in the level below, page by page, from the engine's own merge_progress.
+ * output run growing in the level below, page by page, from the engine's own merge_progress. The
+ * output grows with the pages merged (read): the engine builds the new file as it goes and counts
+ * its pages written when the file is finished, so pages_written alone would sit at 0 until the end.
  */
 export interface MergeView {
   /** The level being merged, and the one receiving the output. */
@@ -202,7 +204,6 @@ export function mergeView(tree: TreeShape, layout: TreeLayout): MergeView | null
   const inputPages = inputs.reduce((n, { r }) => n + r.run.data_pages, 0);
   const inputBytes = inputs.reduce((n, { r }) => n + r.run.entry_bytes, 0);
   const readFraction = inputPages > 0 ? Math.min(1, progress.pages_read / inputPages) : 0;
-  const writtenFraction = inputPages > 0 ? Math.min(1, progress.pages_written / inputPages) : 0;
   const consumed = inputs.map(({ level, r }) => ({ level, x: r.x, width: r.width * readFraction }));
   // The output's full size in the receiving row's scale: its slot, filled as its bytes fill a run's share.
   let output = { x: layout.trackX, width: 0 };
@@ -211,7 +212,7 @@ export function mergeView(tree: TreeShape, layout: TreeLayout): MergeView | null
     const slot = targetIsInput ? slots[0] : slots[Math.min(slots.length - 1, target.runs.length)];
     const capacity = (target.capacityBytes ?? inputBytes) / Math.max(1, target.maxRuns);
     const full = slot ? Math.max(3, (slot.width - 6) * Math.min(1, inputBytes / Math.max(1, capacity))) : 0;
-    output = { x: slot?.x ?? layout.trackX, width: full * writtenFraction };
+    output = { x: slot?.x ?? layout.trackX, width: full * readFraction };
   }
   return { from, into: from + 1, pagesRead: progress.pages_read, pagesWritten: progress.pages_written, inputPages, readFraction, consumed, output };
 }
