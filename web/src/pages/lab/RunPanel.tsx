@@ -134,6 +134,7 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
                   id={ids.trace}
                   type="file"
                   className="sr-only"
+                  data-testid="run-trace-file"
                   accept=".txt,.trace,text/plain"
                   onChange={async (e) => {
                     const f = e.target.files?.[0];

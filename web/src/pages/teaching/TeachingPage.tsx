@@ -60,7 +60,7 @@ export function TeachingPage() {
   const fullscreen = useFullscreen(figure);
   const embedded = currentLocation().embed === 'tree';
   const viewport = useViewportHeight();
-  const fitHeight = embedded ? viewport - 40 : fullscreen ? viewport - 330 : undefined;
+  const fitHeight = embedded ? viewport - 40 : fullscreen ? viewport - 420 : undefined;
   const toggleFullscreen = useCallback(() => {
     if (document.fullscreenElement) void document.exitFullscreen();
     else void figure.current?.requestFullscreen().catch(() => undefined);

@@ -1,9 +1,10 @@
 /**
  * The frame of an explorer page: title and lede, link notices, a sticky controls panel on the left
  * (with presets, Copy link and Reset) and the charts and tables on the right. Below 900 px the
- * panel stacks above the content.
+ * panel stacks above the content; on a phone (≤ 720 px) it is folded behind a "Show the controls"
+ * button, so the first result shows on the first screen.
  */
-import type { ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { Schema } from '../../documents/url/params';
 import type { UrlState } from '../state/useUrlState';
 import { PageContext } from './pageContext';
@@ -21,6 +22,9 @@ export interface PageProps<S extends Schema> {
 }
 
 export function Page<S extends Schema>({ title, lede, url, controls, children }: PageProps<S>) {
+  // On a phone the controls fold away behind one button, so the first result is on the first screen.
+  const [controlsOpen, setControlsOpen] = useState(false);
+  const bodyId = useId();
   return (
     <PageContext.Provider value={{ page: url.spec.page, query: url.query }}>
       <section className="page" data-testid={`page-${url.spec.page}`}>
@@ -44,9 +48,14 @@ export function Page<S extends Schema>({ title, lede, url, controls, children }:
           </div>
         )}
         <div className="page-body">
-          <aside className="controls-panel" aria-label="Controls">
-            <UrlToolbar url={url} />
-            {controls}
+          <aside className={`controls-panel${controlsOpen ? '' : ' folded'}`} aria-label="Controls">
+            <button type="button" className="controls-toggle" aria-expanded={controlsOpen} aria-controls={bodyId} onClick={() => setControlsOpen((o) => !o)} data-testid="controls-toggle">
+              {controlsOpen ? 'Hide the controls' : 'Show the controls'}
+            </button>
+            <div className="controls-body" id={bodyId}>
+              <UrlToolbar url={url} />
+              {controls}
+            </div>
           </aside>
           <div className="page-content">{children}</div>
         </div>

@@ -8,7 +8,7 @@ import { memo, useId, type CSSProperties } from 'react';
 import type { TreeShape } from '../../documents/engine';
 import { useWidth } from '../charts/useWidth';
 import { formatBytes, formatCount, formatPercent } from '../../documents/format';
-import { BITS_DOMAIN, bitsColor, bitsInk, layoutTree, mergeView } from './treeLayout';
+import { BITS_DOMAIN, bitsColor, bitsInk, layoutTree, mergeView, type MergeView } from './treeLayout';
 import './tree.css';
 
 export interface TreeViewProps {
@@ -48,7 +48,8 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
     bufferBytes: tree.buffer_capacity_bytes,
   });
   const legendY = layout.height + 6;
-  const height = legendY + 44;
+  // The legend: its title and tick labels at font − 2, with the gradient bar between.
+  const height = legendY + (fitRow ? (font - 2) * 2 + 28 : 44);
   const totalEntries = layout.levels.reduce((n, l) => n + l.entries, 0) + layout.buffer.entries;
   const merge = mergeView(tree, layout);
 
@@ -195,7 +196,7 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
                     stroke="#d1495b"
                     strokeWidth={2}
                   />
-                  <text x={merge.output.x + Math.max(2, merge.output.width) + 8} y={rowHeight * 0.75} fontSize={font - 2} fill="#a3202f" fontWeight={600} dominantBaseline="middle">
+                  <text {...mergeTextAt(merge, font - 2, layout.trackX + layout.trackWidth)} y={rowHeight * 0.75} fontSize={font - 2} fill="#a3202f" fontWeight={600} dominantBaseline="middle">
                     new run: {merge.pagesRead.toLocaleString('en-US')} of {merge.inputPages.toLocaleString('en-US')} pages merged
                     {merge.pagesWritten > 0 ? ` · ${merge.pagesWritten.toLocaleString('en-US')} written` : ''}
                   </text>
@@ -209,6 +210,13 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
     </figure>
   );
 });
+
+/** The merge's words right of the growing output, or right-aligned at the track's end when they would not fit there. */
+function mergeTextAt(merge: MergeView, font: number, trackEnd: number): { x: number; textAnchor: 'start' | 'end' } {
+  const chars = `new run: ${merge.pagesRead} of ${merge.inputPages} pages merged${merge.pagesWritten > 0 ? ` · ${merge.pagesWritten} written` : ''}`.length;
+  const x = merge.output.x + Math.max(2, merge.output.width) + 8;
+  return x + chars * font * 0.56 <= trackEnd ? { x, textAnchor: 'start' } : { x: trackEnd - 6, textAnchor: 'end' };
+}
 
 function Legend({ x, y, width, font }: { x: number; y: number; width: number; font: number }) {
   // One gradient per picture: several trees can be on a page (some in hidden tabs).
