@@ -13,6 +13,7 @@ import { ParamControl } from '../../ui/controls/ParamControl';
 import { CardGrid, Page } from '../../ui/layout/Page';
 import { RatesCard } from './RatesCard';
 import './bench.css';
+import { fetchShippedRun, loadLastRun, saveLastRun, type StoredBench } from './storedBench';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { ALL_STORES_MAX_ENTRIES, benchLookups, peakStoredBytes, type BenchRow, type StoreSummary, runStorageBenchmark, summarizeBench } from './storageBench';
 
@@ -46,9 +47,9 @@ function Rate({ s, runs }: { s: { median: number; min: number; max: number }; ru
 }
 const ratio = (r: number | null) => (r === null ? '—' : `${formatFixed(r, 1)}×`);
 
-function ResultsTable({ stores }: { stores: StoreSummary[] }) {
+function ResultsTable({ stores, testId = 'bench-results' }: { stores: StoreSummary[]; testId?: string }) {
   return (
-    <table className="data-table" data-testid="bench-results">
+    <table className="data-table" data-testid={testId}>
       <thead>
         <tr>
           <th>store</th>
@@ -159,11 +160,32 @@ export function BenchPage() {
   const needed = peakStoredBytes(n);
   const storesPerRepeat = everyStore ? 4 : 1;
 
+  // Until a run here: the last result stored (this browser's last run, else the one shipped).
+  const [stored, setStored] = useState<{ doc: StoredBench; source: 'this-browser' | 'shipped' } | null>(null);
+  useEffect(() => {
+    const last = loadLastRun();
+    if (last) {
+      setStored({ doc: last, source: 'this-browser' });
+      return;
+    }
+    let live = true;
+    void fetchShippedRun().then((doc) => live && doc && setStored({ doc, source: 'shipped' }));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const storedStores = useMemo(() => (stored ? summarizeBench(stored.doc.rows) : []), [stored]);
+
   const run = async () => {
     setRows([]);
     setState('running');
     try {
-      await runStorageBenchmark(n, repeats, (row) => setRows((rs) => [...rs, row]));
+      const done: BenchRow[] = [];
+      await runStorageBenchmark(n, repeats, (row) => {
+        done.push(row);
+        setRows((rs) => [...rs, row]);
+      });
+      saveLastRun(n, repeats, done);
       setState('done');
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -173,6 +195,7 @@ export function BenchPage() {
 
   return (
     <Page
+      question="How fast is the engine on this browser’s storage, against a plain IndexedDB store? Try first: read the stored result below, then press Run benchmark to measure your own browser."
       title="Storage benchmark"
       lede={
         <>
@@ -211,7 +234,24 @@ export function BenchPage() {
               ? `Press Run benchmark: each of the four stores inserts and then looks up ${formatInt(n)} entries, ${repeats === 1 ? 'once' : `${repeats} times in turn`}. At 1,000,000 entries this takes a few minutes.`
               : `Press Run benchmark: the engine on OPFS inserts ${formatInt(n)} entries (${formatBytes(n * 116)}) and then makes ${formatInt(lookups.count)} lookups (${formatInt(lookups.missingShare * 100)}% on missing keys: enough to measure the filters’ false-positive rate to a fraction of a percent), ${repeats === 1 ? 'once' : `${repeats} times`}; above ${formatInt(ALL_STORES_MAX_ENTRIES)} entries only OPFS runs — the memory backend would hold the whole database in the worker, and IndexedDB would take many minutes. Then the browser measures the worker’s memory (up to 20 s).`}
         </p>
-      ) : (
+      ) : null}
+      {stores.length === 0 && state !== 'running' && stored && storedStores.length > 0 && (
+        <article className="card wide" data-testid="bench-stored" data-source={stored.source} data-entries={stored.doc.entries}>
+          <header className="card-head">
+            <div>
+              <h2>{stored.source === 'this-browser' ? 'Your last run' : 'Measured before (shipped with the app)'}</h2>
+              <p className="caption">
+                {formatInt(stored.doc.entries)} entries, {stored.doc.repeats === 1 ? 'once' : `${stored.doc.repeats} times`}, on {stored.doc.date.slice(0, 10)}
+                {stored.source === 'shipped' ? ' in headless Chromium on the project’s build machine' : ' in this browser'} ({stored.doc.browser.replace(/^Mozilla\/5\.0 /, '')}). Press
+                Run benchmark to measure this browser now.
+              </p>
+            </div>
+          </header>
+          <ResultsTable stores={storedStores} testId="bench-stored-results" />
+          <EngineTable stores={storedStores} />
+        </article>
+      )}
+      {stores.length === 0 ? null : (
         <CardGrid>
           <article className="card wide">
             <header className="card-head">

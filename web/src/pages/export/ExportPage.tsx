@@ -69,6 +69,7 @@ function ExportView({ index }: { index: PresetIndex }) {
 
   return (
     <Page
+      question="How do you take a design to RocksDB or to the native engine? Try first: pick a design, choose a format tab and download the file."
       title={TITLE}
       lede="Take a design out of the explorer: the engine config the native lsm CLI runs unchanged, a RocksDB OPTIONS file with a C++ filter policy for per-level bits, and db_bench commands for a workload — each with what its target cannot express. Or read a RocksDB OPTIONS file or engine config back in."
       url={url}

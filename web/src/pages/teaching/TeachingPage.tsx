@@ -103,6 +103,7 @@ export function TeachingPage() {
 
   return (
     <Page
+      question="What does an LSM-tree do as keys arrive? Try first: press Step (or →, Space, Page Down) to insert keys and watch the buffer flush and the levels merge; F shows it full screen."
       title="Teaching view: watch an LSM-tree work"
       lede={
         <>

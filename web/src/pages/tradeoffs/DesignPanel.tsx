@@ -149,7 +149,8 @@ export const CandidatesCard = memo(function CandidatesCard({ result }: { result:
       id="candidates"
       wide
       title={`Best ${SHOWN} of the ${result.candidates.length} designs Algorithm 1 searched`}
-      caption="Each candidate with its own best memory split; θ is the paper’s closed-form objective (Eq 19/20 for lookups, continuous L for updates and scans) that the search minimises."
+      caption="Each candidate with its own best memory split, best first: θ is the cost the search minimises."
+      detail="θ is the paper’s closed-form objective (Eq 19/20 for lookups, continuous L for updates and scans)."
       csv={() => tableCsv(COLUMNS, rows)}
     >
       <DataTable columns={COLUMNS} rows={rows} rowKey={(r) => String(r.rank)} testId="candidates-table" highlight={(r) => r.rank === 1} />

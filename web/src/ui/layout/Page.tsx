@@ -13,7 +13,12 @@ import { PageHeading } from './PageHeading';
 
 export interface PageProps<S extends Schema> {
   title: string;
-  /** One line under the title: what the page answers. */
+  /**
+   * The page at a glance, first under the title: the question it answers and what to try first, in
+   * one sentence each. The lede below it keeps the detail.
+   */
+  question?: ReactNode;
+  /** Under the question: what the page shows, in more detail. */
   lede: ReactNode;
   url: UrlState<S>;
   /** The controls, usually ControlGroups of ParamControls. */
@@ -21,7 +26,7 @@ export interface PageProps<S extends Schema> {
   children: ReactNode;
 }
 
-export function Page<S extends Schema>({ title, lede, url, controls, children }: PageProps<S>) {
+export function Page<S extends Schema>({ title, question, lede, url, controls, children }: PageProps<S>) {
   // On a phone the controls fold away behind one button, so the first result is on the first screen.
   const [controlsOpen, setControlsOpen] = useState(false);
   const bodyId = useId();
@@ -30,6 +35,11 @@ export function Page<S extends Schema>({ title, lede, url, controls, children }:
       <section className="page" data-testid={`page-${url.spec.page}`}>
         <header className="page-header">
           <PageHeading>{title}</PageHeading>
+          {question && (
+            <p className="page-question" data-testid="page-question">
+              {question}
+            </p>
+          )}
           <p className="lede">{lede}</p>
         </header>
         {url.notices.length > 0 && (
