@@ -11,6 +11,7 @@ import type { PhysicalCalls } from '../../engine/opfsPool';
 import { ControlGroup } from '../../ui/controls/ControlGroup';
 import { ParamControl } from '../../ui/controls/ParamControl';
 import { CardGrid, Page } from '../../ui/layout/Page';
+import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import { RatesCard } from './RatesCard';
 import './bench.css';
 import { fetchShippedRun, loadLastRun, saveLastRun, type StoredBench } from './storedBench';
@@ -49,38 +50,40 @@ const ratio = (r: number | null) => (r === null ? '—' : `${formatFixed(r, 1)}�
 
 function ResultsTable({ stores, testId = 'bench-results' }: { stores: StoreSummary[]; testId?: string }) {
   return (
-    <table className="data-table" data-testid={testId}>
-      <thead>
-        <tr>
-          <th>store</th>
-          <th className="num">inserts / s</th>
-          <th className="num">lookups / s</th>
-          <th className="num">inserts vs plain IndexedDB</th>
-          <th className="num">lookups vs plain IndexedDB</th>
-          <th className="num">runs</th>
-        </tr>
-      </thead>
-      <tbody>
-        {stores.map((s) => (
-          <tr key={s.id} data-testid={`bench-${s.id}`}>
-            <td>{s.label}</td>
-            <td className="num" data-value={s.inserts.median} data-min={s.inserts.min} data-max={s.inserts.max}>
-              <Rate s={s.inserts} runs={s.runs} />
-            </td>
-            <td className="num" data-value={s.lookups.median} data-min={s.lookups.min} data-max={s.lookups.max}>
-              <Rate s={s.lookups} runs={s.runs} />
-            </td>
-            <td className="num" data-value={s.insertsVsPlain ?? ''}>
-              {ratio(s.insertsVsPlain)}
-            </td>
-            <td className="num" data-value={s.lookupsVsPlain ?? ''}>
-              {ratio(s.lookupsVsPlain)}
-            </td>
-            <td className="num">{s.runs}</td>
+    <ScrollRegion label="Benchmark rates">
+      <table className="data-table" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>store</th>
+            <th className="num">inserts / s</th>
+            <th className="num">lookups / s</th>
+            <th className="num">inserts vs plain IndexedDB</th>
+            <th className="num">lookups vs plain IndexedDB</th>
+            <th className="num">runs</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {stores.map((s) => (
+            <tr key={s.id} data-testid={`bench-${s.id}`}>
+              <td>{s.label}</td>
+              <td className="num" data-value={s.inserts.median} data-min={s.inserts.min} data-max={s.inserts.max}>
+                <Rate s={s.inserts} runs={s.runs} />
+              </td>
+              <td className="num" data-value={s.lookups.median} data-min={s.lookups.min} data-max={s.lookups.max}>
+                <Rate s={s.lookups} runs={s.runs} />
+              </td>
+              <td className="num" data-value={s.insertsVsPlain ?? ''}>
+                {ratio(s.insertsVsPlain)}
+              </td>
+              <td className="num" data-value={s.lookupsVsPlain ?? ''}>
+                {ratio(s.lookupsVsPlain)}
+              </td>
+              <td className="num">{s.runs}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 
@@ -89,44 +92,46 @@ function EngineTable({ stores }: { stores: StoreSummary[] }) {
   const engine = stores.filter((s) => s.memory);
   if (engine.length === 0) return null;
   return (
-    <table className="data-table" data-testid="bench-engine">
-      <thead>
-        <tr>
-          <th>store</th>
-          <th className="num">wasm memory (peak)</th>
-          <th className="num">OPFS chunk cache (peak)</th>
-          <th className="num">wasm + cache (peak)</th>
-          <th className="num">worker, measured by the browser</th>
-          <th className="num">zero-result lookup I/O</th>
-          <th className="num">predicted (Σ FPR)</th>
-        </tr>
-      </thead>
-      <tbody>
-        {engine.map((s) => (
-          <tr key={s.id} data-testid={`bench-engine-${s.id}`}>
-            <td>{s.label}</td>
-            <td className="num" data-value={s.memory?.wasmBytes}>
-              {formatBytes(s.memory?.wasmBytes ?? 0)}
-            </td>
-            <td className="num" data-value={s.memory?.cachePeakBytes}>
-              {s.id === 'engine-opfs' ? formatBytes(s.memory?.cachePeakBytes ?? 0) : '—'}
-            </td>
-            <td className="num" data-value={s.memory?.peakBytes}>
-              {s.id === 'engine-opfs' ? formatBytes(s.memory?.peakBytes ?? 0) : '—'}
-            </td>
-            <td className="num" data-value={s.memory?.workerBytes ?? ''}>
-              {s.memory?.workerBytes ? formatBytes(s.memory.workerBytes) : '—'}
-            </td>
-            <td className="num" data-value={s.zeroResult?.measured ?? ''}>
-              {s.zeroResult ? formatFixed(s.zeroResult.measured, 5) : '—'}
-            </td>
-            <td className="num" data-value={s.zeroResult?.predicted ?? ''}>
-              {s.zeroResult ? `${formatFixed(s.zeroResult.predicted, 5)} (${formatDifference(s.zeroResult.measured, s.zeroResult.predicted)})` : '—'}
-            </td>
+    <ScrollRegion label="The engine's memory and filters">
+      <table className="data-table" data-testid="bench-engine">
+        <thead>
+          <tr>
+            <th>store</th>
+            <th className="num">wasm memory (peak)</th>
+            <th className="num">OPFS chunk cache (peak)</th>
+            <th className="num">wasm + cache (peak)</th>
+            <th className="num">worker, measured by the browser</th>
+            <th className="num">zero-result lookup I/O</th>
+            <th className="num">predicted (Σ FPR)</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {engine.map((s) => (
+            <tr key={s.id} data-testid={`bench-engine-${s.id}`}>
+              <td>{s.label}</td>
+              <td className="num" data-value={s.memory?.wasmBytes}>
+                {formatBytes(s.memory?.wasmBytes ?? 0)}
+              </td>
+              <td className="num" data-value={s.memory?.cachePeakBytes}>
+                {s.id === 'engine-opfs' ? formatBytes(s.memory?.cachePeakBytes ?? 0) : '—'}
+              </td>
+              <td className="num" data-value={s.memory?.peakBytes}>
+                {s.id === 'engine-opfs' ? formatBytes(s.memory?.peakBytes ?? 0) : '—'}
+              </td>
+              <td className="num" data-value={s.memory?.workerBytes ?? ''}>
+                {s.memory?.workerBytes ? formatBytes(s.memory.workerBytes) : '—'}
+              </td>
+              <td className="num" data-value={s.zeroResult?.measured ?? ''}>
+                {s.zeroResult ? formatFixed(s.zeroResult.measured, 5) : '—'}
+              </td>
+              <td className="num" data-value={s.zeroResult?.predicted ?? ''}>
+                {s.zeroResult ? `${formatFixed(s.zeroResult.predicted, 5)} (${formatDifference(s.zeroResult.measured, s.zeroResult.predicted)})` : '—'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 
