@@ -145,3 +145,50 @@ for (const c of PAGES) {
     expect(errors).toEqual([]);
   });
 }
+
+test('keyboard: choosing a page in the nav puts the focus on its title; sliders step with the arrow keys; chart values are reachable', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.goto('/#/learn');
+  await expect(page.getByRole('heading', { level: 1, name: /^Learn/ })).toBeVisible();
+  // The nav: Enter on "Monkey vs SOTA", then the focus is on the new page's title, and Tab goes on into the page.
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('link', { name: 'Monkey vs SOTA' }).focus();
+  await page.keyboard.press('Enter');
+  const title = page.getByRole('heading', { level: 1, name: /^Monkey/ });
+  await expect(title).toBeFocused();
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => Boolean(document.activeElement?.closest('main')))).toBe(true);
+
+  // Learn's size ratio (a log slider of integers): each arrow moves one whole value.
+  await page.goto('/#/learn');
+  const ratio = page.getByRole('slider', { name: 'size ratio slider' });
+  const ratioBox = page.getByRole('textbox', { name: /^Size ratio/ });
+  await expect(ratioBox).toHaveValue('10');
+  await ratio.focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(ratioBox).toHaveValue('11');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await expect(ratioBox).toHaveValue('9');
+  await page.keyboard.press('Home');
+  await expect(ratioBox).toHaveValue('2');
+
+  // Monkey's entry size: arrows change it too (before, they rounded back to the same value).
+  await page.goto('/#/monkey');
+  const entry = page.getByRole('slider', { name: 'entry size slider' });
+  const entryBox = page.getByRole('textbox', { name: /^Entry size/ });
+  const before = Number((await entryBox.inputValue()).replace(/,/g, ''));
+  await entry.focus();
+  await page.keyboard.press('ArrowUp');
+  await expect.poll(async () => Number((await entryBox.inputValue()).replace(/,/g, ''))).toBeGreaterThan(before);
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await expect.poll(async () => Number((await entryBox.inputValue()).replace(/,/g, ''))).toBeLessThan(before);
+
+  // A chart is a tab stop; arrows read its points aloud in a live tooltip.
+  const chart = page.getByTestId('card-fig7').locator('svg.chart-svg');
+  await chart.focus();
+  await expect(chart).toBeFocused();
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('card-fig7').locator('.chart-tooltip[role="status"]')).toBeVisible();
+  expect(errors).toEqual([]);
+});
