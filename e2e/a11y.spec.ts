@@ -46,8 +46,10 @@ const PAGES: PageCase[] = [
     act: async (page) => {
       const stage = page.getByTestId('teach-stage');
       await stage.focus();
-      for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
-      await expect(stage).toHaveAttribute('data-frame', '4');
+      for (let i = 1; i <= 4; i++) {
+        await page.keyboard.press('ArrowRight');
+        await expect(stage).toHaveAttribute('data-frame', String(i));
+      }
     },
   },
   { route: 'monkey', heading: /^Monkey/, act: lastPreset },

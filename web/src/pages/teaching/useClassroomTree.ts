@@ -24,7 +24,7 @@ export interface Frame extends EngineMoment {
 const MAX_FRAMES = 1_000;
 
 /** Engine calls that may wait for their turn (Step pressed faster than the engine answers). */
-const MAX_WAITING = 3;
+const MAX_WAITING = 8;
 
 export interface ClassroomTree {
   frames: Frame[];
