@@ -18,7 +18,8 @@ const CHROMIUM_FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-background-n
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [entries = '100000', repeats = '1'] = process.argv.slice(2);
 const port = 4300 + Math.floor(Math.random() * 500);
-const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], { cwd: path.join(root, 'web'), stdio: 'ignore' });
+// Its own process group, so stopping it stops vite too (npx runs vite as a child).
+const server = spawn('npx', ['vite', 'preview', '--port', String(port), '--strictPort'], { cwd: path.join(root, 'web'), stdio: 'ignore', detached: true });
 try {
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_FLAGS });
   const page = await browser.newPage();
@@ -39,5 +40,5 @@ try {
   console.log(`wrote ${path.relative(root, out)}: ${doc.rows.length} store runs of ${doc.entries} entries`);
   await browser.close();
 } finally {
-  server.kill();
+  if (server.pid) process.kill(-server.pid);
 }
