@@ -14,6 +14,9 @@ test('benchmark: the engine on memory, OPFS and IndexedDB and a plain IndexedDB 
   // Before a run: what will happen, not an empty table.
   await expect(page.getByTestId('bench-idle')).toContainText('100,000 entries, 2 times in turn');
   await expect(page.getByTestId('bench-results')).toHaveCount(0);
+  // …and not an empty page: the result shipped with the app, four stores, until this browser has run.
+  await expect(page.getByTestId('bench-stored')).toHaveAttribute('data-source', 'shipped');
+  await expect(page.getByTestId('bench-stored-results').locator('tbody tr')).toHaveCount(4);
   expect(await copyLink(page)).toMatch(/#\/bench\?v=1&n=100000&r=2$/);
   await page.getByRole('button', { name: 'Run benchmark' }).click();
   await expect(page.getByTestId('bench-done')).toBeVisible({ timeout: 390_000 });
@@ -50,5 +53,10 @@ test('benchmark: the engine on memory, OPFS and IndexedDB and a plain IndexedDB 
   expect(csv).toHaveLength(5);
   expect(csv[0]).toContain('inserts / s (median)');
   await screenshot(page, 'bench');
+  // Reopened, the page shows this browser's last run (kept in localStorage) instead of the shipped one.
+  await page.reload();
+  await expect(page.getByTestId('bench-stored')).toHaveAttribute('data-source', 'this-browser');
+  await expect(page.getByTestId('bench-stored')).toHaveAttribute('data-entries', '100000');
+  await expect(page.getByTestId('bench-stored-results').locator('tbody tr')).toHaveCount(4);
   expect(errors).toEqual([]);
 });

@@ -112,3 +112,137 @@ test('teaching view: the design is in the link and tiering draws T − 1 slots p
   await expect(page.getByTestId('teach-tree-level-1')).toHaveAttribute('data-runs', '1');
   await expect(page.getByTestId('teach-tree-level-1').locator('.tv-slot')).toHaveCount(3);
 });
+
+/** What the tree shows now: every level's runs and entries, and the merge's progress. */
+async function treePicture(page: Page): Promise<string> {
+  return page.getByTestId('teach-tree').evaluate((fig) => {
+    const levels = Array.from(fig.querySelectorAll('[data-testid^="teach-tree-level-"]')).map(
+      (g) => `${g.getAttribute('data-runs')}/${g.getAttribute('data-entries')}/${g.getAttribute('data-merging')}`,
+    );
+    const out = fig.querySelector('[data-testid="teach-tree-merge-output"]')?.getAttribute('data-width') ?? '-';
+    return [fig.querySelector('[data-testid="teach-tree-buffer"]')?.getAttribute('data-entries'), ...levels, fig.getAttribute('data-merge-read'), fig.getAttribute('data-merge-written'), out].join('|');
+  });
+}
+
+test('presenter mode: a flush and a whole merge with the keyboard only, the merge drawn page by page, full screen, play, the log collapsed', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/#/teach');
+  const stage = page.getByTestId('teach-stage');
+  const buffer = page.getByTestId('teach-tree-buffer');
+  const level1 = page.getByTestId('teach-tree-level-1');
+  const level2 = page.getByTestId('teach-tree-level-2');
+  // The first Step, pressed the moment the button shows (the engine may still be opening), is not lost.
+  await page.getByTestId('teach-step').click();
+  await expect(stage).toHaveAttribute('data-frame', '1');
+  await expect(buffer).toHaveAttribute('data-entries', '16');
+
+  // From here on the keyboard only, as a clicker sends it: → Space PageDown step, ← PageUp back.
+  await page.locator('body').click({ position: { x: 5, y: 880 } });
+  const frame = async () => Number(await stage.getAttribute('data-frame'));
+  const press = async (key: string, expected: number) => {
+    await page.keyboard.press(key);
+    await expect(stage).toHaveAttribute('data-frame', String(expected));
+  };
+  await press('ArrowRight', 2);
+  await press(' ', 3);
+  await expect(buffer).toHaveAttribute('data-entries', '48');
+  await press('PageDown', 4);
+  // A few more batches overfill the 64-entry buffer: it flushes into level 1.
+  while ((await level1.getAttribute('data-runs')) !== '1') {
+    expect(await frame()).toBeLessThan(8);
+    await press('ArrowRight', (await frame()) + 1);
+  }
+  const flushed = await frame();
+  await press('ArrowLeft', flushed - 1);
+  await expect(level1).toHaveAttribute('data-runs', '0');
+  await press('PageUp', flushed - 2);
+  await press('End', flushed);
+  await expect(level1).toHaveAttribute('data-runs', '1');
+  await press('Home', 0);
+  await press('End', flushed);
+
+  // Step until a merge starts, then through the whole merge: every step changes the picture.
+  for (let i = 0; i < 40 && (await level1.getAttribute('data-merging')) !== 'true'; i++) await press('ArrowRight', (await frame()) + 1);
+  await expect(level1).toHaveAttribute('data-merging', 'true');
+  let before = await treePicture(page);
+  let mergeSteps = 0;
+  const outputWidths: number[] = [];
+  while ((await level2.getAttribute('data-runs')) !== '1') {
+    await press('ArrowRight', (await frame()) + 1);
+    const now = await treePicture(page);
+    expect(now, `merge step ${mergeSteps + 1} changed nothing on screen`).not.toBe(before);
+    before = now;
+    mergeSteps++;
+    const out = page.getByTestId('teach-tree-merge-output');
+    if ((await out.count()) > 0) outputWidths.push(Number(await out.getAttribute('data-width')));
+    expect(mergeSteps).toBeLessThan(60);
+  }
+  expect(mergeSteps).toBeGreaterThanOrEqual(3);
+  // The output run grew at every step of the merge, and the read cursor moved with it.
+  for (let i = 1; i < outputWidths.length; i++) expect(outputWidths[i]).toBeGreaterThan(outputWidths[i - 1]);
+  await expect(page.getByTestId('teach-log')).toContainText('Merge finished');
+  // The identical merge steps are one line with a count, and no line leaves the card.
+  const counted = page.getByTestId('teach-log').locator('li[data-count]:not([data-count="1"])');
+  await expect(counted.first()).toBeVisible();
+  expect(Number(await counted.first().getAttribute('data-count'))).toBeGreaterThanOrEqual(2);
+  await expect(counted.first()).toContainText(/× \d+/);
+  const card = await page.locator('.teach-log').boundingBox();
+  for (const li of await page.getByTestId('teach-log').locator('li').all()) {
+    const box = await li.boundingBox();
+    expect(box && card && box.x >= card.x && box.x + box.width <= card.x + card.width).toBe(true);
+  }
+
+  // P plays and pauses.
+  await page.keyboard.press('p');
+  await expect(page.getByTestId('teach-play')).toHaveAttribute('aria-pressed', 'true');
+  await expect.poll(frame).toBeGreaterThan(mergeSteps + 6);
+  await page.keyboard.press('p');
+  await expect(page.getByTestId('teach-play')).toHaveAttribute('aria-pressed', 'false');
+
+  // F: full screen, bigger tree and type, the button says how to leave; F again leaves.
+  const treeHeight = async () => (await page.getByTestId('teach-tree').locator('svg').boundingBox())?.height ?? 0;
+  const narrationSize = async () => page.getByTestId('teach-narration').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+  const smallTree = await treeHeight();
+  const smallText = await narrationSize();
+  await page.keyboard.press('f');
+  await expect(stage).toHaveAttribute('data-fullscreen', 'true');
+  await expect(page.getByTestId('teach-fullscreen')).toHaveText('Exit full screen');
+  await expect.poll(treeHeight).toBeGreaterThan(smallTree * 1.3);
+  expect(await narrationSize()).toBeGreaterThan(smallText * 1.4);
+  expect(Number(await page.getByTestId('teach-tree').getAttribute('data-font'))).toBeGreaterThan(16);
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, 'teaching-presenter.png') });
+  // Stepping still works in full screen.
+  await press('ArrowRight', (await frame()) + 1);
+  await page.keyboard.press('f');
+  await expect(stage).toHaveAttribute('data-fullscreen', 'false');
+  await expect(page.getByTestId('teach-fullscreen')).toHaveText('Full screen');
+  expect(errors).toEqual([]);
+});
+
+test('embed links: the tree alone (still stepped by keys) and one chart alone, without controls', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/#/teach?v=1&T=3&embed=tree');
+  const tree = page.getByTestId('teach-tree');
+  await expect(tree).toBeVisible();
+  for (const hidden of [page.locator('.app-header'), page.getByRole('complementary', { name: 'Controls' }), page.getByTestId('teach-step'), page.getByTestId('teach-log'), page.getByTestId('teach-narration')]) {
+    await expect(hidden).toBeHidden();
+  }
+  // The tree fills the window's height.
+  expect((await tree.locator('svg').boundingBox())?.height ?? 0).toBeGreaterThan(500);
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('teach-tree-buffer')).toHaveAttribute('data-entries', '16');
+  expect(page.url()).toContain('embed=tree');
+  await page.screenshot({ path: path.join(ARTIFACTS, 'teaching-embed.png') });
+
+  await page.goto('/#/monkey?embed=fig7');
+  await expect(page.getByTestId('card-fig7')).toBeVisible();
+  await expect(page.getByTestId('card-fig7').locator('svg.chart-svg')).toBeVisible();
+  await expect(page.getByTestId('card-levels')).toBeHidden();
+  await expect(page.getByRole('complementary', { name: 'Controls' })).toBeHidden();
+  await expect(page.locator('.app-header')).toBeHidden();
+  // Nothing else on the page is visible: every visible card is the embedded one.
+  expect(await page.locator('.card:visible').count()).toBe(1);
+});

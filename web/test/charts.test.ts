@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { cleanPoints, dropNote, extentOf } from '../src/ui/charts/clean';
-import { annotationLabelYs, nearestIndex, stepIndex } from '../src/ui/charts/layout';
+import { nearestIndex, stepIndex } from '../src/ui/charts/layout';
+import { boxesOverlap, labelBox, labelWidth, placeLabels, samplePolyline, wrapLabel, type LabelRequest } from '../src/ui/charts/labelPlacement';
 import { axisTicks, formatTick, makeScale } from '../src/ui/charts/scales';
 import { sliderScale } from '../src/ui/controls/slider';
 import { formatCount, formatPercent, formatSig, powerOfTen } from '../src/documents/format';
@@ -72,31 +73,81 @@ describe('pointer and keyboard helpers', () => {
     expect(stepIndex('Escape', 3, 11)).toBeNull();
     expect(stepIndex('a', 3, 11)).toBe('ignore');
   });
+});
 
-  it('keep annotation labels apart', () => {
-    const ys = annotationLabelYs([
-      { px: 100, py: 50 },
-      { px: 100, py: 55 },
-      { px: 100, py: 200 },
-    ]);
-    expect(ys[0]).toBe(41);
-    expect(ys[1]).toBe(74);
-    expect(ys[2]).toBe(191);
+describe('label placement', () => {
+  const boxes = (reqs: LabelRequest[], obstacles: { x: number; y: number }[], bounds = { width: 600, height: 300 }) =>
+    placeLabels(reqs, obstacles, bounds).map((p, i) => ({ p, box: labelBox(p, reqs[i].width, reqs[i].lines) }));
+  const inside = (b: { left: number; right: number; top: number; bottom: number }, o: { x: number; y: number }) =>
+    o.x > b.left + 1 && o.x < b.right - 1 && o.y > b.top + 1 && o.y < b.bottom - 1;
+
+  it('leaves a label with room just above its point, to the right, without a leader', () => {
+    const [p] = placeLabels([{ px: 100, py: 150, width: 60 }], [], { width: 600, height: 300 });
+    expect(p).toEqual({ x: 109, y: 141, anchor: 'start', moved: false });
+    // Past 62% of the width the natural side is the left.
+    expect(placeLabels([{ px: 500, py: 150, width: 60 }], [], { width: 600, height: 300 })[0]).toEqual({ x: 491, y: 141, anchor: 'end', moved: false });
   });
 
-  it('leave labels side by side where they do not overlap horizontally', () => {
-    // Two points at the same height, 300 px apart: both labels stay just above their points.
-    expect(annotationLabelYs([{ px: 100, py: 50, width: 60 }, { px: 400, py: 52, width: 60 }], 1000)).toEqual([41, 43]);
-    // Overlapping extents: the second label goes below its point, then further down if taken.
-    const ys = annotationLabelYs(
-      [
-        { px: 100, py: 50, width: 60 },
-        { px: 120, py: 52, width: 60 },
-        { px: 110, py: 54, width: 60 },
-      ],
-      1000,
-    );
-    expect(ys).toEqual([41, 71, 87]);
+  it('keeps labels of nearby points apart, and both inside the plot', () => {
+    const reqs = [
+      { px: 100, py: 50, width: 60 },
+      { px: 120, py: 52, width: 60 },
+      { px: 110, py: 54, width: 60 },
+    ];
+    const placed = boxes(reqs, reqs.map((r) => ({ x: r.px, y: r.py })));
+    for (let i = 0; i < placed.length; i++) {
+      for (let j = i + 1; j < placed.length; j++) expect(boxesOverlap(placed[i].box, placed[j].box)).toBe(false);
+      expect(placed[i].box.left).toBeGreaterThanOrEqual(0);
+      expect(placed[i].box.right).toBeLessThanOrEqual(600);
+    }
+    expect(placed.filter((x) => x.p.moved).length).toBeGreaterThanOrEqual(1);
+  });
+
+  it('moves a label off a curve that runs through its natural spot (the “Monkey 0.192” case)', () => {
+    // A flat curve 10 px above the point: right through where the label would sit.
+    const curve = samplePolyline([
+      { x: 0, y: 141 },
+      { x: 600, y: 141 },
+    ]);
+    const req = { px: 200, py: 150, width: labelWidth('Monkey 0.192') };
+    const [{ p, box }] = boxes([req], curve);
+    expect(curve.some((o) => inside(box, o))).toBe(false);
+    expect(p.moved).toBe(true);
+  });
+
+  it('wraps a label too long for a phone’s plot and keeps it inside (the phone Trade-offs case)', () => {
+    const label = 'State of the art (leveling T = 10, uniform, 95/5)';
+    const lines = wrapLabel(label, 264 * 0.6);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.join(' ')).toBe(label);
+    for (const l of lines) expect(labelWidth(l)).toBeLessThanOrEqual(264 * 0.6);
+    expect(wrapLabel('Monkey', 200)).toEqual(['Monkey']);
+    const req = { px: 80, py: 120, width: Math.max(...lines.map(labelWidth)), lines: lines.length };
+    const [{ box }] = boxes([req], [], { width: 264, height: 200 });
+    expect(box.left).toBeGreaterThanOrEqual(0);
+    expect(box.right).toBeLessThanOrEqual(264);
+    expect(box.bottom - box.top).toBeGreaterThan(14 * (lines.length - 1));
+  });
+
+  it('random points and curves: no two labels overlap and none leaves the plot when there is room', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 16807) % 2147483647) / 2147483647);
+    for (let trial = 0; trial < 50; trial++) {
+      const reqs = Array.from({ length: 4 }, () => ({ px: 40 + rand() * 520, py: 40 + rand() * 220, width: 40 + rand() * 60 }));
+      const curve = samplePolyline(Array.from({ length: 12 }, (_, i) => ({ x: i * 55, y: 40 + rand() * 220 })));
+      const placed = boxes(reqs, curve);
+      for (let i = 0; i < placed.length; i++) {
+        for (let j = i + 1; j < placed.length; j++) expect(boxesOverlap(placed[i].box, placed[j].box)).toBe(false);
+        expect(placed[i].box.left).toBeGreaterThanOrEqual(0);
+        expect(placed[i].box.right).toBeLessThanOrEqual(600);
+      }
+    }
+  });
+
+  it('samples a polyline every few pixels, skipping gaps', () => {
+    const pts = samplePolyline([{ x: 0, y: 0 }, { x: 30, y: 0 }, { x: NaN, y: NaN }, { x: 50, y: 5 }], 3);
+    expect(pts.length).toBe(12);
+    expect(pts.every((p) => Number.isFinite(p.x))).toBe(true);
   });
 });
 

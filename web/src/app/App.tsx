@@ -1,4 +1,5 @@
-import { lazy, Suspense, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { keepEmbedded } from '../ui/layout/embed';
 import { useLocation } from '../ui/state/location';
 import { PAGE_LOADERS } from './pages';
 import { ROUTES } from '../documents/routes';
@@ -13,8 +14,22 @@ export function App() {
   const route = location.path;
   const Current = useMemo(() => PAGES.get(route), [route]);
   const meta = ROUTES.find((r) => r.path === route);
+  const main = useRef<HTMLElement>(null);
+  const compact = useScrolledPast();
+  const embed = location.embed;
+  // On a phone the nav is one line that scrolls sideways: bring the current page's link into it.
+  const nav = useRef<HTMLElement>(null);
+  useEffect(() => {
+    const bar = nav.current;
+    const link = bar?.querySelector<HTMLElement>('[aria-current="page"]');
+    if (bar && link && bar.scrollWidth > bar.clientWidth) bar.scrollLeft = link.offsetLeft - (bar.clientWidth - link.offsetWidth) / 2;
+  }, [route]);
+  useEffect(() => {
+    if (!embed || !main.current) return;
+    return keepEmbedded(main.current, embed);
+  }, [embed, route]);
   return (
-    <div className="app">
+    <div className={embed ? 'app embed' : 'app'} data-embed-id={embed}>
       <a className="skip-link" href="#main" onClick={(e) => {
         // The hash is the router's; move focus without touching it.
         e.preventDefault();
@@ -22,12 +37,12 @@ export function App() {
       }}>
         Skip to content
       </a>
-      <header className="app-header">
+      <header className={compact ? 'app-header compact' : 'app-header'} data-testid="app-header">
         <a className="brand" href="#/">
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <span>LSM Navigator</span>
         </a>
-        <nav aria-label="Pages">
+        <nav aria-label="Pages" ref={nav}>
           {ROUTES.map((r) => (
             <a key={r.path} href={`#/${r.path}`} aria-current={r.path === route ? 'page' : undefined} title={r.blurb}>
               {r.title}
@@ -35,7 +50,7 @@ export function App() {
           ))}
         </nav>
       </header>
-      <main className="app-main" id="main" tabIndex={-1}>
+      <main className="app-main" id="main" tabIndex={-1} ref={main}>
         {location.unknown !== undefined && (
           <p className="notice" role="status" data-testid="route-unknown">
             There is no page “#/{location.unknown}”; here is {meta?.title ?? 'the first page'} instead. Every page is in the menu above.
@@ -56,4 +71,19 @@ export function App() {
       </footer>
     </div>
   );
+}
+
+/**
+ * Whether the page is scrolled down (the phone header folds to one line then). Two thresholds,
+ * so the header's own change of height cannot flip it back and forth.
+ */
+function useScrolledPast(down = 96, up = 16): boolean {
+  const [past, setPast] = useState(false);
+  useEffect(() => {
+    const onScroll = () => setPast((was) => (was ? window.scrollY > up : window.scrollY > down));
+    onScroll();
+    window.addEventListener('scroll', onScroll, { passive: true });
+    return () => window.removeEventListener('scroll', onScroll);
+  }, [down, up]);
+  return past;
 }

@@ -79,6 +79,22 @@ export interface HashLocation {
   query: string;
   /** The path asked for when it names no page (the default page is shown instead). */
   unknown?: string;
+  /**
+   * `embed=<id>` in the query: show only that part of the page (a chart card's id, or `tree` on the
+   * teaching view), without header, controls or other cards — for slides and course pages, like
+   * TensorFlow Playground's `_hide`. The app's, not the page's: it is taken out of `query`.
+   */
+  embed?: string;
+}
+
+/** The query without its `embed=` pair, and the embed id if there was one. */
+export function splitEmbed(query: string): { query: string; embed?: string } {
+  const parts = query.split('&').filter((p) => p !== '');
+  const at = parts.findIndex((p) => p.startsWith('embed='));
+  if (at < 0) return { query };
+  const embed = decodeURIComponent(parts[at].slice('embed='.length));
+  parts.splice(at, 1);
+  return /^[A-Za-z0-9_-]+$/.test(embed) ? { query: parts.join('&'), embed } : { query: parts.join('&') };
 }
 
 /** Split `#/learn?v=1&b=10` into path and query. Pure, for tests. */
@@ -86,8 +102,8 @@ export function parseHash(hash: string, routes: readonly { path: string }[] = RO
   const body = hash.replace(/^#\/?/, '');
   const q = body.indexOf('?');
   const path = (q < 0 ? body : body.slice(0, q)).replace(/\/+$/, '');
-  const query = q < 0 ? '' : body.slice(q + 1);
-  if (routes.some((r) => r.path === path)) return { path, query };
+  const { query, embed } = splitEmbed(q < 0 ? '' : body.slice(q + 1));
+  if (routes.some((r) => r.path === path)) return embed ? { path, query, embed } : { path, query };
   return path === '' ? { path: DEFAULT_ROUTE, query: '' } : { path: DEFAULT_ROUTE, query: '', unknown: path };
 }
 

@@ -11,8 +11,10 @@ import type { PhysicalCalls } from '../../engine/opfsPool';
 import { ControlGroup } from '../../ui/controls/ControlGroup';
 import { ParamControl } from '../../ui/controls/ParamControl';
 import { CardGrid, Page } from '../../ui/layout/Page';
+import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import { RatesCard } from './RatesCard';
 import './bench.css';
+import { fetchShippedRun, loadLastRun, saveLastRun, type StoredBench } from './storedBench';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { ALL_STORES_MAX_ENTRIES, benchLookups, peakStoredBytes, type BenchRow, type StoreSummary, runStorageBenchmark, summarizeBench } from './storageBench';
 
@@ -46,40 +48,42 @@ function Rate({ s, runs }: { s: { median: number; min: number; max: number }; ru
 }
 const ratio = (r: number | null) => (r === null ? '—' : `${formatFixed(r, 1)}×`);
 
-function ResultsTable({ stores }: { stores: StoreSummary[] }) {
+function ResultsTable({ stores, testId = 'bench-results' }: { stores: StoreSummary[]; testId?: string }) {
   return (
-    <table className="data-table" data-testid="bench-results">
-      <thead>
-        <tr>
-          <th>store</th>
-          <th className="num">inserts / s</th>
-          <th className="num">lookups / s</th>
-          <th className="num">inserts vs plain IndexedDB</th>
-          <th className="num">lookups vs plain IndexedDB</th>
-          <th className="num">runs</th>
-        </tr>
-      </thead>
-      <tbody>
-        {stores.map((s) => (
-          <tr key={s.id} data-testid={`bench-${s.id}`}>
-            <td>{s.label}</td>
-            <td className="num" data-value={s.inserts.median} data-min={s.inserts.min} data-max={s.inserts.max}>
-              <Rate s={s.inserts} runs={s.runs} />
-            </td>
-            <td className="num" data-value={s.lookups.median} data-min={s.lookups.min} data-max={s.lookups.max}>
-              <Rate s={s.lookups} runs={s.runs} />
-            </td>
-            <td className="num" data-value={s.insertsVsPlain ?? ''}>
-              {ratio(s.insertsVsPlain)}
-            </td>
-            <td className="num" data-value={s.lookupsVsPlain ?? ''}>
-              {ratio(s.lookupsVsPlain)}
-            </td>
-            <td className="num">{s.runs}</td>
+    <ScrollRegion label="Benchmark rates">
+      <table className="data-table" data-testid={testId}>
+        <thead>
+          <tr>
+            <th>store</th>
+            <th className="num">inserts / s</th>
+            <th className="num">lookups / s</th>
+            <th className="num">inserts vs plain IndexedDB</th>
+            <th className="num">lookups vs plain IndexedDB</th>
+            <th className="num">runs</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {stores.map((s) => (
+            <tr key={s.id} data-testid={`bench-${s.id}`}>
+              <td>{s.label}</td>
+              <td className="num" data-value={s.inserts.median} data-min={s.inserts.min} data-max={s.inserts.max}>
+                <Rate s={s.inserts} runs={s.runs} />
+              </td>
+              <td className="num" data-value={s.lookups.median} data-min={s.lookups.min} data-max={s.lookups.max}>
+                <Rate s={s.lookups} runs={s.runs} />
+              </td>
+              <td className="num" data-value={s.insertsVsPlain ?? ''}>
+                {ratio(s.insertsVsPlain)}
+              </td>
+              <td className="num" data-value={s.lookupsVsPlain ?? ''}>
+                {ratio(s.lookupsVsPlain)}
+              </td>
+              <td className="num">{s.runs}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 
@@ -88,44 +92,46 @@ function EngineTable({ stores }: { stores: StoreSummary[] }) {
   const engine = stores.filter((s) => s.memory);
   if (engine.length === 0) return null;
   return (
-    <table className="data-table" data-testid="bench-engine">
-      <thead>
-        <tr>
-          <th>store</th>
-          <th className="num">wasm memory (peak)</th>
-          <th className="num">OPFS chunk cache (peak)</th>
-          <th className="num">wasm + cache (peak)</th>
-          <th className="num">worker, measured by the browser</th>
-          <th className="num">zero-result lookup I/O</th>
-          <th className="num">predicted (Σ FPR)</th>
-        </tr>
-      </thead>
-      <tbody>
-        {engine.map((s) => (
-          <tr key={s.id} data-testid={`bench-engine-${s.id}`}>
-            <td>{s.label}</td>
-            <td className="num" data-value={s.memory?.wasmBytes}>
-              {formatBytes(s.memory?.wasmBytes ?? 0)}
-            </td>
-            <td className="num" data-value={s.memory?.cachePeakBytes}>
-              {s.id === 'engine-opfs' ? formatBytes(s.memory?.cachePeakBytes ?? 0) : '—'}
-            </td>
-            <td className="num" data-value={s.memory?.peakBytes}>
-              {s.id === 'engine-opfs' ? formatBytes(s.memory?.peakBytes ?? 0) : '—'}
-            </td>
-            <td className="num" data-value={s.memory?.workerBytes ?? ''}>
-              {s.memory?.workerBytes ? formatBytes(s.memory.workerBytes) : '—'}
-            </td>
-            <td className="num" data-value={s.zeroResult?.measured ?? ''}>
-              {s.zeroResult ? formatFixed(s.zeroResult.measured, 5) : '—'}
-            </td>
-            <td className="num" data-value={s.zeroResult?.predicted ?? ''}>
-              {s.zeroResult ? `${formatFixed(s.zeroResult.predicted, 5)} (${formatDifference(s.zeroResult.measured, s.zeroResult.predicted)})` : '—'}
-            </td>
+    <ScrollRegion label="The engine's memory and filters">
+      <table className="data-table" data-testid="bench-engine">
+        <thead>
+          <tr>
+            <th>store</th>
+            <th className="num">wasm memory (peak)</th>
+            <th className="num">OPFS chunk cache (peak)</th>
+            <th className="num">wasm + cache (peak)</th>
+            <th className="num">worker, measured by the browser</th>
+            <th className="num">zero-result lookup I/O</th>
+            <th className="num">predicted (Σ FPR)</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {engine.map((s) => (
+            <tr key={s.id} data-testid={`bench-engine-${s.id}`}>
+              <td>{s.label}</td>
+              <td className="num" data-value={s.memory?.wasmBytes}>
+                {formatBytes(s.memory?.wasmBytes ?? 0)}
+              </td>
+              <td className="num" data-value={s.memory?.cachePeakBytes}>
+                {s.id === 'engine-opfs' ? formatBytes(s.memory?.cachePeakBytes ?? 0) : '—'}
+              </td>
+              <td className="num" data-value={s.memory?.peakBytes}>
+                {s.id === 'engine-opfs' ? formatBytes(s.memory?.peakBytes ?? 0) : '—'}
+              </td>
+              <td className="num" data-value={s.memory?.workerBytes ?? ''}>
+                {s.memory?.workerBytes ? formatBytes(s.memory.workerBytes) : '—'}
+              </td>
+              <td className="num" data-value={s.zeroResult?.measured ?? ''}>
+                {s.zeroResult ? formatFixed(s.zeroResult.measured, 5) : '—'}
+              </td>
+              <td className="num" data-value={s.zeroResult?.predicted ?? ''}>
+                {s.zeroResult ? `${formatFixed(s.zeroResult.predicted, 5)} (${formatDifference(s.zeroResult.measured, s.zeroResult.predicted)})` : '—'}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </ScrollRegion>
   );
 }
 
@@ -159,11 +165,32 @@ export function BenchPage() {
   const needed = peakStoredBytes(n);
   const storesPerRepeat = everyStore ? 4 : 1;
 
+  // Until a run here: the last result stored (this browser's last run, else the one shipped).
+  const [stored, setStored] = useState<{ doc: StoredBench; source: 'this-browser' | 'shipped' } | null>(null);
+  useEffect(() => {
+    const last = loadLastRun();
+    if (last) {
+      setStored({ doc: last, source: 'this-browser' });
+      return;
+    }
+    let live = true;
+    void fetchShippedRun().then((doc) => live && doc && setStored({ doc, source: 'shipped' }));
+    return () => {
+      live = false;
+    };
+  }, []);
+  const storedStores = useMemo(() => (stored ? summarizeBench(stored.doc.rows) : []), [stored]);
+
   const run = async () => {
     setRows([]);
     setState('running');
     try {
-      await runStorageBenchmark(n, repeats, (row) => setRows((rs) => [...rs, row]));
+      const done: BenchRow[] = [];
+      await runStorageBenchmark(n, repeats, (row) => {
+        done.push(row);
+        setRows((rs) => [...rs, row]);
+      });
+      saveLastRun(n, repeats, done);
       setState('done');
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
@@ -173,6 +200,7 @@ export function BenchPage() {
 
   return (
     <Page
+      question="How fast is the engine on this browser’s storage, against a plain IndexedDB store? Try first: read the stored result below, then press Run benchmark to measure your own browser."
       title="Storage benchmark"
       lede={
         <>
@@ -211,7 +239,24 @@ export function BenchPage() {
               ? `Press Run benchmark: each of the four stores inserts and then looks up ${formatInt(n)} entries, ${repeats === 1 ? 'once' : `${repeats} times in turn`}. At 1,000,000 entries this takes a few minutes.`
               : `Press Run benchmark: the engine on OPFS inserts ${formatInt(n)} entries (${formatBytes(n * 116)}) and then makes ${formatInt(lookups.count)} lookups (${formatInt(lookups.missingShare * 100)}% on missing keys: enough to measure the filters’ false-positive rate to a fraction of a percent), ${repeats === 1 ? 'once' : `${repeats} times`}; above ${formatInt(ALL_STORES_MAX_ENTRIES)} entries only OPFS runs — the memory backend would hold the whole database in the worker, and IndexedDB would take many minutes. Then the browser measures the worker’s memory (up to 20 s).`}
         </p>
-      ) : (
+      ) : null}
+      {stores.length === 0 && state !== 'running' && stored && storedStores.length > 0 && (
+        <article className="card wide" data-testid="bench-stored" data-source={stored.source} data-entries={stored.doc.entries}>
+          <header className="card-head">
+            <div>
+              <h2>{stored.source === 'this-browser' ? 'Your last run' : 'Measured before (shipped with the app)'}</h2>
+              <p className="caption">
+                {formatInt(stored.doc.entries)} entries, {stored.doc.repeats === 1 ? 'once' : `${stored.doc.repeats} times`}, on {stored.doc.date.slice(0, 10)}
+                {stored.source === 'shipped' ? ' in headless Chromium on the project’s build machine' : ' in this browser'} ({stored.doc.browser.replace(/^Mozilla\/5\.0 /, '')}). Press
+                Run benchmark to measure this browser now.
+              </p>
+            </div>
+          </header>
+          <ResultsTable stores={storedStores} testId="bench-stored-results" />
+          <EngineTable stores={storedStores} />
+        </article>
+      )}
+      {stores.length === 0 ? null : (
         <CardGrid>
           <article className="card wide">
             <header className="card-head">

@@ -13,6 +13,7 @@ import { designSlug } from '../../documents/exportFormats';
 import type { PresetIndex } from '../../documents/sources';
 import { useExampleWorkload } from '../../ui/export/useExports';
 import { Page } from '../../ui/layout/Page';
+import { PageHeading } from '../../ui/layout/PageHeading';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { DesignCard } from './DesignCard';
 import { ImportCard } from './ImportCard';
@@ -29,7 +30,7 @@ export function ExportPage() {
     return (
       <section className="page" data-testid="page-export">
         <header className="page-header">
-          <h1>{TITLE}</h1>
+          <PageHeading>{TITLE}</PageHeading>
         </header>
         {index.status === 'error' ? (
           <p className="error" role="alert">
@@ -68,6 +69,7 @@ function ExportView({ index }: { index: PresetIndex }) {
 
   return (
     <Page
+      question="How do you take a design to RocksDB or to the native engine? Try first: pick a design, choose a format tab and download the file."
       title={TITLE}
       lede="Take a design out of the explorer: the engine config the native lsm CLI runs unchanged, a RocksDB OPTIONS file with a C++ filter policy for per-level bits, and db_bench commands for a workload — each with what its target cannot express. Or read a RocksDB OPTIONS file or engine config back in."
       url={url}

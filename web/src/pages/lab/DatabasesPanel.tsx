@@ -4,6 +4,7 @@
  * persistent storage (which must come from the page, not the worker).
  */
 import { useCallback, useEffect, useId, useState } from 'react';
+import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import { engineClient } from '../../engine/client';
 import { IN_USE_MARK } from '../../engine/dbLock';
 import type { ListedDatabase } from '../../engine/protocol';
@@ -129,7 +130,7 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
         {list.length === 0 ? (
           <p className="chart-placeholder">No stored databases yet: run a workload with OPFS or IndexedDB storage, or create one below.</p>
         ) : (
-          <div className="table-wrap">
+          <ScrollRegion label="Stored databases">
             <table className="data-table" data-testid="db-table">
               <thead>
                 <tr>
@@ -191,7 +192,7 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
                 })}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         )}
         <div className="create-db">
           <fieldset className="field segmented-field">

@@ -106,6 +106,7 @@ export function LabPage() {
 
   return (
     <Page
+      question="Does the engine measure what the models predict? Try first: press Run for the default workload (100,000 keys, then zero-result lookups) and compare measured with predicted I/O."
       title="Workload lab"
       lede={
         <>

@@ -128,18 +128,23 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
                 </button>
               </p>
             ) : (
-              <input
-                id={ids.trace}
-                type="file"
-                accept=".txt,.trace,text/plain"
-                onChange={async (e) => {
-                  const f = e.target.files?.[0];
-                  if (!f) return;
-                  const text = await f.text();
-                  setTrace({ name: f.name, text, lines: text.split('\n').filter((l) => l.trim() !== '').length });
-                  e.target.value = '';
-                }}
-              />
+              <label className="file-button">
+                Choose a trace file…
+                <input
+                  id={ids.trace}
+                  type="file"
+                  className="sr-only"
+                  data-testid="run-trace-file"
+                  accept=".txt,.trace,text/plain"
+                  onChange={async (e) => {
+                    const f = e.target.files?.[0];
+                    if (!f) return;
+                    const text = await f.text();
+                    setTrace({ name: f.name, text, lines: text.split('\n').filter((l) => l.trim() !== '').length });
+                    e.target.value = '';
+                  }}
+                />
+              </label>
             )}
           </div>
         </div>
@@ -176,7 +181,7 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
                 {ycsbNotes}
               </p>
             )}
-            <pre className="mono lab-json" data-testid="config-json">
+            <pre className="mono lab-json" data-testid="config-json" tabIndex={0} role="region" aria-label="Engine config (JSON)">
               {JSON.stringify(config, null, 2)}
             </pre>
           </details>

@@ -40,6 +40,7 @@ export function LearnPage() {
 
   return (
     <Page
+      question="How does an LSM-tree store data, and what does each of its knobs cost? Try first: move the size ratio or the bits per key, and watch every chart follow."
       title="Learn: how an LSM-tree works"
       lede="Seven ideas behind every LSM-tree key-value store, each next to a live model. Move the controls; every figure follows, and the link keeps your settings."
       url={url}

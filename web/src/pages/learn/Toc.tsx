@@ -15,7 +15,7 @@ const SECTIONS = [
 export function Toc() {
   return (
     <nav className="toc" aria-label="On this page">
-      <h3>On this page</h3>
+      <h2>On this page</h2>
       <ol>
         {SECTIONS.map(([id, title]) => (
           <li key={id}>

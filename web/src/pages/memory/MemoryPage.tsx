@@ -96,6 +96,7 @@ export function MemoryPage() {
 
   return (
     <Page
+      question="When memory for filters is scarce, where should the bits go? Try first: lower the memory budget and compare Mnemosyne with Monkey+ and uniform filters."
       title="Memory pressure: Mnemosyne and SHaMBa"
       lede="When filters do not fit in memory: spend the bits where the lookups are (Mnemosyne), and split each filter so the cache keeps the part that answers most lookups (SHaMBa). All numbers are computed live from the papers’ models."
       url={url}

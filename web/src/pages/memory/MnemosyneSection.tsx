@@ -1,5 +1,6 @@
 /** Section A: Mnemosyne's per-file bits against Monkey+ and uniform, their cost, and the solver speed. */
 import { useMemo } from 'react';
+import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import { BarChart } from '../../ui/charts/BarChart';
 import { ChartCard } from '../../ui/charts/ChartCard';
 import { barChartCsv, lineChartCsv, tableCsv } from '../../ui/charts/csv';
@@ -176,9 +177,9 @@ export function MnemosyneSection({
           }
           csv={() => perFileCsv(v)}
           footer={
-            <div className="memory-scroll">
+            <ScrollRegion label="Per-file filter bits" className="memory-scroll">
               <DataTable columns={GROUP_COLUMNS} rows={v.groups} rowKey={(g) => g.label} testId="mn-table" />
-            </div>
+            </ScrollRegion>
           }
         >
           <BarChart {...bars} data-testid="mn-bars" height={300} />

@@ -116,7 +116,8 @@ export function ShambaSection({
         <ChartCard
           id="mbf-fpr"
           title="False-positive rate vs modules"
-          caption={`${b} bits/key in total. Each module alone is a weak filter (dashed), but a key must pass all D, so with ideal probe counts the FPR stays that of one filter for any D (Eq 5, 7). Whole probes (round(b·ln 2) = ${charts.hashes}, split as in SHaMBa Table 3) cost a little and allow at most ${charts.hashes} modules.`}
+          caption={`${b} bits/key in total. Each module alone is a weak filter (dashed), but a key must pass all D, so with ideal probe counts the FPR stays that of one filter for any D.`}
+          detail={`SHaMBa Eq 5 and 7. Whole probes (round(b·ln 2) = ${charts.hashes}, split as in SHaMBa Table 3) cost a little and allow at most ${charts.hashes} modules.`}
           csv={() => lineChartCsv(charts.fpr)}
         >
           <LineChart {...charts.fpr} title="Modular Bloom filter FPR against the number of modules" data-testid="mbf-fpr-chart" rules={[{ x: modules, label: `D = ${modules}` }]} height={260} />

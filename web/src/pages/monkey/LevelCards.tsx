@@ -78,7 +78,8 @@ export const LevelCards = memo(function LevelCards({ rows, bits }: { rows: reado
         id="levels"
         wide
         title="Per-level allocation"
-        caption="Level 1 is the smallest. “Monkey exact” is the optimum for this finite tree (reference §3.4); “Eq 5/6” is the paper’s large-L closed form at Eq 7’s cost. FPRs are per run; a tiered level has T−1 runs."
+        caption="Level 1 is the smallest. Monkey gives the small levels lower false-positive rates than uniform filters do. FPRs are per run; a tiered level has T−1 runs."
+        detail="“Monkey exact” is the optimum for this finite tree (reference §3.4); “Eq 5/6” is the paper’s large-L closed form at Eq 7’s cost."
         csv={() => tableCsv(COLUMNS, tableRows)}
       >
         <DataTable columns={COLUMNS} rows={tableRows} rowKey={(r) => String(r.level)} testId="levels-table" />

@@ -58,6 +58,7 @@ export function MonkeyPage() {
   const laterView = useDeferredValue(view);
   return (
     <Page
+      question="How much lookup I/O does Monkey’s filter allocation save over the same memory spread evenly? Try first: drag the filter-memory slider and compare the two curves of the first chart."
       title="Monkey vs state of the art"
       lede="Monkey gives each level of an LSM-tree the Bloom-filter bits that minimise lookup I/O for the same memory. Compare it with the uniform allocation of LevelDB, RocksDB and friends, on the exact model and on the paper’s formulas."
       url={url}

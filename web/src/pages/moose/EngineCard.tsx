@@ -56,7 +56,7 @@ export const EngineCard = memo(function EngineCard({
         </p>
       )}
       {config && (
-        <pre className="mono config-json" data-testid="engine-config">
+        <pre className="mono config-json" data-testid="engine-config" tabIndex={0} role="region" aria-label="Engine config (JSON)">
           {json}
         </pre>
       )}

@@ -5,6 +5,7 @@
  * drawing the last valid one.
  */
 import { useEffect, useId, useMemo, useState } from 'react';
+import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import type { MooseLevelDetail } from '@lsm/models';
 import {
   addLevel,
@@ -123,7 +124,7 @@ export function LevelTable({ env, table, optimalFilters, onOptimalFilters, optim
           Fill optimal bits
         </button>
       </div>
-      <div className="table-wrap">
+      <ScrollRegion label="Level table">
         <table className="data-table edit-table" data-testid="level-table">
           <thead>
             <tr>
@@ -205,7 +206,7 @@ export function LevelTable({ env, table, optimalFilters, onOptimalFilters, optim
             })}
           </tbody>
         </table>
-      </div>
+      </ScrollRegion>
       {check.table && (
         <div className="table-problem" role="alert" data-testid="table-problem">
           <span className="field-error">{check.table}</span>

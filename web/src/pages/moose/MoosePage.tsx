@@ -139,6 +139,7 @@ export function MoosePage() {
 
   return (
     <Page
+      question="What happens when every level gets its own size ratio, run count and filter bits? Try first: edit a row of the level table (or pick a preset) and read the costs under it."
       title="Moose design space"
       lede="Give every level its own size ratio, run count and filter bits (Moose, SIGMOD 2024): see what that does to point lookups, range lookups and updates, where it sits among leveling, tiering and lazy leveling, and what Smoose would pick for your workload."
       url={url}

@@ -5,6 +5,7 @@
  * the engine measured.
  */
 import { useId, useMemo, useState } from 'react';
+import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import type { LeveledGrowthParams, LeveledGrowthPoint, MslsLevelParams } from '@lsm/models';
 import { useSweep } from '../../compute/useSweep';
 import { compareGrowth, growthRealisations, GROWTH_MAX_FILES } from '../../compute/writeAmp';
@@ -139,7 +140,7 @@ export function GrowthCard({ params, comparison }: { params: MslsLevelParams; co
       footer={
         rows.length > 0 && (
           <>
-            <div className="table-wrap">
+            <ScrollRegion label="Growth by rules">
               <table className="data-table" data-testid="growth-table">
                 <thead>
                   <tr>
@@ -171,7 +172,7 @@ export function GrowthCard({ params, comparison }: { params: MslsLevelParams; co
                   })}
                 </tbody>
               </table>
-            </div>
+            </ScrollRegion>
             <p className="fine msls-note" data-testid="growth-note">
               {view.measured
                 ? 'Each model runs on the flush cadence its system measured; differences are counted from the first level-0 merge (before it, every write is written once). npm test measures LevelDB and the engine again and holds the model within 6% of each at every flush.'

@@ -4,6 +4,7 @@
  * design, and MSLS — and the page's own design measured on the engine here, in the worker.
  */
 import { useMemo, useState } from 'react';
+import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import { mslsWriteAmplification, type MslsLevelParams } from '@lsm/models';
 import { runAgainstGrowthModel, steadyStateWindow, type GrowthAgreement } from '../../compute/writeAmp';
 import { mslsEngineRunSpec, mslsGrowthParams } from '../../documents/designs/msls';
@@ -85,7 +86,7 @@ export function LeveldbCard({ comparison }: { comparison: LeveldbComparisonState
       footer={
         doc && (
           <>
-            <div className="table-wrap">
+            <ScrollRegion label="LevelDB measured write amplification">
 <table className="data-table" data-testid="leveldb-table">
               <thead>
                 <tr>
@@ -118,7 +119,7 @@ export function LeveldbCard({ comparison }: { comparison: LeveldbComparisonState
                 ))}
               </tbody>
             </table>
-</div>
+</ScrollRegion>
             <p className="fine msls-note" data-testid="leveldb-notes">
               Measured {doc.measured} with {doc.engine}; <code>npm test</code> measures all three again, side by side, and holds the engine’s merges within
               10% of LevelDB’s and MSLS within 15% of LevelDB’s total. What differs, and why: LevelDB’s flush writes every version its memtable holds
@@ -219,7 +220,7 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
       footer={
         rows.length > 0 && measured && (
           <>
-            <div className="table-wrap">
+            <ScrollRegion label="Engine measured write amplification">
 <table className="data-table" data-testid="engine-wa-table">
               <thead>
                 <tr>
@@ -240,7 +241,7 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
                 ))}
               </tbody>
             </table>
-</div>
+</ScrollRegion>
             <p className="caption" data-testid="engine-wa-summary">
               Measured over {formatCount(measured.window.to - measured.window.from)} writes ({formatInt(measured.window.cycles)} level-0 cycles) in{' '}
               {formatSig(measured.millis / 1000, 2)} s.

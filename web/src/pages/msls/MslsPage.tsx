@@ -82,6 +82,7 @@ export function MslsPage() {
 
   return (
     <Page
+      question="How many bytes does the tree write for every byte you insert? Try first: change the number of keys or the key distribution and compare the MSLS model with the worst case and the measurements."
       title="Write amplification (MSLS)"
       lede={
         <>

@@ -4,6 +4,7 @@
  * file by file, and the figures both sides measured, with whether they agree.
  */
 import { memo, useId, useMemo, useState } from 'react';
+import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import {
   alignTrees,
   figureRows,
@@ -189,7 +190,7 @@ const Trees = memo(function Trees({ c }: { c: TwinCase }) {
       </figcaption>
       <details className="twin-details">
         <summary>The trees as a table</summary>
-        <div className="table-wrap">
+        <ScrollRegion label="Levels, engine and RocksDB">
           <table className="data-table" data-testid="twin-levels-table">
             <caption>Files, entries and the share of the key space (smallest to largest key either tree holds) each level's files cover</caption>
             <thead>
@@ -220,7 +221,7 @@ const Trees = memo(function Trees({ c }: { c: TwinCase }) {
               })}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </details>
     </figure>
   );
@@ -230,7 +231,7 @@ function FigureTable({ c }: { c: TwinCase }) {
   const rows = useMemo(() => figureRows(c), [c]);
   const agreeing = rows.filter((r) => r.agrees).length;
   return (
-    <div className="table-wrap">
+    <ScrollRegion label="Figures, engine and RocksDB">
       <table className="data-table" data-testid="twin-figures">
         <caption>
           Each figure on both sides, engine ÷ RocksDB − 1, and whether they agree: within 10%, or within 0.02 where both are below 0.2 ({agreeing} of{' '}
@@ -269,7 +270,7 @@ function FigureTable({ c }: { c: TwinCase }) {
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

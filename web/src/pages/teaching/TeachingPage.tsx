@@ -4,14 +4,16 @@
  * Every step is kept: step back, scrub the timeline (flushes and merges marked), and read what
  * each step did and what it cost in pages.
  */
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { ControlGroup, ParamControl } from '../../ui/controls';
 import { Page } from '../../ui/layout';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { totalWrites } from '../../documents/engine';
 import { formatBytes, formatInt } from '../../documents/format';
 import { teachUrl } from '../../documents/urls/teaching';
-import { TEACH_BATCH, TEACH_BUFFER_BYTES, TEACH_KEY_BYTES, TEACH_MERGE_PAGES, TEACH_PAGE_BYTES, TEACH_VALUE_BYTES, teachConfig, type StepEvent } from './teach';
+import { collapseLog, TEACH_BATCH, TEACH_BUFFER_BYTES, TEACH_KEY_BYTES, TEACH_MERGE_PAGES, TEACH_PAGE_BYTES, TEACH_VALUE_BYTES, teachConfig, type StepEvent } from './teach';
+import { currentLocation } from '../../ui/state/location';
+import { useClipboardCopy } from '../../ui/download/useClipboardCopy';
 import { TreeView } from '../../ui/tree/TreeView';
 import { useClassroomTree, type Frame } from './useClassroomTree';
 import './teaching.css';
@@ -51,19 +53,57 @@ export function TeachingPage() {
   const tree = frame?.tree ?? null;
   const inserted = frame?.inserted ?? 0;
   const atNewest = cursor === frames.length - 1;
-  // The narration of the steps up to the one on screen, newest first.
-  const told = useMemo(
-    () =>
-      frames
-        .slice(0, cursor + 1)
-        .map((f, i) => ({ i, f }))
-        .slice(-8)
-        .reverse(),
-    [frames, cursor],
-  );
+  // The narration of the steps up to the one on screen, newest first, identical steps told once.
+  const told = useMemo(() => collapseLog(frames, cursor, 8), [frames, cursor]);
+
+  // Full screen (presenter mode): the stage fills the screen and the tree its height.
+  const fullscreen = useFullscreen(figure);
+  const embedded = currentLocation().embed === 'tree';
+  const viewport = useViewportHeight();
+  const fitHeight = embedded ? viewport - 40 : fullscreen ? viewport - 420 : undefined;
+  const toggleFullscreen = useCallback(() => {
+    if (document.fullscreenElement) void document.exitFullscreen();
+    else void figure.current?.requestFullscreen().catch(() => undefined);
+  }, []);
+  const embedCopy = useClipboardCopy();
+
+  // A presenter's keys (and a clicker's, which sends them): anywhere on the page but in a text box.
+  const keys = useRef({ classroom, playing, toggleFullscreen, last: frames.length - 1 });
+  keys.current = { classroom, playing, toggleFullscreen, last: frames.length - 1 };
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
+      const t = e.target as HTMLElement | null;
+      const tag = t?.tagName ?? '';
+      if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || t?.isContentEditable) return;
+      // Space and Enter on a button press that button.
+      if ((tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY') && (e.key === ' ' || e.key === 'Enter')) return;
+      const { classroom: c, playing: isPlaying, toggleFullscreen: full, last } = keys.current;
+      const act: Record<string, () => void> = {
+        ArrowRight: () => !isPlaying && void c.step(),
+        PageDown: () => !isPlaying && void c.step(),
+        ' ': () => !isPlaying && void c.step(),
+        ArrowLeft: () => !isPlaying && c.back(),
+        PageUp: () => !isPlaying && c.back(),
+        Home: () => c.seek(0),
+        End: () => c.seek(last),
+        p: () => setPlaying((x) => !x),
+        P: () => setPlaying((x) => !x),
+        f: full,
+        F: full,
+      };
+      const run = act[e.key];
+      if (!run) return;
+      e.preventDefault();
+      run();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
 
   return (
     <Page
+      question="What does an LSM-tree do as keys arrive? Try first: press Step (or →, Space, Page Down) to insert keys and watch the buffer flush and the levels merge; F shows it full screen."
       title="Teaching view: watch an LSM-tree work"
       lede={
         <>
@@ -86,7 +126,16 @@ export function TeachingPage() {
         </>
       }
     >
-      <div className="teach-stage card" ref={figure} data-testid="teach-stage" data-steps={classroom.steps} data-frame={cursor}>
+      <div
+        className={`teach-stage card${fullscreen ? ' presenting' : ''}`}
+        ref={figure}
+        data-testid="teach-stage"
+        data-steps={classroom.steps}
+        data-frame={cursor}
+        data-fullscreen={fullscreen ? 'true' : 'false'}
+        tabIndex={-1}
+        aria-label="The classroom tree. Keys: Right, Space or Page Down step; Left or Page Up back; Home, End; P play or pause; F full screen."
+      >
         <div className="teach-toolbar" role="toolbar" aria-label="Playback">
           <button type="button" className="primary" onClick={() => setPlaying((p) => !p)} aria-pressed={playing} data-testid="teach-play">
             {playing ? '❚❚ Pause' : '▶ Play'}
@@ -109,13 +158,17 @@ export function TeachingPage() {
           >
             Start over
           </button>
+          <button type="button" className="ghost" onClick={toggleFullscreen} title="Presenter mode: the tree full screen, large, for a projector (key F)" data-testid="teach-fullscreen">
+            {fullscreen ? 'Exit full screen' : 'Full screen'}
+          </button>
           <button
             type="button"
             className="ghost"
-            onClick={() => (document.fullscreenElement ? void document.exitFullscreen() : void figure.current?.requestFullscreen())}
-            title="Show the tree full screen (for a projector)"
+            onClick={() => embedCopy.copy(`${url.link}${url.link.includes('?') ? '&' : '?'}embed=tree`)}
+            title="A link that shows only the tree, without controls — for slides and course pages (the keys still step it)"
+            data-testid="teach-embed"
           >
-            Full screen
+            {embedCopy.status === 'ok' ? 'Embed link copied' : 'Copy embed link'}
           </button>
           <span className="teach-next" aria-live="polite">
             {atNewest
@@ -132,11 +185,13 @@ export function TeachingPage() {
             {classroom.error}
           </p>
         )}
-        {tree ? (
-          <TreeView tree={tree} title="The classroom tree: buffer and levels" large minLevels={3} data-testid="teach-tree" />
-        ) : (
-          <p className="chart-placeholder">Opening the engine…</p>
-        )}
+        <div data-embed="tree">
+          {tree ? (
+            <TreeView tree={tree} title="The classroom tree: buffer and levels" large minLevels={3} fitHeight={fitHeight} data-testid="teach-tree" />
+          ) : (
+            <p className="chart-placeholder">Opening the engine…</p>
+          )}
+        </div>
         <dl className="teach-counters" aria-label="Counters">
           <div>
             <dt>Keys inserted</dt>
@@ -165,9 +220,11 @@ export function TeachingPage() {
       <div className="card teach-log">
         <h2>What just happened</h2>
         <ol data-testid="teach-log">
-          {told.map(({ i, f }) => (
-            <li key={i} value={i} data-event={f.event}>
-              {f.lines.join(' ')}
+          {told.map((l) => (
+            <li key={l.first} data-event={l.event} data-count={l.count}>
+              <span className="teach-log-step">{l.count > 1 ? `Steps ${l.first}–${l.last}` : `Step ${l.first}`}</span>
+              <span className="teach-log-text">{l.text}</span>
+              {l.count > 1 && <span className="teach-log-count" aria-label={`${l.count} times`}>× {l.count}</span>}
             </li>
           ))}
         </ol>
@@ -211,4 +268,26 @@ function Timeline({ frames, cursor, onSeek }: { frames: Frame[]; cursor: number;
       </p>
     </div>
   );
+}
+
+/** Whether `element` is the full-screen element now (the button's label and presenter sizes follow). */
+function useFullscreen(element: RefObject<HTMLElement | null>): boolean {
+  const [on, setOn] = useState(false);
+  useEffect(() => {
+    const onChange = () => setOn(document.fullscreenElement !== null && document.fullscreenElement === element.current);
+    document.addEventListener('fullscreenchange', onChange);
+    return () => document.removeEventListener('fullscreenchange', onChange);
+  }, [element]);
+  return on;
+}
+
+/** The window's inner height, kept current. */
+function useViewportHeight(): number {
+  const [h, setH] = useState(() => window.innerHeight);
+  useEffect(() => {
+    const onResize = () => setH(window.innerHeight);
+    window.addEventListener('resize', onResize);
+    return () => window.removeEventListener('resize', onResize);
+  }, []);
+  return h;
 }

@@ -143,3 +143,32 @@ export function mergeNeeded(tree: TreeShape, sizeRatio: number): boolean {
     return bytes >= l.capacity_bytes - l.capacity_bytes / sizeRatio / 4;
   });
 }
+
+/** One line of the step log: consecutive steps that said the same thing, told once with a count. */
+export interface LogLine {
+  /** First and last step of the group (equal for a single step). */
+  first: number;
+  last: number;
+  count: number;
+  text: string;
+  event: StepEvent;
+}
+
+/**
+ * The log of steps 0..upTo, newest first, at most `max` lines: a merge's run of identical "4 pages
+ * read and 4 pages written" steps becomes one line with "× 7" instead of filling the card.
+ */
+export function collapseLog(steps: readonly { lines: string[]; event: StepEvent }[], upTo: number, max = 8): LogLine[] {
+  const out: LogLine[] = [];
+  for (let i = Math.min(upTo, steps.length - 1); i >= 0 && out.length <= max; i--) {
+    const text = steps[i].lines.join(' ');
+    const newest = out[out.length - 1];
+    if (newest && newest.text === text && newest.first === i + 1) {
+      newest.first = i;
+      newest.count++;
+    } else {
+      out.push({ first: i, last: i, count: 1, text, event: steps[i].event });
+    }
+  }
+  return out.slice(0, max);
+}

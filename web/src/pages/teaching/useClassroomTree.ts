@@ -23,6 +23,9 @@ export interface Frame extends EngineMoment {
 /** Frames kept (the oldest are dropped past it: a long play stays light). */
 const MAX_FRAMES = 1_000;
 
+/** Engine calls that may wait for their turn (Step pressed faster than the engine answers). */
+const MAX_WAITING = 8;
+
 export interface ClassroomTree {
   frames: Frame[];
   /** The frame on screen (index into `frames`). */
@@ -64,17 +67,28 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
     [sizeRatio],
   );
 
+  // Engine calls run one at a time, in the order asked: a Step pressed while the tree is still
+  // opening (or while the last step runs) waits its turn instead of being dropped. A few may wait;
+  // more (a held-down key) are dropped, so the picture never lags far behind the keys.
+  const queue = useRef({ tail: Promise.resolve(), waiting: 0 });
   const guarded = useCallback(async (what: string, job: Parameters<typeof withTask>[1]) => {
-    if (ref.current.running) return;
-    ref.current.running = true;
-    try {
-      await withTask(what, job);
-      setError(null);
-    } catch (err) {
-      setError(err instanceof BusyError ? `${err.message} (on the lab page)` : err instanceof Error ? err.message : String(err));
-    } finally {
-      ref.current.running = false;
-    }
+    const q = queue.current;
+    if (q.waiting >= MAX_WAITING) return;
+    q.waiting++;
+    const run = q.tail.then(async () => {
+      ref.current.running = true;
+      try {
+        await withTask(what, job);
+        setError(null);
+      } catch (err) {
+        setError(err instanceof BusyError ? `${err.message} (on the lab page)` : err instanceof Error ? err.message : String(err));
+      } finally {
+        ref.current.running = false;
+        q.waiting--;
+      }
+    });
+    q.tail = run;
+    await run;
   }, []);
 
   const reset = useCallback(async () => {
@@ -102,12 +116,13 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
   const back = useCallback(() => seek(ref.current.cursor - 1), [seek]);
 
   const step = useCallback(async () => {
-    const r = ref.current;
-    if (r.cursor < r.frames.length - 1) {
-      seek(r.cursor + 1);
-      return;
-    }
     await guarded('classroom step', async (ctl) => {
+      const r = ref.current;
+      // Forward from a past frame replays the kept frames (checked when the step's turn comes).
+      if (r.cursor < r.frames.length - 1) {
+        seek(r.cursor + 1);
+        return;
+      }
       const now = r.frames.at(-1);
       if (!now) return;
       if (now.merging) {

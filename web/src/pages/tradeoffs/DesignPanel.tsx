@@ -102,7 +102,7 @@ export const DesignPanel = memo(function DesignPanel({
         )}
         <details>
           <summary>Engine config (JSON)</summary>
-          <pre className="mono config-json" data-testid="engine-config">
+          <pre className="mono config-json" data-testid="engine-config" tabIndex={0} role="region" aria-label="Engine config (JSON)">
             {JSON.stringify(config, null, 2)}
           </pre>
         </details>
@@ -149,7 +149,8 @@ export const CandidatesCard = memo(function CandidatesCard({ result }: { result:
       id="candidates"
       wide
       title={`Best ${SHOWN} of the ${result.candidates.length} designs Algorithm 1 searched`}
-      caption="Each candidate with its own best memory split; θ is the paper’s closed-form objective (Eq 19/20 for lookups, continuous L for updates and scans) that the search minimises."
+      caption="Each candidate with its own best memory split, best first: θ is the cost the search minimises."
+      detail="θ is the paper’s closed-form objective (Eq 19/20 for lookups, continuous L for updates and scans)."
       csv={() => tableCsv(COLUMNS, rows)}
     >
       <DataTable columns={COLUMNS} rows={rows} rowKey={(r) => String(r.rank)} testId="candidates-table" highlight={(r) => r.rank === 1} />

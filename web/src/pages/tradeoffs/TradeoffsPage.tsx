@@ -67,6 +67,7 @@ export function TradeoffsPage() {
 
   return (
     <Page
+      question="Which design gives the cheapest lookups for what its updates cost, and which is best for your workload? Try first: change the workload mix and see where the holistic design lands on the curves."
       title="Trade-off curves and holistic design"
       lede="Every LSM design trades lookup cost against update cost. See where the size ratio and merge policy put you, where five real systems sit by default, and which design Monkey’s holistic search picks for your workload and memory."
       url={url}

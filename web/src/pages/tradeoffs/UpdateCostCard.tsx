@@ -4,6 +4,7 @@
  * writes per insert, beside Eq 10 as published and with every write counted.
  */
 import { useMemo, useState } from 'react';
+import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import { BUFFER_ENTRIES, updateDesigns, updateRow, updateSpec, type UpdateRow } from '../../compute/updateCost';
 import { formatCount, formatDifference, formatFixed, formatInt, formatSig } from '../../documents/format';
 import { BusyError, useLabEngine, withTask } from '../../engine/session';
@@ -91,7 +92,7 @@ export function UpdateCostCard() {
       status={mine ? 'measuring…' : undefined}
       footer={
         rows.length > 0 && (
-          <div className="table-wrap">
+          <ScrollRegion label="Update cost table">
 <table className="data-table" data-testid="update-table">
             <thead>
               <tr>
@@ -122,7 +123,7 @@ export function UpdateCostCard() {
               ))}
             </tbody>
           </table>
-</div>
+</ScrollRegion>
         )
       }
     >

@@ -137,6 +137,7 @@ export function TunePage() {
 
   return (
     <Page
+      question="Given your design and your workload, is there a cheaper design for the same memory? Try first: pick your system and workload, then run both designs on the engine."
       title="Tune"
       lede="Bring your design (a system's defaults or your RocksDB OPTIONS) and a YCSB workload: get a design for the same memory that costs less, see the gain measured on the engine (and, with the bundle's compare.sh, on RocksDB), and take the files home."
       url={url}

@@ -145,7 +145,7 @@ export function BarChart(props: BarChartProps) {
           <line x2={innerWidth} stroke={INK_SOFT} />
           {categories.map((c, ci) =>
             ci % labelEvery === 0 ? (
-              <text key={c} x={(band(ci) ?? 0) + band.bandwidth() / 2} y={18} textAnchor="middle" fontSize={12} fill={INK_SOFT}>
+              <text key={c} x={categoryLabelX((band(ci) ?? 0) + band.bandwidth() / 2, c, innerWidth)} y={18} textAnchor="middle" fontSize={12} fill={INK_SOFT}>
                 {c}
               </text>
             ) : null,
@@ -158,4 +158,15 @@ export function BarChart(props: BarChartProps) {
       </g>
     </ChartFigure>
   );
+}
+
+/**
+ * A category label's centre, moved in from the ends when it would reach more than a few pixels
+ * past the plot (a long label on a phone), so it never runs off the chart.
+ */
+function categoryLabelX(centre: number, label: string, innerWidth: number): number {
+  const half = (label.length * 7) / 2;
+  const slack = 12;
+  if (half * 2 >= innerWidth + 2 * slack) return innerWidth / 2;
+  return Math.min(innerWidth + slack - half, Math.max(half - slack, centre));
 }

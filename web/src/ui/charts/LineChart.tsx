@@ -11,7 +11,8 @@ import { cleanPoints, dropNote } from './clean';
 import { columnTitle } from './csv';
 import { ChartFigure } from './ChartFigure';
 import { CrosshairHitArea, useCrosshair } from './crosshair';
-import { annotationLabelYs, labelWidth, frameLayout, nearestIndex } from './layout';
+import { frameLayout, nearestIndex } from './layout';
+import { labelWidth, placeLabels, samplePolyline, wrapLabel } from './labelPlacement';
 import { Legend, type LegendItem } from './legend';
 import { INK, INK_SOFT, seriesColor } from './palette';
 import { axisTicks, makeScale } from './scales';
@@ -85,9 +86,19 @@ export function LineChart(props: LineChartProps) {
   }
 
   const hx = hoverX !== null ? xScale(hoverX) : 0;
-  const labelYs = annotationLabelYs(
-    annotations.map((a) => ({ px: xScale(a.x), py: yScale(a.y), width: labelWidth(a.label) })),
-    innerWidth,
+  // Long labels wrap to lines of at most 60% of the plot (a phone's plot is narrow).
+  const wrapped = useMemo(() => annotations.map((a) => wrapLabel(a.label, Math.max(120, innerWidth * 0.6))), [annotations, innerWidth]);
+  const placements = useMemo(
+    () =>
+      placeLabels(
+        annotations.map((a, i) => ({ px: xScale(a.x), py: yScale(a.y), width: Math.max(...wrapped[i].map(labelWidth)), lines: wrapped[i].length })),
+        [
+          ...chart.clean.flatMap((s) => samplePolyline(s.clean.map((p) => (p ? { x: xScale(p.x), y: yScale(p.y) } : { x: NaN, y: NaN })))),
+          ...annotations.map((a) => ({ x: xScale(a.x), y: yScale(a.y) })),
+        ],
+        { width: innerWidth, height: innerHeight },
+      ),
+    [annotations, wrapped, chart, xScale, yScale, innerWidth, innerHeight],
   );
   return (
     <ChartFigure
@@ -172,7 +183,8 @@ export function LineChart(props: LineChartProps) {
             px={xScale(a.x)}
             py={yScale(a.y)}
             innerWidth={innerWidth}
-            labelY={labelYs[i]}
+            placement={placements[i]}
+            lines={wrapped[i]}
           />
         ))}
         {hoverX !== null && (

@@ -11,7 +11,8 @@ import { cleanPoints, drawable, dropNote } from './clean';
 import { columnTitle } from './csv';
 import { ChartFigure } from './ChartFigure';
 import { CrosshairHitArea, useCrosshair } from './crosshair';
-import { annotationLabelYs, labelWidth, frameLayout } from './layout';
+import { frameLayout } from './layout';
+import { labelWidth, placeLabels, samplePolyline, wrapLabel } from './labelPlacement';
 import { Legend, type LegendItem } from './legend';
 import { AnnotationMark } from './marks';
 import { INK, seriesColor } from './palette';
@@ -78,9 +79,24 @@ export function ScatterChart(props: ScatterChartProps) {
     return Math.hypot(d.px - px, d.py - py) < 28 ? i : null;
   });
   const current = crosshair.index !== null ? placed[crosshair.index] : null;
-  const labelYs = annotationLabelYs(
-    annotations.map((a) => ({ px: xScale(a.x), py: yScale(a.y), width: labelWidth(a.label) })),
-    innerWidth,
+  // The highlight's label is placed with the others, last (it carries the page's answer).
+  const marks = useMemo(() => [...annotations, ...(highlight ? [highlight] : [])], [annotations, highlight]);
+  // Long labels wrap to lines of at most 60% of the plot (a phone's plot is narrow).
+  const wrapped = useMemo(() => marks.map((a) => wrapLabel(a.label, Math.max(120, innerWidth * 0.6))), [marks, innerWidth]);
+  const placements = useMemo(
+    () =>
+      placeLabels(
+        marks.map((a, i) => ({ px: xScale(a.x), py: yScale(a.y), width: Math.max(...wrapped[i].map(labelWidth)), lines: wrapped[i].length })),
+        [
+          ...chart.clean.flatMap((s) => {
+            const pts = s.valid.map((p) => ({ x: xScale(p.x), y: yScale(p.y) }));
+            return s.line ? samplePolyline(s.traced.map((p) => ({ x: xScale(p.x), y: yScale(p.y) }))).concat(pts) : pts;
+          }),
+          ...marks.map((a) => ({ x: xScale(a.x), y: yScale(a.y) })),
+        ],
+        { width: innerWidth, height: innerHeight },
+      ),
+    [marks, wrapped, chart, xScale, yScale, innerWidth, innerHeight],
   );
 
   return (
@@ -130,10 +146,10 @@ export function ScatterChart(props: ScatterChartProps) {
           </g>
         ))}
         {annotations.map((a, i) => (
-          <AnnotationMark key={`${a.label}-${a.x}`} a={a} px={xScale(a.x)} py={yScale(a.y)} innerWidth={innerWidth} labelY={labelYs[i]} />
+          <AnnotationMark key={`${a.label}-${a.x}`} a={a} px={xScale(a.x)} py={yScale(a.y)} innerWidth={innerWidth} placement={placements[i]} lines={wrapped[i]} />
         ))}
         {highlight && (
-          <AnnotationMark a={highlight} px={xScale(highlight.x)} py={yScale(highlight.y)} innerWidth={innerWidth} emphasis />
+          <AnnotationMark a={highlight} px={xScale(highlight.x)} py={yScale(highlight.y)} innerWidth={innerWidth} emphasis placement={placements[annotations.length]} lines={wrapped[annotations.length]} />
         )}
         {current && (
           <circle

@@ -16,20 +16,43 @@ export interface LegendItem {
 const ROW = 18;
 const SWATCH = 22;
 
+/** A label split at spaces into lines that fit `width` (one line when it fits). */
+function wrapText(label: string, width: number): string[] {
+  if (textWidth(label) <= width) return [label];
+  const lines: string[] = [];
+  let line = '';
+  for (const word of label.split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && textWidth(next) > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = next;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
+}
+
 export function legendLayout(items: readonly LegendItem[], width: number) {
-  const pos: { x: number; y: number }[] = [];
+  const pos: { x: number; y: number; lines: string[] }[] = [];
   let x = 0;
   let y = 0;
+  let rowLines = 1;
   for (const item of items) {
-    const w = SWATCH + 6 + textWidth(item.label) + 18;
+    // An item wider than the whole legend (a long name on a phone) wraps onto lines of its own.
+    const lines = wrapText(item.label, Math.max(40, width - SWATCH - 10));
+    const w = SWATCH + 6 + Math.max(...lines.map((l) => textWidth(l))) + 18;
     if (x > 0 && x + w > width) {
       x = 0;
-      y += ROW;
+      y += ROW * rowLines;
+      rowLines = 1;
     }
-    pos.push({ x, y });
+    pos.push({ x, y, lines });
+    rowLines = Math.max(rowLines, lines.length);
     x += w;
   }
-  return { pos, height: items.length === 0 ? 0 : y + ROW };
+  return { pos, height: items.length === 0 ? 0 : y + ROW * rowLines };
 }
 
 export function Legend({ items, width, x, y }: { items: readonly LegendItem[]; width: number; x: number; y: number }) {
@@ -46,7 +69,13 @@ export function Legend({ items, width, x, y }: { items: readonly LegendItem[]; w
           )}
           {item.kind === 'bar' && <rect x={4} y={3} width={14} height={12} rx={2} fill={item.color} />}
           <text x={SWATCH + 6} y={9} dy="0.32em" fontSize={12} fill={INK}>
-            {item.label}
+            {pos[i].lines.length > 1
+              ? pos[i].lines.map((l, k) => (
+                  <tspan key={k} x={SWATCH + 6} dy={k === 0 ? '0.32em' : ROW}>
+                    {l}
+                  </tspan>
+                ))
+              : item.label}
           </text>
         </g>
       ))}

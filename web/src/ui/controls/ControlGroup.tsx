@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 export function ControlGroup({ title, children }: { title: string; children: ReactNode }) {
   return (
     <section className="control-group" aria-label={title}>
-      <h3>{title}</h3>
+      <h2>{title}</h2>
       {children}
     </section>
   );

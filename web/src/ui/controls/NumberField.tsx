@@ -7,7 +7,7 @@ import { useEffect, useId, useState, type KeyboardEvent } from 'react';
 import type { NumberParam } from '../../documents/url/params';
 import { formatCount } from '../../documents/format';
 import { checkNumberText, formatBound } from '../../documents/url/validate';
-import { sliderScale } from './slider';
+import { isSliderKey, nudge, sliderScale } from './slider';
 import { FieldLabel } from './FieldLabel';
 
 export interface NumberFieldProps {
@@ -80,6 +80,15 @@ export function NumberField({ param, value, onChange, noSlider, disabled }: Numb
             disabled={disabled}
             aria-label={`${param.label} slider`}
             aria-valuetext={`${formatBound(value)}${param.unit ? ` ${param.unit}` : ''}`}
+            onKeyDown={(e) => {
+              // The browser's own step can round back to the same value (log sliders): move to the next one.
+              if (!isSliderKey(e.key)) return;
+              e.preventDefault();
+              const v = nudge(param, value, e.key);
+              setText(formatBound(v));
+              setError(null);
+              if (v !== value) onChange(v);
+            }}
             onChange={(e) => {
               const v = scale.fromPosition(Number(e.target.value));
               setText(formatBound(v));

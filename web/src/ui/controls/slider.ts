@@ -56,3 +56,32 @@ export function sliderScale(p: NumberParam): SliderScale {
     },
   };
 }
+
+/** Keys a slider answers, as the ARIA slider pattern has them. */
+export type SliderKey = 'ArrowUp' | 'ArrowRight' | 'ArrowDown' | 'ArrowLeft' | 'PageUp' | 'PageDown' | 'Home' | 'End';
+
+export function isSliderKey(key: string): key is SliderKey {
+  return ['ArrowUp', 'ArrowRight', 'ArrowDown', 'ArrowLeft', 'PageUp', 'PageDown', 'Home', 'End'].includes(key);
+}
+
+/**
+ * The value a slider key moves to: arrows to the next value the slider can show (one integer, one
+ * step, or on a log slider the next 3-significant-digit value — the browser's own step there is
+ * a thousandth of the track, which rounds back to the same value and looks ignored), Page keys
+ * about a tenth of the track, Home and End the ends. Always a different value unless at an end.
+ */
+export function nudge(p: NumberParam, value: number, key: SliderKey): number {
+  if (key === 'Home') return p.min;
+  if (key === 'End') return p.max;
+  const up = key === 'ArrowUp' || key === 'ArrowRight' || key === 'PageUp';
+  const big = key === 'PageUp' || key === 'PageDown';
+  const scale = sliderScale(p);
+  const dir = up ? 1 : -1;
+  const from = scale.toPosition(value);
+  const jump = big ? (scale.max - scale.min) / 10 : scale.step;
+  for (let pos = from + dir * jump; pos >= scale.min - 1e-9 && pos <= scale.max + 1e-9; pos += dir * scale.step) {
+    const v = scale.fromPosition(pos);
+    if (up ? v > value : v < value) return v;
+  }
+  return up ? p.max : p.min;
+}

@@ -207,7 +207,7 @@ export function ExportPanel({ designs, workload: fixedWorkload, format: formatPr
               </div>
             </div>
             <div className="export-preview-wrap">
-              <pre className={`export-preview mono${busy ? ' stale' : ''}`} data-testid="export-preview" tabIndex={0} aria-label={`Preview of ${fileName}`} aria-busy={busy}>
+              <pre className={`export-preview mono${busy ? ' stale' : ''}`} data-testid="export-preview" tabIndex={0} role="region" aria-label={`Preview of ${fileName}`} aria-busy={busy}>
                 {shown ? shown.text : busy ? 'exporting…' : ''}
               </pre>
             </div>

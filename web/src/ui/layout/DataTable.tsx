@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import type { Cell } from '../charts/csv';
+import { ScrollRegion } from './ScrollRegion';
 
 export interface Column<R> {
   key: keyof R & string;
@@ -21,6 +22,7 @@ export function DataTable<R extends Record<string, Cell>>({
   testId,
   rowKey,
   highlight,
+  label,
 }: {
   columns: readonly Column<R>[];
   rows: readonly R[];
@@ -29,10 +31,12 @@ export function DataTable<R extends Record<string, Cell>>({
   rowKey: (row: R, index: number) => string;
   /** Rows to emphasise (the current setting). */
   highlight?: (row: R) => boolean;
+  /** The name of its scroll region when it is wider than the screen; default the caption or the test id in words. */
+  label?: string;
 }) {
   const numeric = (c: Column<R>) => c.numeric ?? typeof rows[0]?.[c.key] === 'number';
   return (
-    <div className="table-wrap">
+    <ScrollRegion label={label ?? (typeof caption === 'string' ? caption : `Table: ${(testId ?? 'values').replace(/-/g, ' ')}`)}>
       <table className="data-table" data-testid={testId}>
         {caption && <caption>{caption}</caption>}
         <thead>
@@ -57,6 +61,6 @@ export function DataTable<R extends Record<string, Cell>>({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }

@@ -16,10 +16,15 @@ export interface DownloadableCardProps {
   wide?: boolean;
   /** The download buttons, grouped under "Download <title>". */
   downloads: ReactNode;
+  /**
+   * The paper-level detail of what the card shows (equations, algorithm and figure numbers), in a
+   * disclosure under it: the caption says what to see, this says how it is computed.
+   */
+  detail?: ReactNode;
   children: ReactNode;
 }
 
-export function DownloadableCard({ id, title, caption, status, wide, downloads, children }: DownloadableCardProps) {
+export function DownloadableCard({ id, title, caption, status, wide, downloads, detail, children }: DownloadableCardProps) {
   return (
     <article className={`card chart-card${wide ? ' wide' : ''}`} data-testid={`card-${id}`} aria-labelledby={`${id}-title`}>
       <header className="card-head">
@@ -35,6 +40,12 @@ export function DownloadableCard({ id, title, caption, status, wide, downloads, 
         </div>
       </header>
       {children}
+      {detail && (
+        <details className="card-detail" data-testid={`card-${id}-detail`}>
+          <summary>How this is computed</summary>
+          <p className="caption">{detail}</p>
+        </details>
+      )}
     </article>
   );
 }

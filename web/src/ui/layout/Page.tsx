@@ -1,17 +1,24 @@
 /**
  * The frame of an explorer page: title and lede, link notices, a sticky controls panel on the left
  * (with presets, Copy link and Reset) and the charts and tables on the right. Below 900 px the
- * panel stacks above the content.
+ * panel stacks above the content; on a phone (≤ 720 px) it is folded behind a "Show the controls"
+ * button, so the first result shows on the first screen.
  */
-import type { ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import type { Schema } from '../../documents/url/params';
 import type { UrlState } from '../state/useUrlState';
 import { PageContext } from './pageContext';
 import { UrlToolbar } from './UrlToolbar';
+import { PageHeading } from './PageHeading';
 
 export interface PageProps<S extends Schema> {
   title: string;
-  /** One line under the title: what the page answers. */
+  /**
+   * The page at a glance, first under the title: the question it answers and what to try first, in
+   * one sentence each. The lede below it keeps the detail.
+   */
+  question?: ReactNode;
+  /** Under the question: what the page shows, in more detail. */
   lede: ReactNode;
   url: UrlState<S>;
   /** The controls, usually ControlGroups of ParamControls. */
@@ -19,12 +26,20 @@ export interface PageProps<S extends Schema> {
   children: ReactNode;
 }
 
-export function Page<S extends Schema>({ title, lede, url, controls, children }: PageProps<S>) {
+export function Page<S extends Schema>({ title, question, lede, url, controls, children }: PageProps<S>) {
+  // On a phone the controls fold away behind one button, so the first result is on the first screen.
+  const [controlsOpen, setControlsOpen] = useState(false);
+  const bodyId = useId();
   return (
     <PageContext.Provider value={{ page: url.spec.page, query: url.query }}>
       <section className="page" data-testid={`page-${url.spec.page}`}>
         <header className="page-header">
-          <h1>{title}</h1>
+          <PageHeading>{title}</PageHeading>
+          {question && (
+            <p className="page-question" data-testid="page-question">
+              {question}
+            </p>
+          )}
           <p className="lede">{lede}</p>
         </header>
         {url.notices.length > 0 && (
@@ -43,9 +58,14 @@ export function Page<S extends Schema>({ title, lede, url, controls, children }:
           </div>
         )}
         <div className="page-body">
-          <aside className="controls-panel" aria-label="Controls">
-            <UrlToolbar url={url} />
-            {controls}
+          <aside className={`controls-panel${controlsOpen ? '' : ' folded'}`} aria-label="Controls">
+            <button type="button" className="controls-toggle" aria-expanded={controlsOpen} aria-controls={bodyId} onClick={() => setControlsOpen((o) => !o)} data-testid="controls-toggle">
+              {controlsOpen ? 'Hide the controls' : 'Show the controls'}
+            </button>
+            <div className="controls-body" id={bodyId}>
+              <UrlToolbar url={url} />
+              {controls}
+            </div>
           </aside>
           <div className="page-content">{children}</div>
         </div>

@@ -14,15 +14,39 @@ export function currentLocation(): HashLocation {
  * should not fill the back button with hundreds of steps.
  */
 export function replaceQuery(path: string, query: string): void {
-  const url = `${window.location.pathname}${window.location.search}${hashFor(path, query)}`;
+  // An embedded view stays embedded while its page rewrites its own settings.
+  const embed = currentLocation().embed;
+  const full = embed ? `${query}${query ? '&' : ''}embed=${embed}` : query;
+  const url = `${window.location.pathname}${window.location.search}${hashFor(path, full)}`;
   window.history.replaceState(window.history.state, '', url);
+}
+
+/**
+ * Set when the hash changed to another page after the first load: the next page heading to mount
+ * takes the focus (so a keyboard or screen-reader user lands on the page they chose, not back in
+ * the nav). A flag rather than an effect in the app, because a cached page mounts in the same
+ * commit as the app re-renders, and a child's effects run before its parent's.
+ */
+let headingFocusPending = false;
+
+/** True once after a move to another page; the page heading that asks takes the focus. */
+export function takeHeadingFocus(): boolean {
+  const pending = headingFocusPending;
+  headingFocusPending = false;
+  return pending;
 }
 
 /** The current location, following hash changes (typed links, back/forward, pasted URLs). */
 export function useLocation(): HashLocation {
   const [loc, setLoc] = useState(currentLocation);
   useEffect(() => {
-    const onChange = () => setLoc(currentLocation());
+    const onChange = () => {
+      const next = currentLocation();
+      setLoc((prev) => {
+        if (prev.path !== next.path) headingFocusPending = true;
+        return next;
+      });
+    };
     window.addEventListener('hashchange', onChange);
     return () => window.removeEventListener('hashchange', onChange);
   }, []);

@@ -8,7 +8,7 @@ import { memo, useId, type CSSProperties } from 'react';
 import type { TreeShape } from '../../documents/engine';
 import { useWidth } from '../charts/useWidth';
 import { formatBytes, formatCount, formatPercent } from '../../documents/format';
-import { BITS_DOMAIN, bitsColor, bitsInk, layoutTree } from './treeLayout';
+import { BITS_DOMAIN, bitsColor, bitsInk, layoutTree, mergeView, type MergeView } from './treeLayout';
 import './tree.css';
 
 export interface TreeViewProps {
@@ -17,19 +17,27 @@ export interface TreeViewProps {
   /** Bigger type and rows (the classroom view). */
   large?: boolean;
   minLevels?: number;
+  /**
+   * Presenter mode: fill this many pixels of height (rows grow to fit, type scales with them), for
+   * a projector. Unset: the usual sizes.
+   */
+  fitHeight?: number;
   'data-testid'?: string;
 }
 
 const BUFFER_COLOR = '#e09f3e';
 
-export const TreeView = memo(function TreeView({ tree, title, large, minLevels, ...rest }: TreeViewProps) {
+export const TreeView = memo(function TreeView({ tree, title, large, minLevels, fitHeight, ...rest }: TreeViewProps) {
   const [ref, width] = useWidth<HTMLDivElement>(720);
   const testId = rest['data-testid'] ?? 'tree';
   const narrow = width < 520;
-  const font = large && !narrow ? 16 : 13;
-  const rowHeight = large && !narrow ? 54 : 40;
-  const labelWidth = narrow ? 96 : large ? 170 : 132;
-  const rowGap = large ? 18 : 12;
+  const rows = Math.max(tree.levels.length, minLevels ?? 0) + 1;
+  // Presenter: rows share the height given (less the legend), between the usual size and 150 px.
+  const fitRow = fitHeight ? Math.max(54, Math.min(150, (fitHeight - 90) / rows - 22)) : null;
+  const font = fitRow ? Math.round(Math.max(16, Math.min(30, fitRow * 0.3))) : large && !narrow ? 16 : 13;
+  const rowHeight = fitRow ?? (large && !narrow ? 54 : 40);
+  const labelWidth = narrow ? 96 : fitRow ? font * 10 : large ? 170 : 132;
+  const rowGap = fitRow ? 22 : large ? 18 : 12;
   const layout = layoutTree(tree, {
     width,
     labelWidth,
@@ -40,11 +48,20 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
     bufferBytes: tree.buffer_capacity_bytes,
   });
   const legendY = layout.height + 6;
-  const height = legendY + 44;
+  // The legend: its title and tick labels at font − 2, with the gradient bar between.
+  const height = legendY + (fitRow ? (font - 2) * 2 + 28 : 44);
   const totalEntries = layout.levels.reduce((n, l) => n + l.entries, 0) + layout.buffer.entries;
+  const merge = mergeView(tree, layout);
 
   return (
-    <figure className={`chart tree-view${large ? ' large' : ''}`} data-testid={testId} data-entries={totalEntries}>
+    <figure
+      className={`chart tree-view${large ? ' large' : ''}`}
+      data-testid={testId}
+      data-entries={totalEntries}
+      data-merge-read={merge?.pagesRead}
+      data-merge-written={merge?.pagesWritten}
+      data-font={font}
+    >
       <div className="chart-body" ref={ref}>
         <svg className="chart-svg" width={width} height={height} viewBox={`0 0 ${width} ${height}`} role="img" aria-label={title}>
           <title>{title}</title>
@@ -158,6 +175,33 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
                   )}
                 </g>
               ))}
+              {merge?.consumed
+                .filter((c) => c.level === l.level)
+                .map((c, i) => (
+                  <g key={`read-${i}`} className="tv-consumed" pointerEvents="none">
+                    <rect x={c.x} y={0} width={Math.max(0, c.width)} height={rowHeight} rx={5} fill="#ffffff" opacity={0.6} />
+                    <line x1={c.x + c.width} x2={c.x + c.width} y1={-4} y2={rowHeight + 4} stroke="#d1495b" strokeWidth={3} />
+                  </g>
+                ))}
+              {merge && merge.into === l.level && (
+                <g className="tv-output" data-testid={`${testId}-merge-output`} data-width={merge.output.width.toFixed(1)} pointerEvents="none">
+                  <rect
+                    x={merge.output.x}
+                    y={rowHeight * 0.5}
+                    width={Math.max(2, merge.output.width)}
+                    height={rowHeight * 0.5}
+                    rx={4}
+                    fill="#d1495b"
+                    fillOpacity={0.3}
+                    stroke="#d1495b"
+                    strokeWidth={2}
+                  />
+                  <text {...mergeTextAt(merge, font - 2, layout.trackX + layout.trackWidth)} y={rowHeight * 0.75} fontSize={font - 2} fill="#a3202f" fontWeight={600} dominantBaseline="middle">
+                    new run: {merge.pagesRead.toLocaleString('en-US')} of {merge.inputPages.toLocaleString('en-US')} pages merged
+                    {merge.pagesWritten > 0 ? ` · ${merge.pagesWritten.toLocaleString('en-US')} written` : ''}
+                  </text>
+                </g>
+              )}
             </g>
           ))}
           <Legend x={layout.trackX} y={legendY} width={Math.min(320, layout.trackWidth)} font={font - 2} />
@@ -166,6 +210,13 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
     </figure>
   );
 });
+
+/** The merge's words right of the growing output, or right-aligned at the track's end when they would not fit there. */
+function mergeTextAt(merge: MergeView, font: number, trackEnd: number): { x: number; textAnchor: 'start' | 'end' } {
+  const chars = `new run: ${merge.pagesRead} of ${merge.inputPages} pages merged${merge.pagesWritten > 0 ? ` · ${merge.pagesWritten} written` : ''}`.length;
+  const x = merge.output.x + Math.max(2, merge.output.width) + 8;
+  return x + chars * font * 0.56 <= trackEnd ? { x, textAnchor: 'start' } : { x: trackEnd - 6, textAnchor: 'end' };
+}
 
 function Legend({ x, y, width, font }: { x: number; y: number; width: number; font: number }) {
   // One gradient per picture: several trees can be on a page (some in hidden tabs).

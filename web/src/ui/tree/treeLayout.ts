@@ -167,3 +167,52 @@ export function bitsColor(bitsPerKey: number): string {
 export function bitsInk(bitsPerKey: number): string {
   return bitsPerKey / BITS_DOMAIN > 0.45 ? '#ffffff' : '#1b2430';
 }
+
+/**
+ * A merge as it happens, for drawing: how far the merge has read through its inputs (a cursor
+ * across each input run: a merge by key consumes every input at about the same pace) and the
+ * output run growing in the level below, page by page, from the engine's own merge_progress. The
+ * output grows with the pages merged (read): the engine builds the new file as it goes and counts
+ * its pages written when the file is finished, so pages_written alone would sit at 0 until the end.
+ */
+export interface MergeView {
+  /** The level being merged, and the one receiving the output. */
+  from: number;
+  into: number;
+  pagesRead: number;
+  pagesWritten: number;
+  /** Data pages of every input run (the merging level's runs, plus the receiving run under leveling). */
+  inputPages: number;
+  /** Pages read ÷ input pages, 0..1. */
+  readFraction: number;
+  /** Cursor boxes over the input runs: the part already read. */
+  consumed: { level: number; x: number; width: number }[];
+  /** The output run so far, on the receiving level's row. */
+  output: { x: number; width: number };
+}
+
+export function mergeView(tree: TreeShape, layout: TreeLayout): MergeView | null {
+  const from = tree.merging_level;
+  const progress = tree.merge_progress;
+  if (from === null || !progress) return null;
+  const source = layout.levels[from - 1];
+  const target = layout.levels[from];
+  if (!source) return null;
+  // Under leveling the receiving run is read and rewritten too; under tiering the output is a new run.
+  const targetIsInput = target !== undefined && target.maxRuns === 1 && target.runs.length > 0;
+  const inputs = [...source.runs.map((r) => ({ level: from, r })), ...(targetIsInput && target ? target.runs.map((r) => ({ level: from + 1, r })) : [])];
+  const inputPages = inputs.reduce((n, { r }) => n + r.run.data_pages, 0);
+  const inputBytes = inputs.reduce((n, { r }) => n + r.run.entry_bytes, 0);
+  const readFraction = inputPages > 0 ? Math.min(1, progress.pages_read / inputPages) : 0;
+  const consumed = inputs.map(({ level, r }) => ({ level, x: r.x, width: r.width * readFraction }));
+  // The output's full size in the receiving row's scale: its slot, filled as its bytes fill a run's share.
+  let output = { x: layout.trackX, width: 0 };
+  if (target) {
+    const slots = target.slots;
+    const slot = targetIsInput ? slots[0] : slots[Math.min(slots.length - 1, target.runs.length)];
+    const capacity = (target.capacityBytes ?? inputBytes) / Math.max(1, target.maxRuns);
+    const full = slot ? Math.max(3, (slot.width - 6) * Math.min(1, inputBytes / Math.max(1, capacity))) : 0;
+    output = { x: slot?.x ?? layout.trackX, width: full * readFraction };
+  }
+  return { from, into: from + 1, pagesRead: progress.pages_read, pagesWritten: progress.pages_written, inputPages, readFraction, consumed, output };
+}
