@@ -135,12 +135,29 @@ export function engineFigures(report, phase) {
 }
 
 /**
- * The same figures from `lsm predict` (its `twin` section, for a RocksDB-shaped design): 'run'
- * or 'load' (the load has only its writes). Entries written are not predicted (null).
+ * The same figures from `lsm predict` (its `twin` section, for a RocksDB-shaped design: RocksDB's
+ * blocks, merges by file): 'run' or 'load' (the load has only its writes). Entries written are
+ * not predicted (null). A design priced by whole levels (universal compaction, until it is
+ * modelled) has no twin section: its data blocks per lookup and per scan come from the class
+ * costs (no block cache model), the rest is null.
  */
 export function predictedFigures(prediction, phase) {
   const t = prediction.twin;
-  if (!t) throw new Error('lsm predict gave no twin figures: the design is not RocksDB-shaped');
+  if (!t) {
+    const [zero, existing, range] = prediction.mix;
+    const [zeroCost, existingCost, rangeCost] = prediction.class_costs;
+    const lookups = zero + existing;
+    const run = phase === 'run';
+    return {
+      dataBlocksPerLookup: run && lookups > 0 ? (zero * zeroCost + existing * existingCost) / lookups : null,
+      dataBlocksPerScan: run && range > 0 ? rangeCost : null,
+      filtersPerLookup: null,
+      cacheHitRate: null,
+      bytesWrittenPerUserByte: null,
+      entriesWrittenPerWrite: null,
+      filesPerLevel: null,
+    };
+  }
   if (phase === 'load') {
     return { dataBlocksPerLookup: null, dataBlocksPerScan: null, filtersPerLookup: null, cacheHitRate: null, bytesWrittenPerUserByte: t.load_bytes_written_per_user_byte, entriesWrittenPerWrite: null, filesPerLevel: t.files_after_load };
   }

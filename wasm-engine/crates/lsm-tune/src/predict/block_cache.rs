@@ -104,19 +104,21 @@ impl Population<'_> {
     }
 }
 
-/// Solve `f(t) = target` for t > 0 with f increasing: doubling, then bisection on a log scale.
-fn solve(target: f64, f: impl Fn(f64) -> f64) -> f64 {
-    let (mut lo, mut hi) = (1e-9, 1.0);
+/// Solve `f(t) = target` for t > 0 with f increasing, from a `guess`: widen a bracket around it
+/// by factors of 4, then bisect on a log scale to a relative `tolerance`.
+fn solve(target: f64, guess: f64, tolerance: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (guess / 2.0, guess * 2.0);
     while f(hi) < target && hi < 1e30 {
         lo = hi;
         hi *= 4.0;
     }
-    for _ in 0..60 {
+    while f(lo) > target && lo > 1e-12 {
+        hi = lo;
+        lo /= 4.0;
+    }
+    while hi / lo > 1.0 + tolerance {
         let mid = (lo * hi).sqrt();
         if f(mid) < target { lo = mid } else { hi = mid }
-        if hi / lo < 1.0 + 1e-4 {
-            break;
-        }
     }
     (lo * hi).sqrt()
 }
@@ -125,7 +127,8 @@ fn solve(target: f64, f: impl Fn(f64) -> f64) -> f64 {
 /// keys) in `cache`.
 pub(super) fn characteristic_times(groups: &[Blocks], share: &[f64], cache: CacheShape) -> Times {
     let pop = Population { groups, share };
-    let requested: f64 = groups.iter().filter(|g| g.base > 0.0 || g.rate.iter().any(|&r| r > 0.0)).map(|g| g.blocks).sum();
+    let requested: f64 =
+        groups.iter().filter(|g| g.base > 0.0 || g.rate.iter().any(|&r| r > 0.0)).map(|g| g.blocks).sum();
     if cache.capacity <= 0.0 {
         return Times { low: 0.0, high: 0.0, all: false };
     }
@@ -136,10 +139,18 @@ pub(super) fn characteristic_times(groups: &[Blocks], share: &[f64], cache: Cach
         let (l, h) = pop.occupancy(t);
         l + h
     };
-    let low_for = |high: f64| solve(cache.capacity, |low| total(&Times { low, high, all: false }));
+    // A first guess: a single LRU's time, where rates are per operation and the cache holds
+    // about `capacity` of the blocks requested.
+    let lru = solve(cache.capacity, 1.0, 1e-4, |low| total(&Times { low, high: 0.0, all: false }));
     if cache.high_share <= 0.0 {
-        return Times { low: low_for(0.0), high: 0.0, all: false };
+        return Times { low: lru, high: 0.0, all: false };
     }
+    let guess = std::cell::Cell::new(lru);
+    let low_for = |high: f64| {
+        let low = solve(cache.capacity, guess.get(), 1e-4, |low| total(&Times { low, high, all: false }));
+        guess.set(low);
+        low
+    };
     // The high pool holds at most its share: T_high grows until it is full (or unbounded if the
     // blocks hit again never fill it).
     let high_cap = cache.capacity * cache.high_share;
@@ -147,14 +158,37 @@ pub(super) fn characteristic_times(groups: &[Blocks], share: &[f64], cache: Cach
         let low = low_for(high);
         pop.occupancy(&Times { low, high, all: false }).1
     };
-    let high = if high_held(1e12) <= high_cap { 1e12 } else { solve(high_cap, high_held) };
+    let high = if high_held(1e12) <= high_cap { 1e12 } else { solve(high_cap, 4.0 * lru, 1e-3, high_held) };
     Times { low: low_for(high), high, all: false }
 }
 
 /// Hit probability of a request for a key of class c in `g`.
-pub(super) fn hit(g: &Blocks, c: usize, share: &[f64], t: &Times) -> f64 {
+#[cfg(test)]
+fn hit(g: &Blocks, c: usize, share: &[f64], t: &Times) -> f64 {
+    hit_at(g, g.rate[c], share, t)
+}
+
+/// Hit probability of a request for a key that adds `rate` to its block in `g`.
+pub(super) fn hit_at(g: &Blocks, rate: f64, share: &[f64], t: &Times) -> f64 {
     let mean = bulk_mean(g, share);
-    block(g.base + g.rate[c] + (g.keys - 1.0).max(0.0) * mean, t).0
+    block(g.base + rate + (g.keys - 1.0).max(0.0) * mean, t).0
+}
+
+/// Popularity classes for the cache model: consecutive bins (hottest first) merged while their
+/// keys stay within half again the keys before them, so ranks 1, 2, 3–4, 5–7, … (about 35
+/// classes for 10⁶ keys, where a prediction prices a few hundred bins). Returns each bin's class.
+pub(super) fn classes_of(counts: &[f64]) -> (Vec<usize>, usize) {
+    let mut class = Vec::with_capacity(counts.len());
+    let (mut current, mut before, mut start): (usize, f64, f64) = (0, 0.0, 0.0);
+    for (i, &c) in counts.iter().enumerate() {
+        if i > 0 && before + c > 1.5 * start.max(1.0) {
+            current += 1;
+            start = before;
+        }
+        before += c;
+        class.push(current);
+    }
+    (class, current + 1)
 }
 
 /// Hit probability of a request that is not for one key (a scan passing through `g`'s blocks).
@@ -220,7 +254,13 @@ mod tests {
             let j = (rng.next_u64() % (i as u64 + 1)) as usize;
             perm.swap(i, j);
         }
-        let cdf: Vec<f64> = p.iter().scan(0.0, |a, x| { *a += x; Some(*a) }).collect();
+        let cdf: Vec<f64> = p
+            .iter()
+            .scan(0.0, |a, x| {
+                *a += x;
+                Some(*a)
+            })
+            .collect();
         let stream: Vec<usize> = (0..200_000)
             .map(|_| {
                 let u = rng.next_f64();
@@ -241,8 +281,13 @@ mod tests {
         let share: Vec<f64> = classes.iter().map(|c| c.0 as f64 / n as f64).collect();
         let rate: Vec<f64> = classes.iter().map(|c| c.1).collect();
         let g = Blocks { blocks: (n / per_block) as f64, keys: per_block as f64, base: 0.0, rate };
-        let t = characteristic_times(std::slice::from_ref(&g), &share, CacheShape { capacity: capacity as f64, high_share });
-        let predicted: f64 = classes.iter().enumerate().map(|(c, (count, pc))| *count as f64 * pc * hit(&g, c, &share, &t)).sum();
+        let t = characteristic_times(
+            std::slice::from_ref(&g),
+            &share,
+            CacheShape { capacity: capacity as f64, high_share },
+        );
+        let predicted: f64 =
+            classes.iter().enumerate().map(|(c, (count, pc))| *count as f64 * pc * hit(&g, c, &share, &t)).sum();
         (predicted, measured)
     }
 
@@ -265,12 +310,22 @@ mod tests {
     }
 
     #[test]
+    fn classes_merge_ranks_geometrically() {
+        let (class, n) = classes_of(&[1.0; 12]);
+        assert_eq!(class, vec![0, 1, 2, 3, 4, 4, 5, 5, 5, 6, 6, 6]);
+        assert_eq!(n, 7);
+        let (class, n) = classes_of(&[1_000_000.0]);
+        assert_eq!((class, n), (vec![0], 1));
+    }
+
+    #[test]
     fn a_cache_that_holds_every_block_hits_after_the_first_request() {
         let g = Blocks { blocks: 10.0, keys: 4.0, base: 0.0, rate: vec![0.025; 40] };
         let share = vec![1.0 / 40.0; 40];
         let t = characteristic_times(std::slice::from_ref(&g), &share, CacheShape { capacity: 10.0, high_share: 0.5 });
         assert_eq!(hit(&g, 3, &share, &t), 1.0);
-        let none = characteristic_times(std::slice::from_ref(&g), &share, CacheShape { capacity: 0.0, high_share: 0.5 });
+        let none =
+            characteristic_times(std::slice::from_ref(&g), &share, CacheShape { capacity: 0.0, high_share: 0.5 });
         assert_eq!(hit(&g, 3, &share, &none), 0.0);
     }
 }

@@ -266,11 +266,6 @@ impl<'a> FileTree<'a> {
         outputs.retain(|f| f.entries > 0.0);
         outputs
     }
-
-    /// Entries in each level (level 1 first).
-    pub(super) fn level_entries(&self) -> Vec<f64> {
-        self.levels.iter().map(|l| l.iter().map(|f| f.entries).sum()).collect()
-    }
 }
 
 /// Entries of a merge's output from its start up to a key position: stretches `(a, b, entries

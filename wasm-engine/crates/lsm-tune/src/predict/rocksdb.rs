@@ -11,7 +11,7 @@ use lsm_core::config::{BlockLayout, EngineConfig, Granularity};
 use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
 
 use super::super::writes::WriteSequence;
-use super::block_cache::{Blocks, CacheShape, characteristic_times, hit, hit_typical};
+use super::block_cache::{Blocks, CacheShape, characteristic_times, classes_of, hit_at, hit_typical};
 use super::files::{File, FileTree};
 use super::filter_fpr;
 
@@ -177,7 +177,8 @@ impl Pricer<'_> {
                 if has_filter {
                     m.missing[2] += width;
                 }
-                let scan = 1.0 + 1.0 / self.sizes.per_block
+                let scan = 1.0
+                    + 1.0 / self.sizes.per_block
                     + entries_per_key * inserted * f.density_per_key(inserted) / self.sizes.per_block;
                 // A scan reads the files covering its start: level 1's and one per deeper level.
                 m.scan[0] += width * scan;
@@ -186,13 +187,29 @@ impl Pricer<'_> {
                 accesses.push((width, access, missing, scan));
             }
         }
+        // The cache model sees popularity classes (bins merged); a request keeps its own rate.
+        let (class_of, classes) = classes_of(&bins.iter().map(|b| b.count).collect::<Vec<_>>());
+        let mut class_share = vec![0.0; classes];
+        for (c, s) in class_of.iter().zip(&share) {
+            class_share[*c] += s;
+        }
+        let coarse: Vec<Blocks> = groups
+            .iter()
+            .map(|g| {
+                let mut rate = vec![0.0; classes];
+                for ((c, s), r) in class_of.iter().zip(&share).zip(&g.rate) {
+                    rate[*c] += s * r / class_share[*c].max(1e-300);
+                }
+                Blocks { rate, ..*g }
+            })
+            .collect();
         let cache = self.cache_shape(tree);
-        let t = characteristic_times(&groups, &share, cache);
-        for (g, (width, access, missing, scan)) in groups.iter().zip(&accesses) {
-            for (c, (b, a)) in bins.iter().zip(access).enumerate() {
-                m.existing[1] += width * b.p * b.count * a * (1.0 - hit(g, c, &share, &t));
+        let t = characteristic_times(&coarse, &class_share, cache);
+        for ((g, fine), (width, access, missing, scan)) in coarse.iter().zip(&groups).zip(&accesses) {
+            for ((b, a), r) in bins.iter().zip(access).zip(&fine.rate) {
+                m.existing[1] += width * b.p * b.count * a * (1.0 - hit_at(g, *r, &class_share, &t));
             }
-            let typical = 1.0 - hit_typical(g, &share, &t);
+            let typical = 1.0 - hit_typical(g, &class_share, &t);
             m.missing[1] += width * missing * typical;
             m.scan[1] += width * scan * typical;
         }
