@@ -22,14 +22,20 @@
 //! little.
 
 /// Blocks that share how they are requested: `blocks` blocks of `keys` keys each; a key of
-/// popularity class c adds `rate[c]` requests per operation to its block, and the block's other
-/// requests (scans, the mean of its other keys) add `base` per block.
+/// popularity class c is there with probability `presence[c]` (its newest version may be in the
+/// memtable, or in another file), and while there adds `rate[c]` requests per operation to its
+/// block; the block's other requests (scans, zero-result lookups) add `base` per block. A key
+/// moves between places as a whole: its block sees its full rate or nothing, not the average.
+/// A key leaves (an update puts its newest version in the memtable) at `leave[c]` per
+/// operation; its block, no longer requested, stays cached until it ages out (stale).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Blocks {
     pub(super) blocks: f64,
     pub(super) keys: f64,
     pub(super) base: f64,
     pub(super) rate: Vec<f64>,
+    pub(super) presence: Vec<f64>,
+    pub(super) leave: Vec<f64>,
 }
 
 /// The cache: its capacity in blocks, and the high pool's share of it (0: a single LRU).
@@ -76,8 +82,9 @@ const HOT: f64 = 10.0;
 
 /// The mean rate a block's keys add, over the keys not `HOT`.
 fn bulk_mean(g: &Blocks, share: &[f64]) -> f64 {
-    let mean: f64 = g.rate.iter().zip(share).map(|(r, s)| r * s).sum();
-    g.rate.iter().zip(share).filter(|&(&r, _)| r <= HOT * mean).map(|(r, s)| r * s).sum()
+    let weighted = || g.rate.iter().zip(&g.presence).zip(share).map(|((r, p), s)| (*r, r * p * s));
+    let mean: f64 = weighted().map(|(_, x)| x).sum();
+    weighted().filter(|&(r, _)| r <= HOT * mean).map(|(_, x)| x).sum()
 }
 
 impl Population<'_> {
@@ -92,10 +99,17 @@ impl Population<'_> {
             // A block is typical, except that each of its keys may make it hotter or colder:
             // first order in the composition, one key at a time.
             let (mut l, mut h) = (l0, h0);
-            for (r, s) in g.rate.iter().zip(self.share) {
+            for (((r, p), s), leave) in g.rate.iter().zip(&g.presence).zip(self.share).zip(&g.leave) {
                 let (_, lc, hc) = block(g.base + r + (g.keys - 1.0).max(0.0) * mean, t);
-                l += g.keys * s * (lc - l0);
-                h += g.keys * s * (hc - h0);
+                l += g.keys * s * p * (lc - l0);
+                h += g.keys * s * p * (hc - h0);
+                // Blocks left stale per operation, each cached T_low more from the low pool, or
+                // T_high and then T_low from the high pool (Little's law).
+                if !t.all {
+                    let stale = g.keys * s * p * leave;
+                    l += stale * (lc + hc) * t.low;
+                    h += stale * hc * t.high;
+                }
             }
             low += g.blocks * l.clamp(0.0, 1.0);
             high += g.blocks * h.clamp(0.0, 1.0);
@@ -245,7 +259,20 @@ mod tests {
     /// Zipf(θ) over `n` keys, keys scattered over blocks of `per_block` (key k in block
     /// perm(k) / per_block): the predicted and the simulated hit rate.
     fn compare(n: usize, per_block: usize, capacity: usize, high_share: f64, theta: f64) -> (f64, f64) {
-        let weights: Vec<f64> = (1..=n).map(|r| (r as f64).powf(-theta)).collect();
+        compare_skipping(n, per_block, capacity, high_share, theta, 0)
+    }
+
+    /// `compare` with the `skip` hottest keys never requested (served elsewhere, as a
+    /// memtable serves keys updated since its flush).
+    fn compare_skipping(
+        n: usize,
+        per_block: usize,
+        capacity: usize,
+        high_share: f64,
+        theta: f64,
+        skip: usize,
+    ) -> (f64, f64) {
+        let weights: Vec<f64> = (1..=n).map(|r| if r <= skip { 0.0 } else { (r as f64).powf(-theta) }).collect();
         let total: f64 = weights.iter().sum();
         let p: Vec<f64> = weights.iter().map(|w| w / total).collect();
         let mut rng = Rng::new(11);
@@ -280,7 +307,8 @@ mod tests {
         }
         let share: Vec<f64> = classes.iter().map(|c| c.0 as f64 / n as f64).collect();
         let rate: Vec<f64> = classes.iter().map(|c| c.1).collect();
-        let g = Blocks { blocks: (n / per_block) as f64, keys: per_block as f64, base: 0.0, rate };
+        let (presence, leave) = (vec![1.0; rate.len()], vec![0.0; rate.len()]);
+        let g = Blocks { blocks: (n / per_block) as f64, keys: per_block as f64, base: 0.0, rate, presence, leave };
         let t = characteristic_times(
             std::slice::from_ref(&g),
             &share,
@@ -320,7 +348,14 @@ mod tests {
 
     #[test]
     fn a_cache_that_holds_every_block_hits_after_the_first_request() {
-        let g = Blocks { blocks: 10.0, keys: 4.0, base: 0.0, rate: vec![0.025; 40] };
+        let g = Blocks {
+            blocks: 10.0,
+            keys: 4.0,
+            base: 0.0,
+            rate: vec![0.025; 40],
+            presence: vec![1.0; 40],
+            leave: vec![0.0; 40],
+        };
         let share = vec![1.0 / 40.0; 40];
         let t = characteristic_times(std::slice::from_ref(&g), &share, CacheShape { capacity: 10.0, high_share: 0.5 });
         assert_eq!(hit(&g, 3, &share, &t), 1.0);

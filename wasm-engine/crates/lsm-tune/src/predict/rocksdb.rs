@@ -101,6 +101,8 @@ struct Pricer<'a> {
     sizes: &'a Sizes,
     /// Shares of the operations: zero-result lookups, non-zero-result lookups, scans.
     shares: [f64; 3],
+    /// Share of the operations that update (or delete) an existing key.
+    updates: f64,
     /// Keys a scan spans (of the key space's ids).
     span: f64,
     key_space: f64,
@@ -155,6 +157,8 @@ impl Pricer<'_> {
                 let keys = inserted * (f.hi - f.lo) / file_blocks;
                 let mut access = Vec::with_capacity(bins.len());
                 let mut rate = Vec::with_capacity(bins.len());
+                let mut presence = Vec::with_capacity(bins.len());
+                let leave: Vec<f64> = bins.iter().map(|b| self.updates * b.p).collect();
                 for ((b, r), flushes) in bins.iter().zip(reach.iter_mut()).zip(&by_flush) {
                     let found: f64 = f
                         .content
@@ -168,9 +172,15 @@ impl Pricer<'_> {
                     if has_filter {
                         m.existing[2] += width * mass * *r;
                     }
+                    // The key is here (or, without a filter, here or deeper: every probe reads a
+                    // block) with probability `there`, and then every lookup of it reads its
+                    // block; false positives for keys deeper add their share wherever they are.
+                    let there = if has_filter { found } else { *r };
+                    let false_hits = if has_filter { (*r - found) * fpr } else { 0.0 };
                     *r -= found;
                     access.push(a);
-                    rate.push(self.shares[1] * b.p * a);
+                    presence.push(there);
+                    rate.push(self.shares[1] * b.p * (1.0 + if there > 0.0 { false_hits / there } else { 0.0 }));
                 }
                 let missing = if has_filter { fpr } else { 1.0 };
                 m.missing[0] += width * missing;
@@ -183,7 +193,7 @@ impl Pricer<'_> {
                 // A scan reads the files covering its start: level 1's and one per deeper level.
                 m.scan[0] += width * scan;
                 let base = (self.shares[0] * missing * width + self.shares[2] * scan * width) / blocks.max(1e-300);
-                groups.push(Blocks { blocks, keys, base, rate });
+                groups.push(Blocks { blocks, keys, base, rate, presence, leave });
                 accesses.push((width, access, missing, scan));
             }
         }
@@ -196,11 +206,18 @@ impl Pricer<'_> {
         let coarse: Vec<Blocks> = groups
             .iter()
             .map(|g| {
-                let mut rate = vec![0.0; classes];
-                for ((c, s), r) in class_of.iter().zip(&share).zip(&g.rate) {
-                    rate[*c] += s * r / class_share[*c].max(1e-300);
+                let (mut rate, mut presence, mut leave) = (vec![0.0; classes], vec![0.0; classes], vec![0.0; classes]);
+                for ((((c, s), r), p), l) in class_of.iter().zip(&share).zip(&g.rate).zip(&g.presence).zip(&g.leave) {
+                    rate[*c] += s * p * r;
+                    leave[*c] += s * p * l;
+                    presence[*c] += s * p;
                 }
-                Blocks { rate, ..*g }
+                for (c, p) in presence.iter_mut().enumerate() {
+                    rate[c] /= p.max(1e-300);
+                    leave[c] /= p.max(1e-300);
+                    *p /= class_share[c].max(1e-300);
+                }
+                Blocks { blocks: g.blocks, keys: g.keys, base: g.base, rate, presence, leave }
             })
             .collect();
         let cache = self.cache_shape(tree);
@@ -255,6 +272,8 @@ pub(super) struct Priced {
 pub(super) struct Reads {
     /// Shares of the operations: zero-result lookups, non-zero-result lookups, scans.
     pub(super) shares: [f64; 3],
+    /// Share of the operations that update (or delete) an existing key.
+    pub(super) updates: f64,
     /// Keys a scan spans (of the key space's ids).
     pub(super) span: f64,
     /// Ids of the key space.
@@ -271,7 +290,7 @@ pub(super) fn price(
     reads: &Reads,
     samples: usize,
 ) -> Priced {
-    let Reads { shares, span, key_space } = *reads;
+    let Reads { shares, updates, span, key_space } = *reads;
     let mut tree = FileTree::new(config, writes, sizes.entry_bytes);
     let preload = writes.preload;
     let mut buffer_lo = 0.0;
@@ -289,7 +308,7 @@ pub(super) fn price(
         ..TwinFigures::default()
     };
     tree.reset_counters();
-    let pricer = Pricer { config, writes, sizes, shares, span, key_space };
+    let pricer = Pricer { config, writes, sizes, shares, updates, span, key_space };
     let run_writes = writes.end - preload;
     let n = samples.max(1);
     let mut moments = (0..n).map(|i| preload + run_writes * (i as f64 + 0.5) / n as f64).peekable();
