@@ -86,6 +86,12 @@ pub struct Prediction {
     pub twin: Option<TwinFigures>,
 }
 
+/// Whether `config` is priced as RocksDB reads it (RocksDB's data blocks and merges by file): on
+/// a file tree with key ranges, with the block cache (`rocksdb`), rather than on runs.
+pub fn rocksdb_shaped(config: &EngineConfig) -> bool {
+    rocksdb::is_rocksdb_shaped(config)
+}
+
 /// The false-positive rate of the design's filters (1: no filter). The one place the predictor
 /// turns bits per key into an FPR for RocksDB-shaped designs, so a filter kind with its own
 /// curve changes it here.
