@@ -31,6 +31,8 @@
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Blocks {
     pub(super) blocks: f64,
+    /// Bytes each block is charged in the cache.
+    pub(super) charge: f64,
     pub(super) keys: f64,
     pub(super) base: f64,
     pub(super) rate: Vec<f64>,
@@ -38,7 +40,28 @@ pub(super) struct Blocks {
     pub(super) leave: Vec<f64>,
 }
 
-/// The cache: its capacity in blocks, and the high pool's share of it (0: a single LRU).
+/// An index or filter block in the cache (`cache_index_and_filter_blocks`): inserted at high
+/// priority (RocksDB's `cache_index_and_filter_blocks_with_high_priority`, on by default),
+/// `charge` bytes, requested `rate` times per operation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Meta {
+    pub(super) charge: f64,
+    pub(super) rate: f64,
+}
+
+/// A high-priority block's request chain: it enters the high pool on every request, so it is
+/// cached while requested again within T_high + T_low: (hit probability, share of time in the
+/// low pool, in the high pool).
+fn meta_block(rate: f64, t: &Times) -> (f64, f64, f64) {
+    if t.all {
+        return if rate > 0.0 { (1.0, 0.0, 1.0) } else { (0.0, 0.0, 0.0) };
+    }
+    let e_high = (-rate * t.high).exp();
+    let e_both = e_high * (-rate * t.low).exp();
+    (1.0 - e_both, e_high - e_both, 1.0 - e_high)
+}
+
+/// The cache: its capacity in bytes, and the high pool's share of it (0: a single LRU).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct CacheShape {
     pub(super) capacity: f64,
@@ -74,6 +97,7 @@ fn block(rate: f64, t: &Times) -> (f64, f64, f64) {
 /// Keys of class c per group, as shares of the key space (`share[c]`).
 struct Population<'a> {
     groups: &'a [Blocks],
+    meta: &'a [Meta],
     share: &'a [f64],
 }
 
@@ -88,10 +112,15 @@ fn bulk_mean(g: &Blocks, share: &[f64]) -> f64 {
 }
 
 impl Population<'_> {
-    /// Expected blocks cached in the low and the high pool.
+    /// Expected bytes cached in the low and the high pool.
     fn occupancy(&self, t: &Times) -> (f64, f64) {
         let mut low = 0.0;
         let mut high = 0.0;
+        for m in self.meta {
+            let (_, l, h) = meta_block(m.rate, t);
+            low += m.charge * l;
+            high += m.charge * h;
+        }
         for g in self.groups {
             let mean = bulk_mean(g, self.share);
             let typical = g.base + g.keys * mean;
@@ -111,8 +140,8 @@ impl Population<'_> {
                     h += stale * hc * t.high;
                 }
             }
-            low += g.blocks * l.clamp(0.0, 1.0);
-            high += g.blocks * h.clamp(0.0, 1.0);
+            low += g.blocks * g.charge * l.clamp(0.0, 1.0);
+            high += g.blocks * g.charge * h.clamp(0.0, 1.0);
         }
         (low, high)
     }
@@ -137,12 +166,16 @@ fn solve(target: f64, guess: f64, tolerance: f64, f: impl Fn(f64) -> f64) -> f64
     (lo * hi).sqrt()
 }
 
-/// The characteristic times of `groups` (keys of class c making up `share[c]` of each group's
-/// keys) in `cache`.
-pub(super) fn characteristic_times(groups: &[Blocks], share: &[f64], cache: CacheShape) -> Times {
-    let pop = Population { groups, share };
-    let requested: f64 =
-        groups.iter().filter(|g| g.base > 0.0 || g.rate.iter().any(|&r| r > 0.0)).map(|g| g.blocks).sum();
+/// The characteristic times of data blocks `groups` (keys of class c making up `share[c]` of
+/// each group's keys) and index and filter blocks `meta` in `cache`.
+pub(super) fn characteristic_times(groups: &[Blocks], meta: &[Meta], share: &[f64], cache: CacheShape) -> Times {
+    let pop = Population { groups, meta, share };
+    let requested: f64 = groups
+        .iter()
+        .filter(|g| g.base > 0.0 || g.rate.iter().any(|&r| r > 0.0))
+        .map(|g| g.blocks * g.charge)
+        .chain(meta.iter().filter(|m| m.rate > 0.0).map(|m| m.charge))
+        .sum();
     if cache.capacity <= 0.0 {
         return Times { low: 0.0, high: 0.0, all: false };
     }
@@ -308,9 +341,11 @@ mod tests {
         let share: Vec<f64> = classes.iter().map(|c| c.0 as f64 / n as f64).collect();
         let rate: Vec<f64> = classes.iter().map(|c| c.1).collect();
         let (presence, leave) = (vec![1.0; rate.len()], vec![0.0; rate.len()]);
-        let g = Blocks { blocks: (n / per_block) as f64, keys: per_block as f64, base: 0.0, rate, presence, leave };
+        let blocks = (n / per_block) as f64;
+        let g = Blocks { blocks, charge: 1.0, keys: per_block as f64, base: 0.0, rate, presence, leave };
         let t = characteristic_times(
             std::slice::from_ref(&g),
+            &[],
             &share,
             CacheShape { capacity: capacity as f64, high_share },
         );
@@ -350,6 +385,7 @@ mod tests {
     fn a_cache_that_holds_every_block_hits_after_the_first_request() {
         let g = Blocks {
             blocks: 10.0,
+            charge: 1.0,
             keys: 4.0,
             base: 0.0,
             rate: vec![0.025; 40],
@@ -357,10 +393,11 @@ mod tests {
             leave: vec![0.0; 40],
         };
         let share = vec![1.0 / 40.0; 40];
-        let t = characteristic_times(std::slice::from_ref(&g), &share, CacheShape { capacity: 10.0, high_share: 0.5 });
+        let t =
+            characteristic_times(std::slice::from_ref(&g), &[], &share, CacheShape { capacity: 10.0, high_share: 0.5 });
         assert_eq!(hit(&g, 3, &share, &t), 1.0);
         let none =
-            characteristic_times(std::slice::from_ref(&g), &share, CacheShape { capacity: 0.0, high_share: 0.5 });
+            characteristic_times(std::slice::from_ref(&g), &[], &share, CacheShape { capacity: 0.0, high_share: 0.5 });
         assert_eq!(hit(&g, 3, &share, &none), 0.0);
     }
 }

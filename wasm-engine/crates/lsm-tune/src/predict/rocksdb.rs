@@ -11,7 +11,7 @@ use lsm_core::config::{BlockLayout, EngineConfig, Granularity};
 use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
 
 use super::super::writes::WriteSequence;
-use super::block_cache::{Blocks, CacheShape, characteristic_times, classes_of, hit_at, hit_typical};
+use super::block_cache::{Blocks, CacheShape, Meta, characteristic_times, classes_of, hit_at, hit_typical};
 use super::files::{File, FileTree};
 use super::filter_fpr;
 
@@ -136,6 +136,8 @@ impl Pricer<'_> {
         let mut accesses: Vec<(f64, Vec<f64>, f64, f64)> = Vec::new();
         let mut m = Moment::default();
         let mut held = vec![0.0; tree.flushed.len()];
+        // Per file (by id): filter probes and data block reads (index lookups) per operation.
+        let mut per_file: rustc_hash::FxHashMap<u64, (f64, f64)> = rustc_hash::FxHashMap::default();
         for w in edges.windows(2) {
             let width = w[1] - w[0];
             if width <= 0.0 {
@@ -155,6 +157,7 @@ impl Pricer<'_> {
                 let file_blocks = (f.entries / self.sizes.per_block).max(1.0);
                 let blocks = file_blocks * width / (f.hi - f.lo).max(1e-300);
                 let keys = inserted * (f.hi - f.lo) / file_blocks;
+                let (probes_before, reads_before) = (m.existing[2], m.existing[0]);
                 let mut access = Vec::with_capacity(bins.len());
                 let mut rate = Vec::with_capacity(bins.len());
                 let mut presence = Vec::with_capacity(bins.len());
@@ -192,8 +195,14 @@ impl Pricer<'_> {
                     + entries_per_key * inserted * f.density_per_key(inserted) / self.sizes.per_block;
                 // A scan reads the files covering its start: level 1's and one per deeper level.
                 m.scan[0] += width * scan;
+                let file = per_file.entry(f.id).or_default();
+                file.0 += self.shares[1] * (m.existing[2] - probes_before) + self.shares[0] * width;
+                file.1 += self.shares[1] * (m.existing[0] - reads_before)
+                    + self.shares[0] * width * missing
+                    + self.shares[2] * width;
                 let base = (self.shares[0] * missing * width + self.shares[2] * scan * width) / blocks.max(1e-300);
-                groups.push(Blocks { blocks, keys, base, rate, presence, leave });
+                let charge = self.sizes.block_bytes(self.config);
+                groups.push(Blocks { blocks, charge, keys, base, rate, presence, leave });
                 accesses.push((width, access, missing, scan));
             }
         }
@@ -217,11 +226,12 @@ impl Pricer<'_> {
                     leave[c] /= p.max(1e-300);
                     *p /= class_share[c].max(1e-300);
                 }
-                Blocks { blocks: g.blocks, keys: g.keys, base: g.base, rate, presence, leave }
+                Blocks { blocks: g.blocks, charge: g.charge, keys: g.keys, base: g.base, rate, presence, leave }
             })
             .collect();
         let cache = self.cache_shape(tree);
-        let t = characteristic_times(&coarse, &class_share, cache);
+        let meta = self.meta_blocks(tree, &per_file);
+        let t = characteristic_times(&coarse, &meta, &class_share, cache);
         for ((g, fine), (width, access, missing, scan)) in coarse.iter().zip(&groups).zip(&accesses) {
             for ((b, a), r) in bins.iter().zip(access).zip(&fine.rate) {
                 m.existing[1] += width * b.p * b.count * a * (1.0 - hit_at(g, *r, &class_share, &t));
@@ -233,18 +243,38 @@ impl Pricer<'_> {
         m
     }
 
-    /// The cache's capacity in data blocks: its bytes, less the index and filter blocks it holds
-    /// when `cache_index_and_filter_blocks` (every lookup reads them: they are taken as always
-    /// cached), over a data block's charge.
+    /// The cache's capacity in bytes, less the index and filter blocks pinned in it (level 0's,
+    /// with `pin_l0_filter_and_index_blocks_in_cache`), and its high pool's share.
     fn cache_shape(&self, tree: &FileTree<'_>) -> CacheShape {
         let c = &self.config.block_cache;
         let mut bytes = c.bytes as f64;
-        if c.cache_index_and_filter_blocks {
-            let entries: f64 = tree.levels.iter().flatten().map(|f| f.entries).sum();
+        if c.cache_index_and_filter_blocks && c.pin_l0_filter_and_index_blocks_in_cache {
+            let entries: f64 = tree.levels.first().into_iter().flatten().map(|f| f.entries).sum();
             bytes -= self.sizes.meta_bytes(self.config, entries);
         }
         let high_share = if c.midpoint_insertion { c.high_priority_ratio } else { 0.0 };
-        CacheShape { capacity: (bytes / self.sizes.block_bytes(self.config)).floor().max(0.0), high_share }
+        CacheShape { capacity: bytes.max(0.0), high_share }
+    }
+
+    /// With `cache_index_and_filter_blocks`, each file's filter block (probed by every lookup
+    /// its key range covers) and index block (read before each of its data blocks) compete
+    /// with the data blocks; level 0's are pinned instead when the config pins them.
+    fn meta_blocks(&self, tree: &FileTree<'_>, per_file: &rustc_hash::FxHashMap<u64, (f64, f64)>) -> Vec<Meta> {
+        let c = &self.config.block_cache;
+        if !c.cache_index_and_filter_blocks {
+            return Vec::new();
+        }
+        let pinned = if c.pin_l0_filter_and_index_blocks_in_cache { 1 } else { 0 };
+        let mut meta = Vec::new();
+        for f in tree.levels.iter().skip(pinned).flatten() {
+            let (probes, reads) = per_file.get(&f.id).copied().unwrap_or_default();
+            let filter = f.entries * self.config.filter.bits_per_key / 8.0;
+            if filter > 0.0 {
+                meta.push(Meta { charge: filter, rate: probes });
+            }
+            meta.push(Meta { charge: f.entries / self.sizes.per_block * (self.sizes.key_bytes + 2.0), rate: reads });
+        }
+        meta
     }
 }
 
