@@ -205,7 +205,7 @@ impl<'a> FileTree<'a> {
         let mut edges: Vec<f64> = inputs.iter().flat_map(|f| [f.lo, f.hi]).collect();
         edges.sort_by(f64::total_cmp);
         edges.dedup();
-        let stretches: Vec<(f64, f64, Vec<(usize, f64)>)> = edges
+        let stretches: Vec<Stretch> = edges
             .windows(2)
             .filter(|w| w[1] > w[0])
             .map(|w| {
@@ -267,6 +267,9 @@ impl<'a> FileTree<'a> {
         outputs
     }
 }
+
+/// A stretch of key space `(from, to, entries per unit of key space by flush)` a merge covers.
+type Stretch = (f64, f64, Vec<(usize, f64)>);
 
 /// Entries of a merge's output from its start up to a key position: stretches `(a, b, entries
 /// per unit of key space)` in key order, gaps between them empty.
