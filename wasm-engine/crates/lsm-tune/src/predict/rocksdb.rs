@@ -17,7 +17,9 @@ use super::filter_fpr;
 
 /// Whether a design is priced as RocksDB reads it (file tree with key ranges, block cache).
 pub(super) fn is_rocksdb_shaped(config: &EngineConfig) -> bool {
-    config.block_layout == BlockLayout::Rocksdb && config.compaction.granularity == Granularity::File
+    config.block_layout == BlockLayout::Rocksdb
+        && config.compaction.granularity == Granularity::File
+        && config.compaction.universal.is_none()
 }
 
 /// The figures the RocksDB twin compares (interop/rocksdb/twin.mjs), predicted.
@@ -84,12 +86,13 @@ struct Moment {
     scan: [f64; 2],
 }
 
-/// The files probed, in order, by a lookup of the key at `x`.
-fn probe_list(levels: &[Vec<File>], x: f64) -> Vec<&File> {
-    let mut out: Vec<&File> = levels.first().into_iter().flatten().filter(|f| f.lo <= x && x <= f.hi).collect();
-    for level in levels.iter().skip(1) {
+/// The files probed, in order, by a lookup of the key at `x`, with their levels (1 = L0).
+fn probe_list(levels: &[Vec<File>], x: f64) -> Vec<(usize, &File)> {
+    let mut out: Vec<(usize, &File)> =
+        levels.first().into_iter().flatten().filter(|f| f.lo <= x && x <= f.hi).map(|f| (1, f)).collect();
+    for (i, level) in levels.iter().enumerate().skip(1) {
         if let Some(f) = level.iter().find(|f| f.lo <= x && x <= f.hi) {
-            out.push(f);
+            out.push((i + 1, f));
         }
     }
     out
@@ -114,8 +117,7 @@ impl Pricer<'_> {
         let bins = self.writes.popularity.bins(inserted);
         let counted: f64 = bins.iter().map(|b| b.count).sum::<f64>().max(1.0);
         let share: Vec<f64> = bins.iter().map(|b| b.count / counted).collect();
-        let fpr = filter_fpr(self.config);
-        let has_filter = fpr < 1.0;
+        let has_filter = filter_fpr(self.config, 2, 1_000_000) < 1.0;
         let newer_than = |b: &super::super::popularity::Bin, seq: f64| {
             self.writes.newest_since(b, seq, inserted, b.hit(self.writes.updates_in(seq, now)))
         };
@@ -147,13 +149,14 @@ impl Pricer<'_> {
             // Each flush's entries here, over the files covering the stretch: a key written by
             // flush t is in file f with f's share of them.
             held.iter_mut().for_each(|h| *h = 0.0);
-            for f in &files {
+            for (_, f) in &files {
                 for &(t, e) in &f.content {
                     held[t] += e / (f.hi - f.lo);
                 }
             }
             let mut reach: Vec<f64> = in_buffer.iter().map(|b| 1.0 - b).collect();
-            for f in &files {
+            for &(level, f) in &files {
+                let fpr = filter_fpr(self.config, level, f.entries as u64);
                 let file_blocks = (f.entries / self.sizes.per_block).max(1.0);
                 let blocks = file_blocks * width / (f.hi - f.lo).max(1e-300);
                 let keys = inserted * (f.hi - f.lo) / file_blocks;
