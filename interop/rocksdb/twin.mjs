@@ -134,6 +134,47 @@ export function engineFigures(report, phase) {
   };
 }
 
+/**
+ * The same figures from `lsm predict` (its `twin` section, for a RocksDB-shaped design: RocksDB's
+ * blocks, merges by file): 'run' or 'load' (the load has only its writes). Entries written are
+ * not predicted (null). A design priced by whole levels (universal compaction, until it is
+ * modelled) has no twin section: its data blocks per lookup and per scan come from the class
+ * costs (no block cache model), the rest is null.
+ */
+export function predictedFigures(prediction, phase) {
+  const t = prediction.twin;
+  if (!t) {
+    const [zero, existing, range] = prediction.mix;
+    const [zeroCost, existingCost, rangeCost] = prediction.class_costs;
+    const lookups = zero + existing;
+    const run = phase === 'run';
+    return {
+      dataBlocksPerLookup: run && lookups > 0 ? (zero * zeroCost + existing * existingCost) / lookups : null,
+      dataBlocksPerScan: run && range > 0 ? rangeCost : null,
+      filtersPerLookup: null,
+      cacheHitRate: null,
+      bytesWrittenPerUserByte: null,
+      entriesWrittenPerWrite: null,
+      filesPerLevel: null,
+    };
+  }
+  if (phase === 'load') {
+    return { dataBlocksPerLookup: null, dataBlocksPerScan: null, filtersPerLookup: null, cacheHitRate: null, bytesWrittenPerUserByte: t.load_bytes_written_per_user_byte, entriesWrittenPerWrite: null, filesPerLevel: t.files_after_load };
+  }
+  return {
+    dataBlocksPerLookup: t.data_blocks_per_lookup,
+    dataBlocksPerScan: t.data_blocks_per_scan,
+    filtersPerLookup: t.filters_per_lookup,
+    cacheHitRate: t.cache_hit_rate,
+    bytesWrittenPerUserByte: t.run_bytes_written_per_user_byte,
+    entriesWrittenPerWrite: null,
+    filesPerLevel: t.files_after_run,
+  };
+}
+
+/** The figures the predictor is held to (entries written per write is not predicted). */
+export const PREDICTED = ['dataBlocksPerLookup', 'dataBlocksPerScan', 'filtersPerLookup', 'cacheHitRate', 'bytesWrittenPerUserByte'];
+
 /** The figures compared, with how each is named in the table. */
 export const FIGURES = [
   ['dataBlocksPerLookup', 'data blocks read per point lookup'],
@@ -175,6 +216,12 @@ export async function runCase({ driver, dir, shape, workload, records, operation
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  const predicted = JSON.parse(
+    execFileSync(LSM, ['predict', '--config', configFile, '--workload', workload, '--records', String(records), '--operations', String(operations)], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   const rocks = await playOnRocksdb({ driver, workload, records, operations, optionsFile, blockCacheBytes: cache, dbDir: path.join(dir, 'db') });
   fs.rmSync(path.join(dir, 'db'), { recursive: true, force: true });
   return {
@@ -186,8 +233,8 @@ export async function runCase({ driver, dir, shape, workload, records, operation
     scale,
     blockCacheBytes: cache,
     importNotes: imported.stderr.trim().split('\n').filter(Boolean),
-    run: { engine: engineFigures(report, 'run'), rocksdb: rocksdbFigures(rocks.run) },
-    load: { engine: engineFigures(report, 'load'), rocksdb: rocksdbFigures(rocks.load) },
+    run: { engine: engineFigures(report, 'run'), rocksdb: rocksdbFigures(rocks.run), predicted: predictedFigures(predicted, 'run') },
+    load: { engine: engineFigures(report, 'load'), rocksdb: rocksdbFigures(rocks.load), predicted: predictedFigures(predicted, 'load') },
     trees: { engine: engineTree(report.tree), rocksdb: rocks.tree_after_run },
     rocksdbNotes: rocks.notes ?? [],
     directReads: rocks.direct_reads,
@@ -205,7 +252,10 @@ export function engineTree(tree) {
 const pct = (e, r) => (r !== 0 ? `${(100 * (e / r - 1)).toFixed(1)}%` : e === 0 ? '0' : '—');
 const fmt = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(4));
 
-/** The table lines of one case: each figure, engine against RocksDB, and whether they agree. */
+/**
+ * The table lines of one case: each figure, engine against RocksDB, and whether they agree; then
+ * the prediction and whether it agrees with RocksDB (and with the engine), where it is predicted.
+ */
 export function caseLines(c) {
   const lines = [`${c.label} · ${c.workload} · ${c.records.toLocaleString('en-US')} records, ${c.operations.toLocaleString('en-US')} operations`];
   for (const [phase, figures] of [['run', FIGURES], ['load', FIGURES.filter(([key]) => WRITE_FIGURES.includes(key))]]) {
@@ -214,7 +264,9 @@ export function caseLines(c) {
       const r = c[phase].rocksdb[key];
       const relevant = !(key === 'dataBlocksPerScan' && c[phase].rocksdb.scans === 0) && !(key.startsWith('data') && key.endsWith('Lookup') && c[phase].rocksdb.lookups === 0);
       if (!relevant) continue;
-      lines.push(`  ${phase.padEnd(4)} ${name.padEnd(52)} engine ${fmt(e).padStart(9)}  RocksDB ${fmt(r).padStart(9)}  ${pct(e, r).padStart(8)}  ${agree(e, r) ? 'agrees' : 'DIFFERS'}`);
+      const p = c[phase].predicted?.[key];
+      const predicted = p == null ? '' : `  predicted ${fmt(p).padStart(9)} ${pct(p, r).padStart(8)} ${agree(p, r) ? 'agrees' : 'DIFFERS'}${agree(p, e) ? '' : ' (not with the engine)'}`;
+      lines.push(`  ${phase.padEnd(4)} ${name.padEnd(52)} engine ${fmt(e).padStart(9)}  RocksDB ${fmt(r).padStart(9)}  ${pct(e, r).padStart(8)}  ${agree(e, r) ? 'agrees' : 'DIFFERS'}${predicted}`);
     }
   }
   return lines;

@@ -6,7 +6,10 @@
  * agrees (10%, or 0.02 below 0.2) for the issue's five shapes on YCSB B, C and E (universal
  * compaction on YCSB A as well): data blocks per point lookup and per scan, filters probed per
  * lookup, the block cache's hit rate, bytes and entries written per user write in the run and in
- * the load. `npm run rocksdb-twin` prints the whole table at 1,000,000 records.
+ * the load. And `lsm predict` on the same design and workload agrees with RocksDB on the figures
+ * it predicts (all but entries written; universal compaction's prediction is printed, not
+ * asserted, until the predictor replays it). `npm run rocksdb-twin` prints the whole table at
+ * 1,000,000 records.
  */
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -14,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildReferee } from './referee.mjs';
-import { FIGURES, SHAPES, WRITE_FIGURES, agree, caseLines, runCase } from './twin.mjs';
+import { FIGURES, PREDICTED, SHAPES, WRITE_FIGURES, agree, caseLines, runCase } from './twin.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-twin-'));
 let driver;
@@ -64,6 +67,31 @@ function assertAgrees(id, c) {
   assert.deepEqual(off, KNOWN[`${id} · ${c.workload}`] ?? [], `${c.label} · ${c.workload}: ${lines.join('; ')}`);
 }
 
+/**
+ * Predicted figures that still differ from RocksDB at this scale, by case, with what was measured
+ * (2026-11-26); asserted to differ, like KNOWN.
+ * - dynamic · E, block cache hit rate: predicted 0.0076, RocksDB 0.0309, the engine 0.0054: the
+ *   prediction agrees with the engine, which differs from RocksDB here (see KNOWN).
+ */
+const KNOWN_PREDICTED = { 'dynamic · ycsb:e': ['run cacheHitRate'] };
+
+/** Every predicted figure agrees with RocksDB's (the issue's bar) but the known ones. */
+function assertPredictionAgrees(id, c) {
+  const off = [];
+  const lines = [];
+  for (const phase of ['run', 'load']) {
+    for (const key of PREDICTED) {
+      const [p, r] = [c[phase].predicted[key], c[phase].rocksdb[key]];
+      if (p == null) continue;
+      if (!agree(p, r)) {
+        off.push(`${phase} ${key}`);
+        lines.push(`${phase} ${key}: predicted ${p.toFixed(4)}, RocksDB ${r.toFixed(4)}, engine ${c[phase].engine[key].toFixed(4)}`);
+      }
+    }
+  }
+  assert.deepEqual(off, KNOWN_PREDICTED[`${id} · ${c.workload}`] ?? [], `${c.label} · ${c.workload}, lsm predict: ${lines.join('; ')}`);
+}
+
 // The issue's five shapes, and index and filter blocks in the cache (level 0's pinned or not), on a
 // read-mostly, a read-only
 // and a scan workload; universal compaction on the update-heavy YCSB A too (its merges are chosen
@@ -80,6 +108,7 @@ for (const [id, workload] of CASES) {
     assert.equal(c.run.engine.lookups, c.run.rocksdb.lookups, 'the same lookups on both sides');
     assert.equal(c.run.engine.scans, c.run.rocksdb.scans, 'the same scans on both sides');
     assertAgrees(id, c);
+    if (id !== 'universal') assertPredictionAgrees(id, c);
     if (id === 'bloom10') assert.ok(c.load.rocksdb.trivialMoves > 0 && c.load.engine.trivialMoves > 0, 'both moved files trivially');
     if (id === 'universal') {
       // Universal compaction, not tiering: imported as the mechanism, and both trees use the

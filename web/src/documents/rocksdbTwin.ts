@@ -34,9 +34,25 @@ export interface TwinFigures {
   trivialMoves: number;
 }
 
+/** `lsm predict`'s figures for one phase (interop/rocksdb/twin.mjs: predictedFigures); null where
+ * it predicts none (entries written; the load's reads; every figure but data blocks for a design
+ * priced by whole levels). */
+export interface PredictedTwinFigures {
+  dataBlocksPerLookup: number | null;
+  dataBlocksPerScan: number | null;
+  filtersPerLookup: number | null;
+  cacheHitRate: number | null;
+  bytesWrittenPerUserByte: number | null;
+  entriesWrittenPerWrite: number | null;
+  /** Files per level of the replayed tree (level 0 first), after the phase. */
+  filesPerLevel: number[] | null;
+}
+
 export interface TwinPair {
   engine: TwinFigures;
   rocksdb: TwinFigures;
+  /** Absent in tables measured before the prediction was recorded. */
+  predicted?: PredictedTwinFigures;
 }
 
 /** A table file of the engine's tree. */

@@ -259,15 +259,35 @@ fn engine_shapes(page_bytes: u32) -> Vec<EngineConfig> {
 
 /// RocksDB's shape at each level multiplier. It keeps the current level 0 trigger and level-1
 /// size (in write buffers) when the current design has RocksDB's shape; otherwise RocksDB's
-/// defaults (4 files, 4 buffers).
+/// defaults (4 files, 4 buffers). A design imported from RocksDB (`predict::rocksdb_shaped`)
+/// also passes on how RocksDB runs it — its blocks, memtable, file picking, trivial moves,
+/// output cuts, dynamic level bytes and block cache — so the candidates are priced the way the
+/// current design is.
 fn rocksdb_shapes(current: &EngineConfig) -> Vec<EngineConfig> {
     let (files, base) = match current.levels.as_slice() {
         [l0, _, ..] if current.compaction.granularity == Granularity::File => (l0.max_runs + 1, l0.size_ratio),
         _ => (4, 4.0),
     };
+    let inherit = predict::rocksdb_shaped(current);
     [4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 16.0, 20.0]
         .into_iter()
-        .map(|t| rocksdb_design(current.page_bytes, files, base, t, 0, 0.0))
+        .map(|t| {
+            let mut c = rocksdb_design(current.page_bytes, files, base, t, 0, 0.0);
+            if inherit {
+                c.block_layout = current.block_layout;
+                c.buffer_trigger = current.buffer_trigger;
+                c.block_cache = current.block_cache.clone();
+                c.filter.kind = current.filter.kind;
+                let cc = &current.compaction;
+                c.compaction.pick = cc.pick;
+                c.compaction.trivial_moves = cc.trivial_moves;
+                c.compaction.output_cuts = cc.output_cuts;
+                c.compaction.dynamic_level_bytes = cc.dynamic_level_bytes;
+                c.compaction.num_levels = cc.num_levels;
+                c.name = summary(&c);
+            }
+            c
+        })
         .collect()
 }
 

@@ -42,7 +42,12 @@ use lsm_core::mnemosyne::skip_filter;
 use lsm_core::monkey_birth::monkey_bits_at_birth;
 use lsm_core::workload::Workload;
 
+mod block_cache;
+mod files;
 mod mnemosyne;
+mod rocksdb;
+
+pub use rocksdb::TwinFigures;
 
 use super::keymap::KeyMap;
 use super::popularity::{BIN_GROWTH, EXACT_RANKS, Popularity, QUICK_BIN_GROWTH, QUICK_EXACT_RANKS};
@@ -75,6 +80,25 @@ pub struct Prediction {
     /// Pages the run phase's flushes and merges write, data and metadata: the write cost times
     /// the run's writes.
     pub pages_written: f64,
+    /// For a RocksDB-shaped design (`block_layout: rocksdb`, merges by file), the figures the
+    /// RocksDB twin measures, predicted from the file tree with key ranges and the block cache.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub twin: Option<TwinFigures>,
+}
+
+/// Whether `config` is priced as RocksDB reads it (RocksDB's data blocks and merges by file): on
+/// a file tree with key ranges, with the block cache (`rocksdb`), rather than on runs.
+pub fn rocksdb_shaped(config: &EngineConfig) -> bool {
+    rocksdb::is_rocksdb_shaped(config)
+}
+
+/// The false-positive rate of the filter a file of `entries` keys at engine `level` (1 = level 0,
+/// built by a flush) has (1: no filter): the structure the filter kind builds there
+/// (`filter_kinds::structure_for`: textbook Bloom, FastLocalBloom or Ribbon) at the design's bits
+/// per key. The one place the RocksDB-shaped predictor turns bits per key into an FPR.
+fn filter_fpr(config: &EngineConfig, level: usize, entries: u64) -> f64 {
+    let structure = lsm_core::filter_kinds::structure_for(&config.filter, level == 1, level);
+    lsm_core::filter_kinds::structure_fpr(structure, config.filter.bits_per_key, entries.max(1))
 }
 
 /// The workload's shares of the four classes (inserts, updates and deletes are all writes).
@@ -560,6 +584,43 @@ fn predict_with(
     let mix = class_mix(workload);
     let preload = writes.preload;
     let run_writes = writes.end - preload;
+    // A flush happens when the buffer's distinct keys fill it (entries are whole), or, flushed by
+    // its log, when its writes do.
+    let buffer_entries = (config.buffer_bytes as f64 / entry_bytes).floor().max(1.0);
+    let flushes = match config.buffer_trigger {
+        BufferTrigger::Live => writes.flushes(buffer_entries),
+        BufferTrigger::Logged => writes.logged_flushes(buffer_entries),
+        BufferTrigger::Arena => {
+            // RocksDB's memtable: writes of arena bytes each, until the threshold is reached.
+            let write = arena::entry_arena_bytes(
+                u64::from(workload.preload.key_bytes),
+                u64::from(workload.preload.value_bytes),
+            );
+            let threshold = arena::flush_threshold(config.buffer_bytes, arena::arena_block_bytes(config.buffer_bytes));
+            writes.logged_flushes((threshold.div_ceil(write.max(1)) as f64).max(1.0))
+        }
+    };
+    let key_space = workload.key_space() as f64;
+    let span = ((workload.range_selectivity * key_space).round()).clamp(1.0, key_space);
+    if rocksdb::is_rocksdb_shaped(config) {
+        let sizes = rocksdb::Sizes { entry_bytes, key_bytes, per_block: per_page };
+        let updates = workload.mix.update + workload.mix.delete;
+        let reads = rocksdb::Reads { shares: [mix[0], mix[1], mix[2]], updates, span, key_space };
+        let p = rocksdb::price(config, writes, &sizes, &flushes, &reads, samples_wanted);
+        let expected = mix.iter().zip(p.class_costs).map(|(w, c)| w * c).sum();
+        return Ok(Prediction {
+            class_costs: p.class_costs,
+            mix,
+            expected,
+            runs: p.tree.iter().map(Vec::len).sum(),
+            levels: p.tree.iter().filter(|l| !l.is_empty()).count(),
+            tree: p.tree,
+            flushes: p.flushes,
+            merges: p.merges,
+            pages_written: p.pages_written,
+            twin: Some(p.figures),
+        });
+    }
     let mut sim = Sim {
         config,
         entry_bytes,
@@ -579,30 +640,12 @@ fn predict_with(
         merges: 0,
         pages_written: 0.0,
     };
-    // A flush happens when the buffer's distinct keys fill it (entries are whole), or, flushed by
-    // its log, when its writes do.
-    let buffer_entries = (config.buffer_bytes as f64 / entry_bytes).floor().max(1.0);
-    let flushes = match config.buffer_trigger {
-        BufferTrigger::Live => writes.flushes(buffer_entries),
-        BufferTrigger::Logged => writes.logged_flushes(buffer_entries),
-        BufferTrigger::Arena => {
-            // RocksDB's memtable: writes of arena bytes each, until the threshold is reached.
-            let write = arena::entry_arena_bytes(
-                u64::from(workload.preload.key_bytes),
-                u64::from(workload.preload.value_bytes),
-            );
-            let threshold = arena::flush_threshold(config.buffer_bytes, arena::arena_block_bytes(config.buffer_bytes));
-            writes.logged_flushes((threshold.div_ceil(write.max(1)) as f64).max(1.0))
-        }
-    };
     let load_flushes = flushes.iter().take_while(|&&at| at <= preload).count();
     for &at in &flushes[..load_flushes] {
         sim.flush(at);
     }
     // The run: its flushes, with lookups priced at evenly spaced moments between them.
     sim.counting = true;
-    let key_space = workload.key_space() as f64;
-    let span = ((workload.range_selectivity * key_space).round()).clamp(1.0, key_space);
     let mut sums = [0.0; 3];
     let samples = samples_wanted as f64;
     let mut moments = (0..samples_wanted).map(|i| preload + run_writes * (i as f64 + 0.5) / samples).peekable();
@@ -632,5 +675,6 @@ fn predict_with(
         flushes: sim.flushes,
         merges: sim.merges,
         pages_written: sim.pages_written,
+        twin: None,
     })
 }

@@ -310,3 +310,85 @@ fn the_predictor_lays_out_dynamic_level_bytes_as_the_engine_does() {
         assert!((p / m - 1.0).abs() < 0.25, "level {}: predicted {p}, measured {m}", level + 1);
     }
 }
+
+/// RocksDB 7.8's defaults + Bloom 10 bits/key at the twin's CI scale (sizes × 1/64: a 1 MiB
+/// memtable, 4 MiB level 1, 1 MiB files), imported as `lsm import --rocksdb` does, with a
+/// 128 KiB block cache.
+fn rocksdb_bloom10() -> EngineConfig {
+    let options = "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n  create_if_missing=true\n[CFOptions \"default\"]\n  write_buffer_size=1048576\n  \
+                   max_bytes_for_level_base=4194304\n  target_file_size_base=1048576\n\
+                   [TableOptions/BlockBasedTable \"default\"]\n  filter_policy=bloomfilter:10:false\n";
+    let mut c = lsm_export::import(options, lsm_export::ImportKind::Rocksdb).unwrap().config;
+    c.block_cache.bytes = 128 << 10;
+    c
+}
+
+/// The twin's figures from the engine's run: data blocks per point lookup and per scan, filters
+/// per point lookup, the data block cache's hit rate (interop/rocksdb/twin.mjs `engineFigures`).
+fn engine_figures(report: &lsm_runner::report::Report) -> [f64; 4] {
+    let sum = |classes: &[usize], f: &dyn Fn(&lsm_engine::stats::ReadCounters) -> u64| -> f64 {
+        report.run.levels.iter().flat_map(|l| classes.iter().map(move |&c| f(&l.reads[c]))).sum::<u64>() as f64
+    };
+    let (gets, scan) = ([2, 3, 4], [5]);
+    let lookups: f64 = gets.iter().map(|&c| report.run.ops[c] as f64).sum();
+    let scans = report.run.ops[5] as f64;
+    let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+    let all = [2, 3, 4, 5];
+    let hits = sum(&all, &|r| r.data_cache_hits);
+    let misses = sum(&all, &|r| r.data_pages_read);
+    [
+        ratio(sum(&gets, &|r| r.data_pages_read), lookups),
+        ratio(sum(&scan, &|r| r.data_pages_read), scans),
+        ratio(sum(&gets, &|r| r.filter_probes), lookups),
+        ratio(hits, hits + misses),
+    ]
+}
+
+#[test]
+fn a_rocksdb_shape_is_priced_as_the_engine_measures_it() {
+    let config = rocksdb_bloom10();
+    for letter in ['c', 'e'] {
+        let text = lsm_workload::ycsb::core_workload(letter, 20_000, 10_000).unwrap();
+        let w = lsm_workload::ycsb::from_properties(&text, "workload").unwrap().workload;
+        let p = predict(&config, &w).unwrap();
+        let twin = p.twin.clone().expect("a RocksDB-shaped design gets the twin's figures");
+        let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
+        let mut runner = Runner::for_workload(&w).unwrap();
+        while !runner.is_finished() {
+            runner.step(&mut engine, u64::MAX).unwrap();
+        }
+        let measured = engine_figures(&runner.report(&engine));
+        let predicted =
+            [twin.data_blocks_per_lookup, twin.data_blocks_per_scan, twin.filters_per_lookup, twin.cache_hit_rate];
+        eprintln!("YCSB {letter}: measured {measured:.4?}, predicted {predicted:.4?}");
+        // The twin's bar: within 10%, or 0.02 absolute below 0.2.
+        for (i, (m, p)) in measured.iter().zip(predicted).enumerate() {
+            let agrees = if m.max(p) < 0.2 { (m - p).abs() <= 0.02 } else { (p / m - 1.0).abs() <= 0.10 };
+            assert!(agrees, "YCSB {letter}, figure {i}: measured {m}, predicted {p}");
+        }
+        // After the load (YCSB C writes nothing after it), the tree the replay ends with is the
+        // engine's: files and entries per level.
+        if letter != 'c' {
+            continue;
+        }
+        let tree = engine.tree();
+        let files: Vec<usize> = tree.levels.iter().map(|l| l.runs.iter().map(|r| r.tables.len()).sum()).collect();
+        let entries: Vec<f64> =
+            tree.levels.iter().map(|l| l.runs.iter().flat_map(|r| &r.tables).map(|t| t.entries as f64).sum()).collect();
+        let predicted_entries: Vec<f64> = p.tree.iter().map(|l| l.iter().sum()).collect();
+        eprintln!(
+            "files {files:?} predicted {:?}; entries {entries:?} predicted {predicted_entries:?}",
+            twin.files_after_run
+        );
+        assert_eq!(files.len(), twin.files_after_run.len());
+        for (level, (m, p)) in files.iter().zip(&twin.files_after_run).enumerate() {
+            assert!(m.abs_diff(*p) <= 2, "level {}: {m} files, predicted {p}", level + 1);
+        }
+        // A level's entries move a file at a time: within 10%, or one target file's entries
+        // (1 MiB of 1,023-byte entries) where the level is small.
+        let file_entries = config.compaction.target_file_bytes as f64 / 1_023.0;
+        for (level, (m, p)) in entries.iter().zip(&predicted_entries).enumerate() {
+            assert!((m - p).abs() <= (0.1 * m).max(file_entries), "level {}: {m} entries, predicted {p}", level + 1);
+        }
+    }
+}

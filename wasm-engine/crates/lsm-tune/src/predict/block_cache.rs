@@ -1,0 +1,403 @@
+//! The block cache's hit rate under a workload's key popularity, from the characteristic-time
+//! approximation of LRU caches: Che, Tung and Wang, "Hierarchical Web caching systems: modeling,
+//! design and experimental results", IEEE JSAC 20(7), 2002; shown accurate for LRU under
+//! independent requests by Fricker, Robert and Roberts, "A versatile and accurate approximation
+//! for LRU cache performance", ITC 24, 2012. A block requested at rate λ stays cached if it is
+//! requested again within the cache's characteristic time T, chosen so that the expected number
+//! of cached blocks equals the capacity.
+//!
+//! RocksDB's LRUCache with a high-priority pool (`midpoint_insertion`) is a two-segment LRU: a
+//! missed block enters the low pool and survives there for T_low; a block hit once moves to the
+//! high pool, survives there for T_high and, pushed out of it, T_low more in the low pool. On the
+//! chain of one block's requests (in the style of Martina, Garetto and Leonardi, "A unified
+//! approach to the performance analysis of caching systems", INFOCOM 2014): after a miss the next
+//! request hits with a = 1 − e^{−λ T_low}; after a hit with b = 1 − e^{−λ (T_high + T_low)}; the
+//! hit probability is a / (1 + a − b). T_high fills the high pool's share, T_low the rest.
+//! With T_high = 0 this is Che's LRU (hit probability a).
+//!
+//! Blocks hold several keys: a request's block has its key's rate plus, for the block's other
+//! keys, the mean rate of a key there (one distinguished key, the rest at their mean). The mean
+//! leaves out keys far hotter than it (`HOT`): the few hottest keys of a skewed workload sit in
+//! a few blocks, which the distinguished key accounts for, instead of warming every block a
+//! little.
+
+/// Blocks that share how they are requested: `blocks` blocks of `keys` keys each; a key of
+/// popularity class c is there with probability `presence[c]` (its newest version may be in the
+/// memtable, or in another file), and while there adds `rate[c]` requests per operation to its
+/// block; the block's other requests (scans, zero-result lookups) add `base` per block. A key
+/// moves between places as a whole: its block sees its full rate or nothing, not the average.
+/// A key leaves (an update puts its newest version in the memtable) at `leave[c]` per
+/// operation; its block, no longer requested, stays cached until it ages out (stale).
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Blocks {
+    pub(super) blocks: f64,
+    /// Bytes each block is charged in the cache.
+    pub(super) charge: f64,
+    pub(super) keys: f64,
+    pub(super) base: f64,
+    pub(super) rate: Vec<f64>,
+    pub(super) presence: Vec<f64>,
+    pub(super) leave: Vec<f64>,
+}
+
+/// An index or filter block in the cache (`cache_index_and_filter_blocks`): inserted at high
+/// priority (RocksDB's `cache_index_and_filter_blocks_with_high_priority`, on by default),
+/// `charge` bytes, requested `rate` times per operation.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Meta {
+    pub(super) charge: f64,
+    pub(super) rate: f64,
+}
+
+/// A high-priority block's request chain: it enters the high pool on every request, so it is
+/// cached while requested again within T_high + T_low: (hit probability, share of time in the
+/// low pool, in the high pool).
+fn meta_block(rate: f64, t: &Times) -> (f64, f64, f64) {
+    if t.all {
+        return if rate > 0.0 { (1.0, 0.0, 1.0) } else { (0.0, 0.0, 0.0) };
+    }
+    let e_high = (-rate * t.high).exp();
+    let e_both = e_high * (-rate * t.low).exp();
+    (1.0 - e_both, e_high - e_both, 1.0 - e_high)
+}
+
+/// The cache: its capacity in bytes, and the high pool's share of it (0: a single LRU).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct CacheShape {
+    pub(super) capacity: f64,
+    pub(super) high_share: f64,
+}
+
+/// The characteristic times found for a population of blocks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Times {
+    low: f64,
+    high: f64,
+    /// The cache holds every block: every request after the first hits.
+    all: bool,
+}
+
+/// One block's request chain at rate `rate`: (hit probability, share of time in the low pool,
+/// share of time in the high pool).
+fn block(rate: f64, t: &Times) -> (f64, f64, f64) {
+    if t.all {
+        return (if rate > 0.0 { 1.0 } else { 0.0 }, 0.0, if rate > 0.0 { 1.0 } else { 0.0 });
+    }
+    let e_low = (-rate * t.low).exp();
+    let e_high = (-rate * t.high).exp();
+    let a = 1.0 - e_low;
+    let b = 1.0 - e_high * e_low;
+    let hit = if a > 0.0 { a / (1.0 + a - b) } else { 0.0 };
+    let miss = 1.0 - hit;
+    let low = miss * a + hit * (e_high - e_high * e_low);
+    let high = hit * (1.0 - e_high);
+    (hit, low, high)
+}
+
+/// Keys of class c per group, as shares of the key space (`share[c]`).
+struct Population<'a> {
+    groups: &'a [Blocks],
+    meta: &'a [Meta],
+    share: &'a [f64],
+}
+
+/// A key this many times hotter than the mean key of its blocks is not part of their mean.
+const HOT: f64 = 10.0;
+
+/// The mean rate a block's keys add, over the keys not `HOT`.
+fn bulk_mean(g: &Blocks, share: &[f64]) -> f64 {
+    let weighted = || g.rate.iter().zip(&g.presence).zip(share).map(|((r, p), s)| (*r, r * p * s));
+    let mean: f64 = weighted().map(|(_, x)| x).sum();
+    weighted().filter(|&(r, _)| r <= HOT * mean).map(|(_, x)| x).sum()
+}
+
+impl Population<'_> {
+    /// Expected bytes cached in the low and the high pool.
+    fn occupancy(&self, t: &Times) -> (f64, f64) {
+        let mut low = 0.0;
+        let mut high = 0.0;
+        for m in self.meta {
+            let (_, l, h) = meta_block(m.rate, t);
+            low += m.charge * l;
+            high += m.charge * h;
+        }
+        for g in self.groups {
+            let mean = bulk_mean(g, self.share);
+            let typical = g.base + g.keys * mean;
+            let (_, l0, h0) = block(typical, t);
+            // A block is typical, except that each of its keys may make it hotter or colder:
+            // first order in the composition, one key at a time.
+            let (mut l, mut h) = (l0, h0);
+            for (((r, p), s), leave) in g.rate.iter().zip(&g.presence).zip(self.share).zip(&g.leave) {
+                let (_, lc, hc) = block(g.base + r + (g.keys - 1.0).max(0.0) * mean, t);
+                l += g.keys * s * p * (lc - l0);
+                h += g.keys * s * p * (hc - h0);
+                // Blocks left stale per operation, each cached T_low more from the low pool, or
+                // T_high and then T_low from the high pool (Little's law).
+                if !t.all {
+                    let stale = g.keys * s * p * leave;
+                    l += stale * (lc + hc) * t.low;
+                    h += stale * hc * t.high;
+                }
+            }
+            low += g.blocks * g.charge * l.clamp(0.0, 1.0);
+            high += g.blocks * g.charge * h.clamp(0.0, 1.0);
+        }
+        (low, high)
+    }
+}
+
+/// Solve `f(t) = target` for t > 0 with f increasing, from a `guess`: widen a bracket around it
+/// by factors of 4, then bisect on a log scale to a relative `tolerance`.
+fn solve(target: f64, guess: f64, tolerance: f64, f: impl Fn(f64) -> f64) -> f64 {
+    let (mut lo, mut hi) = (guess / 2.0, guess * 2.0);
+    while f(hi) < target && hi < 1e30 {
+        lo = hi;
+        hi *= 4.0;
+    }
+    while f(lo) > target && lo > 1e-12 {
+        hi = lo;
+        lo /= 4.0;
+    }
+    while hi / lo > 1.0 + tolerance {
+        let mid = (lo * hi).sqrt();
+        if f(mid) < target { lo = mid } else { hi = mid }
+    }
+    (lo * hi).sqrt()
+}
+
+/// The characteristic times of data blocks `groups` (keys of class c making up `share[c]` of
+/// each group's keys) and index and filter blocks `meta` in `cache`.
+pub(super) fn characteristic_times(groups: &[Blocks], meta: &[Meta], share: &[f64], cache: CacheShape) -> Times {
+    let pop = Population { groups, meta, share };
+    let requested: f64 = groups
+        .iter()
+        .filter(|g| g.base > 0.0 || g.rate.iter().any(|&r| r > 0.0))
+        .map(|g| g.blocks * g.charge)
+        .chain(meta.iter().filter(|m| m.rate > 0.0).map(|m| m.charge))
+        .sum();
+    if cache.capacity <= 0.0 {
+        return Times { low: 0.0, high: 0.0, all: false };
+    }
+    if requested <= cache.capacity {
+        return Times { low: 0.0, high: 0.0, all: true };
+    }
+    let total = |t: &Times| {
+        let (l, h) = pop.occupancy(t);
+        l + h
+    };
+    // A first guess: a single LRU's time, where rates are per operation and the cache holds
+    // about `capacity` of the blocks requested.
+    let lru = solve(cache.capacity, 1.0, 1e-4, |low| total(&Times { low, high: 0.0, all: false }));
+    if cache.high_share <= 0.0 {
+        return Times { low: lru, high: 0.0, all: false };
+    }
+    let guess = std::cell::Cell::new(lru);
+    let low_for = |high: f64| {
+        let low = solve(cache.capacity, guess.get(), 1e-4, |low| total(&Times { low, high, all: false }));
+        guess.set(low);
+        low
+    };
+    // The high pool holds at most its share: T_high grows until it is full (or unbounded if the
+    // blocks hit again never fill it).
+    let high_cap = cache.capacity * cache.high_share;
+    let high_held = |high: f64| {
+        let low = low_for(high);
+        pop.occupancy(&Times { low, high, all: false }).1
+    };
+    let high = if high_held(1e12) <= high_cap { 1e12 } else { solve(high_cap, 4.0 * lru, 1e-3, high_held) };
+    Times { low: low_for(high), high, all: false }
+}
+
+/// Hit probability of a request for a key of class c in `g`.
+#[cfg(test)]
+fn hit(g: &Blocks, c: usize, share: &[f64], t: &Times) -> f64 {
+    hit_at(g, g.rate[c], share, t)
+}
+
+/// Hit probability of a request for a key that adds `rate` to its block in `g`.
+pub(super) fn hit_at(g: &Blocks, rate: f64, share: &[f64], t: &Times) -> f64 {
+    let mean = bulk_mean(g, share);
+    block(g.base + rate + (g.keys - 1.0).max(0.0) * mean, t).0
+}
+
+/// Popularity classes for the cache model: consecutive bins (hottest first) merged while their
+/// keys stay within half again the keys before them, so ranks 1, 2, 3–4, 5–7, … (about 35
+/// classes for 10⁶ keys, where a prediction prices a few hundred bins). Returns each bin's class.
+pub(super) fn classes_of(counts: &[f64]) -> (Vec<usize>, usize) {
+    let mut class = Vec::with_capacity(counts.len());
+    let (mut current, mut before, mut start): (usize, f64, f64) = (0, 0.0, 0.0);
+    for (i, &c) in counts.iter().enumerate() {
+        if i > 0 && before + c > 1.5 * start.max(1.0) {
+            current += 1;
+            start = before;
+        }
+        before += c;
+        class.push(current);
+    }
+    (class, current + 1)
+}
+
+/// Hit probability of a request that is not for one key (a scan passing through `g`'s blocks).
+pub(super) fn hit_typical(g: &Blocks, share: &[f64], t: &Times) -> f64 {
+    let mean = bulk_mean(g, share);
+    block(g.base + g.keys * mean, t).0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lsm_core::rng::Rng;
+    use std::collections::VecDeque;
+
+    /// RocksDB's LRU with a high pool, brute force: `low` and `high` most-recent-first lists.
+    fn simulate(stream: &[usize], capacity: usize, high_share: f64) -> f64 {
+        let high_cap = (capacity as f64 * high_share) as usize;
+        let mut low: VecDeque<usize> = VecDeque::new();
+        let mut high: VecDeque<usize> = VecDeque::new();
+        let mut hits = 0usize;
+        let warm = stream.len() / 5;
+        for (i, &b) in stream.iter().enumerate() {
+            let hit_high = high.iter().position(|&x| x == b);
+            let hit_low = low.iter().position(|&x| x == b);
+            let hit = hit_high.is_some() || hit_low.is_some();
+            if hit && i >= warm {
+                hits += 1;
+            }
+            if let Some(p) = hit_high {
+                high.remove(p);
+            }
+            if let Some(p) = hit_low {
+                low.remove(p);
+            }
+            if hit && high_cap > 0 {
+                high.push_front(b);
+                while high.len() > high_cap {
+                    if let Some(x) = high.pop_back() {
+                        low.push_front(x);
+                    }
+                }
+            } else {
+                low.push_front(b);
+            }
+            while low.len() + high.len() > capacity {
+                if low.pop_back().is_none() {
+                    high.pop_back();
+                }
+            }
+        }
+        hits as f64 / (stream.len() - warm) as f64
+    }
+
+    /// Zipf(θ) over `n` keys, keys scattered over blocks of `per_block` (key k in block
+    /// perm(k) / per_block): the predicted and the simulated hit rate.
+    fn compare(n: usize, per_block: usize, capacity: usize, high_share: f64, theta: f64) -> (f64, f64) {
+        compare_skipping(n, per_block, capacity, high_share, theta, 0)
+    }
+
+    /// `compare` with the `skip` hottest keys never requested (served elsewhere, as a
+    /// memtable serves keys updated since its flush).
+    fn compare_skipping(
+        n: usize,
+        per_block: usize,
+        capacity: usize,
+        high_share: f64,
+        theta: f64,
+        skip: usize,
+    ) -> (f64, f64) {
+        let weights: Vec<f64> = (1..=n).map(|r| if r <= skip { 0.0 } else { (r as f64).powf(-theta) }).collect();
+        let total: f64 = weights.iter().sum();
+        let p: Vec<f64> = weights.iter().map(|w| w / total).collect();
+        let mut rng = Rng::new(11);
+        let mut perm: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            perm.swap(i, j);
+        }
+        let cdf: Vec<f64> = p
+            .iter()
+            .scan(0.0, |a, x| {
+                *a += x;
+                Some(*a)
+            })
+            .collect();
+        let stream: Vec<usize> = (0..200_000)
+            .map(|_| {
+                let u = rng.next_f64();
+                let k = cdf.partition_point(|&c| c < u).min(n - 1);
+                perm[k] / per_block
+            })
+            .collect();
+        let measured = simulate(&stream, capacity, high_share);
+        // The model: one group of n / per_block blocks; keys in classes of ranks (64 one by one,
+        // then bins 10% wider each), each class at its mean popularity.
+        let mut classes = Vec::new();
+        let mut r = 0;
+        while r < n {
+            let end = if r < 64 { r + 1 } else { ((r as f64 * 1.1) as usize).min(n) };
+            classes.push((end - r, p[r..end].iter().sum::<f64>() / (end - r) as f64));
+            r = end;
+        }
+        let share: Vec<f64> = classes.iter().map(|c| c.0 as f64 / n as f64).collect();
+        let rate: Vec<f64> = classes.iter().map(|c| c.1).collect();
+        let (presence, leave) = (vec![1.0; rate.len()], vec![0.0; rate.len()]);
+        let blocks = (n / per_block) as f64;
+        let g = Blocks { blocks, charge: 1.0, keys: per_block as f64, base: 0.0, rate, presence, leave };
+        let t = characteristic_times(
+            std::slice::from_ref(&g),
+            &[],
+            &share,
+            CacheShape { capacity: capacity as f64, high_share },
+        );
+        let predicted: f64 =
+            classes.iter().enumerate().map(|(c, (count, pc))| *count as f64 * pc * hit(&g, c, &share, &t)).sum();
+        (predicted, measured)
+    }
+
+    #[test]
+    fn lru_hit_rate_matches_a_simulated_lru_on_a_zipfian_stream() {
+        // 20,000 keys, 4 per block, a cache of 200 blocks (4% of them), θ = 0.99: stated
+        // tolerance 0.03 absolute (the model's error plus the stream's noise).
+        let (predicted, measured) = compare(20_000, 4, 200, 0.0, 0.99);
+        eprintln!("LRU: predicted {predicted:.4}, simulated {measured:.4}");
+        assert!((predicted - measured).abs() < 0.03, "predicted {predicted}, simulated {measured}");
+    }
+
+    #[test]
+    fn midpoint_insertion_hit_rate_matches_a_simulated_two_pool_lru() {
+        let (predicted, measured) = compare(20_000, 4, 200, 0.5, 0.99);
+        let (lru, _) = compare(20_000, 4, 200, 0.0, 0.99);
+        eprintln!("midpoint: predicted {predicted:.4}, simulated {measured:.4} (LRU predicted {lru:.4})");
+        assert!((predicted - measured).abs() < 0.03, "predicted {predicted}, simulated {measured}");
+        assert!(predicted > lru, "hits kept in the high pool outlive blocks read once");
+    }
+
+    #[test]
+    fn classes_merge_ranks_geometrically() {
+        let (class, n) = classes_of(&[1.0; 12]);
+        assert_eq!(class, vec![0, 1, 2, 3, 4, 4, 5, 5, 5, 6, 6, 6]);
+        assert_eq!(n, 7);
+        let (class, n) = classes_of(&[1_000_000.0]);
+        assert_eq!((class, n), (vec![0], 1));
+    }
+
+    #[test]
+    fn a_cache_that_holds_every_block_hits_after_the_first_request() {
+        let g = Blocks {
+            blocks: 10.0,
+            charge: 1.0,
+            keys: 4.0,
+            base: 0.0,
+            rate: vec![0.025; 40],
+            presence: vec![1.0; 40],
+            leave: vec![0.0; 40],
+        };
+        let share = vec![1.0 / 40.0; 40];
+        let t =
+            characteristic_times(std::slice::from_ref(&g), &[], &share, CacheShape { capacity: 10.0, high_share: 0.5 });
+        assert_eq!(hit(&g, 3, &share, &t), 1.0);
+        let none =
+            characteristic_times(std::slice::from_ref(&g), &[], &share, CacheShape { capacity: 0.0, high_share: 0.5 });
+        assert_eq!(hit(&g, 3, &share, &none), 0.0);
+    }
+}

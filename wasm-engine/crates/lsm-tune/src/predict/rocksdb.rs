@@ -1,0 +1,407 @@
+//! Pricing a RocksDB-shaped design (`block_layout: rocksdb`, merges by file) the way RocksDB
+//! reads it: on the file tree `files::FileTree` replays, a point lookup probes, in order, the
+//! level-0 files and the one file per deeper level whose key range covers its key; each probed
+//! file costs a filter probe (if it has a filter) and a data block when the filter passes (a
+//! false positive, or the key's newest version is there) — every probed file's block without a
+//! filter. Data blocks go through the block cache (`block_cache`), requested at the rate the
+//! key popularity and the tree give each file's blocks. A scan reads, per file covering its
+//! start, the block it seeks to and the blocks its entries there span.
+
+use lsm_core::config::{BlockLayout, EngineConfig, Granularity};
+use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
+
+use super::super::writes::WriteSequence;
+use super::block_cache::{Blocks, CacheShape, Meta, characteristic_times, classes_of, hit_at, hit_typical};
+use super::files::{File, FileTree};
+use super::filter_fpr;
+
+/// Whether a design is priced as RocksDB reads it (file tree with key ranges, block cache).
+pub(super) fn is_rocksdb_shaped(config: &EngineConfig) -> bool {
+    config.block_layout == BlockLayout::Rocksdb
+        && config.compaction.granularity == Granularity::File
+        && config.compaction.universal.is_none()
+}
+
+/// The figures the RocksDB twin compares (interop/rocksdb/twin.mjs), predicted.
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct TwinFigures {
+    /// Data blocks read (cache misses) per point lookup, zero- and non-zero-result together.
+    pub data_blocks_per_lookup: f64,
+    /// Data blocks read per scan.
+    pub data_blocks_per_scan: f64,
+    /// Filters probed per point lookup.
+    pub filters_per_lookup: f64,
+    /// Data block cache hits over data block accesses, lookups and scans together.
+    pub cache_hit_rate: f64,
+    /// Bytes flushes and merges wrote during the load, per user byte loaded.
+    pub load_bytes_written_per_user_byte: f64,
+    /// Bytes flushes and merges wrote during the run, per user byte written.
+    pub run_bytes_written_per_user_byte: f64,
+    /// Files per level after the load (level 1 = RocksDB's L0).
+    pub files_after_load: Vec<usize>,
+    /// Files per level when the run ends.
+    pub files_after_run: Vec<usize>,
+}
+
+/// Sizes of the design's tables for the workload's entries.
+pub(super) struct Sizes {
+    pub(super) entry_bytes: f64,
+    pub(super) key_bytes: f64,
+    pub(super) per_block: f64,
+}
+
+impl Sizes {
+    /// Bytes a data block takes, on disk and in the cache (RocksDB's blocks are stored at their
+    /// own length; fixed pages at the page size).
+    fn block_bytes(&self, config: &EngineConfig) -> f64 {
+        match config.block_layout {
+            BlockLayout::Rocksdb => PAGE_HEADER as f64 + self.per_block * (self.entry_bytes + ENTRY_HEADER as f64),
+            BlockLayout::FixedPages => f64::from(config.page_bytes),
+        }
+    }
+
+    /// Index entries (a key and a 2-byte length per block) and filter bits of `entries`.
+    fn meta_bytes(&self, config: &EngineConfig, entries: f64) -> f64 {
+        entries / self.per_block * (self.key_bytes + 2.0) + entries * config.filter.bits_per_key / 8.0
+    }
+
+    /// Bytes of `files` tables holding `entries`: data blocks, index, filter, key range and footer
+    /// (the engine's table layout, `pages` in the level-granular predictor).
+    fn table_bytes(&self, config: &EngineConfig, entries: f64, files: f64) -> f64 {
+        entries * (self.entry_bytes + ENTRY_HEADER as f64)
+            + (entries / self.per_block).ceil() * PAGE_HEADER as f64
+            + self.meta_bytes(config, entries)
+            + files * (4.0 * self.key_bytes + 160.0)
+    }
+}
+
+/// What lookups and scans cost at one moment of the run.
+#[derive(Default)]
+struct Moment {
+    /// Per non-zero-result lookup: blocks accessed, blocks read, filters probed.
+    existing: [f64; 3],
+    /// Per zero-result lookup.
+    missing: [f64; 3],
+    /// Per scan: blocks accessed, blocks read.
+    scan: [f64; 2],
+}
+
+/// The files probed, in order, by a lookup of the key at `x`, with their levels (1 = L0).
+fn probe_list(levels: &[Vec<File>], x: f64) -> Vec<(usize, &File)> {
+    let mut out: Vec<(usize, &File)> =
+        levels.first().into_iter().flatten().filter(|f| f.lo <= x && x <= f.hi).map(|f| (1, f)).collect();
+    for (i, level) in levels.iter().enumerate().skip(1) {
+        if let Some(f) = level.iter().find(|f| f.lo <= x && x <= f.hi) {
+            out.push((i + 1, f));
+        }
+    }
+    out
+}
+
+struct Pricer<'a> {
+    config: &'a EngineConfig,
+    writes: &'a WriteSequence,
+    sizes: &'a Sizes,
+    /// Shares of the operations: zero-result lookups, non-zero-result lookups, scans.
+    shares: [f64; 3],
+    /// Share of the operations that update (or delete) an existing key.
+    updates: f64,
+    /// Keys a scan spans (of the key space's ids).
+    span: f64,
+    key_space: f64,
+}
+
+impl Pricer<'_> {
+    fn moment(&self, tree: &FileTree<'_>, buffer_lo: f64, now: f64) -> Moment {
+        let inserted = self.writes.inserted_before(now).max(1.0);
+        let bins = self.writes.popularity.bins(inserted);
+        let counted: f64 = bins.iter().map(|b| b.count).sum::<f64>().max(1.0);
+        let share: Vec<f64> = bins.iter().map(|b| b.count / counted).collect();
+        let has_filter = filter_fpr(self.config, 2, 1_000_000) < 1.0;
+        let newer_than = |b: &super::super::popularity::Bin, seq: f64| {
+            self.writes.newest_since(b, seq, inserted, b.hit(self.writes.updates_in(seq, now)))
+        };
+        let in_buffer: Vec<f64> = bins.iter().map(|b| newer_than(b, buffer_lo)).collect();
+        // P(a key's newest version came with flush t), per bin: flush t's interval of writes.
+        let by_flush: Vec<Vec<f64>> = bins
+            .iter()
+            .map(|b| tree.flushed.iter().map(|&(lo, hi)| (newer_than(b, lo) - newer_than(b, hi)).max(0.0)).collect())
+            .collect();
+        // Stretches of key space over which the same files cover a key.
+        let mut edges: Vec<f64> = vec![0.0, 1.0];
+        edges.extend(tree.levels.iter().flatten().flat_map(|f| [f.lo, f.hi]));
+        edges.sort_by(f64::total_cmp);
+        edges.dedup();
+        let entries_per_key = self.span / self.key_space.max(inserted);
+        let mut groups: Vec<Blocks> = Vec::new();
+        // Per group: (stretch width, per-bin access probability, zero-result access, scan blocks).
+        let mut accesses: Vec<(f64, Vec<f64>, f64, f64)> = Vec::new();
+        let mut m = Moment::default();
+        let mut held = vec![0.0; tree.flushed.len()];
+        // Per file (by id): filter probes and data block reads (index lookups) per operation.
+        let mut per_file: rustc_hash::FxHashMap<u64, (f64, f64)> = rustc_hash::FxHashMap::default();
+        for w in edges.windows(2) {
+            let width = w[1] - w[0];
+            if width <= 0.0 {
+                continue;
+            }
+            let files = probe_list(&tree.levels, (w[0] + w[1]) / 2.0);
+            // Each flush's entries here, over the files covering the stretch: a key written by
+            // flush t is in file f with f's share of them.
+            held.iter_mut().for_each(|h| *h = 0.0);
+            for (_, f) in &files {
+                for &(t, e) in &f.content {
+                    held[t] += e / (f.hi - f.lo);
+                }
+            }
+            let mut reach: Vec<f64> = in_buffer.iter().map(|b| 1.0 - b).collect();
+            for &(level, f) in &files {
+                let fpr = filter_fpr(self.config, level, f.entries as u64);
+                let file_blocks = (f.entries / self.sizes.per_block).max(1.0);
+                let blocks = file_blocks * width / (f.hi - f.lo).max(1e-300);
+                let keys = inserted * (f.hi - f.lo) / file_blocks;
+                let (probes_before, reads_before) = (m.existing[2], m.existing[0]);
+                let mut access = Vec::with_capacity(bins.len());
+                let mut rate = Vec::with_capacity(bins.len());
+                let mut presence = Vec::with_capacity(bins.len());
+                let leave: Vec<f64> = bins.iter().map(|b| self.updates * b.p).collect();
+                for ((b, r), flushes) in bins.iter().zip(reach.iter_mut()).zip(&by_flush) {
+                    let found: f64 = f
+                        .content
+                        .iter()
+                        .map(|&(t, e)| if held[t] > 0.0 { flushes[t] * e / (f.hi - f.lo) / held[t] } else { 0.0 })
+                        .sum::<f64>()
+                        .min(*r);
+                    let a = if has_filter { found + (*r - found) * fpr } else { *r };
+                    let mass = b.p * b.count;
+                    m.existing[0] += width * mass * a;
+                    if has_filter {
+                        m.existing[2] += width * mass * *r;
+                    }
+                    // The key is here (or, without a filter, here or deeper: every probe reads a
+                    // block) with probability `there`, and then every lookup of it reads its
+                    // block; false positives for keys deeper add their share wherever they are.
+                    let there = if has_filter { found } else { *r };
+                    let false_hits = if has_filter { (*r - found) * fpr } else { 0.0 };
+                    *r -= found;
+                    access.push(a);
+                    presence.push(there);
+                    rate.push(self.shares[1] * b.p * (1.0 + if there > 0.0 { false_hits / there } else { 0.0 }));
+                }
+                let missing = if has_filter { fpr } else { 1.0 };
+                m.missing[0] += width * missing;
+                if has_filter {
+                    m.missing[2] += width;
+                }
+                let scan = 1.0
+                    + 1.0 / self.sizes.per_block
+                    + entries_per_key * inserted * f.density_per_key(inserted) / self.sizes.per_block;
+                // A scan reads the files covering its start: level 1's and one per deeper level.
+                m.scan[0] += width * scan;
+                let file = per_file.entry(f.id).or_default();
+                file.0 += self.shares[1] * (m.existing[2] - probes_before) + self.shares[0] * width;
+                file.1 += self.shares[1] * (m.existing[0] - reads_before)
+                    + self.shares[0] * width * missing
+                    + self.shares[2] * width;
+                let base = (self.shares[0] * missing * width + self.shares[2] * scan * width) / blocks.max(1e-300);
+                let charge = self.sizes.block_bytes(self.config);
+                groups.push(Blocks { blocks, charge, keys, base, rate, presence, leave });
+                accesses.push((width, access, missing, scan));
+            }
+        }
+        // The cache model sees popularity classes (bins merged); a request keeps its own rate.
+        let (class_of, classes) = classes_of(&bins.iter().map(|b| b.count).collect::<Vec<_>>());
+        let mut class_share = vec![0.0; classes];
+        for (c, s) in class_of.iter().zip(&share) {
+            class_share[*c] += s;
+        }
+        let coarse: Vec<Blocks> = groups
+            .iter()
+            .map(|g| {
+                let (mut rate, mut presence, mut leave) = (vec![0.0; classes], vec![0.0; classes], vec![0.0; classes]);
+                for ((((c, s), r), p), l) in class_of.iter().zip(&share).zip(&g.rate).zip(&g.presence).zip(&g.leave) {
+                    rate[*c] += s * p * r;
+                    leave[*c] += s * p * l;
+                    presence[*c] += s * p;
+                }
+                for (c, p) in presence.iter_mut().enumerate() {
+                    rate[c] /= p.max(1e-300);
+                    leave[c] /= p.max(1e-300);
+                    *p /= class_share[c].max(1e-300);
+                }
+                Blocks { blocks: g.blocks, charge: g.charge, keys: g.keys, base: g.base, rate, presence, leave }
+            })
+            .collect();
+        let cache = self.cache_shape(tree);
+        let meta = self.meta_blocks(tree, &per_file);
+        let t = characteristic_times(&coarse, &meta, &class_share, cache);
+        for ((g, fine), (width, access, missing, scan)) in coarse.iter().zip(&groups).zip(&accesses) {
+            for ((b, a), r) in bins.iter().zip(access).zip(&fine.rate) {
+                m.existing[1] += width * b.p * b.count * a * (1.0 - hit_at(g, *r, &class_share, &t));
+            }
+            let typical = 1.0 - hit_typical(g, &class_share, &t);
+            m.missing[1] += width * missing * typical;
+            m.scan[1] += width * scan * typical;
+        }
+        m
+    }
+
+    /// The cache's capacity in bytes, less the index and filter blocks pinned in it (level 0's,
+    /// with `pin_l0_filter_and_index_blocks_in_cache`), and its high pool's share.
+    fn cache_shape(&self, tree: &FileTree<'_>) -> CacheShape {
+        let c = &self.config.block_cache;
+        let mut bytes = c.bytes as f64;
+        if c.cache_index_and_filter_blocks && c.pin_l0_filter_and_index_blocks_in_cache {
+            let entries: f64 = tree.levels.first().into_iter().flatten().map(|f| f.entries).sum();
+            bytes -= self.sizes.meta_bytes(self.config, entries);
+        }
+        let high_share = if c.midpoint_insertion { c.high_priority_ratio } else { 0.0 };
+        CacheShape { capacity: bytes.max(0.0), high_share }
+    }
+
+    /// With `cache_index_and_filter_blocks`, each file's filter block (probed by every lookup
+    /// its key range covers) and index block (read before each of its data blocks) compete
+    /// with the data blocks; level 0's are pinned instead when the config pins them.
+    fn meta_blocks(&self, tree: &FileTree<'_>, per_file: &rustc_hash::FxHashMap<u64, (f64, f64)>) -> Vec<Meta> {
+        let c = &self.config.block_cache;
+        if !c.cache_index_and_filter_blocks {
+            return Vec::new();
+        }
+        let pinned = if c.pin_l0_filter_and_index_blocks_in_cache { 1 } else { 0 };
+        let mut meta = Vec::new();
+        for f in tree.levels.iter().skip(pinned).flatten() {
+            let (probes, reads) = per_file.get(&f.id).copied().unwrap_or_default();
+            let filter = f.entries * self.config.filter.bits_per_key / 8.0;
+            if filter > 0.0 {
+                meta.push(Meta { charge: filter, rate: probes });
+            }
+            meta.push(Meta { charge: f.entries / self.sizes.per_block * (self.sizes.key_bytes + 2.0), rate: reads });
+        }
+        meta
+    }
+}
+
+impl File {
+    /// Entries of this file per key of the key space in its range.
+    fn density_per_key(&self, inserted: f64) -> f64 {
+        if self.hi > self.lo { self.entries / (inserted * (self.hi - self.lo)) } else { 0.0 }
+    }
+}
+
+/// The replayed tree's result: the twin's figures and the four class costs.
+pub(super) struct Priced {
+    pub(super) figures: TwinFigures,
+    /// Blocks read per zero-result lookup, per non-zero-result lookup, per scan; pages written
+    /// per run write.
+    pub(super) class_costs: [f64; 4],
+    pub(super) tree: Vec<Vec<f64>>,
+    pub(super) flushes: u64,
+    pub(super) merges: u64,
+    pub(super) pages_written: f64,
+}
+
+/// The workload as the pricing needs it.
+#[derive(Clone, Copy)]
+pub(super) struct Reads {
+    /// Shares of the operations: zero-result lookups, non-zero-result lookups, scans.
+    pub(super) shares: [f64; 3],
+    /// Share of the operations that update (or delete) an existing key.
+    pub(super) updates: f64,
+    /// Keys a scan spans (of the key space's ids).
+    pub(super) span: f64,
+    /// Ids of the key space.
+    pub(super) key_space: f64,
+}
+
+/// Replay `flush_at` (the writes at which the memtable is flushed) on the file tree and price the
+/// run at `samples` moments.
+pub(super) fn price(
+    config: &EngineConfig,
+    writes: &WriteSequence,
+    sizes: &Sizes,
+    flush_at: &[f64],
+    reads: &Reads,
+    samples: usize,
+) -> Priced {
+    let Reads { shares, updates, span, key_space } = *reads;
+    let mut tree = FileTree::new(config, writes, sizes.entry_bytes);
+    let preload = writes.preload;
+    let mut buffer_lo = 0.0;
+    let load_flushes = flush_at.iter().take_while(|&&at| at <= preload).count();
+    for &at in &flush_at[..load_flushes] {
+        tree.flush(buffer_lo, at);
+        buffer_lo = at;
+    }
+    let user = |n: f64| n * sizes.entry_bytes;
+    let load_bytes = sizes.table_bytes(config, tree.entries_written, tree.files_written);
+    let files = |t: &FileTree<'_>| t.levels.iter().map(Vec::len).collect::<Vec<_>>();
+    let mut figures = TwinFigures {
+        load_bytes_written_per_user_byte: if preload > 0.0 { load_bytes / user(preload) } else { 0.0 },
+        files_after_load: files(&tree),
+        ..TwinFigures::default()
+    };
+    tree.reset_counters();
+    let pricer = Pricer { config, writes, sizes, shares, updates, span, key_space };
+    let run_writes = writes.end - preload;
+    let n = samples.max(1);
+    let mut moments = (0..n).map(|i| preload + run_writes * (i as f64 + 0.5) / n as f64).peekable();
+    let mut sum = Moment::default();
+    for &at in flush_at[load_flushes..].iter().chain(std::iter::once(&f64::INFINITY)) {
+        while let Some(now) = moments.next_if(|&now| now < at) {
+            let m = pricer.moment(&tree, buffer_lo, now);
+            for (s, x) in sum.existing.iter_mut().zip(m.existing) {
+                *s += x / n as f64;
+            }
+            for (s, x) in sum.missing.iter_mut().zip(m.missing) {
+                *s += x / n as f64;
+            }
+            for (s, x) in sum.scan.iter_mut().zip(m.scan) {
+                *s += x / n as f64;
+            }
+        }
+        if at.is_finite() {
+            tree.flush(buffer_lo, at);
+            buffer_lo = at;
+        }
+    }
+    let [zero, existing, range] = shares;
+    let lookups = zero + existing;
+    let per_lookup = |i: usize| {
+        if lookups > 0.0 { (zero * sum.missing[i] + existing * sum.existing[i]) / lookups } else { 0.0 }
+    };
+    let accessed = lookups * per_lookup(0) + range * sum.scan[0];
+    let read = lookups * per_lookup(1) + range * sum.scan[1];
+    let run_bytes = sizes.table_bytes(config, tree.entries_written, tree.files_written);
+    figures.data_blocks_per_lookup = per_lookup(1);
+    figures.filters_per_lookup = per_lookup(2);
+    figures.data_blocks_per_scan = if range > 0.0 { sum.scan[1] } else { 0.0 };
+    figures.cache_hit_rate = if accessed > 0.0 { 1.0 - read / accessed } else { 0.0 };
+    figures.run_bytes_written_per_user_byte = if run_writes > 0.0 { run_bytes / user(run_writes) } else { 0.0 };
+    figures.files_after_run = files(&tree);
+    let pages_written = run_bytes / f64::from(config.page_bytes);
+    let tree_entries = tree
+        .levels
+        .iter()
+        .enumerate()
+        .map(|(l, files)| {
+            if l == 0 || files.is_empty() {
+                files.iter().map(|f| f.entries.round()).collect()
+            } else {
+                vec![files.iter().map(|f| f.entries).sum::<f64>().round()]
+            }
+        })
+        .collect();
+    Priced {
+        figures,
+        class_costs: [
+            sum.missing[1],
+            sum.existing[1],
+            sum.scan[1],
+            if run_writes > 0.0 { pages_written / run_writes } else { 0.0 },
+        ],
+        tree: tree_entries,
+        flushes: tree.flushes,
+        merges: tree.merges,
+        pages_written,
+    }
+}
