@@ -80,6 +80,9 @@ fn paths_after(code: &str, anchor: &str) -> Vec<Vec<String>> {
         if at > 0 && code[..at].chars().next_back().is_some_and(is_ident_char) {
             continue; // `mycrate::` or `xsuper::`
         }
+        if code[..at].ends_with("::") {
+            continue; // the second `super::` of `super::super::`, read with the first
+        }
         expand(&code[from..], Vec::new(), &mut found);
     }
     found
@@ -167,7 +170,10 @@ fn dependency_graph(files: &BTreeMap<ModPath, String>) -> BTreeMap<ModPath, BTre
         let parent: ModPath = module[..module.len().saturating_sub(1)].to_vec();
         let mut named: Vec<Vec<String>> = paths_after(&code, "crate::");
         for p in paths_after(&code, "super::") {
-            named.push(parent.iter().cloned().chain(p).collect());
+            // Each further `super` climbs one more level: `super::super::x` from `a::b` is `x`.
+            let climbs = p.iter().take_while(|s| *s == "super").count();
+            let base = &parent[..parent.len().saturating_sub(climbs)];
+            named.push(base.iter().cloned().chain(p.into_iter().skip(climbs)).collect());
         }
         for p in paths_after(&code, "self::").into_iter().chain(relative_use_heads(&code)) {
             named.push(module.iter().cloned().chain(p).collect());
@@ -336,6 +342,18 @@ fn a_cycle_through_three_modules_and_super_paths_is_found() {
     ]);
     let found = cycles(&graph);
     assert_eq!(found, vec![vec![m("a"), m("table"), m("table::builder")]]);
+}
+
+#[test]
+fn super_super_paths_climb_two_levels() {
+    let graph = made_up_crate(&[
+        ("lib.rs", "pub mod predict; pub mod writes;"),
+        ("writes.rs", "pub struct WriteSequence;"),
+        ("predict.rs", "mod files; use files::File;"),
+        ("predict/files.rs", "use super::super::writes::WriteSequence; pub struct File;"),
+    ]);
+    assert_eq!(graph[&m("predict::files")], BTreeSet::from([m("writes")]));
+    assert!(cycles(&graph).is_empty());
 }
 
 #[test]

@@ -92,15 +92,6 @@ pub fn rocksdb_shaped(config: &EngineConfig) -> bool {
     rocksdb::is_rocksdb_shaped(config)
 }
 
-/// The false-positive rate of the filter a file of `entries` keys at engine `level` (1 = level 0,
-/// built by a flush) has (1: no filter): the structure the filter kind builds there
-/// (`filter_kinds::structure_for`: textbook Bloom, FastLocalBloom or Ribbon) at the design's bits
-/// per key. The one place the RocksDB-shaped predictor turns bits per key into an FPR.
-fn filter_fpr(config: &EngineConfig, level: usize, entries: u64) -> f64 {
-    let structure = lsm_core::filter_kinds::structure_for(&config.filter, level == 1, level);
-    lsm_core::filter_kinds::structure_fpr(structure, config.filter.bits_per_key, entries.max(1))
-}
-
 /// The workload's shares of the four classes (inserts, updates and deletes are all writes).
 pub fn class_mix(w: &Workload) -> [f64; 4] {
     let m = &w.mix;

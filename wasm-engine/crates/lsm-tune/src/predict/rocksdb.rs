@@ -13,7 +13,15 @@ use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
 use super::super::writes::WriteSequence;
 use super::block_cache::{Blocks, CacheShape, Meta, characteristic_times, classes_of, hit_at, hit_typical};
 use super::files::{File, FileTree};
-use super::filter_fpr;
+
+/// The false-positive rate of the filter a file of `entries` keys at engine `level` (1 = level 0,
+/// built by a flush) has (1: no filter): the structure the filter kind builds there
+/// (`filter_kinds::structure_for`: textbook Bloom, FastLocalBloom or Ribbon) at the design's bits
+/// per key. The one place the RocksDB-shaped predictor turns bits per key into an FPR.
+fn filter_fpr(config: &EngineConfig, level: usize, entries: u64) -> f64 {
+    let structure = lsm_core::filter_kinds::structure_for(&config.filter, level == 1, level);
+    lsm_core::filter_kinds::structure_fpr(structure, config.filter.bits_per_key, entries.max(1))
+}
 
 /// Whether a design is priced as RocksDB reads it (file tree with key ranges, block cache).
 pub(super) fn is_rocksdb_shaped(config: &EngineConfig) -> bool {
