@@ -462,15 +462,7 @@ fn level_shape(
                  level_compaction_dynamic_level_bytes, and so does the engine",
             ));
         }
-        let (lo, hi) = NUM_LEVELS_RANGE;
-        let n = num_levels.clamp(u64::from(lo), u64::from(hi)) as u32;
-        if u64::from(n) != num_levels {
-            warnings.push(Warning::new(
-                "compaction.num_levels",
-                WarningKind::Rounded,
-                format!("num_levels {num_levels} becomes {n}: dynamic level bytes needs L0 and a last level, at most {hi} levels"),
-            ));
-        }
+        let n = engine_num_levels(num_levels, "dynamic level bytes needs L0 and a last level", warnings);
         levels.push(LevelConfig {
             size_ratio: ratio(multiplier, "max_bytes_for_level_multiplier", 2, warnings),
             max_runs: 1,
@@ -601,15 +593,7 @@ fn universal_shape(
         ));
         u.max_merge_width = u.min_merge_width;
     }
-    let (lo, hi) = NUM_LEVELS_RANGE;
-    let n = num_levels.clamp(u64::from(lo), u64::from(hi)) as u32;
-    if u64::from(n) != num_levels {
-        warnings.push(Warning::new(
-            "compaction.num_levels",
-            WarningKind::Rounded,
-            format!("num_levels {num_levels} becomes {n}: the engine's universal tree has L0 and at least one level, at most {hi}"),
-        ));
-    }
+    let n = engine_num_levels(num_levels, "the engine's universal tree has L0 and at least one level", warnings);
     // Options of leveled compaction that RocksDB's universal picker never reads: named, as the
     // engine ignores them too.
     let ignored: Vec<&str> = [
@@ -762,4 +746,19 @@ fn collapse(levels: &mut Vec<LevelConfig>) {
     while levels.len() > 1 && levels[levels.len() - 1] == levels[levels.len() - 2] {
         levels.pop();
     }
+}
+
+/// RocksDB's `num_levels` in the engine's range (`NUM_LEVELS_RANGE`), with a warning that says
+/// `why` when it had to move.
+fn engine_num_levels(num_levels: u64, why: &str, warnings: &mut Vec<Warning>) -> u32 {
+    let (lo, hi) = NUM_LEVELS_RANGE;
+    let n = num_levels.clamp(u64::from(lo), u64::from(hi)) as u32;
+    if u64::from(n) != num_levels {
+        warnings.push(Warning::new(
+            "compaction.num_levels",
+            WarningKind::Rounded,
+            format!("num_levels {num_levels} becomes {n}: {why}, at most {hi} levels"),
+        ));
+    }
+    n
 }

@@ -284,6 +284,13 @@ fn dynamic_level_bytes_keeps_filters_off_only_at_the_last_level_and_bounds_num_l
             .unwrap();
     assert_eq!(i.config.compaction.num_levels, 2);
     assert!(i.warnings.iter().any(|w| w.field == "compaction.num_levels" && w.kind == Rounded), "{:?}", i.warnings);
+    // Universal compaction bounds it the same way, saying why in its own words.
+    let i = import(&universal_options("  num_levels=100\n"), ImportKind::Rocksdb).unwrap();
+    let (_, hi) = lsm_core::config::NUM_LEVELS_RANGE;
+    assert_eq!(i.config.compaction.num_levels, hi);
+    let w = i.warnings.iter().find(|w| w.field == "compaction.num_levels").expect("a num_levels warning");
+    assert_eq!(w.kind, Rounded);
+    assert!(w.message.contains(&format!("num_levels 100 becomes {hi}: the engine's universal tree")), "{}", w.message);
     // Static targets keep num_levels in the level list, not in compaction.
     let i = import(&leveled_options("  num_levels=5\n"), ImportKind::Rocksdb).unwrap();
     assert!(!i.config.compaction.dynamic_level_bytes);
