@@ -202,6 +202,39 @@ test('the C++ filter policy builds each level\'s filters at the exported bits pe
   assert.notEqual(bitsByLevel[2], bitsByLevel[1]);
 });
 
+test('the C++ filter policy builds Ribbon filters for a Ribbon design, at each level\'s Bloom-equivalent bits', () => {
+  const dir = path.join(work, 'per-level-ribbon');
+  fs.mkdirSync(dir);
+  const config = JSON.parse(fs.readFileSync(path.join(presetsDir, 'monkey.json'), 'utf8'));
+  config.filter = { ...config.filter, kind: 'ribbon', bloom_before_level: -1, allocation: 'explicit' };
+  config.levels = [
+    { size_ratio: 10, max_runs: 1, bits_per_key: 14 },
+    { size_ratio: 10, max_runs: 1, bits_per_key: 8 },
+  ];
+  const design = path.join(dir, 'ribbon.json');
+  fs.writeFileSync(design, JSON.stringify(config));
+  const policy = exportDesign(design, 'rocksdb-cpp');
+  assert.match(policy, /constexpr bool kRibbon = true;\nconstexpr int kBloomBeforeLevel = -1;/);
+  fs.writeFileSync(path.join(dir, 'policy.h'), policy);
+  fs.writeFileSync(path.join(dir, 'OPTIONS.ini'), exportDesign(design, 'rocksdb'));
+  const exe = path.join(dir, 'per_level_filters');
+  execFileSync('g++', ['-std=c++17', '-O1', '-I', dir, path.join(here, 'per_level_filters.cc'), '-o', exe, '-lrocksdb'], { stdio: 'inherit' });
+  const bitsByLevel = /kBitsPerKeyByLevel\[\] = \{([^}]*)\}/.exec(policy)[1].split(',').map(Number);
+  const out = execFileSync(exe, [path.join(dir, 'OPTIONS.ini'), path.join(dir, 'db'), '600000'], { encoding: 'utf8' });
+  const large = [...out.matchAll(/^level=(\d+) entries=(\d+) filter_bytes=(\d+)/gm)]
+    .map((m) => ({ level: Number(m[1]), entries: Number(m[2]), bits: (8 * Number(m[3])) / Number(m[2]) }))
+    .filter((f) => f.entries >= 10000);
+  assert.ok(large.length > 0, `no large file in\n${out}`);
+  // A Ribbon filter takes ~30% less memory than the Bloom filter of the same FPR (RocksDB's
+  // filter_policy.h): a Bloom filter would be at or above the exported bits.
+  for (const f of large) {
+    const want = bitsByLevel[Math.min(f.level, bitsByLevel.length - 1)];
+    const share = f.bits / want;
+    console.log(`  L${f.level}: ${f.entries} entries, ${f.bits.toFixed(3)} bits/key built for ${want} Bloom-equivalent (${share.toFixed(3)})`);
+    assert.ok(share >= 0.62 && share <= 0.8, `L${f.level}: ${f.bits} bits/key for ${want}: not a Ribbon filter's size`);
+  }
+});
+
 // Tune's proof on real RocksDB: `lsm tune --target rocksdb --out DIR` writes the bundle; its
 // compare.sh runs the same workload with the current (RocksDB defaults) and the recommended
 // OPTIONS. For read-heavy YCSB B and C the recommendation must read fewer blocks per key read,

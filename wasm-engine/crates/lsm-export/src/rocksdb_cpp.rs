@@ -1,7 +1,8 @@
 //! EngineConfig → a C++ `FilterPolicy` giving each RocksDB level its own bits per key, the one
 //! thing about filters an OPTIONS file cannot say. RocksDB (7.x+) tells a policy the level a
 //! table file is built for (`FilterBuildingContext::level_at_creation`); the policy defers to the
-//! built-in Bloom filter with that level's bits, so files stay readable by any RocksDB.
+//! built-in filter the design's kind names (FastLocalBloom, or Ribbon with its
+//! `bloom_before_level`) with that level's bits, so files stay readable by any RocksDB.
 
 use lsm_core::config::{Allocation, EngineConfig, FilterKind, FilterSkip};
 use lsm_core::workload::Workload;
@@ -101,7 +102,7 @@ pub(crate) fn filter_policy(config: &EngineConfig, workload: Option<&Workload>) 
         "//\n\
          // An OPTIONS file has one bits-per-key for every level. This FilterPolicy picks the bits by the level a\n\
          // table file is built for (FilterBuildingContext::level_at_creation) and defers to RocksDB's built-in\n\
-         // Bloom filter, so the files stay readable by any RocksDB. Use it with the OPTIONS file exported from the\n\
+         // filter (Bloom, or Ribbon below), so the files stay readable by any RocksDB. Use it with the OPTIONS file exported from the\n\
          // same design:\n\
          //\n\
          //   rocksdb::ConfigOptions config_options;\n\
@@ -137,27 +138,38 @@ pub(crate) fn filter_policy(config: &EngineConfig, workload: Option<&Workload>) 
          // Below 0.5 bits RocksDB builds no filter.\n\
          constexpr double kBitsPerKeyByLevel[] = {{{list}}};\n\n\
          // Bits per key for files known to belong to the bottommost sorted run; negative: use the table above.\n\
-         constexpr double kBottommostBitsPerKey = {};\n\n",
-        bottommost.map_or("-1".to_string(), |b| number(b, 3))
+         constexpr double kBottommostBitsPerKey = {};\n\n\
+         // The built-in filter each level gets: RocksDB's Ribbon filter (with its own bloom_before_level rule,\n\
+         // which sees the same build context) or its cache-local Bloom filter.\n\
+         constexpr bool kRibbon = {};\n\
+         constexpr int kBloomBeforeLevel = {};\n\n",
+        bottommost.map_or("-1".to_string(), |b| number(b, 3)),
+        config.filter.kind == FilterKind::Ribbon,
+        config.filter.bloom_before_level
     ));
     t.push_str(CPP_POLICY);
     Export { text: t, warnings }
 }
 
-const CPP_POLICY: &str = r#"class PerLevelBloomPolicy : public rocksdb::FilterPolicy {
+const CPP_POLICY: &str = r#"inline const rocksdb::FilterPolicy* NewBuiltinPolicy(double bits) {
+  return kRibbon ? rocksdb::NewRibbonFilterPolicy(bits, kBloomBeforeLevel) : rocksdb::NewBloomFilterPolicy(bits);
+}
+
+// Named for the per-level bits it gives; with kRibbon its filters are Ribbon filters.
+class PerLevelBloomPolicy : public rocksdb::FilterPolicy {
  public:
   PerLevelBloomPolicy() : reader_(rocksdb::NewBloomFilterPolicy(10)) {
     for (double bits : kBitsPerKeyByLevel) {
-      by_level_.emplace_back(rocksdb::NewBloomFilterPolicy(bits));
+      by_level_.emplace_back(NewBuiltinPolicy(bits));
     }
     if (kBottommostBitsPerKey >= 0) {
-      bottommost_.reset(rocksdb::NewBloomFilterPolicy(kBottommostBitsPerKey));
+      bottommost_.reset(NewBuiltinPolicy(kBottommostBitsPerKey));
     }
   }
 
   const char* Name() const override { return "lsm_navigator.PerLevelBloomPolicy"; }
 
-  // Built-in Bloom filters read each other's data whatever their bits per key.
+  // Built-in filters (Bloom and Ribbon) read each other's data whatever their bits per key.
   const char* CompatibilityName() const override { return reader_->CompatibilityName(); }
 
   rocksdb::FilterBitsBuilder* GetBuilderWithContext(

@@ -497,6 +497,16 @@ fn rocksdb_cpp_gives_each_level_its_bits() {
     assert!(e.text.contains("constexpr double kBottommostBitsPerKey = -1;"));
     assert!(e.text.contains("context.level_at_creation"));
     assert_eq!(e.text.matches('{').count(), e.text.matches('}').count());
+    assert!(e.text.contains("constexpr bool kRibbon = false;"), "{}", e.text);
+
+    // A Ribbon design keeps its kind and RocksDB's bloom_before_level rule, level by level.
+    let mut r = c.clone();
+    r.filter.kind = FilterKind::Ribbon;
+    r.filter.bloom_before_level = 2;
+    let e = export(&r, Format::RocksdbCpp, None).unwrap();
+    assert!(e.warnings.is_empty(), "{:?}", e.warnings);
+    assert!(e.text.contains("constexpr bool kRibbon = true;\nconstexpr int kBloomBeforeLevel = 2;"), "{}", e.text);
+    assert!(e.text.contains("rocksdb::NewRibbonFilterPolicy(bits, kBloomBeforeLevel)"));
 
     let mut m = design(&[(10.0, 1, None)], Allocation::Monkey, 10.0);
     m.name = "monkey".into();
