@@ -12,11 +12,16 @@
 //! entry counts along the merged range's density; with `output_cuts: rocksdb` also where RocksDB
 //! 7.8 cuts at the files two levels down (`rocksdb_cuts`), which lines a level's files up with
 //! the level below and so decides how much later merges rewrite.
+//!
+//! With `compaction.universal` RocksDB 7.8's universal picker decides the merges instead
+//! (`universal`: whole sorted runs merged, as the engine's `universal.rs` does).
 
 use lsm_core::compaction::{FilePlan, TableShape, choose_file};
 use lsm_core::config::{EngineConfig, OutputCuts};
 
 use super::super::writes::WriteSequence;
+
+mod universal;
 
 /// One table: its key range (positions in [0, 1)), its entries, and its entries by the flush
 /// (index into `FileTree::flushed`) that first wrote them, in flush order.
@@ -133,6 +138,10 @@ impl<'a> FileTree<'a> {
     }
 
     fn maintain(&mut self) {
+        if let Some(options) = &self.config.compaction.universal {
+            self.maintain_universal(options);
+            return;
+        }
         // A policy that never settles would be a bug in it; bound the replay rather than hang.
         for _ in 0..100_000 {
             let Some(plan) = choose_file(&self.shapes(), self.levels[0].len(), &self.cursors, self.config) else {

@@ -23,11 +23,10 @@ fn filter_fpr(config: &EngineConfig, level: usize, entries: u64) -> f64 {
     lsm_core::filter_kinds::structure_fpr(structure, config.filter.bits_per_key, entries.max(1))
 }
 
-/// Whether a design is priced as RocksDB reads it (file tree with key ranges, block cache).
+/// Whether a design is priced as RocksDB reads it (file tree with key ranges, block cache):
+/// RocksDB's blocks and merges by file, leveled or universal (`files` replays either).
 pub(super) fn is_rocksdb_shaped(config: &EngineConfig) -> bool {
-    config.block_layout == BlockLayout::Rocksdb
-        && config.compaction.granularity == Granularity::File
-        && config.compaction.universal.is_none()
+    config.block_layout == BlockLayout::Rocksdb && config.compaction.granularity == Granularity::File
 }
 
 /// The figures the RocksDB twin compares (interop/rocksdb/twin.mjs), predicted.

@@ -1,0 +1,103 @@
+//! Universal compaction (`compaction.universal`) replayed on the file tree, as the engine's
+//! `universal.rs` executes it: after each flush the tree's sorted runs (each level-0 file, newest
+//! first, then each non-empty deeper level) go to RocksDB 7.8's picker (`universal::pick`, the
+//! engine's own), and each pick merges runs `first..=last` into its output level, until the
+//! picker declines. An output to level 0 is one file, in the place of the newest run it merged;
+//! a deeper output is one run cut every `target_file_bytes` of entries.
+//!
+//! The runs merged are consecutive, and every run holds the writes of one stretch of time (a
+//! flush's, or the merged runs' together), so a merge holds exactly the distinct keys written
+//! over its inputs' stretch (`WriteSequence::keys_in`): older versions of keys the newer runs
+//! rewrote are dropped. Every run spans the whole key space (keys are hashed), so no two runs are
+//! disjoint and `allow_trivial_move` never applies; it is not replayed.
+
+use lsm_core::universal::{self, SortedRun, UniversalConfig, UniversalPick};
+
+use super::{Cumulative, File, FileTree, size_cuts};
+
+impl FileTree<'_> {
+    /// Merge until the picker is satisfied.
+    pub(super) fn maintain_universal(&mut self, options: &UniversalConfig) {
+        let num_levels = self.config.compaction.num_levels as usize;
+        // A picker that never settles would be a bug in it; bound the replay rather than hang.
+        for _ in 0..100_000 {
+            let runs = self.sorted_runs();
+            let Some(pick) = universal::pick(&runs, options, num_levels) else {
+                return;
+            };
+            self.merge_runs(pick);
+        }
+    }
+
+    /// The sorted runs, newest first, sized as the picker compares them (entry bytes: the
+    /// engine's file sizes add index, filter and footer, which scale alike for every run).
+    fn sorted_runs(&self) -> Vec<SortedRun> {
+        let bytes = |files: &[File]| (files.iter().map(|f| f.entries).sum::<f64>() * self.entry_bytes).round() as u64;
+        let level0 = self.levels[0].iter().map(|f| SortedRun { level: 1, bytes: bytes(std::slice::from_ref(f)) });
+        let deeper = self
+            .levels
+            .iter()
+            .enumerate()
+            .skip(1)
+            .filter(|(_, files)| !files.is_empty())
+            .map(|(i, files)| SortedRun { level: i + 1, bytes: bytes(files) });
+        level0.chain(deeper).collect()
+    }
+
+    /// Runs `pick.first..=pick.last` merged into `pick.output_level`.
+    fn merge_runs(&mut self, pick: UniversalPick) {
+        let runs = self.sorted_runs();
+        let level0 = self.levels[0].len();
+        let mut inputs: Vec<File> = self.levels[0].drain(pick.first.min(level0)..(pick.last + 1).min(level0)).collect();
+        for run in runs.iter().take(pick.last + 1).skip(pick.first.max(level0)) {
+            inputs.append(&mut self.levels[run.level - 1]);
+        }
+        let outputs = self.merged(&inputs, pick.output_level);
+        self.merges += 1;
+        self.entries_written += outputs.iter().map(|f| f.entries).sum::<f64>();
+        self.files_written += outputs.len() as f64;
+        if pick.output_level == 1 {
+            let at = pick.first.min(self.levels[0].len());
+            self.levels[0].splice(at..at, outputs);
+        } else {
+            self.ensure_level(pick.output_level);
+            self.place(pick.output_level, outputs);
+        }
+    }
+
+    /// The files a merge of `inputs` writes to `level`: the distinct keys of the inputs' stretch
+    /// of writes, spread evenly over the key space, one file at level 0, else cut every target
+    /// file's entries. Each flush keeps its share of the inputs' entries.
+    fn merged(&mut self, inputs: &[File], level: usize) -> Vec<File> {
+        let mut content: Vec<(usize, f64)> = Vec::new();
+        for &(t, e) in inputs.iter().flat_map(|f| &f.content) {
+            match content.iter_mut().find(|(k, _)| *k == t) {
+                Some((_, sum)) => *sum += e,
+                None => content.push((t, e)),
+            }
+        }
+        content.sort_by_key(|x| x.0);
+        let (Some(&(first, _)), Some(&(last, _))) = (content.first(), content.last()) else {
+            return Vec::new();
+        };
+        let entries = self.writes.keys_in(self.flushed[first].0, self.flushed[last].1);
+        let held: f64 = content.iter().map(|x| x.1).sum();
+        let (lo, hi) = (1.0 / (entries + 1.0), entries / (entries + 1.0));
+        let per_file =
+            if level == 1 { f64::INFINITY } else { self.config.compaction.target_file_bytes as f64 / self.entry_bytes };
+        let curve = Cumulative::new(vec![(lo, hi, entries / (hi - lo).max(1e-300))]);
+        let mut edges = vec![lo];
+        edges.extend(size_cuts(&curve, per_file));
+        edges.push(hi);
+        edges
+            .windows(2)
+            .map(|w| {
+                let share = if hi > lo { (w[1] - w[0]) / (hi - lo) } else { 1.0 };
+                let scale = share * entries / held.max(1e-300);
+                let id = self.id();
+                let content = content.iter().map(|&(t, e)| (t, e * scale)).collect();
+                File { id, lo: w[0], hi: w[1], entries: entries * share, content }
+            })
+            .collect()
+    }
+}
