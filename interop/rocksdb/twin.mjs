@@ -137,9 +137,9 @@ export function engineFigures(report, phase) {
 /**
  * The same figures from `lsm predict` (its `twin` section, for a RocksDB-shaped design: RocksDB's
  * blocks, merges by file): 'run' or 'load' (the load has only its writes). Entries written are
- * not predicted (null). A design priced by whole levels (universal compaction, until it is
- * modelled) has no twin section: its data blocks per lookup and per scan come from the class
- * costs (no block cache model), the rest is null.
+ * not predicted (null). A design priced by whole levels (not RocksDB-shaped: fixed pages, or
+ * merges of whole levels) has no twin section: its data blocks per lookup and per scan come from
+ * the class costs (no block cache model), the rest is null.
  */
 export function predictedFigures(prediction, phase) {
   const t = prediction.twin;
