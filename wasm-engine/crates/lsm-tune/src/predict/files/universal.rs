@@ -101,3 +101,81 @@ impl FileTree<'_> {
             .collect()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::super::super::popularity::Popularity;
+    use super::super::super::super::writes::WriteSequence;
+    use super::*;
+    use lsm_core::config::{Allocation, EngineConfig, Granularity};
+    use lsm_workload::ycsb::{core_workload, from_properties};
+
+    /// YCSB `letter` over 100,000 records and 100,000 operations.
+    fn sequence(letter: char) -> WriteSequence {
+        let text = core_workload(letter, 100_000, 100_000).expect("core workload");
+        let w = from_properties(&text, "workload").expect("properties").workload;
+        let keys = w.preload.entries as f64 + w.operations as f64 * w.mix.insert;
+        WriteSequence::new(&w, Popularity::of(&w, keys, 64.0, 1.06))
+    }
+
+    /// RocksDB's universal defaults over 7 levels, files of 2,000 entries of 100 bytes.
+    fn universal() -> EngineConfig {
+        let mut c = EngineConfig::uniform_shape(10.0, 1, Allocation::Uniform, 10.0);
+        c.compaction.granularity = Granularity::File;
+        c.compaction.target_file_bytes = 200_000;
+        c.compaction.num_levels = 7;
+        c.compaction.universal = Some(UniversalConfig::default());
+        c
+    }
+
+    fn entries(files: &[File]) -> f64 {
+        files.iter().map(|f| f.entries).sum()
+    }
+
+    #[test]
+    fn equal_flushes_merge_as_the_picker_chooses() {
+        // Twelve flushes of 1,000 inserts: lsm-core's `equal_flushes_replayed` picks (all four
+        // into L6; three into L5; two into L4; at flush 11 all five runs into L6).
+        let (config, writes) = (universal(), sequence('c'));
+        let mut tree = FileTree::new(&config, &writes, 100.0);
+        for i in 0..12 {
+            tree.flush(f64::from(i) * 1_000.0, f64::from(i + 1) * 1_000.0);
+        }
+        assert_eq!(tree.merges, 4);
+        assert_eq!(tree.levels.len(), 7);
+        assert_eq!(tree.levels[0].len(), 1);
+        assert!(tree.levels[1..6].iter().all(Vec::is_empty));
+        // Inserts only: the last level holds every key of flushes 1..=11, cut every 2,000.
+        assert!((entries(&tree.levels[6]) - 11_000.0).abs() < 1e-6);
+        assert_eq!(tree.levels[6].len(), 6);
+        assert!((tree.levels[6][0].entries - 2_000.0).abs() < 1e-6);
+        assert!(tree.levels[6].windows(2).all(|w| w[0].hi <= w[1].lo + 1e-12), "key order, disjoint");
+        // Written: 12 flushes, then merges of 4, 3, 2 and 11 flushes' entries.
+        assert!((tree.entries_written - 32_000.0).abs() < 1e-6, "{}", tree.entries_written);
+        assert_eq!(tree.files_written, 12.0 + 2.0 + 2.0 + 1.0 + 6.0);
+    }
+
+    #[test]
+    fn a_merge_keeps_one_version_of_each_key() {
+        // YCSB A's run half updates Zipf-hot keys: four flushes of 5,000 run writes each hold
+        // fewer distinct keys together than apart.
+        let (config, writes) = (universal(), sequence('a'));
+        let mut tree = FileTree::new(&config, &writes, 100.0);
+        let starts: Vec<f64> = (0..4).map(|i| 100_000.0 + f64::from(i) * 5_000.0).collect();
+        let apart: f64 = starts.iter().map(|&s| writes.keys_in(s, s + 5_000.0)).sum();
+        for &s in &starts {
+            tree.flush(s, s + 5_000.0);
+        }
+        let together = writes.keys_in(100_000.0, 120_000.0);
+        assert!(together < 0.95 * apart, "{together} distinct keys of {apart}");
+        // 4 runs: everything merges into the last level, holding the distinct keys.
+        assert_eq!(tree.merges, 1);
+        assert!(tree.levels[0].is_empty());
+        assert!((entries(&tree.levels[6]) - together).abs() < 1e-6 * together);
+        // Each flush keeps its share: the content adds up to the entries in every file.
+        for f in &tree.levels[6] {
+            let held: f64 = f.content.iter().map(|x| x.1).sum();
+            assert!((held - f.entries).abs() < 1e-6 * f.entries);
+        }
+    }
+}
