@@ -20,7 +20,7 @@ interface StoredCase {
   shape: string;
   label: string;
   workload: string;
-  run: { engine: Figures; rocksdb: Figures };
+  run: { engine: Figures; rocksdb: Figures; predicted?: Partial<Record<keyof Figures, number | null>> };
   load: { engine: Figures; rocksdb: Figures };
   trees: { engine: { level: number; files: unknown[] }[]; rocksdb: { levels: { level: number; files: unknown[] }[] } };
 }
@@ -104,6 +104,17 @@ test('MSLS page: the engine against real RocksDB, both trees file by file and th
     expect(shown.verdict).toBe(agree(c[phase].engine[key], c[phase].rocksdb[key]) ? 'agrees' : 'differs');
   }
   await expect(table).toContainText('data blocks read per point lookup');
+
+  // lsm predict's figure beside them, where the table recorded one, with its verdict against RocksDB.
+  const predicted = c.run.predicted?.dataBlocksPerLookup;
+  if (typeof predicted === 'number' && c.run.rocksdb.lookups > 0) {
+    const row = table.locator('[data-figure="run.dataBlocksPerLookup"]');
+    expect(await dataValue(row.getByTestId('twin-predicted'))).toBeCloseTo(predicted, 12);
+    await expect(row.locator('td').nth(7)).toHaveText(agree(predicted, c.run.rocksdb.dataBlocksPerLookup) ? 'agrees' : 'differs');
+    await expect(table.locator('caption')).toContainText('lsm predict');
+  } else {
+    await expect(table.getByTestId('twin-predicted')).toHaveCount(0);
+  }
 
   await card.getByText(/^How this case was run/).click();
   await expect(card.getByTestId('twin-notes')).toContainText('How RocksDB was played and counted');

@@ -272,6 +272,8 @@ describe('the figure table', () => {
     ]);
     const lookup = rows[0];
     expect([lookup.engine, lookup.rocksdb, lookup.bar, lookup.agrees]).toEqual([1.1, 1.25, 'relative', false]);
+    // A table measured before predictions were recorded has none to show.
+    expect(rows.every((r) => r.predicted === null && r.predictedAgrees === null)).toBe(true);
     expect(lookup.difference).toBeCloseTo(-0.12, 12);
     expect(rows[1]).toMatchObject({ engine: 0, rocksdb: 0, difference: 0, agrees: true, bar: 'absolute' });
     expect(rows[3]).toMatchObject({ engine: 3, rocksdb: 0, difference: null, agrees: false });
@@ -290,5 +292,29 @@ describe('the figure table', () => {
     c.run.engine.metadataBlocksPerLookup = 0;
     c.run.rocksdb.metadataBlocksPerLookup = 0;
     expect(figureRows(c).map((r) => r.id)).not.toContain('run.metadataBlocksPerLookup');
+  });
+});
+
+describe('figure rows with lsm predict', () => {
+  it('carry the predicted figure and its verdict against RocksDB by the same bar; unpredicted figures carry none', () => {
+    const c = makeCase();
+    c.run.predicted = {
+      dataBlocksPerLookup: 1.3,
+      dataBlocksPerScan: null,
+      filtersPerLookup: 0,
+      cacheHitRate: 0.05,
+      bytesWrittenPerUserByte: null,
+      entriesWrittenPerWrite: null,
+      filesPerLevel: [1, 2],
+    };
+    const rows = figureRows(c);
+    const by = (id: string) => rows.find((r) => r.id === id)!;
+    // 1.3 against RocksDB's 1.25: +4%, within 10%.
+    expect([by('run.dataBlocksPerLookup').predicted, by('run.dataBlocksPerLookup').predictedAgrees]).toEqual([1.3, true]);
+    // 0.05 against 0.1: both below 0.2, 0.05 apart, beyond 0.02.
+    expect([by('run.cacheHitRate').predicted, by('run.cacheHitRate').predictedAgrees]).toEqual([0.05, false]);
+    expect(by('run.entriesWrittenPerWrite').predicted).toBeNull();
+    expect(by('run.bytesPerLevel.1').predictedAgrees).toBeNull();
+    expect(by('load.bytesWrittenPerUserByte').predicted).toBeNull();
   });
 });

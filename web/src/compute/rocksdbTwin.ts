@@ -7,7 +7,7 @@
  * shorter key is padded with zero bytes, which keeps the bytewise order), between the smallest
  * and the largest key either tree holds. Keys that share their first 8 bytes share a place.
  */
-import type { TwinCase, TwinFigures } from '../documents/rocksdbTwin';
+import type { PredictedTwinFigures, TwinCase, TwinFigures } from '../documents/rocksdbTwin';
 
 export interface KeyRange {
   smallest_key_hex: string;
@@ -330,6 +330,10 @@ export interface FigureRow {
   difference: number | null;
   agrees: boolean;
   bar: AgreementBar;
+  /** `lsm predict`'s figure, where the table recorded one and the predictor prices it. */
+  predicted: number | null;
+  /** Whether the prediction agrees with RocksDB by the same bar; null without a prediction. */
+  predictedAgrees: boolean | null;
 }
 
 /** The figures compared, and how the table names them (the twin's FIGURES). */
@@ -347,7 +351,7 @@ export const TWIN_FIGURES: readonly (readonly [ScalarFigure, string])[] = [
 
 const WRITE_FIGURES = new Set<string>(['bytesWrittenPerUserByte', 'entriesWrittenPerWrite']);
 
-function row(phase: Phase, figure: FigureRow['figure'], name: string, engine: number, rocksdb: number): FigureRow {
+function row(phase: Phase, figure: FigureRow['figure'], name: string, engine: number, rocksdb: number, predicted: number | null = null): FigureRow {
   return {
     id: `${phase}.${figure}`,
     phase,
@@ -358,7 +362,16 @@ function row(phase: Phase, figure: FigureRow['figure'], name: string, engine: nu
     difference: relativeDifference(engine, rocksdb),
     agrees: figuresAgree(engine, rocksdb),
     bar: agreementBar(engine, rocksdb),
+    predicted,
+    predictedAgrees: predicted === null ? null : figuresAgree(predicted, rocksdb),
   };
+}
+
+/** The predictor's figure for `key` in a phase, if the table has it (older tables do not). */
+function predictedOf(pair: TwinCase['run'], key: ScalarFigure): number | null {
+  if (!pair.predicted || !(key in pair.predicted)) return null;
+  const v = pair.predicted[key as keyof PredictedTwinFigures];
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
 }
 
 /**
@@ -369,7 +382,8 @@ function row(phase: Phase, figure: FigureRow['figure'], name: string, engine: nu
 export function figureRows(c: TwinCase): FigureRow[] {
   const rows: FigureRow[] = [];
   for (const phase of ['run', 'load'] as const) {
-    const { engine, rocksdb } = c[phase];
+    const pair = c[phase];
+    const { engine, rocksdb } = pair;
     for (const [key, name] of TWIN_FIGURES) {
       if (phase === 'load' && !WRITE_FIGURES.has(key)) continue;
       if ((key === 'dataBlocksPerLookup' || key === 'filtersPerLookup') && rocksdb.lookups === 0 && engine.lookups === 0) continue;
@@ -378,7 +392,7 @@ export function figureRows(c: TwinCase): FigureRow[] {
       if (key === 'metadataBlocksPerLookup' && !(engine[key] || rocksdb[key])) continue;
       if (key === 'cacheHitRate' && rocksdb.lookups + rocksdb.scans === 0 && engine.lookups + engine.scans === 0) continue;
       if (WRITE_FIGURES.has(key) && rocksdb.writes === 0 && engine.writes === 0) continue;
-      rows.push(row(phase, key, name, engine[key] ?? 0, rocksdb[key] ?? 0));
+      rows.push(row(phase, key, name, engine[key] ?? 0, rocksdb[key] ?? 0, predictedOf(pair, key)));
     }
     if (rocksdb.writes === 0 && engine.writes === 0) continue;
     const depth = Math.max(engine.bytesPerLevel.length, rocksdb.bytesPerLevel.length);

@@ -48,6 +48,7 @@ function formatRelative(d: number | null): string {
 
 const formatFigure = (r: FigureRow, v: number) => (r.figure === 'trivialMoves' ? formatInt(v) : formatSig(v, 4));
 const barText = (r: FigureRow) => (r.bar === 'absolute' ? '±0.02 (both below 0.2)' : '±10%');
+const verdictText = (agrees: boolean | null) => (agrees === null ? '' : agrees ? 'agrees' : 'differs');
 
 function fileText(side: Side, level: number, f: TwinFile, from: number, to: number, domain: KeyDomain | null): string {
   const keys = domain ? `keys ${formatKeyPrefix(keyPrefix(f.smallest_key_hex))} to ${formatKeyPrefix(keyPrefix(f.largest_key_hex))}` : 'keys';
@@ -55,9 +56,9 @@ function fileText(side: Side, level: number, f: TwinFile, from: number, to: numb
 }
 
 function figuresCsv(doc: RocksdbTwin): string {
-  const header = ['shape', 'workload', 'phase', 'figure', 'engine', 'rocksdb', 'engine / rocksdb - 1', 'agrees', 'bar'];
+  const header = ['shape', 'workload', 'phase', 'figure', 'engine', 'rocksdb', 'engine / rocksdb - 1', 'agrees', 'bar', 'predicted', 'predicted agrees'];
   const rows = doc.cases.flatMap((c) =>
-    figureRows(c).map((r) => [c.shape, c.workload, r.phase, r.name, r.engine, r.rocksdb, r.difference ?? '', r.agrees ? 'agrees' : 'differs', barText(r)]),
+    figureRows(c).map((r) => [c.shape, c.workload, r.phase, r.name, r.engine, r.rocksdb, r.difference ?? '', r.agrees ? 'agrees' : 'differs', barText(r), r.predicted ?? '', verdictText(r.predictedAgrees)]),
   );
   return toCsv(header, rows);
 }
@@ -230,12 +231,20 @@ const Trees = memo(function Trees({ c }: { c: TwinCase }) {
 function FigureTable({ c }: { c: TwinCase }) {
   const rows = useMemo(() => figureRows(c), [c]);
   const agreeing = rows.filter((r) => r.agrees).length;
+  const predicted = rows.filter((r) => r.predicted !== null);
+  const predictedAgreeing = predicted.filter((r) => r.predictedAgrees).length;
   return (
     <ScrollRegion label="Figures, engine and RocksDB">
       <table className="data-table" data-testid="twin-figures">
         <caption>
           Each figure on both sides, engine ÷ RocksDB − 1, and whether they agree: within 10%, or within 0.02 where both are below 0.2 ({agreeing} of{' '}
           {rows.length} agree)
+          {predicted.length > 0 && (
+            <>
+              ; and <code>lsm predict</code>’s figure, priced on sizes without running anything, against RocksDB by the same bar ({predictedAgreeing} of {predicted.length}{' '}
+              agree)
+            </>
+          )}
         </caption>
         <thead>
           <tr>
@@ -246,6 +255,14 @@ function FigureTable({ c }: { c: TwinCase }) {
             <th scope="col" className="num">Difference</th>
             <th scope="col">Verdict</th>
             <th scope="col">Bar</th>
+            {predicted.length > 0 && (
+              <>
+                <th scope="col" className="num">
+                  Predicted
+                </th>
+                <th scope="col">Predicted vs RocksDB</th>
+              </>
+            )}
           </tr>
         </thead>
         <tbody>
@@ -266,6 +283,16 @@ function FigureTable({ c }: { c: TwinCase }) {
               </td>
               <td className={r.agrees ? 'twin-agrees' : 'twin-differs'}>{r.agrees ? 'agrees' : 'differs'}</td>
               <td>{barText(r)}</td>
+              {predicted.length > 0 && (
+                <>
+                  <td className="num" data-testid="twin-predicted" data-value={r.predicted ?? undefined}>
+                    {r.predicted === null ? '–' : formatFigure(r, r.predicted)}
+                  </td>
+                  <td className={r.predictedAgrees === null ? undefined : r.predictedAgrees ? 'twin-agrees' : 'twin-differs'}>
+                    {r.predictedAgrees === null ? 'not predicted' : verdictText(r.predictedAgrees)}
+                  </td>
+                </>
+              )}
             </tr>
           ))}
         </tbody>
