@@ -1,12 +1,27 @@
 #!/usr/bin/env node
 /**
  * `npm run tune-proof`: Tune's promise measured, printed (not asserted — `wasm-engine/crates/lsm-tune/tests/tune.rs`
- * asserts it at a small scale in `npm test`). From RocksDB as Monkey's Table 4 describes it (public/presets/rocksdb-monkey-table4.json), for YCSB A–F at
- * --records (default 1,000,000) and --operations (default 500,000): `lsm tune` recommends a
- * design; both run natively in memory with the same workload and seed; the table gives each
- * design's predicted and measured I/O per operation and the gain predicted against measured.
+ * asserts it at a small scale in `npm test`, interop/rocksdb/proof.test.mjs the RocksDB mode).
  *
- * Options: --records N, --operations N, --robust ρ (default 0), --target engine|rocksdb, --only abc
+ * --target engine (the default): from RocksDB as Monkey's Table 4 describes it
+ * (public/presets/rocksdb-monkey-table4.json), for YCSB A–F at --records (default 1,000,000) and
+ * --operations (default 500,000): `lsm tune` recommends a design; both run natively in memory
+ * with the same workload and seed; the table gives each design's predicted and measured I/O per
+ * operation and the gain predicted against measured.
+ *
+ * --target rocksdb: from RocksDB 7.8's true defaults (the OPTIONS file RocksDB writes for
+ * `Options()`, interop/rocksdb/default_options.cc) or the user's own OPTIONS file (--options), for
+ * the same workloads: `lsm tune --target rocksdb` recommends, the recommendation becomes an
+ * OPTIONS file (the current one with the tuned options changed), and both are played on real
+ * RocksDB 7.8 through the referee (interop/rocksdb/referee.cc: the engine's exact operation
+ * stream, direct reads), --repeats times each, alternating. Prints per workload and design the
+ * predicted and measured I/O per operation, blocks read from storage per operation, bytes written
+ * per user byte, ops/s, latency per class and memory; the gains with the runs' spread as noise.
+ * Writes public/measured/tune-proof-rocksdb.json (or --out). See interop/rocksdb/proof.mjs.
+ *
+ * Options: --records N, --operations N, --robust ρ (default 0, engine target), --target engine|rocksdb, --only abc,
+ *          and for --target rocksdb: --options FILE, --scale F (sizes of the OPTIONS × F, e.g. 1/5; the
+ *          block cache too), --repeats N (default 2), --out FILE
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -24,12 +39,31 @@ const operations = option('--operations', '500000');
 const rho = option('--robust', '0');
 const target = option('--target', 'engine');
 const letters = option('--only', 'abcdef');
+function fail(message) {
+  console.error(`tune-proof: ${message}`);
+  process.exit(2);
+}
+if (!['engine', 'rocksdb'].includes(target)) fail(`--target must be engine or rocksdb, got "${target}"`);
+if (!/^[a-f]+$/.test(letters)) fail(`--only must be letters from abcdef, got "${letters}"`);
+for (const [name, v] of [['--records', records], ['--operations', operations]]) {
+  if (!(Number.isInteger(Number(v)) && Number(v) >= 1)) fail(`${name} must be a whole number of at least 1, got "${v}"`);
+}
 
-setup();
+// The RocksDB mode needs the CLI only (no web app, no wasm).
+if (target !== 'rocksdb') setup();
 const built = spawnSync('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', path.join(root, 'wasm-engine/Cargo.toml')], { stdio: 'inherit', env });
 if (built.status !== 0) process.exit(1);
 const lsm = path.join(root, 'wasm-engine/target/release/lsm');
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'tune-proof-'));
+if (target === 'rocksdb') {
+  const { proveOnRocksdb } = await import('./tune-proof-rocksdb.mjs');
+  try {
+    await proveOnRocksdb({ work, records: Number(records), operations: Number(operations), letters, option, fail });
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 
 function lsmJson(cmdArgs) {
   const r = spawnSync(lsm, cmdArgs, { encoding: 'utf8', maxBuffer: 256 << 20 });

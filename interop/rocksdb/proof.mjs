@@ -1,0 +1,382 @@
+/**
+ * Tune's advice proven on RocksDB (`npm run tune-proof -- --target rocksdb`, and the rocksdb
+ * suite's proof.test.mjs at CI scale). One case = a starting OPTIONS file (RocksDB 7.8's true
+ * defaults as `Options()` writes them, or the user's own) and one workload:
+ *
+ *   1. `lsm tune --target rocksdb` recommends, from what `lsm import --rocksdb` makes of the
+ *      OPTIONS file (its block cache set to the cache the run uses);
+ *   2. the recommendation becomes an OPTIONS file: the current file with exactly the options the
+ *      tune changed (those where `lsm export --format rocksdb` writes the current and the
+ *      recommended design differently), so every option the tuner does not model (compression,
+ *      max_open_files, …) stays as the user had it; what the exporter cannot express is listed
+ *      (its warnings), never dropped in silence;
+ *   3. both OPTIONS files are played on real RocksDB through the referee (referee.cc) on the same
+ *      operation stream (`lsm ops`), with direct reads, `repeats` times, alternating designs;
+ *   4. each run is reduced to the proof's figures (blocks read from storage per operation, bytes
+ *      written by flush + compaction per user byte, ops/s, latency per class, memory), and the
+ *      gain the tune predicted is set against the gain measured, with the runs' spread as noise.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LSM, playOnRocksdb } from './referee.mjs';
+import { DEFAULT_BLOCK_CACHE, rocksdbFigures } from './twin.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const MIB = 1 << 20;
+
+/**
+ * RocksDB 7.8's true defaults: the OPTIONS file RocksDB writes when it opens a database with
+ * `Options()` (default_options.cc, compiled into `dir`). Only create_if_missing differs.
+ */
+export function defaultOptionsText(dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  const exe = path.join(dir, 'default_options');
+  execFileSync('g++', ['-std=c++17', '-O1', path.join(here, 'default_options.cc'), '-o', exe, '-lrocksdb', '-lpthread'], {
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const db = path.join(dir, 'defaults-db');
+  fs.rmSync(db, { recursive: true, force: true });
+  execFileSync(exe, [db], { stdio: ['ignore', 'inherit', 'inherit'] });
+  const file = fs
+    .readdirSync(db)
+    .filter((f) => /^OPTIONS-\d+$/.test(f))
+    .sort()
+    .at(-1);
+  if (!file) throw new Error(`RocksDB wrote no OPTIONS file into ${db}`);
+  const text = fs.readFileSync(path.join(db, file), 'utf8');
+  fs.rmSync(db, { recursive: true, force: true });
+  return text;
+}
+
+/**
+ * An OPTIONS file as sections: `[CFOptions "default"]` → Map(key → value), in file order;
+ * comments and blank lines are skipped.
+ */
+export function parseOptions(text) {
+  const sections = new Map();
+  let current = null;
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) continue;
+    const header = /^\[(.*)\]$/.exec(line);
+    if (header) {
+      current = header[1];
+      if (!sections.has(current)) sections.set(current, new Map());
+      continue;
+    }
+    const eq = line.indexOf('=');
+    if (current === null || eq < 0) continue;
+    sections.get(current).set(line.slice(0, eq).trim(), line.slice(eq + 1).trim());
+  }
+  return sections;
+}
+
+/** `text` with `key=value` in `section`: its line replaced where it has one, else added first in the section (which is created if missing). */
+export function setOption(text, section, key, value) {
+  const lines = text.split('\n');
+  let inSection = false;
+  let headerAt = -1;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i].trim();
+    const header = /^\[(.*)\]$/.exec(line);
+    if (header) {
+      inSection = header[1] === section;
+      if (inSection) headerAt = i;
+      continue;
+    }
+    if (inSection && !line.startsWith('#') && line.slice(0, line.indexOf('=')).trim() === key) {
+      lines[i] = `  ${key}=${value}`;
+      return lines.join('\n');
+    }
+  }
+  if (headerAt < 0) return `${text.replace(/\n*$/, '\n')}[${section}]\n  ${key}=${value}\n`;
+  lines.splice(headerAt + 1, 0, `  ${key}=${value}`);
+  return lines.join('\n');
+}
+
+const CF = 'CFOptions "default"';
+/** RocksDB 7.8's byte-sized options a scaled case shrinks, with their defaults (used when the file does not set them). */
+const SIZED = { write_buffer_size: 64 * MIB, max_bytes_for_level_base: 256 * MIB, target_file_size_base: 64 * MIB };
+
+/** The OPTIONS text with its memtable, level-1 target and file target × `scale` (1: unchanged). */
+export function scaleOptions(text, scale) {
+  if (scale === 1) return text;
+  const cf = parseOptions(text).get(CF) ?? new Map();
+  let out = text;
+  for (const [key, fallback] of Object.entries(SIZED)) {
+    const v = cf.has(key) ? Number(cf.get(key)) : fallback;
+    out = setOption(out, CF, key, String(Math.max(1, Math.round(v * scale))));
+  }
+  return out;
+}
+
+/**
+ * The recommended OPTIONS file: `currentText` with every option `lsm export` writes differently
+ * for the recommended design than for the current one set to the recommended value. Resolves to
+ * the text and the changes ({ section, key, from, to }; `from` is the current file's value, or
+ * "(default)" when it has none); `notes` names options the exporter wrote for the current design
+ * only (left as they were).
+ */
+export function recommendedOptions(currentText, exportedCurrent, exportedRecommended) {
+  const cur = parseOptions(currentText);
+  const a = parseOptions(exportedCurrent);
+  const b = parseOptions(exportedRecommended);
+  let text = currentText;
+  const changes = [];
+  const notes = [];
+  for (const [section, options] of b) {
+    if (section === 'Version') continue;
+    for (const [key, value] of options) {
+      if (a.get(section)?.get(key) === value) continue;
+      const from = cur.get(section)?.get(key) ?? '(default)';
+      if (from === value) continue;
+      text = setOption(text, section, key, value);
+      changes.push({ section, key, from, to: value });
+    }
+  }
+  for (const [section, options] of a) {
+    for (const key of options.keys()) {
+      if (!b.get(section)?.has(key)) notes.push(`${key} (${section}): the export writes it for the current design only; left as the current file has it`);
+    }
+  }
+  return { text, changes, notes };
+}
+
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+const ratio = (a, b) => (b > 0 ? a / b : 0);
+/** The referee's lookup and scan classes, as the proof names them. */
+const LATENCY_CLASSES = [
+  ['writes', 'write'],
+  ['existing', 'get'],
+  ['missing', 'get (missing)'],
+  ['unknown', 'get (unknown)'],
+  ['scans', 'scan'],
+];
+
+/**
+ * The proof's figures of one referee run (its run phase), with `pageBytes` the unit of I/O the
+ * tune predicts in:
+ * - blocksPerOp: blocks read from storage per operation (data, index and filter: with direct
+ *   reads, every block cache miss is a device read), dataBlocksPerOp: data blocks alone;
+ * - writtenPerUserByte: bytes written by flushes and compactions per user byte written;
+ * - ioPerOp: blocks read + pages written by flush and compaction, per operation (the unit of the
+ *   tune's predicted I/O per operation);
+ * - opsPerSecond: operations over the run phase's seconds (the waits for flushes and compactions
+ *   after each write that sealed a memtable included: the referee's --sync-compactions);
+ * - latency per class (ns: count, mean, p50, p99, max), for the classes the run has.
+ */
+export function proofFigures(report, pageBytes) {
+  const run = report.run;
+  const f = rocksdbFigures(run);
+  const lookups = Object.values(run.lookups);
+  const ops = run.ops.total;
+  const dataBlocks = f.dataBlocksPerLookup * f.lookups + f.dataBlocksPerScan * f.scans;
+  const metaBlocks =
+    sum(lookups.map((l) => l.index_block_reads + l.filter_block_reads)) + run.scans.index_block_reads + run.scans.filter_block_reads + run.writes.block_reads;
+  const written = run.flush.bytes + run.compactions.output_bytes;
+  const latency = {};
+  for (const [key, name] of LATENCY_CLASSES) {
+    const l = (key === 'writes' || key === 'scans' ? run[key] : run.lookups[key]).latency_ns;
+    if (l && l.count > 0) latency[name] = l;
+  }
+  return {
+    ops,
+    seconds: run.seconds,
+    waitSeconds: run.wait_seconds,
+    opsPerSecond: ratio(ops, run.seconds),
+    blocksPerOp: ratio(dataBlocks + metaBlocks, ops),
+    dataBlocksPerOp: ratio(dataBlocks, ops),
+    dataBlocksPerLookup: f.dataBlocksPerLookup,
+    writtenPerUserByte: f.bytesWrittenPerUserByte,
+    bytesWritten: written,
+    userBytesWritten: run.writes.key_bytes + run.writes.value_bytes,
+    ioPerOp: ratio(dataBlocks + metaBlocks + written / pageBytes, ops),
+    cacheHitRate: f.cacheHitRate,
+    latency,
+    directReads: report.direct_reads,
+    levels: (report.tree_after_run?.levels ?? []).filter((l) => l.file_count > 0).map((l) => l.level),
+  };
+}
+
+/**
+ * The memory a design spends, as RocksDB charges it: memtables (write_buffer_size ×
+ * max_write_buffer_number, as the options were opened), the block cache's capacity, and what the
+ * table readers hold outside the cache at the run's end (index and filter blocks, measured:
+ * rocksdb.estimate-table-readers-mem; zero apart from the reader objects when they live in the
+ * cache).
+ */
+export function memoryOf(report) {
+  const o = report.options;
+  const memtables = o.write_buffer_size * o.max_write_buffer_number;
+  const cache = report.block_cache_bytes;
+  const tableReaders = report.run?.memory?.table_readers_bytes ?? 0;
+  return { memtables, blockCache: cache, tableReaders, total: memtables + cache + tableReaders };
+}
+
+/** min, max and mean of the numbers. */
+export function spread(xs) {
+  return { min: Math.min(...xs), max: Math.max(...xs), mean: sum(xs) / xs.length };
+}
+
+/**
+ * The gain of `after` over `before` for a figure where less is better (`lowerIsBetter`) or more
+ * is (ops/s), from each side's repeats: the gain of the means, and its range over the repeats'
+ * extremes (the noise). `change` is false when the range holds 0: the difference is inside the
+ * noise.
+ */
+export function gainOf(before, after, lowerIsBetter = true) {
+  const b = spread(before);
+  const a = spread(after);
+  const g = (x, y) => (lowerIsBetter ? (x > 0 ? 1 - y / x : 0) : x > 0 ? y / x - 1 : 0);
+  const gain = g(b.mean, a.mean);
+  const lo = lowerIsBetter ? g(b.min, a.max) : g(b.max, a.min);
+  const hi = lowerIsBetter ? g(b.max, a.min) : g(b.min, a.max);
+  return { gain, lo, hi, change: !(lo <= 0 && hi >= 0) };
+}
+
+function lsm(args, what) {
+  const r = spawnSync(LSM, args, { encoding: 'utf8', maxBuffer: 256 << 20 });
+  if (r.status !== 0) throw new Error(`${what ?? `lsm ${args.join(' ')}`} failed:\n${r.stderr}`);
+  return r;
+}
+
+/** `lsm export --format rocksdb` of an EngineConfig file: its text and its warnings. */
+function exportRocksdb(configFile, workloadFile) {
+  const r = lsm(['export', '--design', configFile, '--format', 'rocksdb', '--workload', workloadFile]);
+  return { text: r.stdout, warnings: r.stderr.split('\n').filter((l) => l.startsWith('warning:')).map((l) => l.slice(9).trim()) };
+}
+
+/**
+ * One case: the OPTIONS text `currentText` (sizes already as they should run), a block cache of
+ * `blockCacheBytes` for the current design, workload `workload` (ycsb:a … or a file) at
+ * `records` / `operations`, `repeats` runs per design alternating. Files go under `dir`.
+ */
+export async function runProof({ driver, dir, currentText, blockCacheBytes = DEFAULT_BLOCK_CACHE, workload, records, operations, repeats = 2, log = () => {} }) {
+  fs.mkdirSync(dir, { recursive: true });
+  const file = (name, text) => {
+    const p = path.join(dir, name);
+    fs.writeFileSync(p, text);
+    return p;
+  };
+  const currentOptions = file('current.OPTIONS', currentText);
+  const imported = lsm(['import', '--rocksdb', currentOptions]);
+  const importNotes = imported.stderr.split('\n').filter((l) => l.startsWith('warning:')).map((l) => l.slice(9).trim());
+  const notModelled = imported.stderr.split('\n').filter((l) => l.startsWith('unknown key')).length;
+  const config = JSON.parse(imported.stdout);
+  config.block_cache = { ...(config.block_cache ?? {}), bytes: blockCacheBytes };
+  const currentConfig = file('current.engine.json', `${JSON.stringify(config, null, 2)}\n`);
+
+  const t0 = Date.now();
+  const tuned = lsm(['tune', '--config', currentConfig, '--workload', workload, '--records', String(records), '--operations', String(operations), '--target', 'rocksdb']);
+  const tuneMs = Date.now() - t0;
+  const t = JSON.parse(tuned.stdout);
+  const rec = t[t.recommended];
+  const workloadFile = file('workload.json', `${JSON.stringify(t.workload)}\n`);
+  const recommendedConfig = file('recommended.engine.json', `${JSON.stringify(rec.config, null, 2)}\n`);
+  const pricedCurrent = file('current.priced.engine.json', `${JSON.stringify(t.current.config, null, 2)}\n`);
+  const exportedCurrent = exportRocksdb(pricedCurrent, workloadFile);
+  const exportedRecommended = exportRocksdb(recommendedConfig, workloadFile);
+  const recommended = recommendedOptions(currentText, exportedCurrent.text, exportedRecommended.text);
+  const recommendedOptionsFile = file('recommended.OPTIONS', recommended.text);
+  const cache = { current: blockCacheBytes, recommended: rec.config.block_cache?.bytes ?? 0 };
+  // The referee sizes the cache by flag (an OPTIONS file cannot carry a cache); say it changed once.
+  if (cache.recommended !== cache.current && !recommended.changes.some((x) => x.key === 'block_cache')) {
+    recommended.changes.push({ section: 'block cache', key: 'block_cache capacity', from: String(cache.current), to: String(cache.recommended) });
+  }
+
+  const runs = { current: [], recommended: [] };
+  const options = { current: currentOptions, recommended: recommendedOptionsFile };
+  for (let i = 0; i < repeats; i++) {
+    for (const design of ['current', 'recommended']) {
+      const t1 = Date.now();
+      const dbDir = path.join(dir, `db-${design}-${i}`);
+      const report = await playOnRocksdb({ driver, workload: workloadFile, optionsFile: options[design], blockCacheBytes: cache[design], dbDir });
+      fs.rmSync(dbDir, { recursive: true, force: true });
+      const figures = proofFigures(report, config.page_bytes ?? 4096);
+      figures.memory = memoryOf(report);
+      figures.refereeNotes = report.notes ?? [];
+      runs[design].push(figures);
+      log(`  ${design} #${i + 1}: ${figures.ops} operations in ${figures.seconds.toFixed(1)} s, ${figures.blocksPerOp.toFixed(4)} blocks/op (${((Date.now() - t1) / 1000).toFixed(1)} s with the load)`);
+    }
+  }
+  const of = (design, key) => runs[design].map((r) => r[key]);
+  const predicted = { current: t.current.prediction.expected, recommended: rec.prediction.expected };
+  return {
+    workload: t.workload.name || workload,
+    records,
+    operations,
+    repeats,
+    tunedInMs: tuneMs,
+    memoryTuned: t.memory_bytes,
+    summary: { current: t.current.summary, recommended: rec.summary },
+    changes: recommended.changes,
+    notes: {
+      import: importNotes,
+      notModelledKept: notModelled,
+      export: exportedRecommended.warnings,
+      overlay: recommended.notes,
+    },
+    predicted: { ...predicted, gain: t.predicted_gain, twin: { current: t.current.prediction.twin ?? null, recommended: rec.prediction.twin ?? null } },
+    runs,
+    gains: {
+      ioPerOp: gainOf(of('current', 'ioPerOp'), of('recommended', 'ioPerOp')),
+      blocksPerOp: gainOf(of('current', 'blocksPerOp'), of('recommended', 'blocksPerOp')),
+      dataBlocksPerOp: gainOf(of('current', 'dataBlocksPerOp'), of('recommended', 'dataBlocksPerOp')),
+      writtenPerUserByte: gainOf(of('current', 'writtenPerUserByte'), of('recommended', 'writtenPerUserByte')),
+      opsPerSecond: gainOf(of('current', 'opsPerSecond'), of('recommended', 'opsPerSecond'), false),
+    },
+    files: { current: currentOptions, recommended: recommendedOptionsFile, recommendedText: recommended.text },
+  };
+}
+
+const pct = (x) => `${x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
+const mib = (b) => `${(b / MIB).toFixed(1)}`;
+const range = (xs, digits) => {
+  const s = spread(xs);
+  return s.min === s.max ? s.mean.toFixed(digits) : `${s.mean.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
+};
+const us = (ns) => (ns >= 10_000 ? (ns / 1000).toFixed(0) : (ns / 1000).toFixed(1));
+
+/** A gain in words: its value and range, and "no change" when the range holds 0. */
+export function gainText(g) {
+  const r = g.lo === g.hi ? '' : ` [${pct(g.lo)}…${pct(g.hi)}]`;
+  return `${pct(g.gain)}${r}${g.change ? '' : ' no change (inside the noise)'}`;
+}
+
+/** The table lines of one case. */
+export function proofLines(c) {
+  const lines = [];
+  lines.push(`${c.workload} · ${c.records.toLocaleString('en-US')} records, ${c.operations.toLocaleString('en-US')} operations, ${c.repeats} runs per design (tuned in ${c.tunedInMs} ms)`);
+  lines.push(`  current:     ${c.summary.current}`);
+  lines.push(`  recommended: ${c.summary.recommended}`);
+  lines.push(`  OPTIONS changed: ${c.changes.length ? c.changes.map((x) => `${x.key} ${x.from} → ${x.to}`).join(', ') : 'none'}`);
+  for (const n of c.notes.export) lines.push(`  export cannot express: ${n}`);
+  for (const n of c.notes.overlay) lines.push(`  note: ${n}`);
+  const header = `  ${'design'.padEnd(12)} ${'memory MiB (memtables + cache + index/filter)'.padEnd(46)} ${'pred I/O/op'.padStart(11)} ${'meas I/O/op'.padStart(11)} ${'blocks/op'.padStart(9)} ${'data blk/op'.padStart(11)} ${'written/user B'.padStart(14)}  ${'ops/s'.padEnd(22)} latency µs p50/p99`;
+  lines.push(header);
+  for (const design of ['current', 'recommended']) {
+    const runs = c.runs[design];
+    const m = runs[0].memory;
+    const mem = `${mib(m.total)} = ${mib(m.memtables)} + ${mib(m.blockCache)} + ${mib(m.tableReaders)}`;
+    const classes = Object.keys(runs[0].latency);
+    const lat = classes
+      .map((k) => {
+        const p50 = spread(runs.map((r) => r.latency[k]?.p50 ?? 0)).mean;
+        const p99 = spread(runs.map((r) => r.latency[k]?.p99 ?? 0)).mean;
+        return `${k} ${us(p50)}/${us(p99)}`;
+      })
+      .join(', ');
+    lines.push(
+      `  ${design.padEnd(12)} ${mem.padEnd(46)} ${c.predicted[design].toFixed(4).padStart(11)} ${range(runs.map((r) => r.ioPerOp), 4).padStart(11)} ${range(runs.map((r) => r.blocksPerOp), 4).padStart(9)} ${range(runs.map((r) => r.dataBlocksPerOp), 4).padStart(11)} ${range(runs.map((r) => r.writtenPerUserByte), 3).padStart(14)}  ${range(runs.map((r) => r.opsPerSecond), 0).padEnd(22)} ${lat}`,
+    );
+  }
+  lines.push(
+    `  gain: predicted ${pct(c.predicted.gain)} · measured I/O per op ${gainText(c.gains.ioPerOp)} · blocks read per op ${gainText(c.gains.blocksPerOp)} · written per user byte ${gainText(c.gains.writtenPerUserByte)} · ops/s ${gainText(c.gains.opsPerSecond)}`,
+  );
+  if (c.runs.current.some((r) => !r.directReads) || c.runs.recommended.some((r) => !r.directReads)) {
+    lines.push('  WARNING: the filesystem refused direct reads: blocks "read from storage" may have come from the OS page cache');
+  }
+  return lines;
+}
