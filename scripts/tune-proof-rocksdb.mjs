@@ -57,12 +57,12 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
     delete c.files;
     cases.push(c);
   }
-  console.log('\nsummary: workload, predicted gain, measured gain (I/O per op), blocks read per op, written per user byte, ops/s');
+  console.log('\nsummary: workload, predicted gain, measured gain (I/O per op), blocks read per op, written per user byte (run; load + run), ops/s');
   for (const c of cases) {
     const p = (x) => `${(100 * x).toFixed(1)}%`;
     const g = c.gains;
     console.log(
-      `  ${c.workload.padEnd(16)} predicted ${p(c.predicted.gain).padStart(7)}  measured ${p(g.ioPerOp.gain).padStart(7)}${g.ioPerOp.change ? '' : ' (noise)'}  blocks ${p(g.blocksPerOp.gain).padStart(7)}  written ${p(g.writtenPerUserByte.gain).padStart(7)}  ops/s ${p(g.opsPerSecond.gain).padStart(7)} [${p(g.opsPerSecond.lo)}…${p(g.opsPerSecond.hi)}]${g.opsPerSecond.change ? '' : ' no change'}`,
+      `  ${c.workload.padEnd(16)} predicted ${p(c.predicted.gain).padStart(7)}  measured ${p(g.ioPerOp.gain).padStart(7)}${g.ioPerOp.change ? '' : ' (noise)'}  blocks ${p(g.blocksPerOp.gain).padStart(7)}  written run ${p(g.writtenPerUserByte.gain).padStart(7)}, load+run ${p(g.writtenPerUserByteAll.gain).padStart(7)}  ops/s ${p(g.opsPerSecond.gain).padStart(7)} [${p(g.opsPerSecond.lo)}…${p(g.opsPerSecond.hi)}]${g.opsPerSecond.change ? '' : ' no change'}`,
     );
   }
   fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -547,6 +547,12 @@ struct Latency {
     const double lo = std::ldexp(kSub + sub, e - 3), hi = std::ldexp(kSub + sub + 1, e - 3);
     return (lo + hi - 1) / 2;
   }
+  void merge(const Latency& o) {
+    for (int i = 0; i < kBuckets; ++i) buckets[i] += o.buckets[i];
+    count += o.count;
+    sum += o.sum;
+    max = std::max(max, o.max);
+  }
   void add(uint64_t ns) {
     buckets[bucket(ns)] += 1;
     count += 1;
@@ -691,6 +697,41 @@ struct Phase {
   // and filter blocks unless cache_index_and_filter_blocks), and the block cache's use.
   uint64_t table_readers_bytes = 0, block_cache_usage = 0;
 };
+
+// One line a shell script can read (the tune bundle's compare.sh): the phase's blocks read from
+// storage (every block read of its operations; a scan's read-ahead blocks counted by its per-level
+// block cache misses, as twin.mjs counts them), bytes flushes and compactions wrote, the user
+// bytes written, and each class's p50 and p99 latency.
+std::string summary_line(const Phase& p, uint64_t written) {
+  uint64_t ops = 0;
+  for (uint64_t c : p.ops) ops += c;
+  uint64_t blocks = p.writes.block_reads, data = p.writes.block_reads - p.writes.index_block_reads - p.writes.filter_block_reads;
+  Latency gets;
+  for (const PerfSums* l : {&p.existing, &p.missing, &p.unknown}) {
+    blocks += l->block_reads;
+    data += l->block_reads - l->index_block_reads - l->filter_block_reads - l->compression_dict_block_reads;
+    gets.merge(l->latency);
+  }
+  uint64_t misses = 0;
+  for (const auto& [level, l] : p.scans.by_level) misses += l.block_cache_misses;
+  const uint64_t meta = p.scans.index_block_reads + p.scans.filter_block_reads;
+  const uint64_t scan_data =
+      misses > meta ? misses - meta : p.scans.block_reads - meta - p.scans.compression_dict_block_reads;
+  blocks += scan_data + meta;
+  data += scan_data;
+  char buf[1024];
+  std::snprintf(buf, sizeof buf,
+                "referee: summary phase=%s ops=%" PRIu64 " seconds=%.3f blocks_read=%" PRIu64 " data_blocks_read=%" PRIu64
+                " bytes_written=%" PRIu64 " user_bytes=%" PRIu64,
+                p.name, ops, p.seconds, blocks, data, written, p.key_bytes + p.value_bytes);
+  std::string line = buf;
+  for (const auto& [name, l] : {std::pair<const char*, const Latency*>{"get", &gets}, {"write", &p.writes.latency}, {"scan", &p.scans.latency}}) {
+    if (l->count == 0) continue;
+    std::snprintf(buf, sizeof buf, " %s_p50_ns=%.0f %s_p99_ns=%.0f", name, l->quantile(0.5), name, l->quantile(0.99));
+    line += buf;
+  }
+  return line + "\n";
+}
 
 uint64_t int_property(rocksdb::DB* db, const char* name) {
   uint64_t v = 0;
@@ -1539,6 +1580,15 @@ int play(int argc, char** argv, bool fixed_stack) {
   j.out += '\n';
   std::fwrite(j.out.data(), 1, j.out.size(), stdout);
   std::fflush(stdout);
+  {
+    std::lock_guard<std::mutex> lock(referee->mu);
+    const PhaseEvents& e = referee->events[current];
+    uint64_t written = e.flush_bytes;
+    for (const auto& [level, l] : e.compactions) written += l.output_bytes;
+    const std::string line = summary_line(phases[current], written);
+    std::fputs(line.c_str(), stderr);
+    std::fflush(stderr);
+  }
 
   // Closing flushes the memtable (the WAL is off), so the directory holds every write; the
   // JSON above was taken before, as the engine's report is.

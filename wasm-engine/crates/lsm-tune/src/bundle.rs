@@ -1,7 +1,8 @@
 //! The files a tune produces, the same from the page and from `lsm tune --out`: the designs as
-//! engine JSON and RocksDB OPTIONS, the workload as YCSB properties and Workload JSON, a
-//! db_bench script that runs the same comparison on real RocksDB, the result document, and a
-//! short report saying what changed, why, and the gain expected and (when run) measured.
+//! engine JSON and RocksDB OPTIONS, the workload as YCSB properties and Workload JSON, the
+//! RocksDB referee's source and `compare.sh`, which plays the workload's exact operations on real
+//! RocksDB with both OPTIONS files (db_bench as an extra), the result document, and a short report
+//! saying what changed, why, and the gain expected and (when run) measured.
 
 use serde::{Deserialize, Serialize};
 
@@ -58,41 +59,94 @@ pub fn files(result: &TuneResult, proof: Option<&Proof>) -> Result<Vec<BundleFil
     props_text.push_str(&props);
     out.push(file("workload.properties", props_text));
     out.push(file("workload.db_bench.sh", export::export(&rec.config, Format::DbBench, Some(w))?.text));
-    out.push(file("compare.sh", compare_script()));
+    out.push(file("compare.sh", compare_script(result.current.config.block_cache.bytes, rec.config.block_cache.bytes)));
+    out.push(file("referee.cc", REFEREE_SOURCE.into()));
     out.push(file("tune-result.json", serde_json::to_string_pretty(result).unwrap_or_default() + "\n"));
     Ok(out)
 }
 
-/// Runs workload.db_bench.sh on RocksDB with each OPTIONS file and prints, per design, the data
-/// blocks its lookups read, what the Bloom filters saved and the bytes written.
-fn compare_script() -> String {
-    "#!/bin/sh
-# The comparison on real RocksDB: the same workload (workload.db_bench.sh: same keys, same
-# operation counts) with the current and the recommended OPTIONS, each in a fresh database.
-# Needs db_bench (Debian: apt-get install rocksdb-tools). Prints one line per design:
-#   design  block_reads  keys_read  block_reads_per_key_read  bloom_useful  bytes_written
-# block_reads is RocksDB's own count of blocks its reads fetched (perf context block_read_count).
+/// The RocksDB referee's source (interop/rocksdb/referee.cc), shipped in the bundle so
+/// `compare.sh` can build it against the user's own librocksdb.
+const REFEREE_SOURCE: &str = include_str!("../../../../interop/rocksdb/referee.cc");
+
+/// Plays workload.json's exact operation stream on RocksDB with each OPTIONS file through the
+/// referee and prints, per run, RocksDB's own counts per operation; `db_bench` as an argument
+/// adds the db_bench comparison (workload.db_bench.sh).
+fn compare_script(current_cache: u64, recommended_cache: u64) -> String {
+    format!(
+        "#!/bin/sh
+# The comparison on real RocksDB, by RocksDB's own counters. The referee (referee.cc, built here
+# against your librocksdb) plays the workload's exact operation stream (`lsm ops --workload
+# workload.json`: the same keys, values and order as the tune priced, YCSB's zipfian and latest
+# distributions included) on each OPTIONS file in a fresh database, with direct reads (blocks
+# come from the device, not the OS page cache), REPEATS times (default 2), alternating designs.
+# Needs: lsm (LSM Navigator's CLI) on PATH or in $LSM; g++ and RocksDB's headers and library
+# (Debian: apt-get install g++ librocksdb-dev). WORK (default: a temporary directory) holds the
+# databases and each run's JSON (every counter the referee took) and log.
+#
+# Every design plays the same operations, so the figures below compare per operation:
+#   blocks/op        blocks the operations read from storage (data + index + filter)
+#   data/op          data blocks alone
+#   written/B        bytes flushes and compactions wrote per user byte written (run phase)
+#   ops/s            run phase; includes the waits for flush and compaction after each write that
+#                    sealed a memtable (the referee makes each finish before the next write)
+#   get, write, scan p50/p99 latency of the RocksDB call, microseconds (- : no such operation)
+# The spread between a design's runs is the noise: a difference inside it is no difference.
+#
+# `sh compare.sh db_bench` then also runs workload.db_bench.sh (db_bench: the same key and
+# operation counts, but its own uniform keys and one operation type at a time) per design.
 set -e
 here=\"$(cd \"$(dirname \"$0\")\" && pwd)\"
-WORK=\"${WORK:-$(mktemp -d)}\"
+WORK=\"${{WORK:-$(mktemp -d)}}\"
+LSM=\"${{LSM:-lsm}}\"
+REPEATS=\"${{REPEATS:-2}}\"
+command -v \"$LSM\" > /dev/null || {{ echo \"compare.sh: lsm not found (put LSM Navigator's CLI on PATH or set LSM)\" >&2; exit 2; }}
+mkdir -p \"$WORK\"
+g++ -std=c++17 -O2 \"$here/referee.cc\" -o \"$WORK/referee\" -lrocksdb -lpthread
+printf '%-12s %4s %10s %10s %10s %9s %15s %15s %15s\\n' design run blocks/op data/op written/B ops/s get_p50/p99 write_p50/p99 scan_p50/p99
+i=1
+while [ \"$i\" -le \"$REPEATS\" ]; do
+  for design in current recommended; do
+    if [ \"$design\" = current ]; then cache={current_cache}; else cache={recommended_cache}; fi
+    rm -rf \"$WORK/db-$design\"
+    \"$LSM\" ops --workload \"$here/workload.json\" | \"$WORK/referee\" --db \"$WORK/db-$design\" \\
+      --options \"$here/$design.OPTIONS\" --block-cache-bytes \"$cache\" > \"$WORK/$design-$i.json\" 2> \"$WORK/$design-$i.log\"
+    rm -rf \"$WORK/db-$design\"
+    grep -q '\"direct_reads\": true' \"$WORK/$design-$i.json\" || echo \"warning: $design run $i: no direct reads (see $WORK/$design-$i.json): blocks may come from the page cache\" >&2
+    grep '^referee: summary' \"$WORK/$design-$i.log\" | awk -v design=\"$design\" -v run=\"$i\" '
+      function lat(c) {{ return ((c \"_p50_ns\") in v) ? sprintf(\"%.1f/%.1f\", v[c \"_p50_ns\"] / 1000, v[c \"_p99_ns\"] / 1000) : \"-\" }}
+      {{ for (k = 3; k <= NF; k++) {{ split($k, kv, \"=\"); v[kv[1]] = kv[2] }}
+        ops = v[\"ops\"] > 0 ? v[\"ops\"] : 1
+        printf \"%-12s %4d %10.4f %10.4f %10.3f %9.0f %15s %15s %15s\\n\", design, run, v[\"blocks_read\"] / ops, v[\"data_blocks_read\"] / ops,
+          (v[\"user_bytes\"] > 0 ? v[\"bytes_written\"] / v[\"user_bytes\"] : 0), (v[\"seconds\"] > 0 ? v[\"ops\"] / v[\"seconds\"] : 0), lat(\"get\"), lat(\"write\"), lat(\"scan\") }}'
+  done
+  i=$((i + 1))
+done
+[ \"$1\" = db_bench ] || exit 0
+
+# db_bench, as an extra: blocks read per key read (perf context block_read_count over
+# rocksdb.number.keys.read), keys the filters ruled out (rocksdb.bloom.filter.useful) and bytes
+# flushes and compactions wrote (rocksdb.flush.write.bytes + rocksdb.compact.write.bytes).
+# Needs db_bench (Debian: apt-get install rocksdb-tools).
 real=\"$(command -v db_bench)\"
 mkdir -p \"$WORK/bin\"
-# Every db_bench call of the workload script also reports its perf context.
 printf '#!/bin/sh\\nexec \"%s\" \"$@\" --perf_level=3\\n' \"$real\" > \"$WORK/bin/db_bench\"
 chmod +x \"$WORK/bin/db_bench\"
+printf '%-12s %16s %14s %16s\\n' design blocks/key_read filter_useful flush+compaction_B
 for design in current recommended; do
   rm -rf \"$WORK/$design\"
   PATH=\"$WORK/bin:$PATH\" DB=\"$WORK/$design\" OPTIONS=\"$here/$design.OPTIONS\" sh \"$here/workload.db_bench.sh\" > \"$WORK/$design.log\" 2>&1
   awk -v design=\"$design\" '
-    { if (match($0, /block_read_count = [0-9]+/)) reads += substr($0, RSTART + 19, RLENGTH - 19) }
-    /rocksdb.number.keys.read COUNT/ { keys += $NF }
-    /rocksdb.bloom.filter.useful COUNT/ { useful += $NF }
-    /rocksdb.bytes.written COUNT/ { written += $NF }
-    END { printf \"%s %d %d %.4f %d %d\\n\", design, reads, keys, (keys ? reads / keys : 0), useful, written }
+    {{ if (match($0, /block_read_count = [0-9]+/)) reads += substr($0, RSTART + 19, RLENGTH - 19) }}
+    /rocksdb.number.keys.read COUNT/ {{ keys += $NF }}
+    /rocksdb.bloom.filter.useful COUNT/ {{ useful += $NF }}
+    /rocksdb.flush.write.bytes COUNT/ {{ written += $NF }}
+    /rocksdb.compact.write.bytes COUNT/ {{ written += $NF }}
+    END {{ printf \"%-12s %16.4f %14d %16d\\n\", design, (keys ? reads / keys : 0), useful, written }}
   ' \"$WORK/$design.log\"
 done
 "
-    .into()
+    )
 }
 
 fn pct(x: f64) -> String {
@@ -218,7 +272,10 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
          - `recommended.OPTIONS`, `current.OPTIONS`: RocksDB OPTIONS files (`# LOSSY` lines say what RocksDB cannot express)\n\
          - `recommended.engine.json`, `current.engine.json`: the designs for `lsm run --config`\n\
          - `workload.properties`, `workload.json`: the workload for YCSB and for `lsm run --workload`\n\
-         - `workload.db_bench.sh`, `compare.sh`: `sh compare.sh` runs both OPTIONS files on RocksDB with the same keys and counts\n\
+         - `compare.sh`, `referee.cc`: `sh compare.sh` plays the workload's exact operations on RocksDB with each OPTIONS file \
+         (the referee, built from referee.cc against your librocksdb; needs `lsm` and g++) and prints RocksDB's own counts: \
+         blocks read from storage per operation, bytes written per user byte, ops/s, latency\n\
+         - `workload.db_bench.sh`: the same key and operation counts for db_bench (`sh compare.sh db_bench` runs it too)\n\
          - `tune-result.json`: everything above as data\n",
     );
     if matches!(rec.config.filter.allocation, Allocation::Monkey | Allocation::Explicit) {

@@ -227,10 +227,22 @@ fn the_bundle_holds_every_file_and_a_report_that_says_what_changed() {
         "workload.properties",
         "workload.db_bench.sh",
         "compare.sh",
+        "referee.cc",
         "tune-result.json",
     ] {
         assert!(names.contains(&name), "{name} missing from {names:?}");
     }
+    // compare.sh plays the workload on RocksDB through the shipped referee, each design with its
+    // own block cache; no column is the same for both designs by construction (keys read, user
+    // bytes written).
+    let text = |name: &str| bundle.iter().find(|f| f.name == name).map(|f| f.text.clone()).unwrap_or_default();
+    let compare = text("compare.sh");
+    assert!(compare.contains("g++ -std=c++17 -O2 \"$here/referee.cc\""), "{compare}");
+    assert!(compare.contains("ops --workload \"$here/workload.json\" | \"$WORK/referee\""), "{compare}");
+    assert!(compare.contains(&format!("cache={}", t.current.config.block_cache.bytes)), "{compare}");
+    assert!(compare.contains(&format!("cache={}", rec.config.block_cache.bytes)), "{compare}");
+    assert!(!compare.contains("keys_read ") && !compare.contains("rocksdb.bytes.written"), "{compare}");
+    assert!(text("referee.cc").contains("LSMOPS1"));
     let report = &bundle[0].text;
     assert!(
         report.contains("## What changed")

@@ -306,7 +306,7 @@ export function TuneResults({
             <div>
               <h2>Take it home</h2>
               <p className="caption">
-                The recommended and current designs as RocksDB OPTIONS and engine JSON, the workload for YCSB, db_bench and the engine, <code>compare.sh</code> (the same comparison on RocksDB), the result as JSON, and a
+                The recommended and current designs as RocksDB OPTIONS and engine JSON, the workload for YCSB, db_bench and the engine, <code>compare.sh</code> with <code>referee.cc</code> (the workload's exact operations played on RocksDB with both OPTIONS files, measured by RocksDB's own counters), the result as JSON, and a
                 report{proofRows ? ' with the measured gain' : ''}. The same files as <code>lsm tune --out DIR</code>.
               </p>
             </div>
