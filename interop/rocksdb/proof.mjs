@@ -269,7 +269,11 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
   };
   const currentOptions = file('current.OPTIONS', currentText);
   const imported = lsm(['import', '--rocksdb', currentOptions]);
-  const importNotes = imported.stderr.split('\n').filter((l) => l.startsWith('warning:')).map((l) => l.slice(9).trim());
+  // The cache's size is set below (both sides use blockCacheBytes), so the importer's guess at it is moot.
+  const importNotes = imported.stderr
+    .split('\n')
+    .filter((l) => l.startsWith('warning:') && !l.includes(' block_cache.bytes:'))
+    .map((l) => l.slice(9).trim());
   const notModelled = imported.stderr.split('\n').filter((l) => l.startsWith('unknown key')).length;
   const config = JSON.parse(imported.stdout);
   config.block_cache = { ...(config.block_cache ?? {}), bytes: blockCacheBytes };
@@ -360,6 +364,8 @@ export function proofLines(c) {
   lines.push(`  current:     ${c.summary.current}`);
   lines.push(`  recommended: ${c.summary.recommended}`);
   lines.push(`  OPTIONS changed: ${c.changes.length ? c.changes.map((x) => `${x.key} ${x.from} → ${x.to}`).join(', ') : 'none'}`);
+  for (const n of c.notes.import) lines.push(`  the tune's model of the current file: ${n}`);
+  if (c.notes.notModelledKept > 0) lines.push(`  ${c.notes.notModelledKept} options the tune does not model are kept as the current file has them`);
   for (const n of c.notes.export) lines.push(`  export cannot express: ${n}`);
   for (const n of c.notes.overlay) lines.push(`  note: ${n}`);
   const header = `  ${'design'.padEnd(12)} ${'memory MiB (memtables + cache + index/filter)'.padEnd(46)} ${'pred I/O/op'.padStart(11)} ${'meas I/O/op'.padStart(11)} ${'blocks/op'.padStart(9)} ${'data blk/op'.padStart(11)} ${'written/user B run, all'.padStart(23)}  ${'ops/s'.padEnd(22)} latency µs p50/p99`;
