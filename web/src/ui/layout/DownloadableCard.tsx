@@ -4,6 +4,7 @@
  * ChartCard and TableCard differ only in the buttons and the body they put in it.
  */
 import type { ReactNode } from 'react';
+import { Detail } from './Detail';
 
 export interface DownloadableCardProps {
   /** Short id of the card, used in file names and test ids (`card-<id>`). */
@@ -40,12 +41,7 @@ export function DownloadableCard({ id, title, caption, status, wide, downloads, 
         </div>
       </header>
       {children}
-      {detail && (
-        <details className="card-detail" data-testid={`card-${id}-detail`}>
-          <summary>How this is computed</summary>
-          <p className="caption">{detail}</p>
-        </details>
-      )}
+      {detail && <Detail testId={`card-${id}-detail`}>{detail}</Detail>}
     </article>
   );
 }
