@@ -165,7 +165,7 @@ describe('hash routes', () => {
   });
   it('take the app’s embed= and at= pairs out of the page’s query, refusing ids that are not plain words', () => {
     expect(parseHash('#/learn?v=1&at=learn-bloom&b=10', routes)).toEqual({ path: 'learn', query: 'v=1&b=10', at: 'learn-bloom' });
-    expect(parseHash('#/teach?embed=tree&at=x_1', routes)).toEqual({ path: 'teach', query: '', embed: 'tree', at: 'x_1' });
+    expect(parseHash('#/lab?embed=tree&at=x_1', routes)).toEqual({ path: 'lab', query: '', embed: 'tree', at: 'x_1' });
     expect(parseHash('#/learn?at=%3Cimg%3E&b=10', routes)).toEqual({ path: 'learn', query: 'b=10' });
     expect(learnLink('size-ratio')).toBe('#/learn?at=learn-size-ratio');
     expect(parseHash(learnLink('monkey'), routes)).toEqual({ path: 'learn', query: '', at: 'learn-monkey' });

@@ -27,7 +27,8 @@ export function useFullscreenToggle(element: RefObject<HTMLElement | null>): () 
 
 /** The window's inner size, kept current. */
 export function useViewportSize(): { width: number; height: number } {
-  const [size, setSize] = useState(() => ({ width: window.innerWidth, height: window.innerHeight }));
+  // 0 × 0 where there is no window (pages rendered to a string in unit tests).
+  const [size, setSize] = useState(() => (typeof window === 'undefined' ? { width: 0, height: 0 } : { width: window.innerWidth, height: window.innerHeight }));
   useEffect(() => {
     const onResize = () => setSize({ width: window.innerWidth, height: window.innerHeight });
     window.addEventListener('resize', onResize);
