@@ -148,7 +148,7 @@ for (const c of PAGES) {
   });
 }
 
-test('keyboard: choosing a page in the nav puts the focus on its title; sliders step with the arrow keys; chart values are reachable', async ({ page }) => {
+test('keyboard: choosing a page in the nav puts the focus on its title; sliders step with the arrow keys; values of every chart kind (line, bar, scatter, tree) are reachable', async ({ page }) => {
   const errors = collectErrors(page);
   await page.goto('/#/learn');
   await expect(page.getByRole('heading', { level: 1, name: /^Learn/ })).toBeVisible();
@@ -186,11 +186,54 @@ test('keyboard: choosing a page in the nav puts the focus on its title; sliders 
   await page.keyboard.press('ArrowDown');
   await expect.poll(async () => Number((await entryBox.inputValue()).replace(/,/g, ''))).toBeLessThan(before);
 
-  // A chart is a tab stop; arrows read its points aloud in a live tooltip.
-  const chart = page.getByTestId('card-fig7').locator('svg.chart-svg');
-  await chart.focus();
-  await expect(chart).toBeFocused();
-  await page.keyboard.press('End');
-  await expect(page.getByTestId('card-fig7').locator('.chart-tooltip[role="status"]')).toBeVisible();
+  // Every kind of chart is a tab stop; arrows read its points aloud in a live tooltip whose values
+  // carry the exact numbers: a line chart, a bar chart (here), a scatter chart (Trade-offs).
+  const readByKeyboard = async (card: string) => {
+    const chart = page.getByTestId(card).locator('svg.chart-svg').first();
+    await chart.focus();
+    await expect(chart).toBeFocused();
+    await page.keyboard.press('End');
+    const tip = page.getByTestId(card).locator('.chart-tooltip[role="status"]');
+    await expect(tip).toBeVisible();
+    const values = await tip.locator('[data-value]').evaluateAll((els) => els.map((e) => Number(e.getAttribute('data-value'))));
+    expect(values.length, `${card}: values in its tooltip`).toBeGreaterThan(0);
+    for (const v of values) expect(Number.isFinite(v), `${card}: ${v}`).toBe(true);
+    await page.keyboard.press('Home');
+    await expect(tip).toBeVisible();
+  };
+  await readByKeyboard('card-fig7');
+  await readByKeyboard('card-level-fpr');
+  await page.goto('/#/tradeoffs');
+  await expect(page.getByTestId('tradeoff-chart').locator('svg.chart-svg')).toBeVisible({ timeout: 60_000 });
+  await readByKeyboard('card-tradeoff');
+
+  // The engine's tree (Teaching view, lab): its numbers are a table under the picture, reached by
+  // Tab and opened with Enter; it follows the tree as it steps.
+  await page.goto('/#/teach');
+  const stage = page.getByTestId('teach-stage');
+  await expect(page.getByTestId('teach-tree').locator('svg')).toBeVisible();
+  await stage.focus();
+  // Step until the buffer has been flushed twice: runs on disk, and keys in the buffer again.
+  for (let i = 1; (await page.getByTestId('teach-flushes').textContent()) !== '2' || i < 3; i++) {
+    expect(i, 'two flushes within 60 steps').toBeLessThan(60);
+    await page.keyboard.press('ArrowRight');
+    await expect(stage).toHaveAttribute('data-frame', String(i));
+  }
+  await page.keyboard.press('ArrowRight');
+  const summary = page.getByTestId('teach-tree-table-toggle').locator('summary');
+  await summary.focus();
+  await expect(summary).toBeFocused();
+  await page.keyboard.press('Enter');
+  const table = page.getByTestId('teach-tree-table');
+  await expect(table).toBeVisible();
+  const bufferEntries = Number(await page.getByTestId('teach-tree-buffer').getAttribute('data-entries'));
+  await expect(table.locator('tbody tr').first().locator('td').nth(2)).toHaveAttribute('data-value', String(bufferEntries));
+  // One row per run on disk besides the buffer's, each with its entries.
+  const runs = await page.getByTestId('teach-tree').locator('.tv-run').count();
+  expect(runs).toBeGreaterThan(0);
+  await expect(table.locator('tbody tr')).toHaveCount(1 + runs);
+  const treeEntries = Number(await page.getByTestId('teach-tree').getAttribute('data-entries'));
+  const tableEntries = await table.locator('tbody tr td:nth-child(3)').evaluateAll((tds) => tds.reduce((n, td) => n + Number(td.getAttribute('data-value')), 0));
+  expect(tableEntries).toBe(treeEntries);
   expect(errors).toEqual([]);
 });

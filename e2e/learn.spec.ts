@@ -214,3 +214,59 @@ test('an unknown page says so and shows Learn instead; the menu and a known link
   await expect(page.getByTestId('route-unknown')).toHaveCount(0);
   expect(errors).toEqual([]);
 });
+
+test('learn: presenter mode — every chart goes full screen and large with F, back with F; its embed link shows it alone', async ({ page, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  const errors = await openPage(page, 'learn?v=1&b=7', /^Learn/);
+  // Every chart card on Learn offers it.
+  const cards = page.locator('.concepts article.chart-card');
+  const count = await cards.count();
+  expect(count).toBeGreaterThanOrEqual(8);
+  expect(await page.locator('.concepts [data-testid^="present-"]').count()).toBe(count);
+  expect(await page.locator('.concepts [data-testid^="embed-"]').count()).toBe(count);
+
+  const card = page.getByTestId('card-bloom-fpr');
+  const svg = card.locator('svg.chart-svg');
+  const tick = card.locator('svg.chart-svg .tick text, svg.chart-svg text').first();
+  const small = { chart: (await svg.boundingBox())!, text: (await tick.boundingBox())!.height };
+  const fullscreen = () => page.evaluate(() => document.fullscreenElement?.getAttribute('data-testid') ?? null);
+
+  // F with the focus on the chart: the card is full screen, the chart fills it and its type grows.
+  await svg.focus();
+  await page.keyboard.press('f');
+  await expect.poll(fullscreen).toBe('card-bloom-fpr');
+  await expect(page.getByTestId('present-bloom-fpr')).toHaveText('Exit full screen');
+  await expect.poll(async () => (await svg.boundingBox())!.height).toBeGreaterThan(small.chart.height * 2);
+  const big = { chart: (await svg.boundingBox())!, text: (await tick.boundingBox())!.height };
+  expect(big.chart.width).toBeGreaterThan(small.chart.width * 2);
+  expect(big.chart.width).toBeLessThanOrEqual(1440);
+  expect(big.chart.y + big.chart.height).toBeLessThanOrEqual(900);
+  expect(big.text).toBeGreaterThan(small.text * 2);
+  // Its values are still read by keyboard, in full screen.
+  await page.keyboard.press('End');
+  await expect(card.locator('.chart-tooltip[role="status"]')).toBeVisible();
+  await page.keyboard.press('f');
+  await expect.poll(fullscreen).toBeNull();
+  await expect(page.getByTestId('present-bloom-fpr')).toHaveText('Full screen');
+  await expect.poll(async () => (await svg.boundingBox())!.height).toBeCloseTo(small.chart.height, 0);
+
+  // The button does the same for a diagram (the levels picture).
+  await page.getByTestId('present-levels').click();
+  await expect.poll(fullscreen).toBe('card-levels');
+  await page.getByTestId('present-levels').click();
+  await expect.poll(fullscreen).toBeNull();
+
+  // Embed link: the same view, this chart alone.
+  await page.getByTestId('embed-monkey-memory').click();
+  await expect(page.getByTestId('embed-monkey-memory')).toHaveText('Embed link copied');
+  const link = await page.evaluate(() => navigator.clipboard.readText());
+  expect(link).toMatch(/#\/learn\?v=1&b=7(&[^&]+)*&embed=monkey-memory$/);
+  await page.goto(link);
+  await expect(page.getByTestId('monkey-memory-chart').locator('svg.chart-svg')).toBeVisible();
+  await expect(page.locator('.app-header')).toBeHidden();
+  await expect(page.getByRole('complementary', { name: 'Controls' })).toBeHidden();
+  expect(await page.locator('.card:visible').count()).toBe(1);
+  await expect(page.getByTestId('r-monkey')).toBeHidden();
+  expect(errors).toEqual([]);
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PAGE_LOADERS } from '../src/app/pages';
 import { parseHash, ROUTES } from '../src/documents/routes';
+import { learnLink } from '../src/documents/learnSections';
 import {
   applyPreset,
   decodeQuery,
@@ -161,6 +162,13 @@ describe('hash routes', () => {
     expect(parseHash('#/learn?v=1&b=10', routes)).toEqual({ path: 'learn', query: 'v=1&b=10' });
     expect(parseHash('#/lab', routes)).toEqual({ path: 'lab', query: '' });
     expect(parseHash('#/lab/', routes)).toEqual({ path: 'lab', query: '' });
+  });
+  it('take the app’s embed= and at= pairs out of the page’s query, refusing ids that are not plain words', () => {
+    expect(parseHash('#/learn?v=1&at=learn-bloom&b=10', routes)).toEqual({ path: 'learn', query: 'v=1&b=10', at: 'learn-bloom' });
+    expect(parseHash('#/lab?embed=tree&at=x_1', routes)).toEqual({ path: 'lab', query: '', embed: 'tree', at: 'x_1' });
+    expect(parseHash('#/learn?at=%3Cimg%3E&b=10', routes)).toEqual({ path: 'learn', query: 'b=10' });
+    expect(learnLink('size-ratio')).toBe('#/learn?at=learn-size-ratio');
+    expect(parseHash(learnLink('monkey'), routes)).toEqual({ path: 'learn', query: '', at: 'learn-monkey' });
   });
   it('send unknown or empty paths to the default page, dropping their query', () => {
     expect(parseHash('', routes).query).toBe('');

@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { keepEmbedded } from '../ui/layout/embed';
+import { scrollWhenShown } from '../ui/layout/anchor';
 import { useLocation } from '../ui/state/location';
 import { PAGE_LOADERS } from './pages';
 import { ROUTES } from '../documents/routes';
@@ -28,6 +29,12 @@ export function App() {
     if (!embed || !main.current) return;
     return keepEmbedded(main.current, embed);
   }, [embed, route]);
+  // `at=<id>`: a link to one part of a page (a section of Learn).
+  const at = location.at;
+  useEffect(() => {
+    if (!at || !main.current) return;
+    return scrollWhenShown(main.current, at);
+  }, [at, route]);
   return (
     <div className={embed ? 'app embed' : 'app'} data-embed-id={embed}>
       <a className="skip-link" href="#main" onClick={(e) => {

@@ -85,16 +85,31 @@ export interface HashLocation {
    * TensorFlow Playground's `_hide`. The app's, not the page's: it is taken out of `query`.
    */
   embed?: string;
+  /**
+   * `at=<element id>` in the query: scroll to that part of the page once it is drawn (links to a
+   * section of Learn, documents/learnSections.ts). The app's too, taken out of `query`.
+   */
+  at?: string;
 }
 
-/** The query without its `embed=` pair, and the embed id if there was one. */
-export function splitEmbed(query: string): { query: string; embed?: string } {
-  const parts = query.split('&').filter((p) => p !== '');
-  const at = parts.findIndex((p) => p.startsWith('embed='));
-  if (at < 0) return { query };
-  const embed = decodeURIComponent(parts[at].slice('embed='.length));
-  parts.splice(at, 1);
-  return /^[A-Za-z0-9_-]+$/.test(embed) ? { query: parts.join('&'), embed } : { query: parts.join('&') };
+const APP_ID = /^[A-Za-z0-9_-]+$/;
+
+/** The query without the app's `embed=` and `at=` pairs, and their ids if there were any (and valid). */
+export function splitEmbed(query: string): { query: string; embed?: string; at?: string } {
+  const out: { query: string; embed?: string; at?: string } = { query: '' };
+  const rest: string[] = [];
+  for (const p of query.split('&')) {
+    if (p === '') continue;
+    const name = p.startsWith('embed=') ? 'embed' : p.startsWith('at=') ? 'at' : null;
+    if (!name) {
+      rest.push(p);
+      continue;
+    }
+    const id = decodeURIComponent(p.slice(name.length + 1));
+    if (APP_ID.test(id)) out[name] = id;
+  }
+  out.query = rest.join('&');
+  return out;
 }
 
 /** Split `#/learn?v=1&b=10` into path and query. Pure, for tests. */
@@ -102,8 +117,8 @@ export function parseHash(hash: string, routes: readonly { path: string }[] = RO
   const body = hash.replace(/^#\/?/, '');
   const q = body.indexOf('?');
   const path = (q < 0 ? body : body.slice(0, q)).replace(/\/+$/, '');
-  const { query, embed } = splitEmbed(q < 0 ? '' : body.slice(q + 1));
-  if (routes.some((r) => r.path === path)) return embed ? { path, query, embed } : { path, query };
+  const { query, embed, at } = splitEmbed(q < 0 ? '' : body.slice(q + 1));
+  if (routes.some((r) => r.path === path)) return { path, query, ...(embed ? { embed } : {}), ...(at ? { at } : {}) };
   return path === '' ? { path: DEFAULT_ROUTE, query: '' } : { path: DEFAULT_ROUTE, query: '', unknown: path };
 }
 

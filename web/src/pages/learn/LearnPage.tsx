@@ -7,6 +7,7 @@ import { ControlGroup } from '../../ui/controls/ControlGroup';
 import { useSweep } from '../../compute/useSweep';
 import type { MergePolicy, TreeInput } from '../../compute/sweeps/learn';
 import { Page } from '../../ui/layout/Page';
+import { PresentableCharts } from '../../ui/layout/presenter';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { teachingLink } from '../../documents/urls/teaching';
 import { Toc } from './Toc';
@@ -70,20 +71,23 @@ export function LearnPage() {
         </p>
       )}
       {current && lev.data && tier.data && (
-        <div className="concepts">
-          <BufferSection bufferMiB={s.bufferMiB} entries={s.entries} />
-          <LevelsSection shape={current.shape} sizeRatio={s.sizeRatio} policy={policy} entries={s.entries} />
-          <FenceSection entries={s.entries} />
-          <BloomSection bits={s.bits} />
-          <MergeSection
-            shape={current.shape}
-            sizeRatio={s.sizeRatio}
-            policy={policy}
-            lookup={{ leveling: lev.data.uniform.lookupCost, tiering: tier.data.uniform.lookupCost }}
-          />
-          <SizeRatioSection sizeRatio={s.sizeRatio} sweep={sizeRatio} />
-          <MonkeySection bits={s.bits} shape={current.shape} uniform={current.uniform} monkey={current.monkey} sweep={memory} />
-        </div>
+        // Every chart can be shown full screen and large (key F), or embedded alone: for a class.
+        <PresentableCharts.Provider value={true}>
+          <div className="concepts">
+            <BufferSection bufferMiB={s.bufferMiB} entries={s.entries} />
+            <LevelsSection shape={current.shape} sizeRatio={s.sizeRatio} policy={policy} entries={s.entries} />
+            <FenceSection entries={s.entries} />
+            <BloomSection bits={s.bits} />
+            <MergeSection
+              shape={current.shape}
+              sizeRatio={s.sizeRatio}
+              policy={policy}
+              lookup={{ leveling: lev.data.uniform.lookupCost, tiering: tier.data.uniform.lookupCost }}
+            />
+            <SizeRatioSection sizeRatio={s.sizeRatio} sweep={sizeRatio} />
+            <MonkeySection bits={s.bits} shape={current.shape} uniform={current.uniform} monkey={current.monkey} sweep={memory} />
+          </div>
+        </PresentableCharts.Provider>
       )}
     </Page>
   );

@@ -1,4 +1,6 @@
 /** Section A: Mnemosyne's per-file bits against Monkey+ and uniform, their cost, and the solver speed. */
+import { Detail } from '../../ui/layout/Detail';
+import { LearnLink } from '../../ui/layout/LearnLink';
 import { useMemo } from 'react';
 import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import { BarChart } from '../../ui/charts/BarChart';
@@ -143,12 +145,17 @@ export function MnemosyneSection({
           <span className="memory-tag">A</span> Mnemosyne: put the bits where the lookups are
         </h2>
         <p>
+          <LearnLink to="monkey">Monkey</LearnLink> assumes every lookup misses and keys are read evenly. Mnemosyne gives the{' '}
+          <LearnLink to="bloom">filter</LearnLink> bits to the files that lookups actually miss in: hot files get more bits, files
+          where lookups find their key can get none. The tree: {treeText}. Lookups: {workloadText}.
+        </p>
+        <Detail testId="memory-a-detail">
           Monkey gives every level the bits that minimise the false positives of an empty lookup, assuming every lookup
           is empty and keys are read uniformly. Mnemosyne (Zhu, Wei, Athanassoulis) weights each file by the empty
           probes it actually receives, z<sub>i</sub>, and solves min Σ z<sub>i</sub>·ε<sub>i</sub> exactly per file:
           files whose key ranges are hot get more bits, and files that lookups rarely miss in (often the last level,
-          where existing keys are found) can get none. The tree: {treeText}. Lookups: {workloadText}.
-        </p>
+          where existing keys are found) can get none.
+        </Detail>
       </header>
       <p className="readouts-title">Unnecessary data-block reads per lookup at {formatFixed(budget, 2)} bits/key</p>
       <Readouts
@@ -168,11 +175,15 @@ export function MnemosyneSection({
           title="Bits per key per file"
           caption={
             <>
-              The same budget ({formatFixed(budget, 2)} bits/key on average, M = {formatCount(budget * v.totalEntries)} bits) spent
-              three ways: uniform, Monkey+ (Monkey’s exact optimum per level, every file of a level alike; Mnemosyne
-              §A.3.1) and Mnemosyne (Algorithm 1, per file). Files run left to right through the key space; with seed 0
-              the hottest key ranges are on the left. Mnemosyne Fig 2 shows the same effect per level.
+              The same memory ({formatFixed(budget, 2)} bits/key on average) spent three ways; files run left to right through the key
+              space, the hottest on the left with seed 0.
               {grouped && ` ${formatInt(v.files.length)} files are too many to draw one by one: each bar is a run of neighbouring files in one level (entry-weighted mean); the CSV lists every file.`}
+            </>
+          }
+          detail={
+            <>
+              Budget M = {formatCount(budget * v.totalEntries)} bits. Uniform; Monkey+ (Monkey’s exact optimum per level, every file of a
+              level alike; Mnemosyne §A.3.1); Mnemosyne (Algorithm 1, per file). Mnemosyne Fig 2 shows the same effect per level.
             </>
           }
           csv={() => perFileCsv(v)}
@@ -190,9 +201,14 @@ export function MnemosyneSection({
           title="Data-block reads per lookup vs memory"
           caption={
             <>
-              Solid: unnecessary reads, Σ z<sub>i</sub>·ε<sub>i</sub> / Q (false positives). Dashed: all data-block reads,
-              adding the lookups that find their key. The model on this tree (Mnemosyne Fig 1 and Fig 11 style, where
-              the paper measures the same curves on RocksDB). Mnemosyne is the optimum, so it is never above the others.
+              Solid: reads wasted on false positives. Dashed: all data-block reads, adding the lookups that find their key.
+              Mnemosyne is the optimum, so it is never above the others.
+            </>
+          }
+          detail={
+            <>
+              Unnecessary reads are Σ z<sub>i</sub>·ε<sub>i</sub> / Q. The model on this tree (Mnemosyne Fig 1 and Fig 11 style, where
+              the paper measures the same curves on RocksDB).
             </>
           }
           csv={() => lineChartCsv(costChart)}

@@ -128,9 +128,16 @@ export function ShambaBudgetCard({
         title="I/O per lookup vs cache budget"
         caption={
           <>
+            Pages read by one lookup reaching a file, as the cache grows: a split filter whose first module stays cached needs
+            far fewer reads than a whole filter while memory is scarce. SHaMBa-eq: {modules} equal modules; SHaMBa-prop: a
+            first module sized to the budget.
+          </>
+        }
+        detail={
+          <>
             One lookup reaching an SST of SHaMBa Table 5 (64 B entries, 32 B keys, 1,024 blocks of 4 KiB: an 8-page index
             and a {formatSig(sstSizes(bitsPerKey).filterBytes / SST.pageBytes, 3)}-page filter at {b} bits/key), priced with the per-access model of
-            §B.3.9. SHaMBa-eq: {modules} equal modules; SHaMBa-prop: module 1 gets ⌊b·budget⌋ bits/key, one filter from
+            §B.3.9. SHaMBa-prop: module 1 gets ⌊b·budget⌋ bits/key, one filter from
             100 %. Hit rates are an assumption, not a measurement: all SSTs are alike; the cache holds the index and module 1
             first (high priority; a monolithic filter is all module 1), then later modules and data blocks, each by reads
             per byte; a kind of block with x % of its bytes cached hits x % of the time; skipped modules take no space.
@@ -174,11 +181,16 @@ export function ShambaBudgetCard({
         title="Module utility and skip decisions"
         caption={
           <>
+            How many data reads per lookup each module saves; a module that saves less than its threshold is skipped, with
+            every module after it. Here α = {formatBound(alpha)}, β = {formatBound(beta)}, at a {budget} % budget.
+          </>
+        }
+        detail={
+          <>
             u<sub>d</sub> = β·(1 − α)·Π<sub>j&lt;d</sub> f<sub>j</sub>·(1 − f<sub>d</sub>): the data reads per lookup module d
             saves (SHaMBa Eq 8, as a saving). Modules are read in order, so skipping module d skips the rest; a module is
             skipped when u<sub>d</sub> ≤ θ<sub>d</sub> (P never skips module 1). With β ≤ 1, u<sub>2</sub> stays below 0.1,
-            so P skips module 2 at the paper’s θ<sub>2</sub> (pitfall P-B3). Here α = {formatBound(alpha)}, β ={' '}
-            {formatBound(beta)}, at a {budget} % budget.
+            so P skips module 2 at the paper’s θ<sub>2</sub> (pitfall P-B3).
           </>
         }
         csv={() =>

@@ -1,4 +1,6 @@
 /** Section B: SHaMBa's modular Bloom filters — FPR and modules read against D, Table 3, then the budget card. */
+import { Detail } from '../../ui/layout/Detail';
+import { LearnLink } from '../../ui/layout/LearnLink';
 import { useMemo } from 'react';
 import { ChartCard } from '../../ui/charts/ChartCard';
 import { lineChartCsv, tableCsv } from '../../ui/charts/csv';
@@ -105,12 +107,17 @@ export function ShambaSection({
           <span className="memory-tag">B</span> SHaMBa: split each filter into modules
         </h2>
         <p>
+          When <LearnLink to="bloom">filters</LearnLink> do not fit in the cache, SHaMBa splits each filter into D modules read in
+          order: most lookups for missing keys stop after the first module, which stays cached, and later modules are skipped when
+          they save too little.
+        </p>
+        <Detail testId="memory-b-detail">
           When filters do not fit in the block cache, a monolithic filter must be read whole before it answers. A modular
           Bloom filter (Mun, Zhu, Raman, Athanassoulis) splits one filter of b bits/key into D modules that every key is
           inserted into; a lookup reads them in order and stops at the first “no”. With ideal probe counts the FPR is the
           same as one filter’s (Eq 5), yet most empty lookups stop after module 1, which SHaMBa caches with high
           priority. A per-file utility decides whether reading the remaining modules is worth it.
-        </p>
+        </Detail>
       </header>
       <CardGrid>
         <ChartCard
@@ -127,8 +134,13 @@ export function ShambaSection({
           title="Modules read per lookup vs modules"
           caption={
             <>
-              An empty lookup reads Σ<sub>d</sub> Π<sub>j&lt;d</sub> f<sub>j</sub> modules (SHaMBa Eq 6, Fig 9); a lookup
-              that finds its key reads all D. Dashed: the mix at existing ratio α = {formatBound(alpha)}.
+              A lookup for a missing key stops at the first module that says “no”; a lookup that finds its key reads all D.
+              Dashed: the mix at existing ratio α = {formatBound(alpha)}.
+            </>
+          }
+          detail={
+            <>
+              An empty lookup reads Σ<sub>d</sub> Π<sub>j&lt;d</sub> f<sub>j</sub> modules (SHaMBa Eq 6, Fig 9).
             </>
           }
           csv={() => lineChartCsv(charts.reads)}
@@ -139,7 +151,8 @@ export function ShambaSection({
           id="mbf-table3"
           wide
           title={`SHaMBa Table 3 at ${b} bits/key`}
-          caption={`Every split of the ${charts.hashes} whole probes over D modules (the remainder goes to the last modules). The paper measured 0.825 / 0.847 / 0.887 / 0.830 % and 1 / 1.093 / 1.251 / 1.997 modules for D = 1, 2, 3, 7 at 10 bits/key.`}
+          caption={`Every split of the ${charts.hashes} whole probes over D modules (the remainder goes to the last modules).`}
+          detail="The paper measured 0.825 / 0.847 / 0.887 / 0.830 % and 1 / 1.093 / 1.251 / 1.997 modules for D = 1, 2, 3, 7 at 10 bits/key."
           csv={() => tableCsv(TABLE3_COLUMNS, charts.table)}
         >
           <DataTable columns={TABLE3_COLUMNS} rows={charts.table} rowKey={(r) => String(r.modules)} testId="table3" highlight={(r) => r.modules === modules} />

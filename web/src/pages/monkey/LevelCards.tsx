@@ -61,7 +61,8 @@ export const LevelCards = memo(function LevelCards({ rows, bits }: { rows: reado
       <ChartCard
         id="level-fpr"
         title="False-positive rate per level"
-        caption={`Same ${formatFixed(bits, 2)} bits/entry in total. Monkey makes each level’s FPR proportional to its size: T times the level above.`}
+        caption={`Same ${formatFixed(bits, 2)} bits/entry in total. Monkey gives the small levels lower false-positive rates.`}
+        detail="Monkey makes each level’s FPR proportional to its size: T times the level above."
         csv={() => barChartCsv(fprBars)}
       >
         <BarChart {...fprBars} title="False-positive rate of each level, uniform vs Monkey" data-testid="level-fpr-chart" valueLabels={labels} />
@@ -78,7 +79,7 @@ export const LevelCards = memo(function LevelCards({ rows, bits }: { rows: reado
         id="levels"
         wide
         title="Per-level allocation"
-        caption="Level 1 is the smallest. Monkey gives the small levels lower false-positive rates than uniform filters do. FPRs are per run; a tiered level has T−1 runs."
+        caption="Level 1 is the smallest. FPRs are per run; a tiered level has T−1 runs."
         detail="“Monkey exact” is the optimum for this finite tree (reference §3.4); “Eq 5/6” is the paper’s large-L closed form at Eq 7’s cost."
         csv={() => tableCsv(COLUMNS, tableRows)}
       >

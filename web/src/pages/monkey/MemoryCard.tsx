@@ -1,4 +1,5 @@
 /** Monkey Fig 7: zero-result lookup cost against filter memory, Monkey vs the uniform baseline. */
+import { LearnLink } from '../../ui/layout/LearnLink';
 import { memo, useMemo } from 'react';
 import { ChartCard } from '../../ui/charts/ChartCard';
 import { lineChartCsv } from '../../ui/charts/csv';
@@ -61,14 +62,19 @@ export const MemoryCard = memo(function MemoryCard(p: MemoryCardProps) {
     <ChartCard
       id="fig7"
       wide
-      title="Lookup cost against filter memory (Monkey Fig 7)"
+      title="Lookup cost against filter memory"
       caption={
         <>
-          Expected I/O of a lookup that finds nothing, {p.policyLabel}, T = {formatSig(p.sizeRatio, 4)}, L = {p.levels}. Both
-          start at {p.policyLabel === 'tiering' ? 'L·(T−1)' : 'L'} runs with no memory; Monkey falls faster because it spends
-          bits where entries are few. Below M<sub>threshold</sub> Monkey drops the filters of the largest levels. Dashed: the
-          paper’s closed form where it differs from the exact model of the finite tree. M<sub>threshold</sub> ={' '}
-          {formatSig(p.thresholdBits, 3)} bits/entry ({formatBytes((p.thresholdBits * p.entries) / 8)}).
+          I/Os wasted by a lookup for a missing key ({p.policyLabel}, T = {formatSig(p.sizeRatio, 4)}, L = {p.levels}). With no memory
+          both read every run; Monkey falls faster because it spends <LearnLink to="bloom">filter</LearnLink> bits where entries are
+          few. Dashed: the paper’s formula where it differs.
+        </>
+      }
+      detail={
+        <>
+          Monkey Fig 7. Both start at {p.policyLabel === 'tiering' ? 'L·(T−1)' : 'L'} runs with no memory. Below M<sub>threshold</sub>{' '}
+          Monkey drops the filters of the largest levels. Dashed: the paper’s closed form where it differs from the exact model of the
+          finite tree. M<sub>threshold</sub> = {formatSig(p.thresholdBits, 3)} bits/entry ({formatBytes((p.thresholdBits * p.entries) / 8)}).
         </>
       }
       csv={() => lineChartCsv(chart)}

@@ -78,10 +78,10 @@ export const Comparison = memo(function Comparison({ view }: { view: CurrentView
       id="closed-form"
       wide
       title="Exact model and the paper’s closed forms"
-      caption={
+      caption={`The exact model optimises the ${view.levels} levels this tree really has; the paper’s formulas assume infinitely many levels, so they overstate Monkey’s cost in shallow trees.`}
+      detail={
         <>
-          The exact model optimises the {view.levels} levels this tree really has; the paper’s Eq 7 and 19/20 assume infinitely many
-          levels (reference P7), so they overstate Monkey’s cost in shallow trees. M<sub>threshold</sub> = {formatSig(view.thresholdBitsPerEntry, 4)}{' '}
+          The paper’s Eq 7 and 19/20 assume infinitely many levels (reference P7). M<sub>threshold</sub> = {formatSig(view.thresholdBitsPerEntry, 4)}{' '}
           bits/entry ({formatBytes(view.thresholdBytes)}) for this T.
         </>
       }

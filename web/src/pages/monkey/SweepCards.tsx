@@ -3,6 +3,7 @@
  * fixed total memory (Fig 9, the "sweet spot"), and against the share of lookups that find their
  * key (Sec 4.4, Fig 13(A)).
  */
+import { LearnLink } from '../../ui/layout/LearnLink';
 import { memo, useMemo } from 'react';
 import { ChartCard } from '../../ui/charts/ChartCard';
 import { lineChartCsv } from '../../ui/charts/csv';
@@ -48,11 +49,17 @@ export const DataSizeCard = memo(function DataSizeCard(p: SweepProps<'monkey.dat
   return (
     <ChartCard
       id="data-size"
-      title="Lookup cost as the data grows (Monkey Fig 12(A))"
+      title="Lookup cost as the data grows"
       caption={
         <>
-          The current design and filter bits per entry at every size. The uniform baseline pays one FPR per level, so R climbs
-          with L ∝ log N; Monkey’s R levels off (Eq 7 does not depend on N). They meet where the tree has one level.
+          The current design and filter bits per entry at every size. With the same bits everywhere the cost climbs with every new{' '}
+          <LearnLink to="levels">level</LearnLink>; Monkey’s levels off. They meet where the tree has one level.
+        </>
+      }
+      detail={
+        <>
+          Monkey Fig 12(A). The uniform baseline pays one FPR per level, so R climbs with L ∝ log N; Monkey’s R levels off (Eq 7 does
+          not depend on N).
         </>
       }
       csv={() => lineChartCsv(chart)}
@@ -96,7 +103,8 @@ export const BufferLookupCard = memo(function BufferLookupCard(p: SweepProps<'mo
   return (
     <ChartCard
       id="buffer-lookup"
-      title="Lookup cost against buffer size, memory fixed (Monkey Fig 9, top)"
+      title="Lookup cost against buffer size, memory fixed"
+      detail="Monkey Fig 9, top."
       caption={
         <>
           Buffer + filters fixed at {data ? formatBytes(data.totalBytes) : '…'}; every byte the buffer takes comes out of the
@@ -128,8 +136,9 @@ export const BufferUpdateCard = memo(function BufferUpdateCard(p: SweepProps<'mo
   return (
     <ChartCard
       id="buffer-update"
-      title="Update cost against buffer size (Monkey Fig 9, bottom)"
-      caption="The same sweep: each merge level costs (T−1)/2 (leveling) or (T−1)/T (tiering) page I/Os per B entries, so W falls in steps as a larger buffer removes levels. Filters do not change W."
+      title="Update cost against buffer size"
+      caption="The same sweep: the update cost falls in steps as a larger buffer removes levels. Filters do not change it."
+      detail="Monkey Fig 9, bottom. Each merge level costs (T−1)/2 (leveling) or (T−1)/T (tiering) page I/Os per B entries, so W falls in steps as a larger buffer removes levels."
       csv={() => lineChartCsv(chart)}
       status={sweepStatus(p.computing, p.error)}
     >
@@ -163,11 +172,12 @@ export const MixCard = memo(function MixCard(p: SweepProps<'monkey.mix'> & { per
   return (
     <ChartCard
       id="mix"
-      title="Zero- and non-zero-result lookups (Monkey Sec 4.4, Fig 13(A))"
-      caption={
+      title="Zero- and non-zero-result lookups"
+      caption="A lookup that finds its key always pays one I/O at the level holding it, so Monkey tuned for the mix gives the largest level fewer bits."
+      detail={
         <>
-          A lookup that finds its key always pays one I/O and never a false positive at the level holding it, so Monkey tuned
-          for the mix (v = f/(1−f)) gives the largest level fewer bits. Z = (1−f)·R + f·V, Eq 13.
+          Monkey Sec 4.4, Fig 13(A). A lookup that finds its key never pays a false positive at the level holding it; Monkey tuned for
+          the mix uses v = f/(1−f). Z = (1−f)·R + f·V, Eq 13.
         </>
       }
       csv={() => lineChartCsv(chart)}

@@ -2,6 +2,7 @@
  * The current layout level by level: how big each level and each of its runs is, how many filter
  * bits it gets and what that buys (FPR), and what each level adds to the three costs.
  */
+import { LearnLink } from '../../ui/layout/LearnLink';
 import { memo, useMemo } from 'react';
 import type { MooseCosts } from '@lsm/models';
 import { BarChart } from '../../ui/charts/BarChart';
@@ -92,7 +93,8 @@ export const BreakdownCards = memo(function BreakdownCards({ costs, stale }: { c
       <ChartCard
         id="level-sizes"
         title="Level and run sizes of your layout"
-        caption="Levels above the last are full (N_i = F·r_1⋯r_i); the last holds the rest. A run fills after s_i = r_i/n_i merges (Eq.1)."
+        caption="Levels above the last are full; the last holds the rest."
+        detail="Moose Eq.1: N_i = F·r_1⋯r_i for the levels above the last; a run fills after s_i = r_i/n_i merges."
         csv={() => barChartCsv(sizes)}
         status={status}
       >
@@ -101,7 +103,13 @@ export const BreakdownCards = memo(function BreakdownCards({ costs, stale }: { c
       <ChartCard
         id="level-filters"
         title="Filter bits per level"
-        caption="Optimal filters give smaller runs more bits: p_i ∝ N_i/n_i (Eq.10), Monkey generalised. One more bit cuts a level’s FPR 1.62×."
+        caption={
+          <>
+            Optimal <LearnLink to="bloom">filters</LearnLink> give smaller runs more bits, as <LearnLink to="monkey">Monkey</LearnLink> does. One more bit
+            cuts a level’s FPR 1.62×.
+          </>
+        }
+        detail="Moose Eq.10: p_i ∝ N_i/n_i, Monkey generalised."
         csv={() => barChartCsv(filters)}
         status={status}
       >
@@ -111,7 +119,8 @@ export const BreakdownCards = memo(function BreakdownCards({ costs, stale }: { c
         id="levels"
         wide
         title="Per-level breakdown"
-        caption="What each level contributes: n_i·p_i to a zero-result lookup (Eq.4), n_i seeks to a range lookup (Eq.3), r_i/(n_i·B) to an update (Eq.2)."
+        caption="What each level adds to the cost of a lookup for a missing key, a range lookup and an update."
+        detail="n_i·p_i to a zero-result lookup (Moose Eq.4), n_i seeks to a range lookup (Eq.3), r_i/(n_i·B) to an update (Eq.2)."
         csv={() => tableCsv(COLUMNS, rows)}
       >
         <DataTable columns={COLUMNS} rows={rows} rowKey={(r) => r.level} testId="breakdown-table" />

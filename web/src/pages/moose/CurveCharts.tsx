@@ -3,6 +3,7 @@
  * (Fig.10A, Eq.7), next to the best one for the same last level (the Σ√r DP), and default
  * Moose's costs as the last level's share grows (Fig.10B).
  */
+import { Detail } from '../../ui/layout/Detail';
 import { memo, useMemo } from 'react';
 import { ChartCard } from '../../ui/charts/ChartCard';
 import { lineChartCsv, scatterChartCsv } from '../../ui/charts/csv';
@@ -71,22 +72,28 @@ export const RuCard = memo(function RuCard({
   return (
     <ChartCard
       id="ru-curve"
-      title="Range against update cost over k: the RU-curve (Moose Fig.10A)"
-      caption="For fixed capacities, n_i = k√r_i keeps R·U on its floor A²/B (Cauchy–Schwarz, Eq.7); small k is leveling-like, large k tiering-like."
+      title="Range against update cost over k: the RU-curve"
+      caption="For fixed level sizes, the run regulator k trades range cost for update cost at the best possible product: small k is leveling-like, large k tiering-like."
+      detail="Moose Fig.10A. n_i = k√r_i keeps R·U on its floor A²/B (Cauchy–Schwarz, Eq.7)."
       footer={
         c && (
-          <p className="card-foot" data-testid="ru-note">
-            Your ratios {list(c.sizeRatios)}: A = Σ√r_i = {formatSig(c.sumSqrtRatios, 4)}, so R·U ≥ {formatSig(c.productBound, 4)}; whole run counts keep
-            the dots just above the curve.
-            {data?.dp && (
-              <>
-                {' '}
-                Teal: the capacities the Σ√r DP picks for your last level’s share N_L/N = {formatSig(data.lastLevelFraction, 3)} (ratios{' '}
-                {list(data.dp.sizeRatios)}, A = {formatSig(data.dp.sumSqrtRatios, 4)}).
-              </>
-            )}
-            {data?.equalRatio && <> Equal ratios over the same span: R·U ≥ {formatSig(data.equalRatio.product, 4)} (Eq.8).</>}
-          </p>
+          <>
+            <p className="card-foot">Dots: your layout, just above the curve because run counts are whole; teal: what Moose’s search picks for your last level.</p>
+            <Detail summary="The numbers behind the curve">
+              <p data-testid="ru-note">
+                Your ratios {list(c.sizeRatios)}: A = Σ√r_i = {formatSig(c.sumSqrtRatios, 4)}, so R·U ≥ {formatSig(c.productBound, 4)}; whole run counts keep
+                the dots just above the curve.
+                {data?.dp && (
+                  <>
+                    {' '}
+                    Teal: the capacities the Σ√r DP picks for your last level’s share N_L/N = {formatSig(data.lastLevelFraction, 3)} (ratios{' '}
+                    {list(data.dp.sizeRatios)}, A = {formatSig(data.dp.sumSqrtRatios, 4)}).
+                  </>
+                )}
+                {data?.equalRatio && <> Equal ratios over the same span: R·U ≥ {formatSig(data.equalRatio.product, 4)} (Eq.8).</>}
+              </p>
+            </Detail>
+          </>
         )
       }
       csv={() => (chart ? scatterChartCsv(chart) : '')}
@@ -138,13 +145,14 @@ export const LastLevelCard = memo(function LastLevelCard({
   return (
     <ChartCard
       id="last-level"
-      title="Default Moose as the last level grows (Moose Fig.10B)"
-      caption="A bigger last level buys cheaper point lookups (Insight 2, Eq.11); the paper’s default is N_L = 0.8N."
+      title="Default Moose as the last level grows"
+      caption="A bigger last level buys cheaper point lookups; the paper’s default is a last level with 80 % of the data."
+      detail="Moose Fig.10B; Insight 2, Eq.11; the default is N_L = 0.8N."
       footer={
-        <p className="card-foot">
-          Moose with k = 1 and the Σ√r DP for every N_L/N from 0.5 to 0.99, costs for the workload on the left. The jumps come from rounding n_i =
-          round(√r_i).
-        </p>
+        <>
+          <p className="card-foot">Costs for the workload on the left, for last levels holding 50–99 % of the data; the jumps come from rounding run counts.</p>
+          <Detail>Moose with k = 1 and the Σ√r DP for every N_L/N from 0.5 to 0.99. The jumps come from rounding n_i = round(√r_i).</Detail>
+        </>
       }
       csv={() => (chart ? lineChartCsv(chart) : '')}
       status={sweepStatus(computing, error)}

@@ -74,9 +74,15 @@ export const SmooseCard = memo(function SmooseCard({
       title="Smoose’s choice for this workload"
       caption={
         <>
+          Smoose tries many last-level sizes and run counts and keeps the cheapest for the workload on the left, with the same filter memory.
+          It also scores the fixed-ratio designs, so it never loses to them.
+        </>
+      }
+      detail={
+        <>
           Smoose searches the last level’s size N_L ∈ [N/2, N) and the run regulator k, with the inner levels from a DP, and keeps the least
           workload-weighted cost (Eq.17, here with the workload’s share of existing-key lookups and long ranges) under the same optimally
-          split filter memory. It also scores the fixed-ratio designs, so it never loses to them.
+          split filter memory.
         </>
       }
       csv={() => tableCsv(LEVEL_COLUMNS, rows)}
@@ -174,7 +180,8 @@ export const CompareCards = memo(function CompareCards({ designs, stale }: { des
     <>
       <ChartCard
         id="compare"
-        title="Weighted cost per design (Moose Fig.8)"
+        title="Weighted cost per design"
+        detail="Moose Fig.8."
         caption="Expected page I/Os per operation for the workload on the left; lower is better."
         footer={
           <p className="card-foot">
@@ -190,7 +197,8 @@ export const CompareCards = memo(function CompareCards({ designs, stale }: { des
         id="compare-table"
         wide
         title="Every cost of every design"
-        caption="Page I/Os per operation; space amplification is the worst case n_L·N/N_L (Eq.15). The cheapest weighted cost is highlighted."
+        caption="Page I/Os per operation, and the worst-case space amplification. The cheapest weighted cost is highlighted."
+        detail="Space amplification is the worst case n_L·N/N_L (Moose Eq.15)."
         csv={() => tableCsv(COMPARE_COLUMNS, rows)}
       >
         <DataTable columns={COMPARE_COLUMNS} rows={rows} rowKey={(row) => row.design} testId="compare-table" highlight={(row) => row.weighted === best} />

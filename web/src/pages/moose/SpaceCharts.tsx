@@ -3,6 +3,7 @@
  * update-cost vs point-lookup-cost space and in update-cost vs range-lookup-cost space, with the
  * user's layout and Smoose's choice marked.
  */
+import { Detail } from '../../ui/layout/Detail';
 import { memo, useMemo } from 'react';
 import { ChartCard } from '../../ui/charts/ChartCard';
 import { scatterChartCsv } from '../../ui/charts/csv';
@@ -62,18 +63,24 @@ export const SpaceCards = memo(function SpaceCards({
   const range = useMemo(() => data && cloud(data.points, 'range', paperUpdate, yours, chosen), [data, paperUpdate, yours, chosen]);
   const status = sweepStatus(computing, error);
   const note = (
-    <p className="card-foot">
-      Leveling, tiering and lazy leveling for T = 2…100 on the full geometric tree; Moose structures from the Σ√r DP for N_L/N = 0.5…0.95 at
-      every run vector n_i = round(k√r_i). All with {formatSig(memoryBits, 3)} bits/entry of optimally split filters (Eq.10). Ring: your layout;
-      purple: Smoose’s choice.
-    </p>
+    <>
+      <p className="card-foot">
+        Leveling, tiering and lazy leveling for T = 2…100; Moose structures for last levels of 50–95 % of the data. All with{' '}
+        {formatSig(memoryBits, 3)} bits/entry of optimally split filters. Ring: your layout; purple: Smoose’s choice.
+      </p>
+      <Detail>
+        Fixed-ratio designs on the full geometric tree; Moose structures from the Σ√r DP for N_L/N = 0.5…0.95 at every run vector n_i =
+        round(k√r_i); filters split by Eq.10.
+      </Detail>
+    </>
   );
   return (
     <>
       <ChartCard
         id="space-point"
         title="Point lookups against updates, the design space"
-        caption="Moose’s per-level structures fill the space between leveling and tiering that fixed-ratio designs leave (Table 1)."
+        caption="Moose’s per-level structures fill the space between leveling and tiering that fixed-ratio designs leave."
+        detail="Moose Table 1."
         footer={note}
         csv={() => (point ? scatterChartCsv(point) : '')}
         status={status}
@@ -83,7 +90,8 @@ export const SpaceCards = memo(function SpaceCards({
       <ChartCard
         id="space-range"
         title="Range lookups against updates, the design space"
-        caption="A range lookup seeks once in every run (Σ n_i, Eq.3): tiering’s many runs cost here what they save on updates."
+        caption="A range lookup seeks once in every run: tiering’s many runs cost here what they save on updates."
+        detail="Range cost Σ n_i (Moose Eq.3)."
         footer={note}
         csv={() => (range ? scatterChartCsv(range) : '')}
         status={status}

@@ -90,17 +90,18 @@ export function BreakdownCard({ result, s }: { result: CurrentResult | undefined
       id="wa-sources"
       title="WA by source"
       wide
-      caption={`MSLS Table 1 (“Analysis, no opt”): bytes written per byte inserted by each step of the current ${L}-level design.`}
+      caption={`Bytes written per byte inserted by each step of the current ${L}-level design. Lx→Ly is a merge into level y; the last step is cheap when the last level is barely larger than the one above it.`}
+      detail={
+        <>
+          MSLS Table 1 (“Analysis, no opt”). Lx→Ly is a compaction into level y, amortised over its interval of inserts. MSLS counts
+          the keys that merge away as duplicates, the dense region round-robin compaction picks, levels overflowing their trigger
+          and false overlaps at file edges. The worst case (no redundancy; our reconstruction, the paper gives only its assumption)
+          moves whole levels.
+        </>
+      }
       csv={() => tableCsv(CSV_COLUMNS, rows)}
       footer={
         <>
-          <p className="fine msls-note">
-            Lx→Ly is a compaction into level y, amortised over its interval of inserts. MSLS counts the keys that merge
-            away as duplicates, the dense region round-robin compaction picks, levels overflowing their trigger and
-            false overlaps at file edges. The worst case (no redundancy; our reconstruction, the paper gives only its
-            assumption) moves whole levels. The last step is cheap when the last level is barely larger than the one
-            above it.
-          </p>
           <div className="msls-page-table">
             <DataTable columns={COLUMNS} rows={rows} rowKey={(r) => r.source} testId="msls-sources-table" />
           </div>

@@ -129,11 +129,16 @@ export function GrowthCard({ params, comparison }: { params: MslsLevelParams; co
       status={sweepStatus(sweep.computing, sweep.error, sweep.ms)}
       caption={
         <>
-          MSLS models a full tree under updates. A new database first fills: the curve counts how many times each write so far has been written, by
-          its flush and every merge since. No paper models this; ours is a fluid model of the same rules — files as key ranges holding their entries,
-          merged round robin, widened and cut as LevelDB does, with the keys’ sampling noise at file edges (the mean of several seeded realisations).
-          LevelDB also skips writes a young tree allows: a flush that overlaps nothing goes below level 0, and a file that overlaps nothing below moves
-          without a rewrite; the engine does neither.
+          A new database first fills: the curve counts how many times each write so far has been written, by its flush and every merge since.
+          LevelDB skips some writes a young tree allows; the engine does not.
+        </>
+      }
+      detail={
+        <>
+          MSLS models a full tree under updates. No paper models a tree filling up; ours is a fluid model of the same rules — files as key
+          ranges holding their entries, merged round robin, widened and cut as LevelDB does, with the keys’ sampling noise at file edges (the
+          mean of several seeded realisations). LevelDB’s shortcuts: a flush that overlaps nothing goes below level 0, and a file that
+          overlaps nothing below moves without a rewrite; the engine does neither.
         </>
       }
       csv={chart ? () => lineChartCsv(chart) : undefined}

@@ -76,10 +76,26 @@ export function LeveldbCard({ comparison }: { comparison: LeveldbComparisonState
       wide
       caption={
         <>
-          The same stream of writes — N keys written once, a warm-up of updates, then whole level-0 cycles — put into Debian’s LevelDB 1.23 (its own
-          defaults: 4 MiB write buffer, level 0 merged at 4 files, 10 MiB level 1, ×10, 2 MiB files, no compression; merges waited for after every
-          flush), into the engine configured as that design, and through the MSLS model of it. Write amplification here counts entries written per
-          write into tables (the log’s 1 apart).
+          The same stream of writes put into Debian’s LevelDB 1.23 with its own defaults, into the engine configured as that design, and
+          through the MSLS model of it. Write amplification here counts entries written per write into tables (the log’s 1 apart).
+        </>
+      }
+      detail={
+        <>
+          The stream: N keys written once, a warm-up of updates, then whole level-0 cycles. LevelDB’s defaults: 4 MiB write buffer, level 0
+          merged at 4 files, 10 MiB level 1, ×10, 2 MiB files, no compression; merges waited for after every flush.
+          {doc && (
+            <span data-testid="leveldb-notes">
+              {' '}Measured {doc.measured} with {doc.engine}; <code>npm test</code> measures all three again, side by side, and holds the engine’s merges within
+              10% of LevelDB’s and MSLS within 15% of LevelDB’s total. What differs, and why: LevelDB’s flush writes every version its memtable holds
+              (flush = 1.000 under skew too), and only its merges drop the older ones; the engine’s buffer keeps one version per key and flushes
+              Unique(wal)/wal, the term the paper’s model has. The model is given LevelDB’s flush here. LevelDB also widens a merge with files that fit
+              inside the range it rewrites below and cuts output files that would overlap more than 20 MiB two levels down; the engine does both, the model
+              neither. LevelDB counts its thresholds in table bytes ({formatFixed(doc.results[0]?.calibration.tableBytesPerEntry ?? 0, 1)} B per entry of
+              116 B) and its write buffer in arena bytes (a flush every {formatInt(doc.results[0]?.calibration.insertsPerFlush ?? 0)} writes of 116 B); the
+              engine and the model are given the same sizes in entries.
+            </span>
+          )}
         </>
       }
       csv={doc ? () => comparisonCsv(doc) : undefined}
@@ -120,16 +136,6 @@ export function LeveldbCard({ comparison }: { comparison: LeveldbComparisonState
               </tbody>
             </table>
 </ScrollRegion>
-            <p className="fine msls-note" data-testid="leveldb-notes">
-              Measured {doc.measured} with {doc.engine}; <code>npm test</code> measures all three again, side by side, and holds the engine’s merges within
-              10% of LevelDB’s and MSLS within 15% of LevelDB’s total. What differs, and why: LevelDB’s flush writes every version its memtable holds
-              (flush = 1.000 under skew too), and only its merges drop the older ones; the engine’s buffer keeps one version per key and flushes
-              Unique(wal)/wal, the term the paper’s model has. The model is given LevelDB’s flush here. LevelDB also widens a merge with files that fit
-              inside the range it rewrites below and cuts output files that would overlap more than 20 MiB two levels down; the engine does both, the model
-              neither. LevelDB counts its thresholds in table bytes ({formatFixed(doc.results[0]?.calibration.tableBytesPerEntry ?? 0, 1)} B per entry of
-              116 B) and its write buffer in arena bytes (a flush every {formatInt(doc.results[0]?.calibration.insertsPerFlush ?? 0)} writes of 116 B); the
-              engine and the model are given the same sizes in entries.
-            </p>
           </>
         )
       }
@@ -210,11 +216,11 @@ export function EngineRunCard({ params }: { params: MslsLevelParams }) {
       wide
       caption={
         <>
-          The design on the left, built by the engine in this page (in memory, in its worker) with a log-size flush trigger like the model’s wal: N keys
-          written once, N/2 updates of warm-up, then at least N more; the counts come from whole level-0 cycles. Up to {formatCount(ENGINE_RUN_MAX_KEYS)}{' '}
+          The design on the left, built by the engine in this page, next to the MSLS model. Up to {formatCount(ENGINE_RUN_MAX_KEYS)}{' '}
           keys here; natively, <code>lsm writes</code> runs any size.
         </>
       }
+      detail="The engine runs in memory, in its worker, with a log-size flush trigger like the model’s wal: N keys written once, N/2 updates of warm-up, then at least N more; the counts come from whole level-0 cycles."
       csv={rows.length > 0 ? () => toCsv(['step', 'MSLS write amplification', 'engine write amplification'], rows.map((r) => [r.source, r.model, r.engine])) : undefined}
       status={mine ? 'measuring…' : undefined}
       footer={

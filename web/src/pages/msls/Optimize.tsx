@@ -84,7 +84,8 @@ export function OptimizeCard({ sweep, s }: { sweep: SweepState<SweepResult<'msls
       id="optimize"
       wide
       title="Optimized level sizes"
-      caption="MSLS §6, Table 1 (“Analysis, opt”), Fig 14: Size(1)…Size(L−1) that minimise the MSLS WA, searched in the model worker."
+      caption="The level sizes that minimise the write amplification, with the same number of levels and the same data."
+      detail="MSLS §6, Table 1 (“Analysis, opt”), Fig 14: Size(1)…Size(L−1) that minimise the MSLS WA, searched in the model worker."
       csv={o ? () => tableCsv(CSV_COLUMNS, rows) : undefined}
       status={sweepStatus(sweep.computing, sweep.error, sweep.ms)}
       footer={

@@ -32,11 +32,11 @@ export function UniqueCard({ sweep, s, walItems }: { sweep: SweepState<SweepResu
     <ChartCard
       id="unique"
       title="Unique: how many distinct keys"
-      caption={`MSLS Fig 4: expected distinct keys among p inserts, as a share of N = ${formatCount(s.keys)}.`}
+      caption={`Expected distinct keys among p inserts, as a share of N = ${formatCount(s.keys)}.`}
+      detail="MSLS Fig 4. Every level’s size is a Unique of its interval, and merging tables adds their intervals."
       footer={
         <p className="fine msls-note">
-          Every level’s size is a Unique of its interval, and merging tables adds their intervals. Under skew the hot
-          keys repeat, so collecting distinct keys takes far more inserts
+          Under skew the hot keys repeat, so collecting distinct keys takes far more inserts
           {walItems !== undefined ? `; one flush is ${formatCount(walItems)} inserts` : ''}.
         </p>
       }
@@ -69,11 +69,12 @@ export function DensityCard({ sweep, s }: { sweep: SweepState<SweepResult<'msls.
     <ChartCard
       id="density"
       title="Density gradient of round-robin compaction"
-      caption={`MSLS Fig 6 / Theorem 3: key density of each level behind its round-robin cursor, ${dist}.`}
+      caption={`Key density of each level behind its round-robin cursor, ${dist}.`}
+      detail="MSLS Fig 6 / Theorem 3. A compaction moves more keys than the average density suggests: MSLS’s DInterval."
       footer={
         <p className="fine msls-note">
           Relative to the level’s average. At distance 0 the level was just compacted and is sparse; at 1 it is next in
-          line and densest, so a compaction moves more keys than the average density suggests — MSLS’s DInterval.
+          line and densest, so a compaction moves more keys than the average.
           {d && d.density.length > 0 ? ' The last level holds every key and is omitted.' : ''}
         </p>
       }

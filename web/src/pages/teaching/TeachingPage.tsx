@@ -4,9 +4,10 @@
  * Every step is kept: step back, scrub the timeline (flushes and merges marked), and read what
  * each step did and what it cost in pages.
  */
-import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ControlGroup, ParamControl } from '../../ui/controls';
 import { Page } from '../../ui/layout';
+import { isPresenterKey, useFullscreen, useFullscreenToggle, useViewportSize } from '../../ui/layout/presenter';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { totalWrites } from '../../documents/engine';
 import { formatBytes, formatInt } from '../../documents/format';
@@ -59,12 +60,9 @@ export function TeachingPage() {
   // Full screen (presenter mode): the stage fills the screen and the tree its height.
   const fullscreen = useFullscreen(figure);
   const embedded = currentLocation().embed === 'tree';
-  const viewport = useViewportHeight();
+  const viewport = useViewportSize().height;
   const fitHeight = embedded ? viewport - 40 : fullscreen ? viewport - 420 : undefined;
-  const toggleFullscreen = useCallback(() => {
-    if (document.fullscreenElement) void document.exitFullscreen();
-    else void figure.current?.requestFullscreen().catch(() => undefined);
-  }, []);
+  const toggleFullscreen = useFullscreenToggle(figure);
   const embedCopy = useClipboardCopy();
 
   // A presenter's keys (and a clicker's, which sends them): anywhere on the page but in a text box.
@@ -72,12 +70,7 @@ export function TeachingPage() {
   keys.current = { classroom, playing, toggleFullscreen, last: frames.length - 1 };
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
-      if (e.ctrlKey || e.metaKey || e.altKey || e.defaultPrevented) return;
-      const t = e.target as HTMLElement | null;
-      const tag = t?.tagName ?? '';
-      if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || t?.isContentEditable) return;
-      // Space and Enter on a button press that button.
-      if ((tag === 'BUTTON' || tag === 'A' || tag === 'SUMMARY') && (e.key === ' ' || e.key === 'Enter')) return;
+      if (!isPresenterKey(e)) return;
       const { classroom: c, playing: isPlaying, toggleFullscreen: full, last } = keys.current;
       const act: Record<string, () => void> = {
         ArrowRight: () => !isPlaying && void c.step(),
@@ -268,26 +261,4 @@ function Timeline({ frames, cursor, onSeek }: { frames: Frame[]; cursor: number;
       </p>
     </div>
   );
-}
-
-/** Whether `element` is the full-screen element now (the button's label and presenter sizes follow). */
-function useFullscreen(element: RefObject<HTMLElement | null>): boolean {
-  const [on, setOn] = useState(false);
-  useEffect(() => {
-    const onChange = () => setOn(document.fullscreenElement !== null && document.fullscreenElement === element.current);
-    document.addEventListener('fullscreenchange', onChange);
-    return () => document.removeEventListener('fullscreenchange', onChange);
-  }, [element]);
-  return on;
-}
-
-/** The window's inner height, kept current. */
-function useViewportHeight(): number {
-  const [h, setH] = useState(() => window.innerHeight);
-  useEffect(() => {
-    const onResize = () => setH(window.innerHeight);
-    window.addEventListener('resize', onResize);
-    return () => window.removeEventListener('resize', onResize);
-  }, []);
-  return h;
 }

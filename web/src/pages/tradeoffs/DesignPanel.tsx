@@ -3,6 +3,8 @@
  * and throughput on the exact model, a link that opens it on the Monkey page, its EngineConfig, and
  * the best candidates of the search.
  */
+import { Detail } from '../../ui/layout/Detail';
+import { LearnLink } from '../../ui/layout/LearnLink';
 import { memo, useMemo } from 'react';
 import { tableCsv, type TableColumn } from '../../ui/charts/csv';
 import type { Dataset } from '@lsm/models';
@@ -56,11 +58,10 @@ export const DesignPanel = memo(function DesignPanel({
     <article className={`card design-card${stale ? ' stale' : ''}`} data-testid="design-card" aria-labelledby="design-title" aria-busy={busy}>
       <header className="card-head">
         <div>
-          <h2 id="design-title">Holistic design for this workload (Monkey Algorithm 1)</h2>
+          <h2 id="design-title">Holistic design for this workload</h2>
           <p className="caption">
-            {formatBytes(memoryBytes)} of memory (buffer + filters) split by Newton’s method (Algorithm 5) for each policy and
-            size ratio T = (N/B)<sup>1/L</sup>; the cheapest by Eq 23{result.feasible ? '' : ' — no candidate meets the SLA; this one misses it least'}.
-            Costs and throughput are the exact model’s.
+            The cheapest design for the workload on the left with {formatBytes(memoryBytes)} of memory (buffer + filters)
+            {result.feasible ? '' : ' — no candidate meets the SLA; this one misses it least'}. Costs and throughput are the exact model’s.
           </p>
         </div>
       </header>
@@ -100,6 +101,10 @@ export const DesignPanel = memo(function DesignPanel({
         ) : (
           <p className="field-msg field-error">The Monkey page cannot show this design: {outOfRange.join('; ')}.</p>
         )}
+        <Detail testId="design-detail">
+          Monkey Algorithm 1: the memory is split by Newton’s method (Algorithm 5) for each <LearnLink to="merge">policy</LearnLink> and{' '}
+          <LearnLink to="size-ratio">size ratio</LearnLink> T = (N/B)<sup>1/L</sup>; the cheapest by Eq 23.
+        </Detail>
         <details>
           <summary>Engine config (JSON)</summary>
           <pre className="mono config-json" data-testid="engine-config" tabIndex={0} role="region" aria-label="Engine config (JSON)">
@@ -127,7 +132,7 @@ const COLUMNS: (Column<CandidateRow> & TableColumn<CandidateRow>)[] = [
   { key: 'sizeRatio', label: 'T', format: (v) => formatSig(Number(v), 4) },
   { key: 'bufferBytes', label: 'Buffer', unit: 'bytes', format: (v) => formatBytes(Number(v)) },
   { key: 'filterBitsPerEntry', label: 'Filters', unit: 'bits/entry', format: (v) => formatFixed(Number(v), 2) },
-  { key: 'cost', label: 'θ (Eq 23)', unit: 'I/O per op', format: (v) => formatSig(Number(v), 4) },
+  { key: 'cost', label: 'θ', unit: 'I/O per op', format: (v) => formatSig(Number(v), 4) },
   { key: 'feasible', label: 'Meets SLA' },
 ];
 
@@ -150,7 +155,7 @@ export const CandidatesCard = memo(function CandidatesCard({ result }: { result:
       wide
       title={`Best ${SHOWN} of the ${result.candidates.length} designs Algorithm 1 searched`}
       caption="Each candidate with its own best memory split, best first: θ is the cost the search minimises."
-      detail="θ is the paper’s closed-form objective (Eq 19/20 for lookups, continuous L for updates and scans)."
+      detail="θ is the paper’s closed-form objective, Eq 23 (Eq 19/20 for lookups, continuous L for updates and scans)."
       csv={() => tableCsv(COLUMNS, rows)}
     >
       <DataTable columns={COLUMNS} rows={rows} rowKey={(r) => String(r.rank)} testId="candidates-table" highlight={(r) => r.rank === 1} />

@@ -2,6 +2,7 @@
  * Monkey Fig 4 / Fig 8: lookup cost against update cost, one curve per merge policy and filter
  * allocation traced by the size ratio, with the Table 4 systems and the holistic design as points.
  */
+import { LearnLink } from '../../ui/layout/LearnLink';
 import { memo, useMemo } from 'react';
 import { ChartCard } from '../../ui/charts/ChartCard';
 import { scatterChartCsv } from '../../ui/charts/csv';
@@ -78,14 +79,19 @@ export const TradeoffCard = memo(function TradeoffCard({
     <ChartCard
       id="tradeoff"
       wide
-      title="Lookup cost against update cost, every size ratio (Monkey Fig 4 and Fig 8)"
+      title="Lookup cost against update cost, every size ratio"
       caption={
         <>
-          Each curve runs from T = 2, where leveling and tiering meet, to T<sub>lim</sub> = {data ? formatCount(data.sizeRatioLimit) : '…'}: leveling
-          ends as a sorted array (cheap lookups, costly updates), tiering as a log. Curves use {formatSig(bits, 3)} bits/entry and a{' '}
-          {formatBytes(bufferBytes)} buffer; Monkey’s filters are tuned to the workload’s lookup mix. Black points: the Table 4 defaults
-          of five systems (their own T, policy, bits and buffer, uniform filters). Orange: the holistic design for the workload on the
-          left. Hover a point for its T.
+          Each curve runs from <LearnLink to="size-ratio">size ratio</LearnLink> 2, where leveling and tiering meet, to its largest: leveling
+          ends as a sorted array (cheap lookups, costly updates), tiering as a log. Black points: five real systems’ defaults. Orange: the
+          holistic design for the workload on the left. Hover a point for its T.
+        </>
+      }
+      detail={
+        <>
+          Monkey Fig 4 and Fig 8. The curves end at T<sub>lim</sub> = {data ? formatCount(data.sizeRatioLimit) : '…'} and use{' '}
+          {formatSig(bits, 3)} bits/entry and a {formatBytes(bufferBytes)} buffer; Monkey’s filters are tuned to the workload’s lookup
+          mix. The black points are the Table 4 defaults of five systems (their own T, policy, bits and buffer, uniform filters).
         </>
       }
       csv={() => (chart ? scatterChartCsv(chart) : '')}

@@ -126,7 +126,7 @@ export function TradeoffsPage() {
           {result && (
             <ExportCard
               title="Export the holistic design"
-              caption="The design Algorithm 1 chose above, as files for native builds: the same bytes as lsm export. Each tab lists what its target cannot express."
+              caption="The holistic design chosen above (Monkey Algorithm 1), as files for native builds: the same bytes as lsm export. Each tab lists what its target cannot express."
               designs={exportDesigns}
             />
           )}

@@ -81,11 +81,16 @@ export function UpdateCostCard() {
       wide
       caption={
         <>
-          Unique keys fill a tree of whole levels — N = {formatInt(BUFFER_ENTRIES)} buffer entries × T^k, up to {formatCount(UPDATE_MAX_ENTRIES)} — in the engine
-          (in memory, 64 KiB buffer, 4 KiB pages, 116-byte entries), and the data pages its flushes and merges write are counted per insert. Each key is written
-          once: Monkey’s worst case for updates (App G). Eq 10 counts, per level, the merges an entry takes part in after it arrived ((T−1)/2 leveling,
-          (T−1)/T tiering); the engine also writes the entry into the level, which Eq 10 leaves out: counting it gives (T+1)/2 and 1. B is the engine’s
-          entries per data page; L is Eq 1’s for N.
+          Unique keys fill a tree of whole levels in the engine, and the data pages its flushes and merges write are counted per insert,
+          next to the model’s count.
+        </>
+      }
+      detail={
+        <>
+          N = {formatInt(BUFFER_ENTRIES)} buffer entries × T^k, up to {formatCount(UPDATE_MAX_ENTRIES)}, in the engine (in memory, 64 KiB
+          buffer, 4 KiB pages, 116-byte entries). Each key is written once: Monkey’s worst case for updates (App G). Eq 10 counts, per level,
+          the merges an entry takes part in after it arrived ((T−1)/2 leveling, (T−1)/T tiering); the engine also writes the entry into the
+          level, which Eq 10 leaves out: counting it gives (T+1)/2 and 1. B is the engine’s entries per data page; L is Eq 1’s for N.
         </>
       }
       csv={rows.length > 0 ? () => csv(rows) : undefined}

@@ -7,3 +7,5 @@ export { usePageInfo } from './pageContext';
 export { Readouts, type ReadoutItem } from './Readouts';
 export { ChartPlaceholder, sweepStatus } from './sweepStatus';
 export { TableCard, type TableCardProps } from './TableCard';
+export { Detail } from './Detail';
+export { LearnLink } from './LearnLink';

@@ -9,6 +9,7 @@ import type { TreeShape } from '../../documents/engine';
 import { useWidth } from '../charts/useWidth';
 import { formatBytes, formatCount, formatPercent } from '../../documents/format';
 import { BITS_DOMAIN, bitsColor, bitsInk, layoutTree, mergeView, type MergeView } from './treeLayout';
+import { TreeTable } from './TreeTable';
 import './tree.css';
 
 export interface TreeViewProps {
@@ -207,6 +208,7 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
           <Legend x={layout.trackX} y={legendY} width={Math.min(320, layout.trackWidth)} font={font - 2} />
         </svg>
       </div>
+      <TreeTable tree={tree} testId={testId} />
     </figure>
   );
 });
