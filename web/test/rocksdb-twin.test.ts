@@ -318,3 +318,16 @@ describe('figure rows with lsm predict', () => {
     expect(by('load.bytesWrittenPerUserByte').predicted).toBeNull();
   });
 });
+
+describe('the stored predicted figures', () => {
+  it('are read (numbers or null) and a wrong one is named', () => {
+    const stored = JSON.parse(fs.readFileSync(path.join(__dirname, '../../public/measured/rocksdb-twin.json'), 'utf8'));
+    const doc = parseRocksdbTwin(stored);
+    const withPrediction = doc.cases.filter((c) => c.run.predicted);
+    expect(withPrediction.length).toBe(stored.cases.filter((c: { run: { predicted?: unknown } }) => c.run.predicted).length);
+    for (const c of withPrediction) expect(c.run.predicted!.dataBlocksPerLookup).toBe(stored.cases.find((s: TwinCase) => s.shape === c.shape && s.workload === c.workload).run.predicted.dataBlocksPerLookup);
+    const bad = structuredClone(stored);
+    bad.cases[0].run.predicted = { ...bad.cases[0].run.predicted, cacheHitRate: -1 };
+    expect(() => parseRocksdbTwin(bad)).toThrow(/cases\[0\]\.run\.predicted\.cacheHitRate/);
+  });
+});

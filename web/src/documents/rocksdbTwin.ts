@@ -214,9 +214,22 @@ function figures(v: unknown, field: string): TwinFigures {
   return out;
 }
 
+const PREDICTED_FIELDS = ['dataBlocksPerLookup', 'dataBlocksPerScan', 'filtersPerLookup', 'cacheHitRate', 'bytesWrittenPerUserByte', 'entriesWrittenPerWrite'] as const;
+
+/** `lsm predict`'s figures: each a number ≥ 0 or null (not predicted). */
+function predicted(v: unknown, field: string): PredictedTwinFigures {
+  const o = object(v, field);
+  const out = {} as PredictedTwinFigures;
+  for (const key of PREDICTED_FIELDS) out[key] = o[key] == null ? null : nonNegative(o[key], `${field}.${key}`);
+  out.filesPerLevel = o.filesPerLevel == null ? null : array(o.filesPerLevel, `${field}.filesPerLevel`).map((n, i) => count(n, `${field}.filesPerLevel[${i}]`));
+  return out;
+}
+
 function pair(v: unknown, field: string): TwinPair {
   const o = object(v, field);
-  return { engine: figures(o.engine, `${field}.engine`), rocksdb: figures(o.rocksdb, `${field}.rocksdb`) };
+  const out: TwinPair = { engine: figures(o.engine, `${field}.engine`), rocksdb: figures(o.rocksdb, `${field}.rocksdb`) };
+  if (o.predicted !== undefined) out.predicted = predicted(o.predicted, `${field}.predicted`);
+  return out;
 }
 
 function engineTree(v: unknown, field: string): EngineTwinLevel[] {
