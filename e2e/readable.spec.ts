@@ -63,7 +63,9 @@ const PAGES: PageCase[] = [
     route: 'msls',
     heading: /^Write amplification/,
     ready: '[data-testid="msls-sources-chart"] svg',
-    maxWords: 1720,
+    // 1,564 measured before the RocksDB twin's table gained lsm predict's column (its figures and
+    // verdicts, data rather than prose: 1,790 measured after); bound about that + 5%.
+    maxWords: 1880,
     moved: ['Analysis, no opt', 'MSLS Fig 4', 'Theorem 3', 'LevelDB’s flush writes every version', 'fluid model'],
   },
   { route: 'tune', heading: /^Tune/, ready: '[data-testid="tune-table"]', maxWords: 550, moved: [] },
