@@ -48,15 +48,15 @@ export function labelWidth(label: string): number {
 
 /**
  * A label split into lines no wider than `maxWidth` (at spaces), so a long name fits a phone's
- * plot; one line when it fits.
+ * plot; one line when it fits. `width` measures a line (default: the placement's estimate).
  */
-export function wrapLabel(label: string, maxWidth: number): string[] {
-  if (labelWidth(label) <= maxWidth) return [label];
+export function wrapLabel(label: string, maxWidth: number, width: (text: string) => number = labelWidth): string[] {
+  if (width(label) <= maxWidth) return [label];
   const lines: string[] = [];
   let line = '';
   for (const word of label.split(' ')) {
     const next = line ? `${line} ${word}` : word;
-    if (line && labelWidth(next) > maxWidth) {
+    if (line && width(next) > maxWidth) {
       lines.push(line);
       line = word;
     } else {

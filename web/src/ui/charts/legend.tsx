@@ -3,6 +3,7 @@
  * Items wrap onto rows by estimated text width.
  */
 import { INK } from './palette';
+import { wrapLabel } from './labelPlacement';
 import { textWidth } from './scales';
 
 export interface LegendItem {
@@ -16,23 +17,8 @@ export interface LegendItem {
 const ROW = 18;
 const SWATCH = 22;
 
-/** A label split at spaces into lines that fit `width` (one line when it fits). */
-function wrapText(label: string, width: number): string[] {
-  if (textWidth(label) <= width) return [label];
-  const lines: string[] = [];
-  let line = '';
-  for (const word of label.split(' ')) {
-    const next = line ? `${line} ${word}` : word;
-    if (line && textWidth(next) > width) {
-      lines.push(line);
-      line = word;
-    } else {
-      line = next;
-    }
-  }
-  if (line) lines.push(line);
-  return lines;
-}
+/** A label split at spaces into lines that fit `width`, measured as the legend draws it. */
+const wrapText = (label: string, width: number): string[] => wrapLabel(label, width, (t) => textWidth(t));
 
 export function legendLayout(items: readonly LegendItem[], width: number) {
   const pos: { x: number; y: number; lines: string[] }[] = [];
