@@ -7,6 +7,7 @@ import path from 'node:path';
 import { root } from './setup.mjs';
 import { buildReferee } from '../interop/rocksdb/referee.mjs';
 import { DEFAULT_BLOCK_CACHE } from '../interop/rocksdb/twin.mjs';
+import { calibrateRocksdb } from '../interop/rocksdb/calibrate.mjs';
 import { defaultOptionsText, proofLines, runProof, scaleOptions } from '../interop/rocksdb/proof.mjs';
 
 /** "1/5" or "0.2" → 0.2; in (0, 1]. */
@@ -39,6 +40,15 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
       'ops/s counts the referee\'s waits for flush/compaction after a write that sealed a memtable. Latency: the RocksDB call alone, log2 buckets split in 8 (±6%).\n' +
       'Gains: of the means; [range] over the runs\' extremes — a range holding 0 is "no change".',
   );
+  // Time as well as pages: this device's page prices and RocksDB's CPU per class, once for all cases.
+  const calibrationDir = path.join(work, 'calibration');
+  fs.mkdirSync(calibrationDir, { recursive: true });
+  const calibrationOptions = path.join(calibrationDir, 'current.OPTIONS');
+  fs.writeFileSync(calibrationOptions, currentText);
+  const calibration = await calibrateRocksdb({ driver, dir: calibrationDir, optionsFile: calibrationOptions });
+  console.log(
+    `calibration: ${calibration.device}: page read ${calibration.page_read_us.toFixed(1)} µs, page write ${calibration.page_write_us.toFixed(2)} µs; ${calibration.store} CPU per operation ${calibration.cpu_us.map((u) => u.toFixed(1)).join(' / ')} µs (zero-result, non-zero-result, range, write)`,
+  );
   const cases = [];
   for (const letter of letters) {
     const t0 = Date.now();
@@ -51,6 +61,7 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
       records,
       operations,
       repeats,
+      calibration,
       log: (l) => console.error(l),
     });
     console.log(`${proofLines(c).join('\n')}\n  (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
@@ -68,7 +79,7 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(
     out,
-    `${JSON.stringify({ kind: 'lsm-navigator/tune-proof-rocksdb', version: 1, measured: new Date().toISOString(), from, scale, blockCacheBytes, records, operations, repeats, cases }, null, 1)}\n`,
+    `${JSON.stringify({ kind: 'lsm-navigator/tune-proof-rocksdb', version: 1, measured: new Date().toISOString(), from, scale, blockCacheBytes, records, operations, repeats, calibration, cases }, null, 1)}\n`,
   );
   console.log(`\nwrote ${path.relative(root, out)}`);
 }

@@ -260,7 +260,7 @@ function exportRocksdb(configFile, workloadFile) {
  * `blockCacheBytes` for the current design, workload `workload` (ycsb:a … or a file) at
  * `records` / `operations`, `repeats` runs per design alternating. Files go under `dir`.
  */
-export async function runProof({ driver, dir, currentText, blockCacheBytes = DEFAULT_BLOCK_CACHE, workload, records, operations, repeats = 2, log = () => {} }) {
+export async function runProof({ driver, dir, currentText, blockCacheBytes = DEFAULT_BLOCK_CACHE, workload, records, operations, repeats = 2, calibration = null, log = () => {} }) {
   fs.mkdirSync(dir, { recursive: true });
   const file = (name, text) => {
     const p = path.join(dir, name);
@@ -314,6 +314,12 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
   }
   const of = (design, key) => runs[design].map((r) => r[key]);
   const predicted = { current: t.current.prediction.expected, recommended: rec.prediction.expected };
+  // Time as well as pages: each design's prediction priced on the calibrated device (`lsm predict --calibration`).
+  if (calibration) {
+    const calibrationFile = file('calibration.json', `${JSON.stringify(calibration, null, 2)}\n`);
+    const timeOf = (config) => JSON.parse(lsm(['predict', '--config', config, '--workload', workloadFile, '--calibration', calibrationFile]).stdout).time;
+    predicted.time = { current: timeOf(pricedCurrent), recommended: timeOf(recommendedConfig) };
+  }
   return {
     workload: t.workload.name || workload,
     records,
@@ -389,6 +395,13 @@ export function proofLines(c) {
   lines.push(
     `  gain: predicted ${pct(c.predicted.gain)} · measured I/O per op ${gainText(c.gains.ioPerOp)} · blocks read per op ${gainText(c.gains.blocksPerOp)} · written per user byte ${c.runs.current[0].userBytesWritten > 0 ? gainText(c.gains.writtenPerUserByte) : '— (the run writes nothing)'} (load + run ${gainText(c.gains.writtenPerUserByteAll)}) · ops/s ${gainText(c.gains.opsPerSecond)}`,
   );
+  const time = c.predicted.time;
+  if (time) {
+    const measured = (d) => spread(c.runs[d].map((r) => r.opsPerSecond)).mean;
+    lines.push(
+      `  ops/s predicted on the calibrated device: current ${time.current.ops_per_sec.toFixed(0)} (measured ${measured('current').toFixed(0)}), recommended ${time.recommended.ops_per_sec.toFixed(0)} (measured ${measured('recommended').toFixed(0)}); gain predicted ${pct(time.recommended.ops_per_sec / time.current.ops_per_sec - 1)}`,
+    );
+  }
   if (c.runs.current.some((r) => !r.directReads) || c.runs.recommended.some((r) => !r.directReads)) {
     lines.push('  WARNING: the filesystem refused direct reads: blocks "read from storage" may have come from the OS page cache');
   }

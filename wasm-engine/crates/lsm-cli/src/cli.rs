@@ -87,6 +87,13 @@ pub(crate) enum Command {
     /// The engine's own merge policy and filter sizing replayed on sizes: I/O per operation of
     /// each class and in total.
     Predict(PredictArgs),
+    /// Measure this device and this engine's CPU: pages and operations turned into time (JSON).
+    ///
+    /// Writes a file of --probe-mib MiB in DIR (a temporary directory without --dir), times page
+    /// writes (large sequential batches, fdatasync) and random page reads (O_DIRECT where the
+    /// filesystem allows, said when not), then each operation class's CPU on the design in memory.
+    /// Takes a few seconds. `lsm predict --calibration` turns its I/O into µs and ops/s.
+    Calibrate(CalibrateArgs),
     /// Monkey's Figure 12A on the engine: zero-result I/O per lookup as the data doubles.
     ///
     /// From 2^from to 2^to entries, for uniform filters, Monkey sized at birth and Monkey
@@ -305,6 +312,26 @@ pub(crate) struct PredictArgs {
     pub(crate) workload: String,
     #[command(flatten)]
     pub(crate) counts: Counts,
+    /// A calibration (`lsm calibrate`): also predict µs per operation and ops/s on that device.
+    #[arg(long, value_name = "CAL.json", value_hint = ValueHint::FilePath)]
+    pub(crate) calibration: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub(crate) struct CalibrateArgs {
+    /// Where to write the probe file (removed after): a directory on the device to calibrate.
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub(crate) dir: Option<String>,
+    /// The design whose CPU is measured: EngineConfig JSON (RocksDB 7.8's defaults without it).
+    #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath)]
+    pub(crate) config: Option<String>,
+    /// Size of the probe file, MiB: an integer in [16, 65536]; larger than the device's cache
+    /// when reads cannot be direct.
+    #[arg(long, value_name = "MIB", default_value = "256", allow_negative_numbers = true)]
+    pub(crate) probe_mib: String,
+    /// Random page reads timed: an integer in [100, 1000000].
+    #[arg(long, value_name = "N", default_value = "2000", allow_negative_numbers = true)]
+    pub(crate) reads: String,
 }
 
 #[derive(Debug, Args)]

@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory as _, FromArgMatches as _};
 
+use lsm_core::calibration::{Calibration, time_cost};
 use lsm_core::config::EngineConfig;
 use lsm_core::error::{Error, Result};
 use lsm_core::workload::{MAX_OPERATIONS, Workload};
@@ -43,12 +44,13 @@ macro_rules! outln {
     }};
 }
 
+mod calibrate;
 mod cli;
 mod experiments;
 
 use cli::{
-    BenchArgs, Command, Counts, ExportArgs, FitArgs, ImportArgs, PredictArgs, RunArgs, Store, TraceArgs, TuneArgs,
-    ValidateArgs, YcsbArgs,
+    BenchArgs, CalibrateArgs, Command, Counts, ExportArgs, FitArgs, ImportArgs, PredictArgs, RunArgs, Store, TraceArgs,
+    TuneArgs, ValidateArgs, YcsbArgs,
 };
 
 fn main() -> ExitCode {
@@ -69,6 +71,7 @@ fn main() -> ExitCode {
         Command::Ycsb(a) => ycsb_properties(&a),
         Command::Fit(a) => fit(&a),
         Command::Predict(a) => predict(&a),
+        Command::Calibrate(a) => calibrate_cmd(&a),
         Command::Tune(a) => tune(&a),
         Command::Growth(a) => experiments::growth(&a),
         Command::Keys(a) => experiments::keys(&a),
@@ -330,6 +333,8 @@ fn validate(a: &ValidateArgs) -> Result<()> {
     Ok(())
 }
 
+/// RocksDB 7.8's defaults as `Options()` opens a database: what `lsm calibrate` measures by default.
+const ROCKSDB_DEFAULTS: &str = include_str!("../../../../public/presets/rocksdb.json");
 const BENCH_CONFIG: &str = include_str!("../../../../public/examples/bench-config.json");
 const BENCH_WORKLOAD: &str = include_str!("../../../../public/examples/bench-workload.json");
 
@@ -428,7 +433,36 @@ fn predict(a: &PredictArgs) -> Result<()> {
     let config = load_config(&a.config)?;
     let workload = load_workload(&a.workload, &a.counts)?;
     let p = lsm_tune::predict::predict(&config, &workload)?;
-    outln!("{}", serde_json::to_string_pretty(&p).unwrap_or_default());
+    let mut doc = serde_json::to_value(&p).map_err(|e| Error::invalid("prediction", e.to_string()))?;
+    if let Some(path) = &a.calibration {
+        let calibration = Calibration::from_json(&read(path)?).map_err(|e| in_file(path, e))?;
+        let time = time_cost(&p.class_costs, &p.mix, &calibration);
+        eprintln!(
+            "on {}: {:.1} µs per operation, {:.0} ops/s ({})",
+            calibration.device, time.mean_us, time.ops_per_sec, calibration.store
+        );
+        doc["time"] = serde_json::to_value(&time).map_err(|e| Error::invalid("time", e.to_string()))?;
+    }
+    outln!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+    Ok(())
+}
+
+fn calibrate_cmd(a: &CalibrateArgs) -> Result<()> {
+    let config = match &a.config {
+        Some(path) => load_config(path)?,
+        None => EngineConfig::from_json(ROCKSDB_DEFAULTS)?,
+    };
+    let dir = a.dir.as_ref().map_or_else(std::env::temp_dir, std::path::PathBuf::from);
+    let c = calibrate::calibrate(&dir, &config, number(&a.probe_mib, "probe-mib")?, number(&a.reads, "reads")?)?;
+    eprintln!(
+        "{}: page read {:.1} µs, page write {:.2} µs; CPU per operation {:.2} / {:.2} / {:.2} / {:.2} µs \
+         (zero-result, non-zero-result, range, write)",
+        c.device, c.page_read_us, c.page_write_us, c.cpu_us[0], c.cpu_us[1], c.cpu_us[2], c.cpu_us[3]
+    );
+    for n in &c.notes {
+        eprintln!("note: {n}");
+    }
+    outln!("{}", serde_json::to_string_pretty(&c).unwrap_or_default());
     Ok(())
 }
 

@@ -19,7 +19,7 @@ const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../public/pres
 const README: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../README.md");
 
 /// Every command, in the order `lsm --help` lists them.
-const COMMANDS: [&str; 16] = [
+const COMMANDS: [&str; 17] = [
     "run",
     "trace",
     "validate",
@@ -30,6 +30,7 @@ const COMMANDS: [&str; 16] = [
     "fit",
     "tune",
     "predict",
+    "calibrate",
     "growth",
     "keys",
     "ops",
@@ -391,4 +392,37 @@ fn every_readme_command_line_runs_on_small_inputs() {
     assert!(Path::new(&at("tuned")).join("compare.sh").exists());
     assert!(std::fs::read_dir(at("db")).unwrap().count() > 0);
     std::fs::remove_dir_all(dir).unwrap();
+}
+
+#[test]
+fn predict_with_a_calibration_prices_the_io_in_time() {
+    let dir = std::env::temp_dir().join(format!("lsm-cli-cal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cal = dir.join("cal.json");
+    let doc = |read: f64| {
+        format!(
+            r#"{{"kind":"lsm-navigator/calibration","version":1,"device":"test","direct_reads":true,"page_bytes":4096,
+            "page_read_us":{read},"page_write_us":5,"store":"lsm-engine","cpu_us":[2,3,40,4],"notes":[]}}"#
+        )
+    };
+    std::fs::write(&cal, doc(100.0)).unwrap();
+    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../public/presets/leveldb.json");
+    let args = ["predict", "--config", config, "--workload", "ycsb:c", "--records", "20000", "--operations", "2000"];
+    let out = lsm(&[&args[..], &["--calibration", cal.to_str().unwrap()]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    // YCSB C reads only existing keys: its time is their CPU plus their pages at 100 µs.
+    let io = v["class_costs"][1].as_f64().unwrap();
+    let us = v["time"]["mean_us"].as_f64().unwrap();
+    assert!((us - (3.0 + io * 100.0)).abs() < 1e-6, "{us} vs io {io}");
+    assert!((v["time"]["ops_per_sec"].as_f64().unwrap() - 1e6 / us).abs() < 1e-6);
+    // Without --calibration there is no time.
+    let plain: serde_json::Value = serde_json::from_str(&stdout(&lsm(&args))).unwrap();
+    assert!(plain.get("time").is_none());
+    // A bad figure is named with its range.
+    std::fs::write(&cal, doc(-1.0)).unwrap();
+    let bad = lsm(&[&args[..], &["--calibration", cal.to_str().unwrap()]].concat());
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(stderr(&bad).contains("page_read_us") && stderr(&bad).contains("[0, 1000000]"), "{}", stderr(&bad));
+    std::fs::remove_dir_all(&dir).unwrap();
 }

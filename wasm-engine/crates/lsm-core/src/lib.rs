@@ -2,13 +2,14 @@
 //! what a workload is (`workload::Workload`), and the functions every other crate decides with —
 //! the merge geometry and plans (`compaction`), the filter allocations of Monkey (`allocation`,
 //! `monkey_birth`) and Mnemosyne (`mnemosyne`), Bloom filter math (`bloom`), the FPR and size of RocksDB's
-//! filter kinds (`filter_kinds`), and the seeded
+//! filter kinds (`filter_kinds`), pages turned into time on a calibrated device (`calibration`), and the seeded
 //! RNG, hashing and libm-backed math that make a wasm run and a native run identical.
 //! No I/O, no clock, no platform code.
 
 pub mod allocation;
 pub mod arena;
 pub mod bloom;
+pub mod calibration;
 pub mod compaction;
 pub mod config;
 pub mod error;

@@ -1,0 +1,68 @@
+/**
+ * A calibration (lsm_core::calibration) for RocksDB: the device's page prices from `lsm calibrate`
+ * on the directory RocksDB will use, and RocksDB's own CPU per operation class from a short run
+ * through the referee.
+ *
+ * RocksDB's CPU: 20,000 records of 1,000 B, then 20,000 operations, a quarter of each class
+ * (missing-key lookups, existing-key lookups, scans of YCSB's mean 50 entries, updates), with the
+ * design's own options and a cache that holds the data. Each class's mean latency minus the
+ * blocks it read from storage at the device's page price is its CPU. A write's pages are priced
+ * as the device's write plus the engine's merge CPU per page (the referee times the call, not the
+ * background compaction it causes): said in the notes.
+ */
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { LSM, playOnRocksdb } from './referee.mjs';
+
+const RECORDS = 20_000;
+const OPERATIONS = 20_000;
+const CACHE_BYTES = 256 << 20;
+
+/** The calibration workload (Workload JSON): the four classes in equal shares. */
+export function calibrationWorkload() {
+  return {
+    kind: 'lsm-navigator/workload',
+    version: 1,
+    name: 'calibration',
+    seed: 7,
+    preload: { entries: RECORDS, key_space: 0, key_bytes: 16, value_bytes: 1000 },
+    operations: OPERATIONS,
+    mix: { insert: 0, update: 0.25, delete: 0, get_existing: 0.25, get_missing: 0.25, range: 0.25 },
+    distribution: { kind: 'uniform' },
+    range_selectivity: 50 / RECORDS,
+  };
+}
+
+/**
+ * CPU microseconds per class from a referee run: mean latency minus storage reads at
+ * `pageReadUs`. Classes in the calibration's order: zero-result, non-zero-result, range, write.
+ */
+export function rocksdbCpu(run, pageReadUs) {
+  const cls = [run.lookups.missing, run.lookups.existing, run.scans, run.writes];
+  return cls.map((c) => {
+    if (!c || !c.latency_ns || !(c.count > 0)) return 0;
+    const reads = (c.data_block_reads ?? 0) + (c.index_block_reads ?? 0) + (c.filter_block_reads ?? 0) + (c.block_reads ?? 0);
+    return Math.max(0, c.latency_ns.mean / 1000 - (reads / c.count) * pageReadUs);
+  });
+}
+
+/** The device under `dir` (`lsm calibrate`), then RocksDB's CPU on `optionsFile` (see the module docs). */
+export async function calibrateRocksdb({ driver, dir, optionsFile, lsm = LSM }) {
+  fs.mkdirSync(dir, { recursive: true });
+  const device = JSON.parse(execFileSync(lsm, ['calibrate', '--dir', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  const workload = path.join(dir, 'calibration.workload.json');
+  fs.writeFileSync(workload, `${JSON.stringify(calibrationWorkload())}\n`);
+  const report = await playOnRocksdb({ driver, workload, optionsFile, blockCacheBytes: CACHE_BYTES, dbDir: path.join(dir, 'calibration-db') });
+  fs.rmSync(path.join(dir, 'calibration-db'), { recursive: true, force: true });
+  return {
+    ...device,
+    store: `rocksdb ${report.rocksdb_version ?? ''}`.trim(),
+    cpu_us: rocksdbCpu(report.run, device.page_read_us),
+    notes: [
+      ...device.notes,
+      `cpu_us: RocksDB's mean call time per class on ${RECORDS.toLocaleString('en-US')} cached records, less its storage reads at ${device.page_read_us.toFixed(1)} µs`,
+      "a write's pages are priced at the device's write plus lsm-engine's merge CPU per page: RocksDB's compaction CPU is not timed by the call",
+    ],
+  };
+}
