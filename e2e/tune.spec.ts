@@ -98,6 +98,8 @@ test('tune: a RocksDB OPTIONS file of one’s own is the starting point', async 
   await expect(page.getByTestId('tune-custom')).toContainText('Your design: OPTIONS-mine');
   await expect(page.getByTestId('tune-table').locator('tbody tr')).toHaveCount(3);
   expect(new URL(page.url()).hash).toContain('d=custom');
+  // An OPTIONS file is RocksDB's: the advice is for RocksDB unless the user asks for the engine.
+  expect(new URL(page.url()).hash).toContain('t=rocksdb');
   expect(errors).toEqual([]);
 });
 
@@ -179,5 +181,35 @@ test('tune for this: a model page’s design opens on the Tune page as the curre
   await expect(page.getByRole('textbox', { name: /^Range lookups/ })).toHaveValue('0.05');
   await expect(page.getByRole('textbox', { name: /^Records/ })).toHaveValue('50,000');
   await expect(table.locator('tbody tr')).toHaveCount(3);
+  expect(errors).toEqual([]);
+});
+
+test('tune: the landing view starts from RocksDB 7.8’s true defaults with something to gain, and a calibrated device prices it in ops/s', async ({ page }) => {
+  const errors = await openPage(page, 'tune', 'Tune');
+  await expect(page.getByTestId('tune-table').locator('tbody tr')).toHaveCount(3, { timeout: 60_000 });
+  // Defaults: RocksDB's true defaults, YCSB B, 200,000 records, advice for RocksDB.
+  await expect(page.getByTestId('tune-table').locator('tbody tr').nth(0)).toContainText('uniform filters at 0 bits/key');
+  const gain = await cell(page, 1, 4);
+  expect(gain, 'the landing case has something to gain').toBeGreaterThan(0.1);
+  await page.getByTestId('tune-calibrate').click();
+  const calibration = page.getByTestId('tune-calibration');
+  await expect(calibration).toBeVisible({ timeout: 60_000 });
+  await expect(calibration).toContainText('OPFS');
+  const read = Number(await calibration.getAttribute('data-read'));
+  const write = Number(await calibration.getAttribute('data-write'));
+  expect(read).toBeGreaterThan(0);
+  expect(write).toBeGreaterThan(0);
+  const ops = async (d: string) => Number(await page.getByTestId(`tune-time-${d}`).locator('td[data-value]').last().getAttribute('data-value'));
+  await expect(page.getByTestId('tune-time-table')).toBeVisible();
+  const current = await ops('current');
+  const recommended = await ops('recommended');
+  expect(current).toBeGreaterThan(0);
+  // Fewer pages per operation at a positive page price: more operations per second.
+  expect(recommended).toBeGreaterThan(current);
+  await expect(page.getByTestId('tune-time-gain')).toContainText('Predicted throughput: +');
+  // Kept in this browser: a reload shows the calibration without running it again.
+  await page.reload();
+  await expect(page.getByTestId('tune-calibration')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('text=NaN')).toHaveCount(0);
   expect(errors).toEqual([]);
 });

@@ -503,3 +503,30 @@ export interface GrowthResult {
   spec: GrowthSpec;
   points: GrowthPoint[];
 }
+
+/** What a device and a store's CPU cost (`lsm_core::calibration::Calibration`, `lsm calibrate`). */
+export interface Calibration {
+  kind: 'lsm-navigator/calibration';
+  version: 1;
+  /** Where the pages were timed: "files in /tmp (direct reads)", "OPFS (sync access handles)". */
+  device: string;
+  /** Whether page reads bypassed the OS cache (O_DIRECT); never in a browser. */
+  direct_reads: boolean;
+  page_bytes: number;
+  /** Mean µs to read one page at a random offset, one read at a time. */
+  page_read_us: number;
+  /** µs per page a flush or merge writes: the device's batched, flushed write plus the merge CPU. */
+  page_write_us: number;
+  /** Whose CPU `cpu_us` is: "lsm-engine 0.1.0 (wasm)", "rocksdb 7.8.3". */
+  store: string;
+  /** CPU µs per operation of each class (zero-result, non-zero-result, range lookup, write), pages in memory. */
+  cpu_us: [number, number, number, number];
+  notes: string[];
+}
+
+/** A design's predicted time on a calibrated device (`lsm_core::calibration::TimeCost`). */
+export interface TimeCost {
+  us_per_op: [number, number, number, number];
+  mean_us: number;
+  ops_per_sec: number;
+}

@@ -14,6 +14,8 @@ import init, {
   import_config,
   tune,
   tune_bundle,
+  calibrate,
+  time_cost,
   drifted_workload,
   validate_config,
   validate_workload,
@@ -36,6 +38,7 @@ import {
 } from './idbStore';
 import { acquireDatabaseLock, databasesInUse, inUseMessage, type HeldLock } from './dbLock';
 import { deleteOpfsDatabase, OpfsPool, type PhysicalCalls } from './opfsPool';
+import { probeOpfs } from './opfsProbe';
 import type { Kind, Progress, RequestMessage, Requests, Responses, ResponseMessage, Session, Snapshot } from './protocol';
 import type { EngineConfig, Report, RunProgress } from '../documents/engine';
 
@@ -446,6 +449,13 @@ const handlers: Handlers = {
   },
   drifted({ workload, mix }) {
     return { workload: JSON.parse(drifted_workload(JSON.stringify(workload), JSON.stringify(mix))) };
+  },
+  async calibrate({ config }) {
+    const device = await probeOpfs(config.page_bytes);
+    return { calibration: JSON.parse(calibrate(JSON.stringify(config), JSON.stringify(device))) };
+  },
+  timeCost({ io, mix, calibration }) {
+    return JSON.parse(time_cost(JSON.stringify(io), JSON.stringify(mix), JSON.stringify(calibration)));
   },
   tuneBundle({ result, proof }) {
     return { files: JSON.parse(tune_bundle(JSON.stringify(result), proof ? JSON.stringify(proof) : '')) };

@@ -5,7 +5,7 @@
  */
 import type { Backend, DatabaseInfo } from './idbStore';
 import type { PhysicalCalls } from './opfsPool';
-import type { BatchResult, BundleFile, EngineConfig, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TraceFit, TreeShape, TuneProof, TuneResult, TuneTarget, Workload } from '../documents/engine';
+import type { BatchResult, BundleFile, EngineConfig, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TimeCost, TraceFit, TreeShape, TuneProof, TuneResult, TuneTarget, Workload, Calibration } from '../documents/engine';
 import type { WriteAmpResult, WriteAmpSpec } from '../documents/writeAmp';
 
 export type { TraceFit };
@@ -98,6 +98,10 @@ export interface Requests {
   tune: { config: EngineConfig; workload: Workload; rho: number; target: TuneTarget };
   /** The files of a tune's bundle, with the proof run's figures when there is one. */
   tuneBundle: { result: TuneResult; proof?: TuneProof };
+  /** Time this browser's OPFS pages and the engine's CPU per operation class on `config` (a few seconds). */
+  calibrate: { config: EngineConfig };
+  /** Pages per operation of each class (R, V, Q, W) and the class shares, priced on a calibrated device. */
+  timeCost: { io: [number, number, number, number]; mix: [number, number, number, number]; calibration: Calibration };
   /** The workload with its class shares (R, V, Q, W) replaced: a drifted workload. */
   drifted: { workload: Workload; mix: [number, number, number, number] };
   /** Monkey's Fig 12A on in-memory engines (the same as `lsm growth`), with progress; a cancel keeps the sizes measured so far. */
@@ -130,6 +134,8 @@ export interface Responses {
   tune: { result: TuneResult; millis: number };
   tuneBundle: { files: BundleFile[] };
   drifted: { workload: Workload };
+  calibrate: { calibration: Calibration };
+  timeCost: TimeCost;
   growth: { result: GrowthResult; cancelled: boolean; millis: number };
   writes: { result: WriteAmpResult; cancelled: boolean; millis: number };
 }

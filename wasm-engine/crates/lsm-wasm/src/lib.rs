@@ -15,6 +15,7 @@ pub use opfs::{OpfsPool, OpfsStorage};
 
 use wasm_bindgen::prelude::*;
 
+use lsm_core::calibration::Calibration;
 use lsm_core::config::EngineConfig;
 use lsm_core::error::Error;
 use lsm_engine::batch;
@@ -83,6 +84,51 @@ pub fn tune(current_json: &str, workload_json: &str, rho: f64, target: &str) -> 
     let workload = Workload::from_json(workload_json).map_err(js)?;
     let target = target.parse().map_err(js)?;
     json(&lsm_tune::tune(&current, &workload, rho, target).map_err(js)?)
+}
+
+/// A device calibration (JSON, `lsm_core::calibration::Calibration`) from the page prices the worker
+/// timed on OPFS (`device_json`: `{device, direct_reads, page_read_us, page_write_us}`) and this
+/// engine's CPU per operation class, measured here on `config` in memory (a few seconds).
+#[wasm_bindgen]
+pub fn calibrate(config_json: &str, device_json: &str) -> Result<String, JsError> {
+    #[derive(serde::Deserialize)]
+    struct Device {
+        device: String,
+        direct_reads: bool,
+        page_read_us: f64,
+        page_write_us: f64,
+    }
+    let config = EngineConfig::from_json(config_json).map_err(js)?;
+    let device: Device = serde_json::from_str(device_json).map_err(|e| JsError::new(&format!("device: {e}")))?;
+    let cpu = lsm_runner::calibrate::cpu_per_class(&config, &lsm_runner::calibrate::CalibrationSize::default())
+        .map_err(js)?;
+    let c = Calibration {
+        kind: lsm_core::calibration::CALIBRATION_KIND.into(),
+        version: lsm_core::calibration::CALIBRATION_VERSION,
+        device: device.device,
+        direct_reads: device.direct_reads,
+        page_bytes: config.page_bytes,
+        page_read_us: device.page_read_us,
+        page_write_us: device.page_write_us + cpu.merge_us_per_page,
+        store: format!("lsm-engine {} (wasm)", env!("CARGO_PKG_VERSION")),
+        cpu_us: cpu.cpu_us,
+        notes: vec![format!(
+            "page_write_us is the device's {:.2} µs per page written in 1 MiB batches and flushed, plus this engine's merge CPU of {:.2} µs per page",
+            device.page_write_us, cpu.merge_us_per_page
+        )],
+    };
+    c.validate().map_err(js)?;
+    json(&c)
+}
+
+/// Pages per operation of each class (`io_json`, `[R, V, Q, W]`) for class shares `mix_json`,
+/// priced on a calibrated device: µs per operation and ops/s (`lsm_core::calibration::time_cost`).
+#[wasm_bindgen]
+pub fn time_cost(io_json: &str, mix_json: &str, calibration_json: &str) -> Result<String, JsError> {
+    let io: [f64; 4] = serde_json::from_str(io_json).map_err(|e| JsError::new(&format!("io: {e}")))?;
+    let mix: [f64; 4] = serde_json::from_str(mix_json).map_err(|e| JsError::new(&format!("mix: {e}")))?;
+    let c = Calibration::from_json(calibration_json).map_err(js)?;
+    json(&lsm_core::calibration::time_cost(&io, &mix, &c))
 }
 
 /// `workload` with its class shares replaced by `mix` (`[R, V, Q, W]`, JSON): a drifted workload.

@@ -51,7 +51,7 @@ export const tuneParams = {
     default: 'b',
     options: [...YCSB_CORE.map((w) => ({ value: w.letter, label: `YCSB ${w.label}`, help: `YCSB core workload ${w.letter.toUpperCase()}: ${w.detail}.` })), { value: CUSTOM_WORKLOAD, label: 'Your workload (imported)', help: 'A YCSB properties file, a Workload JSON or a fitted trace; its numbers are below, and in the link.' }],
   }),
-  records: numberParam({ key: 'n', label: 'records', unit: 'records', default: 100_000, min: 0, max: 100_000_000, integer: true, help: 'YCSB recordcount: the preload.' }),
+  records: numberParam({ key: 'n', label: 'records', unit: 'records', default: 200_000, min: 0, max: 100_000_000, integer: true, help: 'YCSB recordcount: the preload.' }),
   operations: numberParam({ key: 'ops', label: 'operations', unit: 'ops', default: 100_000, min: 0, max: 100_000_000, integer: true, help: 'YCSB operationcount: the measured run.' }),
   // Your workload (read only when workload = custom), in the lab's own fields and keys; its
   // preload and operations are `records` and `operations` above.
@@ -73,7 +73,8 @@ export const tuneParams = {
   target: enumParam({
     key: 't',
     label: 'recommend for',
-    default: 'engine',
+    // RocksDB: the store the default design (RocksDB 7.8's true defaults) and an imported OPTIONS file run on.
+    default: 'rocksdb',
     options: [
       { value: 'engine', label: 'the engine (any policy, Monkey filters)' },
       { value: 'rocksdb', label: 'RocksDB (its shape: buffer, multiplier, bits/key)' },

@@ -129,7 +129,8 @@ export function TunePage() {
     try {
       const r = await engineClient().call('import', { text: await file.text(), kind: 'rocksdb' });
       setCustom({ config: r.config, name: file.name, warnings: r.warnings.map((w) => `${w.field} (${w.kind}): ${w.message}`) });
-      url.patch({ design: CUSTOM_DESIGN });
+      // Your OPTIONS file is RocksDB's: advice for RocksDB, the engine target one click away.
+      url.patch({ design: CUSTOM_DESIGN, target: 'rocksdb' });
     } catch (err) {
       setProblem(`${file.name}: ${err instanceof Error ? err.message : String(err)}`);
     }

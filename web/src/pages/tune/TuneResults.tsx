@@ -18,6 +18,7 @@ import { DataTable, type Column } from '../../ui/layout/DataTable';
 import { CardGrid } from '../../ui/layout/Page';
 import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
 import { TaskProgress } from '../../ui/task/TaskProgress';
+import { TimeCard } from './TimeCard';
 
 const CLASSES = ['zero-result lookup', 'non-zero-result lookup', 'range lookup', 'write'] as const;
 
@@ -300,6 +301,7 @@ export function TuneResults({
           </>
         )}
       </article>
+      <TimeCard result={result} current={current} onProblem={onProblem} />
       {designs.length > 0 && (
         <article className="card wide" data-testid="tune-bundle">
           <header className="card-head">
