@@ -32,6 +32,9 @@ pub(super) struct File {
     pub(super) hi: f64,
     pub(super) entries: f64,
     pub(super) content: Vec<(usize, f64)>,
+    /// The write at which the file was written (the flush that made it, or that set off the
+    /// merge that did): its blocks exist, and can be cached, from then on.
+    pub(super) born: f64,
 }
 
 /// The tree: `levels[0]` is level 1 (RocksDB's L0, newest file first), deeper levels in key order.
@@ -101,6 +104,11 @@ impl<'a> FileTree<'a> {
         self.next_id
     }
 
+    /// The write the tree has reached: the end of the last flush (merges follow flushes).
+    fn now(&self) -> f64 {
+        self.flushed.last().map_or(0.0, |f| f.1)
+    }
+
     /// The memtable holding writes `[lo, hi)` becomes a level-0 file; then merge until the
     /// policy is satisfied.
     pub(super) fn flush(&mut self, lo: f64, hi: f64) {
@@ -111,7 +119,7 @@ impl<'a> FileTree<'a> {
         let id = self.id();
         self.flushed.push((lo, hi));
         let content = vec![(self.flushed.len() - 1, n)];
-        let file = File { id, lo: 1.0 / (n + 1.0), hi: n / (n + 1.0), entries: n, content };
+        let file = File { id, lo: 1.0 / (n + 1.0), hi: n / (n + 1.0), entries: n, content, born: hi };
         self.flushed_density.push(n / (file.hi - file.lo).max(1e-300));
         self.levels[0].insert(0, file);
         self.entries_written += n;
@@ -270,7 +278,7 @@ impl<'a> FileTree<'a> {
             let entries: f64 = content.iter().map(|x| x.1).sum();
             content.sort_by_key(|x| x.0);
             let id = self.id();
-            outputs.push(File { id, lo: start, hi: pos, entries, content });
+            outputs.push(File { id, lo: start, hi: pos, entries, content, born: self.now() });
         }
         outputs.retain(|f| f.entries > 0.0);
         outputs

@@ -101,7 +101,7 @@ impl FileTree<'_> {
                 let scale = share * entries / held.max(1e-300);
                 let id = self.id();
                 let content = content.iter().map(|&(t, e)| (t, e * scale)).collect();
-                File { id, lo: w[0], hi: w[1], entries: entries * share, content }
+                File { id, lo: w[0], hi: w[1], entries: entries * share, content, born: self.now() }
             })
             .collect()
     }
