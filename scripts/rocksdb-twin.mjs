@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { env, root, setup } from './setup.mjs';
 import { buildReferee } from '../interop/rocksdb/referee.mjs';
-import { SHAPES, caseLines, runCase } from '../interop/rocksdb/twin.mjs';
+import { SHAPES, agreementCounts, caseLines, repredictCase, runCase } from '../interop/rocksdb/twin.mjs';
 
 const usage = `npm run rocksdb-twin -- [options]
 
@@ -27,6 +27,10 @@ const usage = `npm run rocksdb-twin -- [options]
   --only LIST      shapes, comma-separated, from: ${SHAPES.map((s) => s.id).join(', ')} (default all)
   --workloads L    YCSB workload letters from abcdef, run together or comma-separated (default abcdef)
   --out FILE       where the table is written (default public/measured/rocksdb-twin.json)
+  --predict-only   measure nothing: make the predicted column of a stored table (--in) again with
+                   today's \`lsm predict\`, keep its engine and RocksDB figures, write it to --out
+                   (default: over --in); prints the agreement before and after
+  --in FILE        the stored table --predict-only reads (default public/measured/rocksdb-twin.json)
   --help           this text`;
 
 function fail(message) {
@@ -43,7 +47,9 @@ try {
       scale: { type: 'string', default: '1' },
       only: { type: 'string', default: SHAPES.map((s) => s.id).join(',') },
       workloads: { type: 'string', default: 'abcdef' },
-      out: { type: 'string', default: path.join(root, 'public/measured/rocksdb-twin.json') },
+      out: { type: 'string' },
+      'predict-only': { type: 'boolean', default: false },
+      in: { type: 'string', default: path.join(root, 'public/measured/rocksdb-twin.json') },
       help: { type: 'boolean', default: false },
     },
   }));
@@ -69,11 +75,38 @@ const unknownShape = only.find((id) => !SHAPES.some((s) => s.id === id));
 if (unknownShape) fail(`--only: no shape "${unknownShape}"`);
 const letters = values.workloads.replaceAll(',', '');
 if (!/^[a-f]+$/.test(letters)) fail(`--workloads must be letters from abcdef, got "${letters}"`);
-const out = values.out;
+const out = values.out ?? (values['predict-only'] ? values.in : path.join(root, 'public/measured/rocksdb-twin.json'));
+
+/** The agreement of a table, one line per side, then each figure that does not agree. */
+function printAgreement(title, cases) {
+  const { engine, predicted, misses } = agreementCounts(cases);
+  console.log(`${title}: engine agrees with RocksDB on ${engine[0]} of ${engine[1]} figures, lsm predict on ${predicted[0]} of ${predicted[1]}`);
+  for (const m of misses) console.log(`  ${m}`);
+}
 
 setup();
 const built = spawnSync('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', path.join(root, 'wasm-engine/Cargo.toml')], { stdio: 'inherit', env });
 if (built.status !== 0) process.exit(1);
+if (values['predict-only']) {
+  let table;
+  try {
+    table = JSON.parse(fs.readFileSync(values.in, 'utf8'));
+  } catch (e) {
+    fail(`--in: cannot read a twin table from ${values.in}: ${e.message}`);
+  }
+  if (table.kind !== 'lsm-navigator/rocksdb-twin' || !Array.isArray(table.cases)) fail(`--in: ${values.in} is not a twin table (kind lsm-navigator/rocksdb-twin)`);
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rocksdb-twin-predict-'));
+  try {
+    printAgreement('stored', table.cases);
+    const cases = table.cases.map((c, i) => repredictCase(c, path.join(work, String(i))));
+    printAgreement('predicted again', cases);
+    fs.writeFileSync(out, `${JSON.stringify({ ...table, predictedAt: new Date().toISOString(), cases }, null, 1)}\n`);
+    console.log(`\nwrote ${path.relative(root, out)}`);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rocksdb-twin-'));
 try {
   const driver = buildReferee(work);
@@ -88,6 +121,7 @@ try {
   }
   fs.mkdirSync(path.dirname(out), { recursive: true });
   fs.writeFileSync(out, `${JSON.stringify({ kind: 'lsm-navigator/rocksdb-twin', version: 1, measured: new Date().toISOString(), records, operations, scale, cases }, null, 1)}\n`);
+  printAgreement('\nagreement', cases);
   console.log(`\nwrote ${path.relative(root, out)}`);
 } finally {
   fs.rmSync(work, { recursive: true, force: true });

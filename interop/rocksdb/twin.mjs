@@ -196,13 +196,46 @@ export function agree(engine, rocksdb) {
 }
 
 /**
- * One case: shape × workload at `records` / `operations`, sizes scaled by `scale`, a block cache
- * of `blockCacheBytes` (scaled default). Writes its files under `dir`; resolves to both sides'
- * figures for the run phase and the load's writes, the trees, and the import's notes.
+ * Agreement over a table's cases, counted as the Write amplification page lists the figures (a
+ * lookup figure only where the run looked up, a scan figure only where it scanned, index + filter
+ * blocks only where non-zero, writes only where the phase wrote): { engine: [agree, of],
+ * predicted: [agree, of], misses: lines naming each figure that does not agree }.
  */
-export async function runCase({ driver, dir, shape, workload, records, operations, scale = 1, blockCacheBytes }) {
+export function agreementCounts(cases) {
+  const engine = [0, 0];
+  const predicted = [0, 0];
+  const misses = [];
+  for (const c of cases) {
+    for (const phase of ['run', 'load']) {
+      const { engine: e, rocksdb: r, predicted: p } = c[phase];
+      for (const [key] of FIGURES) {
+        if (phase === 'load' && !WRITE_FIGURES.includes(key)) continue;
+        if ((key === 'dataBlocksPerLookup' || key === 'filtersPerLookup') && r.lookups === 0 && e.lookups === 0) continue;
+        if (key === 'dataBlocksPerScan' && r.scans === 0 && e.scans === 0) continue;
+        if (key === 'metadataBlocksPerLookup' && !(e[key] || r[key])) continue;
+        if (key === 'cacheHitRate' && r.lookups + r.scans === 0 && e.lookups + e.scans === 0) continue;
+        if (WRITE_FIGURES.includes(key) && r.writes === 0 && e.writes === 0) continue;
+        const [ev, rv] = [e[key] ?? 0, r[key] ?? 0];
+        engine[1] += 1;
+        if (agree(ev, rv)) engine[0] += 1;
+        else misses.push(`engine    ${c.shape} · ${c.workload} ${phase} ${key}: ${fmt(ev)} against RocksDB ${fmt(rv)}`);
+        const pv = p?.[key];
+        if (typeof pv !== 'number') continue;
+        predicted[1] += 1;
+        if (agree(pv, rv)) predicted[0] += 1;
+        else misses.push(`predicted ${c.shape} · ${c.workload} ${phase} ${key}: ${fmt(pv)} against RocksDB ${fmt(rv)} (engine ${fmt(ev)})`);
+      }
+    }
+  }
+  return { engine, predicted, misses };
+}
+
+/**
+ * The OPTIONS file of `shape` at `scale` and the design `lsm import --rocksdb` makes of it with a
+ * block cache of `cache` bytes, both written under `dir`; with the import's notes (its stderr).
+ */
+function importShape({ dir, shape, scale, cache }) {
   fs.mkdirSync(dir, { recursive: true });
-  const cache = blockCacheBytes ?? Math.round(DEFAULT_BLOCK_CACHE * scale);
   const optionsFile = path.join(dir, 'OPTIONS.ini');
   fs.writeFileSync(optionsFile, optionsText(shape, scale));
   const imported = spawnSync(LSM, ['import', '--rocksdb', optionsFile], { encoding: 'utf8' });
@@ -211,17 +244,50 @@ export async function runCase({ driver, dir, shape, workload, records, operation
   config.block_cache = { ...(config.block_cache ?? {}), bytes: cache };
   const configFile = path.join(dir, 'engine.json');
   fs.writeFileSync(configFile, `${JSON.stringify(config, null, 2)}\n`);
-  const reportFile = path.join(dir, 'report.json');
-  execFileSync(LSM, ['run', '--config', configFile, '--workload', workload, '--records', String(records), '--operations', String(operations), '--report', reportFile], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
-  const predicted = JSON.parse(
+  return { optionsFile, configFile, imported };
+}
+
+/** `lsm predict` on a design file and workload, parsed. */
+function predictWith(configFile, workload, records, operations) {
+  return JSON.parse(
     execFileSync(LSM, ['predict', '--config', configFile, '--workload', workload, '--records', String(records), '--operations', String(operations)], {
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
+}
+
+/**
+ * A stored case with its `predicted` figures made again by today's `lsm predict` (same shape,
+ * scale, cache, workload and sizes); the measured engine and RocksDB figures are kept as stored.
+ * For a predictor change, without the hours of measuring again.
+ */
+export function repredictCase(c, dir) {
+  const shape = SHAPES.find((s) => s.id === c.shape);
+  if (!shape) throw new Error(`stored case names shape "${c.shape}", which SHAPES does not have`);
+  const { configFile } = importShape({ dir, shape, scale: c.scale, cache: c.blockCacheBytes });
+  const predicted = predictWith(configFile, c.workload, c.records, c.operations);
+  return {
+    ...c,
+    run: { ...c.run, predicted: predictedFigures(predicted, 'run') },
+    load: { ...c.load, predicted: predictedFigures(predicted, 'load') },
+  };
+}
+
+/**
+ * One case: shape × workload at `records` / `operations`, sizes scaled by `scale`, a block cache
+ * of `blockCacheBytes` (scaled default). Writes its files under `dir`; resolves to both sides'
+ * figures for the run phase and the load's writes, the trees, and the import's notes.
+ */
+export async function runCase({ driver, dir, shape, workload, records, operations, scale = 1, blockCacheBytes }) {
+  const cache = blockCacheBytes ?? Math.round(DEFAULT_BLOCK_CACHE * scale);
+  const { optionsFile, configFile, imported } = importShape({ dir, shape, scale, cache });
+  const reportFile = path.join(dir, 'report.json');
+  execFileSync(LSM, ['run', '--config', configFile, '--workload', workload, '--records', String(records), '--operations', String(operations), '--report', reportFile], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  const predicted = predictWith(configFile, workload, records, operations);
   const rocks = await playOnRocksdb({ driver, workload, records, operations, optionsFile, blockCacheBytes: cache, dbDir: path.join(dir, 'db') });
   fs.rmSync(path.join(dir, 'db'), { recursive: true, force: true });
   return {
