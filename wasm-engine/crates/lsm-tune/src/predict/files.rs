@@ -32,9 +32,23 @@ pub(super) struct File {
     pub(super) hi: f64,
     pub(super) entries: f64,
     pub(super) content: Vec<(usize, f64)>,
+    /// Where in its range each flush's entries lie: `content` by stretch of key space, each
+    /// stretch even. A merge's output can hold a flush's entries in part of its range only (the
+    /// rest of them went down earlier, or by a trivial move), so spreading them over the whole
+    /// range would misplace them, and with them the next merge's cuts.
+    pub(super) spans: Vec<Span>,
     /// The write at which the file was written (the flush that made it, or that set off the
     /// merge that did): its blocks exist, and can be cached, from then on.
     pub(super) born: f64,
+}
+
+/// Entries of one flush lying evenly over `[lo, hi]` of a file's range.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Span {
+    pub(super) flush: usize,
+    pub(super) lo: f64,
+    pub(super) hi: f64,
+    pub(super) entries: f64,
 }
 
 /// The tree: `levels[0]` is level 1 (RocksDB's L0, newest file first), deeper levels in key order.
@@ -118,8 +132,10 @@ impl<'a> FileTree<'a> {
         }
         let id = self.id();
         self.flushed.push((lo, hi));
-        let content = vec![(self.flushed.len() - 1, n)];
-        let file = File { id, lo: 1.0 / (n + 1.0), hi: n / (n + 1.0), entries: n, content, born: hi };
+        let flush = self.flushed.len() - 1;
+        let (a, b) = (1.0 / (n + 1.0), n / (n + 1.0));
+        let spans = vec![Span { flush, lo: a, hi: b, entries: n }];
+        let file = File { id, lo: a, hi: b, entries: n, content: vec![(flush, n)], spans, born: hi };
         self.flushed_density.push(n / (file.hi - file.lo).max(1e-300));
         self.levels[0].insert(0, file);
         self.entries_written += n;
@@ -209,7 +225,7 @@ impl<'a> FileTree<'a> {
     }
 
     /// The files a merge writes: per stretch of key space, each flush's entries per unit of key
-    /// space summed over the inputs covering it (at most what the flush wrote there),
+    /// space summed over the inputs' spans covering it (at most what the flush wrote there),
     /// cut every target file's entries.
     fn merge_outputs(
         &mut self,
@@ -219,7 +235,8 @@ impl<'a> FileTree<'a> {
         bottommost: bool,
     ) -> Vec<File> {
         let inputs: Vec<&File> = newer.iter().chain(older).collect();
-        let mut edges: Vec<f64> = inputs.iter().flat_map(|f| [f.lo, f.hi]).collect();
+        let spans: Vec<&Span> = inputs.iter().flat_map(|f| &f.spans).collect();
+        let mut edges: Vec<f64> = spans.iter().flat_map(|s| [s.lo, s.hi]).collect();
         edges.sort_by(f64::total_cmp);
         edges.dedup();
         let stretches: Vec<Stretch> = edges
@@ -228,13 +245,11 @@ impl<'a> FileTree<'a> {
             .map(|w| {
                 let (a, b) = (w[0], w[1]);
                 let mut density: Vec<(usize, f64)> = Vec::new();
-                for f in inputs.iter().filter(|f| f.lo <= a && f.hi >= b) {
-                    let width = f.hi - f.lo;
-                    for &(k, e) in &f.content {
-                        match density.iter_mut().find(|(j, _)| *j == k) {
-                            Some((_, d)) => *d += e / width,
-                            None => density.push((k, e / width)),
-                        }
+                for s in spans.iter().filter(|s| s.lo <= a && s.hi >= b) {
+                    let d = s.entries / (s.hi - s.lo).max(1e-300);
+                    match density.iter_mut().find(|(j, _)| *j == s.flush) {
+                        Some((_, x)) => *x += d,
+                        None => density.push((s.flush, d)),
                     }
                 }
                 for (k, d) in &mut density {
@@ -251,12 +266,14 @@ impl<'a> FileTree<'a> {
             OutputCuts::Rocksdb => rocksdb_cuts(&curve, self.entry_bytes, target, grandparents, bottommost),
             OutputCuts::Leveldb => size_cuts(&curve, target / self.entry_bytes),
         };
+        let cuts = without_slivers(&curve, cuts);
         let mut outputs = Vec::with_capacity(cuts.len() + 1);
         let mut i = 0;
         let mut pos = curve.start();
         for end in cuts.into_iter().chain(std::iter::once(f64::INFINITY)) {
             let start = pos;
             let mut content: Vec<(usize, f64)> = Vec::new();
+            let mut spans: Vec<Span> = Vec::new();
             while let Some((a, b, d)) = stretches.get(i) {
                 if end <= *a {
                     break;
@@ -264,10 +281,12 @@ impl<'a> FileTree<'a> {
                 let from = pos.max(*a);
                 let to = b.min(end);
                 for &(j, dj) in d {
+                    let e = dj * (to - from);
                     match content.iter_mut().find(|(c, _)| *c == j) {
-                        Some((_, e)) => *e += dj * (to - from),
-                        None => content.push((j, dj * (to - from))),
+                        Some((_, x)) => *x += e,
+                        None => content.push((j, e)),
                     }
+                    extend_spans(&mut spans, Span { flush: j, lo: from, hi: to, entries: e });
                 }
                 pos = to;
                 if end < *b {
@@ -278,11 +297,26 @@ impl<'a> FileTree<'a> {
             let entries: f64 = content.iter().map(|x| x.1).sum();
             content.sort_by_key(|x| x.0);
             let id = self.id();
-            outputs.push(File { id, lo: start, hi: pos, entries, content, born: self.now() });
+            outputs.push(File { id, lo: start, hi: pos, entries, content, spans, born: self.now() });
         }
         outputs.retain(|f| f.entries > 0.0);
         outputs
     }
+}
+
+/// Add `next` to a file's spans: it extends the flush's last span if it continues it at the
+/// same density (within 1%), else it is a span of its own.
+fn extend_spans(spans: &mut Vec<Span>, next: Span) {
+    let density = |s: &Span| s.entries / (s.hi - s.lo).max(1e-300);
+    if let Some(last) = spans.iter_mut().rev().find(|s| s.flush == next.flush)
+        && last.hi == next.lo
+        && (density(last) - density(&next)).abs() <= 0.01 * density(&next)
+    {
+        last.hi = next.hi;
+        last.entries += next.entries;
+        return;
+    }
+    spans.push(next);
 }
 
 /// A stretch of key space `(from, to, entries per unit of key space by flush)` a merge covers.
@@ -337,6 +371,23 @@ impl Cumulative {
     }
 }
 
+/// `cuts` without those that would make a file of less than one entry (a remainder left by
+/// sizes that divide evenly, on sizes only): a real merge writes no such file, and a sliver in
+/// the level below would look to later merges like a whole file their outputs skip.
+fn without_slivers(curve: &Cumulative, cuts: Vec<f64>) -> Vec<f64> {
+    let end = curve.at(curve.end());
+    let mut kept: Vec<f64> = Vec::with_capacity(cuts.len());
+    let mut last = 0.0;
+    for c in cuts {
+        let at = curve.at(c);
+        if at - last >= 1.0 && end - at >= 1.0 {
+            kept.push(c);
+            last = at;
+        }
+    }
+    kept
+}
+
 /// Cuts every `per_file` entries (the last file takes the rest).
 fn size_cuts(curve: &Cumulative, per_file: f64) -> Vec<f64> {
     let total = curve.at(curve.end());
@@ -349,8 +400,12 @@ fn size_cuts(curve: &Cumulative, per_file: f64) -> Vec<f64> {
 /// the target (the target at the bottom); at each boundary of a file two levels down
 /// (`grandparents`: key range and bytes) it is cut once it and the bytes it overlaps there pass
 /// 25 targets, or once it has reached 50% of the target plus 5% per boundary crossed (at most
-/// 90%). A key never skips a whole grandparent file here (entries are dense), so the rule for
-/// skipped files does not arise.
+/// 90%). RocksDB decides once per key, after counting every boundary between the previous key
+/// and this one: where one grandparent file ends and the next begins (adjacent files, the usual
+/// case) the output has crossed two boundaries before the size is compared, not one, so the
+/// boundaries within one key of each other are taken together here. When such a step also
+/// passes a whole grandparent file (2 boundaries from a gap, 3 from inside a file) that holds
+/// more than 1/8 of the target, the output is cut there (RocksDB's skippable-file rule).
 fn rocksdb_cuts(
     curve: &Cumulative,
     entry_bytes: f64,
@@ -383,27 +438,43 @@ fn rocksdb_cuts(
         }
         cut
     };
-    for (x, entering) in events {
+    let mut i = 0;
+    while i < events.len() {
+        let x = events[i].0;
         let upto = curve.at(x);
         if size_cut(upto, &mut from, &mut cuts) {
             boundaries = 0;
             overlapped = current.unwrap_or(0.0);
         }
-        boundaries += 1;
-        if let Some(bytes) = entering {
-            overlapped += bytes;
-            current = Some(bytes);
-        } else {
-            current = None;
+        // The boundaries one key step crosses: those less than one entry past the first.
+        let (in_gap, before) = (current.is_none(), overlapped);
+        let mut crossed = 0u32;
+        let mut at = x;
+        while let Some(&(y, entering)) = events.get(i) {
+            if crossed > 0 && curve.at(y) - upto >= 1.0 {
+                break;
+            }
+            crossed += 1;
+            at = y;
+            if let Some(bytes) = entering {
+                overlapped += bytes;
+                current = Some(bytes);
+            } else {
+                current = None;
+            }
+            i += 1;
         }
+        boundaries += crossed;
         let output = (upto - from) * entry_bytes;
         if output <= 0.0 {
             continue;
         }
+        let skippable = if in_gap { 2 } else { 3 };
+        let skipped = crossed >= skippable && overlapped - before > target / 8.0;
         let step = (target / 100.0).ceil() * f64::from(50 + (boundaries * 5).min(40));
-        if overlapped + output > max_compaction || output >= step {
-            cuts.push(x);
-            from = upto;
+        if overlapped + output > max_compaction || skipped || output >= step {
+            cuts.push(at);
+            from = curve.at(at);
             boundaries = 0;
             overlapped = current.unwrap_or(0.0);
         }
@@ -415,6 +486,46 @@ fn rocksdb_cuts(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 1,000 entries of 1 byte spread evenly over [0, 1].
+    fn even_curve() -> Cumulative {
+        Cumulative::new(vec![(0.0, 1.0, 1_000.0)])
+    }
+
+    #[test]
+    fn adjacent_grandparent_files_are_two_boundaries_crossed_at_once() {
+        // Target 100 B; grandparent files of 57 entries' width side by side. Where the first
+        // ends and the second begins the output holds 57 B: one boundary would cut it (55% of
+        // the target), two do not (60%), and RocksDB counts both before comparing. The next
+        // pair makes 4 (70%), passed at 114 B.
+        let grandparents: Vec<(f64, f64, f64)> =
+            (0..17).map(|i| (f64::from(i) * 0.057, f64::from(i + 1) * 0.057, 57.0)).collect();
+        let cuts = rocksdb_cuts(&even_curve(), 1.0, 100.0, &grandparents, false);
+        assert!((cuts[0] - 0.114).abs() < 1e-9, "first cut at {}", cuts[0]);
+        assert!((cuts[1] - 0.228).abs() < 1e-9, "second cut at {}", cuts[1]);
+    }
+
+    #[test]
+    fn a_step_over_a_whole_grandparent_file_cuts_the_output() {
+        // A grandparent file narrower than one entry lies inside a key step: the step crosses
+        // its start and end, and the next file's start, from inside the file before (3
+        // boundaries) and adds more than 1/8 of the target: RocksDB cuts before the key.
+        let grandparents = [(0.0, 0.02, 20.0), (0.02, 0.0200001, 13.0), (0.0200001, 0.5, 480.0)];
+        let cuts = rocksdb_cuts(&even_curve(), 1.0, 100.0, &grandparents, false);
+        assert!((cuts[0] - 0.0200001).abs() < 1e-9, "cuts {cuts:?}");
+        // One of 12 bytes (under 1/8 of the target) is stepped over without a cut.
+        let grandparents = [(0.0, 0.02, 20.0), (0.02, 0.0200001, 12.0), (0.0200001, 0.5, 0.0)];
+        let cuts = rocksdb_cuts(&even_curve(), 1.0, 100.0, &grandparents, false);
+        assert!(cuts[0] > 0.1, "cuts {cuts:?}");
+    }
+
+    #[test]
+    fn no_file_of_less_than_one_entry_is_cut() {
+        // 200 entries in files of 100 leave a remainder of 1e-9 entries by rounding: no file.
+        let curve = Cumulative::new(vec![(0.0, 1.0, 200.000_000_001)]);
+        assert_eq!(without_slivers(&curve, size_cuts(&curve, 100.0)).len(), 1);
+        assert_eq!(without_slivers(&curve, vec![0.25, 0.251, 0.5]), vec![0.25, 0.5]);
+    }
 
     #[test]
     fn key_positions_keep_their_order_as_bytes() {

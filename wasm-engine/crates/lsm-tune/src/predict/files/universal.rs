@@ -18,7 +18,7 @@
 
 use lsm_core::universal::{self, SortedRun, UniversalConfig, UniversalPick};
 
-use super::{Cumulative, File, FileTree, size_cuts};
+use super::{Cumulative, File, FileTree, Span, size_cuts};
 
 impl FileTree<'_> {
     /// Merge until the picker is satisfied.
@@ -100,8 +100,9 @@ impl FileTree<'_> {
                 let share = if hi > lo { (w[1] - w[0]) / (hi - lo) } else { 1.0 };
                 let scale = share * entries / held.max(1e-300);
                 let id = self.id();
-                let content = content.iter().map(|&(t, e)| (t, e * scale)).collect();
-                File { id, lo: w[0], hi: w[1], entries: entries * share, content, born: self.now() }
+                let content: Vec<(usize, f64)> = content.iter().map(|&(t, e)| (t, e * scale)).collect();
+                let spans = content.iter().map(|&(flush, e)| Span { flush, lo: w[0], hi: w[1], entries: e }).collect();
+                File { id, lo: w[0], hi: w[1], entries: entries * share, content, spans, born: self.now() }
             })
             .collect()
     }
