@@ -26,9 +26,8 @@
 /// memtable, or in another file), and while there adds `rate[c]` requests per operation to its
 /// block; the block's other requests (scans, zero-result lookups) add `base` per block. A key
 /// moves between places as a whole: its block sees its full rate or nothing, not the average.
-/// A key that leaves (an update puts its newest version in the memtable) is not charged the
-/// time its block then stays cached: against a brute-force two-pool LRU with keys leaving
-/// (`keys_updated_into_the_memtable_leave_their_blocks`) that charge halved YCSB A's hits.
+/// A key leaves (an update puts its newest version in the memtable) at `leave[c]` per
+/// operation; its block, no longer requested, stays cached until it ages out (stale).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Blocks {
     pub(super) blocks: f64,
@@ -38,10 +37,7 @@ pub(super) struct Blocks {
     pub(super) base: f64,
     pub(super) rate: Vec<f64>,
     pub(super) presence: Vec<f64>,
-    /// Operations in which the blocks can have been requested: the cache starts the run empty
-    /// and a file's blocks exist from its flush (or merge), so no earlier request cached them
-    /// (infinite: no bound).
-    pub(super) window: f64,
+    pub(super) leave: Vec<f64>,
 }
 
 /// An index or filter block in the cache (`cache_index_and_filter_blocks`): inserted at high
@@ -83,22 +79,17 @@ pub(super) struct Times {
 
 /// One block's request chain at rate `rate`: (hit probability, share of time in the low pool,
 /// share of time in the high pool).
-/// Requests are looked for at most `window` back: a request is a hit only if the previous one
-/// came within T and within the window (the first request of a block after the run began, or
-/// after its file was written, is a compulsory miss).
-fn block(rate: f64, window: f64, t: &Times) -> (f64, f64, f64) {
+fn block(rate: f64, t: &Times) -> (f64, f64, f64) {
     if t.all {
-        let seen = if rate > 0.0 { 1.0 - (-rate * window).exp() } else { 0.0 };
-        return (seen, 0.0, seen);
+        return (if rate > 0.0 { 1.0 } else { 0.0 }, 0.0, if rate > 0.0 { 1.0 } else { 0.0 });
     }
-    let e_low = (-rate * t.low.min(window)).exp();
-    let e_high = (-rate * t.high.min(window)).exp();
-    let e_both = (-rate * (t.high + t.low).min(window)).exp();
+    let e_low = (-rate * t.low).exp();
+    let e_high = (-rate * t.high).exp();
     let a = 1.0 - e_low;
-    let b = 1.0 - e_both;
+    let b = 1.0 - e_high * e_low;
     let hit = if a > 0.0 { a / (1.0 + a - b) } else { 0.0 };
     let miss = 1.0 - hit;
-    let low = miss * a + hit * (e_high - e_both);
+    let low = miss * a + hit * (e_high - e_high * e_low);
     let high = hit * (1.0 - e_high);
     (hit, low, high)
 }
@@ -133,14 +124,21 @@ impl Population<'_> {
         for g in self.groups {
             let mean = bulk_mean(g, self.share);
             let typical = g.base + g.keys * mean;
-            let (_, l0, h0) = block(typical, g.window, t);
+            let (_, l0, h0) = block(typical, t);
             // A block is typical, except that each of its keys may make it hotter or colder:
             // first order in the composition, one key at a time.
             let (mut l, mut h) = (l0, h0);
-            for ((r, p), s) in g.rate.iter().zip(&g.presence).zip(self.share) {
-                let (_, lc, hc) = block(g.base + r + (g.keys - 1.0).max(0.0) * mean, g.window, t);
+            for (((r, p), s), leave) in g.rate.iter().zip(&g.presence).zip(self.share).zip(&g.leave) {
+                let (_, lc, hc) = block(g.base + r + (g.keys - 1.0).max(0.0) * mean, t);
                 l += g.keys * s * p * (lc - l0);
                 h += g.keys * s * p * (hc - h0);
+                // Blocks left stale per operation, each cached T_low more from the low pool, or
+                // T_high and then T_low from the high pool (Little's law).
+                if !t.all {
+                    let stale = g.keys * s * p * leave;
+                    l += stale * (lc + hc) * t.low;
+                    h += stale * hc * t.high;
+                }
             }
             low += g.blocks * g.charge * l.clamp(0.0, 1.0);
             high += g.blocks * g.charge * h.clamp(0.0, 1.0);
@@ -219,23 +217,8 @@ fn hit(g: &Blocks, c: usize, share: &[f64], t: &Times) -> f64 {
 
 /// Hit probability of a request for a key that adds `rate` to its block in `g`.
 pub(super) fn hit_at(g: &Blocks, rate: f64, share: &[f64], t: &Times) -> f64 {
-    neighbours_hit(g, g.base + rate, (g.keys - 1.0).max(0.0), share, t)
-}
-
-/// Hit probability of a block that has `own` requests per operation besides those of its
-/// `others` other keys: those at the bulk mean, except that one of them may be a key too hot
-/// for the mean (`HOT`), which then makes every request of the block likely to hit.
-fn neighbours_hit(g: &Blocks, own: f64, others: f64, share: &[f64], t: &Times) -> f64 {
     let mean = bulk_mean(g, share);
-    let f0 = block(own + others * mean, g.window, t).0;
-    let total: f64 = g.rate.iter().zip(&g.presence).zip(share).map(|((r, p), s)| r * p * s).sum();
-    let mut hit = f0;
-    for ((r, p), s) in g.rate.iter().zip(&g.presence).zip(share) {
-        if *r > HOT * total {
-            hit += others * s * p * (block(own + r + (others - 1.0).max(0.0) * mean, g.window, t).0 - f0);
-        }
-    }
-    hit.clamp(0.0, 1.0)
+    block(g.base + rate + (g.keys - 1.0).max(0.0) * mean, t).0
 }
 
 /// Popularity classes for the cache model: consecutive bins (hottest first) merged while their
@@ -257,7 +240,8 @@ pub(super) fn classes_of(counts: &[f64]) -> (Vec<usize>, usize) {
 
 /// Hit probability of a request that is not for one key (a scan passing through `g`'s blocks).
 pub(super) fn hit_typical(g: &Blocks, share: &[f64], t: &Times) -> f64 {
-    neighbours_hit(g, g.base, g.keys, share, t)
+    let mean = bulk_mean(g, share);
+    block(g.base + g.keys * mean, t).0
 }
 
 #[cfg(test)]
@@ -268,15 +252,11 @@ mod tests {
 
     /// RocksDB's LRU with a high pool, brute force: `low` and `high` most-recent-first lists.
     fn simulate(stream: &[usize], capacity: usize, high_share: f64) -> f64 {
-        simulate_from(stream, capacity, high_share, stream.len() / 5)
-    }
-
-    /// `simulate`, counting the requests from the `warm`-th on.
-    fn simulate_from(stream: &[usize], capacity: usize, high_share: f64, warm: usize) -> f64 {
         let high_cap = (capacity as f64 * high_share) as usize;
         let mut low: VecDeque<usize> = VecDeque::new();
         let mut high: VecDeque<usize> = VecDeque::new();
         let mut hits = 0usize;
+        let warm = stream.len() / 5;
         for (i, &b) in stream.iter().enumerate() {
             let hit_high = high.iter().position(|&x| x == b);
             let hit_low = low.iter().position(|&x| x == b);
@@ -360,10 +340,9 @@ mod tests {
         }
         let share: Vec<f64> = classes.iter().map(|c| c.0 as f64 / n as f64).collect();
         let rate: Vec<f64> = classes.iter().map(|c| c.1).collect();
-        let presence = vec![1.0; rate.len()];
+        let (presence, leave) = (vec![1.0; rate.len()], vec![0.0; rate.len()]);
         let blocks = (n / per_block) as f64;
-        let g =
-            Blocks { blocks, charge: 1.0, keys: per_block as f64, base: 0.0, rate, presence, window: f64::INFINITY };
+        let g = Blocks { blocks, charge: 1.0, keys: per_block as f64, base: 0.0, rate, presence, leave };
         let t = characteristic_times(
             std::slice::from_ref(&g),
             &[],
@@ -373,98 +352,6 @@ mod tests {
         let predicted: f64 =
             classes.iter().enumerate().map(|(c, (count, pc))| *count as f64 * pc * hit(&g, c, &share, &t)).sum();
         (predicted, measured)
-    }
-
-    /// Zipf(θ) over `n` keys scattered over blocks of `per_block`, from a cold cache: each
-    /// operation reads its key (`reads` of them) or updates it, and an updated key's newest
-    /// version is in the memtable for the rest of the run (no flush), so its reads request no
-    /// block. The predicted and the simulated hit rate of the block requests, the prediction
-    /// made at `moments` moments as `rocksdb::Pricer` makes it.
-    fn compare_leaving(n: usize, per_block: usize, capacity: usize, theta: f64, reads: f64, ops: usize) -> (f64, f64) {
-        let weights: Vec<f64> = (1..=n).map(|r| (r as f64).powf(-theta)).collect();
-        let total: f64 = weights.iter().sum();
-        let p: Vec<f64> = weights.iter().map(|w| w / total).collect();
-        let mut rng = Rng::new(5);
-        let mut perm: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-            perm.swap(i, j);
-        }
-        let cdf: Vec<f64> = p
-            .iter()
-            .scan(0.0, |a, x| {
-                *a += x;
-                Some(*a)
-            })
-            .collect();
-        let mut gone = vec![false; n];
-        let mut stream = Vec::new();
-        for _ in 0..ops {
-            let u = rng.next_f64();
-            let k = cdf.partition_point(|&c| c < u).min(n - 1);
-            if rng.next_f64() < reads {
-                if !gone[k] {
-                    stream.push(perm[k] / per_block);
-                }
-            } else {
-                gone[k] = true;
-            }
-        }
-        let measured = simulate_from(&stream, capacity, 0.5, 0);
-        let mut classes = Vec::new();
-        let mut r = 0;
-        while r < n {
-            let end = if r < 64 { r + 1 } else { ((r as f64 * 1.1) as usize).min(n) };
-            classes.push(r..end);
-            r = end;
-        }
-        let share: Vec<f64> = classes.iter().map(|c| c.len() as f64 / n as f64).collect();
-        let mean_p: Vec<f64> = classes.iter().map(|c| p[c.clone()].iter().sum::<f64>() / c.len() as f64).collect();
-        let rate: Vec<f64> = mean_p.iter().map(|m| reads * m).collect();
-        let moments = 20;
-        let (mut requests, mut hits) = (0.0, 0.0);
-        for i in 0..moments {
-            let now = ops as f64 * (i as f64 + 0.5) / moments as f64;
-            // A key is still in the tree if none of its operations so far was an update.
-            let present: Vec<f64> = classes
-                .iter()
-                .map(|c| p[c.clone()].iter().map(|pk| (-(1.0 - reads) * pk * now).exp()).sum::<f64>() / c.len() as f64)
-                .collect();
-            let g = Blocks {
-                blocks: (n / per_block) as f64,
-                charge: 1.0,
-                keys: per_block as f64,
-                base: 0.0,
-                rate: rate.clone(),
-                presence: present.clone(),
-                window: now,
-            };
-            let t = characteristic_times(
-                std::slice::from_ref(&g),
-                &[],
-                &share,
-                CacheShape { capacity: capacity as f64, high_share: 0.5 },
-            );
-            for (c, range) in classes.iter().enumerate() {
-                let requested = range.len() as f64 * rate[c] * present[c];
-                requests += requested;
-                hits += requested * hit(&g, c, &share, &t);
-            }
-        }
-        (hits / requests, measured)
-    }
-
-    #[test]
-    fn keys_updated_into_the_memtable_leave_their_blocks() {
-        // YCSB A's shape (half reads, half updates, θ = 0.99) on 20,000 keys, 4 per block, a
-        // cache of 200 blocks, 200,000 operations: the hottest keys are updated early and their
-        // reads leave the cache for good.
-        let (predicted, measured) = compare_leaving(20_000, 4, 200, 0.99, 0.5, 200_000);
-        eprintln!("YCSB A-like: predicted {predicted:.4}, simulated {measured:.4}");
-        assert!((predicted - measured).abs() < 0.1 * measured, "predicted {predicted}, simulated {measured}");
-        let (predicted, measured) = compare_leaving(20_000, 4, 200, 0.99, 0.95, 200_000);
-        eprintln!("YCSB B-like: predicted {predicted:.4}, simulated {measured:.4}");
-        assert!((predicted - measured).abs() < 0.1 * measured, "predicted {predicted}, simulated {measured}");
     }
 
     #[test]
@@ -503,7 +390,7 @@ mod tests {
             base: 0.0,
             rate: vec![0.025; 40],
             presence: vec![1.0; 40],
-            window: f64::INFINITY,
+            leave: vec![0.0; 40],
         };
         let share = vec![1.0 / 40.0; 40];
         let t =

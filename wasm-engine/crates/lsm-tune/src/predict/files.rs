@@ -37,9 +37,6 @@ pub(super) struct File {
     /// rest of them went down earlier, or by a trivial move), so spreading them over the whole
     /// range would misplace them, and with them the next merge's cuts.
     pub(super) spans: Vec<Span>,
-    /// The write at which the file was written (the flush that made it, or that set off the
-    /// merge that did): its blocks exist, and can be cached, from then on.
-    pub(super) born: f64,
 }
 
 /// Entries of one flush lying evenly over `[lo, hi]` of a file's range.
@@ -118,11 +115,6 @@ impl<'a> FileTree<'a> {
         self.next_id
     }
 
-    /// The write the tree has reached: the end of the last flush (merges follow flushes).
-    fn now(&self) -> f64 {
-        self.flushed.last().map_or(0.0, |f| f.1)
-    }
-
     /// The memtable holding writes `[lo, hi)` becomes a level-0 file; then merge until the
     /// policy is satisfied.
     pub(super) fn flush(&mut self, lo: f64, hi: f64) {
@@ -135,7 +127,7 @@ impl<'a> FileTree<'a> {
         let flush = self.flushed.len() - 1;
         let (a, b) = (1.0 / (n + 1.0), n / (n + 1.0));
         let spans = vec![Span { flush, lo: a, hi: b, entries: n }];
-        let file = File { id, lo: a, hi: b, entries: n, content: vec![(flush, n)], spans, born: hi };
+        let file = File { id, lo: a, hi: b, entries: n, content: vec![(flush, n)], spans };
         self.flushed_density.push(n / (file.hi - file.lo).max(1e-300));
         self.levels[0].insert(0, file);
         self.entries_written += n;
@@ -297,7 +289,7 @@ impl<'a> FileTree<'a> {
             let entries: f64 = content.iter().map(|x| x.1).sum();
             content.sort_by_key(|x| x.0);
             let id = self.id();
-            outputs.push(File { id, lo: start, hi: pos, entries, content, spans, born: self.now() });
+            outputs.push(File { id, lo: start, hi: pos, entries, content, spans });
         }
         outputs.retain(|f| f.entries > 0.0);
         outputs

@@ -111,23 +111,15 @@ struct Pricer<'a> {
     sizes: &'a Sizes,
     /// Shares of the operations: zero-result lookups, non-zero-result lookups, scans.
     shares: [f64; 3],
+    /// Share of the operations that update (or delete) an existing key.
+    updates: f64,
     /// Keys a scan spans (of the key space's ids).
     span: f64,
     key_space: f64,
-    /// The write the run starts at (the cache is empty then: the load reads nothing).
-    run_start: f64,
-    /// Operations of the run per write of it.
-    ops_per_write: f64,
 }
 
 impl Pricer<'_> {
-    /// The operations before `now` (`elapsed` operations into the run) in which `f`'s blocks
-    /// can have been requested: since the run began, or since `f` was written if later.
-    fn window(&self, f: &File, now: f64, elapsed: f64) -> f64 {
-        if f.born > self.run_start { elapsed.min((now - f.born).max(0.0) * self.ops_per_write) } else { elapsed }
-    }
-
-    fn moment(&self, tree: &FileTree<'_>, buffer_lo: f64, now: f64, elapsed: f64) -> Moment {
+    fn moment(&self, tree: &FileTree<'_>, buffer_lo: f64, now: f64) -> Moment {
         let inserted = self.writes.inserted_before(now).max(1.0);
         let bins = self.writes.popularity.bins(inserted);
         let counted: f64 = bins.iter().map(|b| b.count).sum::<f64>().max(1.0);
@@ -179,6 +171,7 @@ impl Pricer<'_> {
                 let mut access = Vec::with_capacity(bins.len());
                 let mut rate = Vec::with_capacity(bins.len());
                 let mut presence = Vec::with_capacity(bins.len());
+                let leave: Vec<f64> = bins.iter().map(|b| self.updates * b.p).collect();
                 for ((b, r), flushes) in bins.iter().zip(reach.iter_mut()).zip(&by_flush) {
                     let found: f64 = f
                         .content
@@ -219,8 +212,7 @@ impl Pricer<'_> {
                     + self.shares[2] * width;
                 let base = (self.shares[0] * missing * width + self.shares[2] * scan * width) / blocks.max(1e-300);
                 let charge = self.sizes.block_bytes(self.config);
-                let window = self.window(f, now, elapsed);
-                groups.push(Blocks { blocks, charge, keys, base, rate, presence, window });
+                groups.push(Blocks { blocks, charge, keys, base, rate, presence, leave });
                 accesses.push((width, access, missing, scan));
             }
         }
@@ -233,24 +225,18 @@ impl Pricer<'_> {
         let coarse: Vec<Blocks> = groups
             .iter()
             .map(|g| {
-                let (mut rate, mut presence) = (vec![0.0; classes], vec![0.0; classes]);
-                for (((c, s), r), p) in class_of.iter().zip(&share).zip(&g.rate).zip(&g.presence) {
+                let (mut rate, mut presence, mut leave) = (vec![0.0; classes], vec![0.0; classes], vec![0.0; classes]);
+                for ((((c, s), r), p), l) in class_of.iter().zip(&share).zip(&g.rate).zip(&g.presence).zip(&g.leave) {
                     rate[*c] += s * p * r;
+                    leave[*c] += s * p * l;
                     presence[*c] += s * p;
                 }
                 for (c, p) in presence.iter_mut().enumerate() {
                     rate[c] /= p.max(1e-300);
+                    leave[c] /= p.max(1e-300);
                     *p /= class_share[c].max(1e-300);
                 }
-                Blocks {
-                    blocks: g.blocks,
-                    charge: g.charge,
-                    keys: g.keys,
-                    base: g.base,
-                    rate,
-                    presence,
-                    window: g.window,
-                }
+                Blocks { blocks: g.blocks, charge: g.charge, keys: g.keys, base: g.base, rate, presence, leave }
             })
             .collect();
         let cache = self.cache_shape(tree);
@@ -326,12 +312,12 @@ pub(super) struct Priced {
 pub(super) struct Reads {
     /// Shares of the operations: zero-result lookups, non-zero-result lookups, scans.
     pub(super) shares: [f64; 3],
+    /// Share of the operations that update (or delete) an existing key.
+    pub(super) updates: f64,
     /// Keys a scan spans (of the key space's ids).
     pub(super) span: f64,
     /// Ids of the key space.
     pub(super) key_space: f64,
-    /// Operations of the run.
-    pub(super) operations: f64,
 }
 
 /// Replay `flush_at` (the writes at which the memtable is flushed) on the file tree and price the
@@ -344,7 +330,7 @@ pub(super) fn price(
     reads: &Reads,
     samples: usize,
 ) -> Priced {
-    let Reads { shares, span, key_space, operations } = *reads;
+    let Reads { shares, updates, span, key_space } = *reads;
     let mut tree = FileTree::new(config, writes, sizes.entry_bytes);
     let preload = writes.preload;
     let mut buffer_lo = 0.0;
@@ -362,21 +348,14 @@ pub(super) fn price(
         ..TwinFigures::default()
     };
     tree.reset_counters();
+    let pricer = Pricer { config, writes, sizes, shares, updates, span, key_space };
     let run_writes = writes.end - preload;
-    let ops_per_write = if run_writes > 0.0 { operations / run_writes } else { 0.0 };
-    let pricer = Pricer { config, writes, sizes, shares, span, key_space, run_start: preload, ops_per_write };
     let n = samples.max(1);
-    // Each moment: the write it is at, and the operations of the run before it.
-    let mut moments = (0..n)
-        .map(|i| {
-            let share = (i as f64 + 0.5) / n as f64;
-            (preload + run_writes * share, operations * share)
-        })
-        .peekable();
+    let mut moments = (0..n).map(|i| preload + run_writes * (i as f64 + 0.5) / n as f64).peekable();
     let mut sum = Moment::default();
     for &at in flush_at[load_flushes..].iter().chain(std::iter::once(&f64::INFINITY)) {
-        while let Some((now, elapsed)) = moments.next_if(|&(now, _)| now < at) {
-            let m = pricer.moment(&tree, buffer_lo, now, elapsed);
+        while let Some(now) = moments.next_if(|&now| now < at) {
+            let m = pricer.moment(&tree, buffer_lo, now);
             for (s, x) in sum.existing.iter_mut().zip(m.existing) {
                 *s += x / n as f64;
             }
