@@ -73,7 +73,7 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
     const p = (x) => `${(100 * x).toFixed(1)}%`;
     const g = c.gains;
     console.log(
-      `  ${c.workload.padEnd(16)} predicted ${p(c.predicted.gain).padStart(7)}  measured ${p(g.ioPerOp.gain).padStart(7)}${g.ioPerOp.change ? '' : ' (noise)'}  blocks ${p(g.blocksPerOp.gain).padStart(7)}  written run ${p(g.writtenPerUserByte.gain).padStart(7)}, load+run ${p(g.writtenPerUserByteAll.gain).padStart(7)}  ops/s ${p(g.opsPerSecond.gain).padStart(7)} [${p(g.opsPerSecond.lo)}…${p(g.opsPerSecond.hi)}]${g.opsPerSecond.change ? '' : ' no change'}`,
+      `  ${c.workload.padEnd(16)} ${c.verdict?.keep ? 'KEEP (gain inside the model error) ' : ''}predicted ${p(c.predicted.gain).padStart(7)} (steady ${p(c.predicted.steadyGain ?? c.predicted.gain)})  measured ${p(g.ioPerOp.gain).padStart(7)}${g.ioPerOp.change ? '' : ' (noise)'}  blocks ${p(g.blocksPerOp.gain).padStart(7)}  written run ${p(g.writtenPerUserByte.gain).padStart(7)}, load+run ${p(g.writtenPerUserByteAll.gain).padStart(7)}  ops/s ${p(g.opsPerSecond.gain).padStart(7)} [${p(g.opsPerSecond.lo)}…${p(g.opsPerSecond.hi)}]${g.opsPerSecond.change ? '' : ' no change'}`,
     );
   }
   fs.mkdirSync(path.dirname(out), { recursive: true });

@@ -283,7 +283,9 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
   const tuned = lsm(['tune', '--config', currentConfig, '--workload', workload, '--records', String(records), '--operations', String(operations), '--target', 'rocksdb']);
   const tuneMs = Date.now() - t0;
   const t = JSON.parse(tuned.stdout);
-  const rec = t[t.recommended];
+  // A gain inside the model's error says "keep your design": then nothing changes.
+  const keep = t.verdict?.keep === true;
+  const rec = keep ? t.current : t[t.recommended];
   const workloadFile = file('workload.json', `${JSON.stringify(t.workload)}\n`);
   const recommendedConfig = file('recommended.engine.json', `${JSON.stringify(rec.config, null, 2)}\n`);
   const pricedCurrent = file('current.priced.engine.json', `${JSON.stringify(t.current.config, null, 2)}\n`);
@@ -320,6 +322,7 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
     const timeOf = (config) => JSON.parse(lsm(['predict', '--config', config, '--workload', workloadFile, '--calibration', calibrationFile]).stdout).time;
     predicted.time = { current: timeOf(pricedCurrent), recommended: timeOf(recommendedConfig) };
   }
+  const steadyOf = (p) => (p.steady ? { expected: p.steady.expected, writeAmp: p.steady.write_amp, spaceAmp: p.steady.space_amp, writeAmpReplayed: p.steady.write_amp_replayed } : null);
   return {
     workload: t.workload.name || workload,
     records,
@@ -328,6 +331,9 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
     tunedInMs: tuneMs,
     memoryTuned: t.memory_bytes,
     summary: { current: t.current.summary, recommended: rec.summary },
+    verdict: t.verdict ?? null,
+    tuneChanges: keep ? [] : (t.changes ?? []),
+    memoryBudget: t.memory_bytes,
     changes: recommended.changes,
     notes: {
       import: importNotes,
@@ -335,7 +341,7 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
       export: exportedRecommended.warnings,
       overlay: recommended.notes,
     },
-    predicted: { ...predicted, gain: t.predicted_gain, twin: { current: t.current.prediction.twin ?? null, recommended: rec.prediction.twin ?? null } },
+    predicted: { ...predicted, gain: keep ? 0 : t.predicted_gain, steadyGain: keep ? 0 : (t.steady_gain ?? t.predicted_gain), steady: { current: steadyOf(t.current), recommended: steadyOf(rec) }, twin: { current: t.current.prediction.twin ?? null, recommended: rec.prediction.twin ?? null } },
     runs,
     gains: {
       ioPerOp: gainOf(of('current', 'ioPerOp'), of('recommended', 'ioPerOp')),
@@ -369,6 +375,14 @@ export function proofLines(c) {
   lines.push(`${c.workload} · ${c.records.toLocaleString('en-US')} records, ${c.operations.toLocaleString('en-US')} operations, ${c.repeats} runs per design (tuned in ${c.tunedInMs} ms)`);
   lines.push(`  current:     ${c.summary.current}`);
   lines.push(`  recommended: ${c.summary.recommended}`);
+  if (c.verdict) lines.push(`  verdict: ${c.verdict.words}`);
+  for (const x of c.tuneChanges ?? []) lines.push(`    ${x.option}: ${x.from} → ${x.to} (${(100 * x.share).toFixed(1)}% of the gain) — ${x.reason}`);
+  const st = c.predicted.steady;
+  if (st?.current && st?.recommended) {
+    lines.push(
+      `  predicted steady state: write amplification ${st.current.writeAmp.toFixed(2)} → ${st.recommended.writeAmp.toFixed(2)}, space amplification ${st.current.spaceAmp.toFixed(2)} → ${st.recommended.spaceAmp.toFixed(2)}; replayed written per user byte (load + run) ${st.current.writeAmpReplayed.toFixed(3)} → ${st.recommended.writeAmpReplayed.toFixed(3)}`,
+    );
+  }
   lines.push(`  OPTIONS changed: ${c.changes.length ? c.changes.map((x) => `${x.key} ${x.from} → ${x.to}`).join(', ') : 'none'}`);
   for (const n of c.notes.import) lines.push(`  the tune's model of the current file: ${n}`);
   if (c.notes.notModelledKept > 0) lines.push(`  ${c.notes.notModelledKept} options the tune does not model are kept as the current file has them`);

@@ -410,6 +410,51 @@ export interface PricedDesign {
   prediction: Prediction;
   worst: number;
   worst_mix: [number, number, number, number];
+  /** RocksDB designs: the steady-state cost the search ranks by (each write at its amortised share). */
+  steady?: SteadyCost;
+  /** RocksDB designs: the memory RocksDB charges for the design. */
+  memory?: RocksdbMemory;
+}
+
+/** lsm-tune's `Steady`: lookups as the run replays them, writes amortised (Monkey Eq 10, Dostoevsky). */
+export interface SteadyCost {
+  class_costs: [number, number, number, number];
+  expected: number;
+  write_amp: number;
+  space_amp: number;
+  /** Bytes written per user byte the replay predicts over load + run (what the proof measures). */
+  write_amp_replayed: number;
+}
+
+/** lsm-tune's `Memory`, bytes: memtables (write_buffer_size × max_write_buffer_number) + block cache + index/filter blocks held outside it. */
+export interface RocksdbMemory {
+  memtables: number;
+  block_cache: number;
+  filters: number;
+  index: number;
+  outside_cache: number;
+  total: number;
+}
+
+/** A gain with the model's stated error around it; `keep` when that range holds 0. */
+export interface TuneVerdict {
+  gain: number;
+  low: number;
+  high: number;
+  current_error: number;
+  recommended_error: number;
+  keep: boolean;
+  words: string;
+}
+
+/** One RocksDB option the recommendation changes, with its reason and share of the gain. */
+export interface OptionChange {
+  section: string;
+  option: string;
+  from: string;
+  to: string;
+  reason: string;
+  share: number;
 }
 
 export type TuneTarget = 'engine' | 'rocksdb';
@@ -433,6 +478,16 @@ export interface TuneResult {
   neighbourhood: { samples: number; current: number[]; nominal: number[]; robust: number[] };
   /** Both designs predicted with twice the data (same operations). */
   grown: { records: number; current: number; recommended: number };
+  /** RocksDB designs: max_write_buffer_number the memory was charged with. */
+  write_buffers?: number;
+  /** RocksDB designs: gain of the steady-state cost the search ranks by. */
+  steady_gain?: number;
+  verdict?: TuneVerdict;
+  /** The recommendation as RocksDB options (empty when the verdict is keep). */
+  changes?: OptionChange[];
+  shares_note?: string;
+  robust_note?: string;
+  export_warnings?: string[];
 }
 
 /** Measured I/O per operation of the current and the recommended design, and where. */

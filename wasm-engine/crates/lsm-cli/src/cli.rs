@@ -297,6 +297,14 @@ pub(crate) struct TuneArgs {
     /// compare.sh) to DIR.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub(crate) out: Option<String>,
+    /// The memory every design must fit, in bytes (rocksdb: memtables × max_write_buffer_number +
+    /// block cache + index and filter blocks held outside it; engine: buffer + filters); default:
+    /// what the current design uses.
+    #[arg(long, value_name = "BYTES")]
+    pub(crate) memory: Option<String>,
+    /// RocksDB's max_write_buffer_number, for the memory charge (whole number in [1, 64]).
+    #[arg(long, value_name = "N", default_value = "2")]
+    pub(crate) max_write_buffer_number: String,
     #[command(flatten)]
     pub(crate) counts: Counts,
 }

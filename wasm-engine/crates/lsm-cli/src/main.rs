@@ -484,8 +484,11 @@ fn tune(a: &TuneArgs) -> Result<()> {
     let workload = load_workload(&a.workload, &a.counts)?;
     let rho: f64 = number(&a.robust, "robust")?;
     let target: lsm_tune::Target = a.target.parse()?;
+    let mut options = lsm_tune::TuneOptions::new(rho, target);
+    options.memory = a.memory.as_deref().map(|m| number::<f64>(m, "memory")).transpose()?;
+    options.write_buffers = number(&a.max_write_buffer_number, "max-write-buffer-number")?;
     let started = now_ns();
-    let result = lsm_tune::tune(&config, &workload, rho, target)?;
+    let result = lsm_tune::tune_with(&config, &workload, &options)?;
     eprintln!("tuned in {:.1} ms over {} designs", ms_since(started), result.candidates);
     let Some(dir) = &a.out else {
         outln!("{}", result.to_json());

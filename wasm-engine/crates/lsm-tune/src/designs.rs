@@ -77,6 +77,41 @@ pub fn summary(c: &EngineConfig) -> String {
     )
 }
 
+/// A RocksDB design in one line, in RocksDB's terms: compaction style and its sizes, filters,
+/// memtable and block cache.
+pub fn rocksdb_summary(c: &EngineConfig) -> String {
+    let shape = match &c.compaction.universal {
+        Some(u) => format!(
+            "universal, trigger {}, size amplification {}%",
+            u.level0_file_num_compaction_trigger, u.max_size_amplification_percent
+        ),
+        None => format!(
+            "leveled{}, L0 trigger {}, base {}, ×{}, files {}",
+            if c.compaction.dynamic_level_bytes { " (dynamic)" } else { "" },
+            c.levels.first().map_or(1, |l| l.max_runs + 1),
+            human_bytes(c.buffer_bytes as f64 * c.levels.first().map_or(1.0, |l| l.size_ratio)),
+            trim(c.levels.get(1).map_or(10.0, |l| l.size_ratio)),
+            human_bytes(c.compaction.target_file_bytes as f64)
+        ),
+    };
+    let kind = match c.filter.kind {
+        lsm_core::config::FilterKind::Ribbon => "Ribbon",
+        _ => "Bloom",
+    };
+    let filters = if c.filter.bits_per_key <= 0.0 {
+        "no filters".to_string()
+    } else {
+        let last = if c.filter.allocation == Allocation::Explicit { ", none on the last level" } else { "" };
+        format!("{kind} {} bits/key{last}", trim(c.filter.bits_per_key))
+    };
+    let cached = if c.block_cache.cache_index_and_filter_blocks { ", index and filters in it" } else { "" };
+    format!(
+        "{shape}; {filters}; memtable {}; block cache {}{cached}",
+        human_bytes(c.buffer_bytes as f64),
+        human_bytes(c.block_cache.bytes as f64)
+    )
+}
+
 /// The tree's shape in words: policy and size ratio of the deepest level, and merges by file.
 pub fn shape_summary(c: &EngineConfig) -> String {
     let same_shape = c.levels.windows(2).all(|w| w[0].size_ratio == w[1].size_ratio && w[0].max_runs == w[1].max_runs);

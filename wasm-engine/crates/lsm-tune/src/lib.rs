@@ -22,9 +22,13 @@
 pub mod bundle;
 mod designs;
 mod keymap;
+pub mod knobs;
+pub mod memory;
 mod popularity;
 pub mod predict;
 pub mod robust;
+mod steady;
+pub mod verdict;
 mod writes;
 
 use std::cmp::Ordering;
@@ -34,14 +38,17 @@ use serde::{Deserialize, Serialize};
 
 use designs::with_bits;
 pub use designs::{
-    allocation_name, human_bytes, lazy_leveling, level_design, memory_of, mnemosyne, rocksdb_design, shape_summary,
-    summary,
+    allocation_name, human_bytes, lazy_leveling, level_design, memory_of, mnemosyne, rocksdb_design, rocksdb_summary,
+    shape_summary, summary,
 };
+use knobs::{Knob, descend};
 use lsm_core::config::{Allocation, EngineConfig, Granularity};
 use lsm_core::error::{Error, Result};
 use lsm_core::workload::Workload;
+pub use memory::{DEFAULT_WRITE_BUFFERS, Memory};
 use predict::{Prediction, Predictor, class_mix};
 use robust::{sample_neighbourhood, worst_case};
+pub use verdict::{OptionChange, Verdict};
 
 /// The `kind` of a `TuneResult` document.
 pub const TUNE_KIND: &str = "lsm-navigator/tune-result";
@@ -102,6 +109,43 @@ pub struct Priced {
     pub worst: f64,
     /// The class shares of that worst workload, in `predict::CLASSES` order.
     pub worst_mix: [f64; 4],
+    /// RocksDB-shaped designs: the steady-state cost the search ranks by (writes amortised).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady: Option<Steady>,
+    /// RocksDB-shaped designs: the memory RocksDB charges for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory: Option<Memory>,
+}
+
+impl Priced {
+    /// Per-class cost the search ranks by: the steady-state one where there is one, else the
+    /// run's.
+    pub fn ranked_costs(&self) -> [f64; 4] {
+        self.steady.as_ref().map_or(self.prediction.class_costs, |s| s.class_costs)
+    }
+
+    /// Expected cost the search ranks by.
+    pub fn ranked(&self) -> f64 {
+        self.steady.as_ref().map_or(self.prediction.expected, |s| s.expected)
+    }
+}
+
+/// The steady-state cost of a design: lookups as the run replays them, each write at its share of
+/// the flushes and merges it will cause (`steady`: Monkey's and Dostoevsky's amortised cost), so a
+/// design that writes more is never free, even when the run ends before its next flush.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Steady {
+    /// I/O per operation of each class (`predict::CLASSES`); the write class amortised.
+    pub class_costs: [f64; 4],
+    /// Σ mix · class cost.
+    pub expected: f64,
+    /// Bytes written by flushes and merges per byte the user writes, in the steady state.
+    pub write_amp: f64,
+    /// Bytes the tree holds per byte of live data.
+    pub space_amp: f64,
+    /// Bytes written per user byte that the replay predicts over the load and the run together
+    /// (what the proof measures as written per user byte, load + run).
+    pub write_amp_replayed: f64,
 }
 
 /// Each design's predicted cost on the sampled nearby workloads, sorted ascending.
@@ -155,6 +199,78 @@ pub struct TuneResult {
     /// The current and the recommended design with twice the data (the same operations): a
     /// design tuned to one data size (a tree that happens to hold one run) can lose as it grows.
     pub grown: Grown,
+    /// RocksDB's `max_write_buffer_number` the memory was charged with (RocksDB designs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_buffers: Option<u32>,
+    /// Predicted gain of the steady-state cost the search ranks by (RocksDB designs; equal to
+    /// `predicted_gain` otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub steady_gain: Option<f64>,
+    /// The gain with the model's error around it, and "keep" when that range holds 0 (RocksDB
+    /// designs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
+    /// The recommendation as RocksDB options, old → new, each with its reason and share of the
+    /// gain (RocksDB designs; empty when the verdict is "keep").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changes: Vec<OptionChange>,
+    /// How the shares were counted.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub shares_note: String,
+    /// Why the robust design equals the nominal one, or what it trades.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub robust_note: String,
+    /// What `lsm export --format rocksdb` cannot express of the recommendation (beyond what it
+    /// cannot express of the current design): empty for every RocksDB candidate.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub export_warnings: Vec<String>,
+}
+
+/// The tuner's inputs besides the design and the workload.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TuneOptions {
+    /// Endure's ρ, in [0, 10] (`RHO_RANGE`).
+    pub rho: f64,
+    /// What the recommendation must run on.
+    pub target: Target,
+    /// The memory every design must fit, in bytes (RocksDB: memtables + block cache + index and
+    /// filter blocks held outside it; the engine: buffer + filters). None: what the current design
+    /// uses. In [1 MiB, 2⁵⁰].
+    pub memory: Option<f64>,
+    /// RocksDB's `max_write_buffer_number` (memtables charged per write buffer); in [1, 64],
+    /// default 2.
+    pub write_buffers: u32,
+}
+
+/// Allowed `TuneOptions::memory`, inclusive.
+pub const MEMORY_RANGE: (f64, f64) = (1_048_576.0, 1_125_899_906_842_624.0);
+
+impl TuneOptions {
+    /// ρ and the target; the current design's memory and RocksDB's 2 write buffers.
+    pub fn new(rho: f64, target: Target) -> TuneOptions {
+        TuneOptions { rho, target, memory: None, write_buffers: DEFAULT_WRITE_BUFFERS }
+    }
+
+    fn validate(&self) -> Result<()> {
+        if !(RHO_RANGE.0..=RHO_RANGE.1).contains(&self.rho) {
+            return Err(Error::invalid(
+                "rho",
+                format!("must be a number in [{}, {}], got {}", RHO_RANGE.0, RHO_RANGE.1, self.rho),
+            ));
+        }
+        if let Some(m) = self.memory
+            && !(MEMORY_RANGE.0..=MEMORY_RANGE.1).contains(&m)
+        {
+            return Err(Error::invalid("memory", format!("must be bytes in [1048576, 2^50], got {m}")));
+        }
+        if !(1..=64).contains(&self.write_buffers) {
+            return Err(Error::invalid(
+                "max_write_buffer_number",
+                format!("must be a whole number in [1, 64], got {}", self.write_buffers),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The predicted cost of the current and the recommended design with twice the preload, the
@@ -291,18 +407,25 @@ fn rocksdb_shapes(current: &EngineConfig) -> Vec<EngineConfig> {
         .collect()
 }
 
-/// Tune `current` for `workload` on `target` with robustness `rho` (0 = nominal).
+/// Tune `current` for `workload` on `target` with robustness `rho` (0 = nominal), in the memory
+/// the current design uses.
 pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Target) -> Result<TuneResult> {
+    tune_with(current, workload, &TuneOptions::new(rho, target))
+}
+
+/// Tune `current` for `workload` as `options` say. A design RocksDB runs (imported from its
+/// OPTIONS, `predict::rocksdb_shaped`) tuned for RocksDB is searched over RocksDB's own knobs
+/// within one memory budget (`tune_rocksdb`); anything else as `tune` always has.
+pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOptions) -> Result<TuneResult> {
     current.validate()?;
     workload.validate()?;
-    if !(RHO_RANGE.0..=RHO_RANGE.1).contains(&rho) {
-        return Err(Error::invalid(
-            "rho",
-            format!("must be a number in [{}, {}], got {rho}", RHO_RANGE.0, RHO_RANGE.1),
-        ));
+    options.validate()?;
+    if options.target == Target::Rocksdb && predict::rocksdb_shaped(current) {
+        return tune_rocksdb(current, workload, options);
     }
+    let (rho, target) = (options.rho, options.target);
     let entries = workload.preload.entries;
-    let memory = memory_of(current, entries);
+    let memory = options.memory.unwrap_or_else(|| memory_of(current, entries));
     let mix = class_mix(workload);
     let predictor = Predictor::new(workload)?;
     let price = |config: EngineConfig, quick: bool| -> Result<Priced> {
@@ -314,7 +437,7 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
         let w = worst_case(&prediction.class_costs, &mix, rho)?;
         // Candidates are named by their summary when built (the quick ranking prices only them).
         let summary = if quick { config.name.clone() } else { summary(&config) };
-        Ok(Priced { summary, config, prediction, worst: w.cost, worst_mix: w.workload })
+        Ok(Priced { summary, config, prediction, worst: w.cost, worst_mix: w.workload, steady: None, memory: None })
     };
     let current_priced = price(current.clone(), false)?;
     // A quick ranking of every candidate (lookups priced at two moments of the run), then the
@@ -442,7 +565,309 @@ pub fn tune(current: &EngineConfig, workload: &Workload, rho: f64, target: Targe
         current: current_priced,
         nominal,
         robust,
+        write_buffers: None,
+        steady_gain: None,
+        verdict: None,
+        changes: Vec::new(),
+        shares_note: String::new(),
+        robust_note: String::new(),
+        export_warnings: Vec::new(),
     })
+}
+
+/// Live keys, entry sizes and blocks of the workload's data, for the memory charge and the
+/// steady-state write cost.
+struct RocksdbData {
+    data: steady::Data,
+    key_bytes: u64,
+    value_bytes: u64,
+    per_block: f64,
+}
+
+impl RocksdbData {
+    fn new(workload: &Workload, page_bytes: u32) -> RocksdbData {
+        let m = &workload.mix;
+        let writes = m.insert + m.update + m.delete;
+        let inserts = if writes > 0.0 { workload.operations as f64 * m.insert } else { 0.0 };
+        let key_bytes = u64::from(workload.preload.key_bytes);
+        let value_bytes = u64::from(workload.preload.value_bytes);
+        let entry = (key_bytes + value_bytes) as usize;
+        RocksdbData {
+            data: steady::Data { keys: workload.preload.entries as f64 + inserts, entry_bytes: entry as f64 },
+            key_bytes,
+            value_bytes,
+            per_block: lsm_core::layout::entries_per_block(entry, page_bytes as usize, true).max(1) as f64,
+        }
+    }
+
+    fn shape(&self, c: &EngineConfig) -> steady::SteadyShape {
+        steady::steady_shape(c, &self.data, self.key_bytes, self.value_bytes)
+    }
+
+    fn held(&self, c: &EngineConfig) -> memory::Held {
+        memory::Held {
+            keys: self.data.keys,
+            per_block: self.per_block,
+            last_level_share: self.shape(c).last_level_share,
+        }
+    }
+
+    /// `prediction`'s costs with each write at its steady-state share (bytes written per user
+    /// byte × the entry's bytes in pages).
+    fn steady(&self, c: &EngineConfig, p: &Prediction, workload: &Workload) -> Steady {
+        let shape = self.shape(c);
+        let entry_pages = (self.data.entry_bytes + lsm_core::layout::ENTRY_HEADER as f64) / f64::from(c.page_bytes);
+        let mut class_costs = p.class_costs;
+        class_costs[3] = shape.write_amp * entry_pages;
+        let expected = p.mix.iter().zip(class_costs).map(|(w, c)| w * c).sum();
+        let load = workload.preload.entries as f64;
+        let m = &workload.mix;
+        let run = workload.operations as f64 * (m.insert + m.update + m.delete);
+        let write_amp_replayed = p.twin.as_ref().map_or(0.0, |t| {
+            if load + run > 0.0 {
+                (t.load_bytes_written_per_user_byte * load + t.run_bytes_written_per_user_byte * run) / (load + run)
+            } else {
+                0.0
+            }
+        });
+        Steady { class_costs, expected, write_amp: shape.write_amp, space_amp: shape.space_amp, write_amp_replayed }
+    }
+}
+
+/// The field names of what `lsm export --format rocksdb` cannot express of `c`.
+fn export_warnings(c: &EngineConfig, workload: &Workload) -> Vec<String> {
+    lsm_export::export(c, lsm_export::Format::Rocksdb, Some(workload))
+        .map(|e| e.warnings.iter().map(|w| format!("{}: {}", w.field, w.message)).collect())
+        .unwrap_or_else(|e| vec![e.to_string()])
+}
+
+/// RocksDB's knobs within one memory budget (`knobs`): coordinate descent from the current
+/// design, ranked by the steady-state cost (nominal) or its worst case within ρ (robust), the
+/// block cache taking what each move leaves of the budget; every candidate exports to RocksDB
+/// OPTIONS with no more warnings than the current design.
+fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptions) -> Result<TuneResult> {
+    let rho = options.rho;
+    let wb = options.write_buffers;
+    let mix = class_mix(workload);
+    let predictor = Predictor::new(workload)?;
+    let data = RocksdbData::new(workload, current.page_bytes);
+    let budget = options.memory.unwrap_or_else(|| memory::charge(current, &data.held(current), wb).total);
+    let price = |config: EngineConfig, quick: bool| -> Result<Priced> {
+        let prediction = if quick {
+            predictor.quick(&config, QUICK_SAMPLES)?
+        } else {
+            predictor.predict(&config, predict::SAMPLES)?
+        };
+        let steady = data.steady(&config, &prediction, workload);
+        let w = worst_case(&steady.class_costs, &mix, rho)?;
+        let memory = memory::charge(&config, &data.held(&config), wb);
+        Ok(Priced {
+            summary: rocksdb_summary(&config),
+            config,
+            prediction,
+            worst: w.cost,
+            worst_mix: w.workload,
+            steady: Some(steady),
+            memory: Some(memory),
+        })
+    };
+    let mut current_priced = price(current.clone(), false)?;
+    current_priced.summary = rocksdb_summary(current);
+    let current_warnings = export_warnings(current, workload);
+    let fit = |c: EngineConfig| -> Option<EngineConfig> {
+        let held = data.held(&c);
+        let c = memory::fit_cache(c, &held, wb, budget)?;
+        // Never silently lossy: a candidate the OPTIONS file cannot say exactly is not one.
+        export_warnings(&c, workload).iter().all(|w| current_warnings.contains(w)).then_some(c)
+    };
+    let start = match options.memory {
+        None => current.clone(),
+        Some(_) => fit(current.clone()).ok_or_else(|| {
+            Error::invalid(
+                "memory",
+                format!(
+                    "{budget} bytes leave no block cache after the current memtables and index/filter blocks ({} bytes)",
+                    memory::charge(current, &data.held(current), wb).total - current.block_cache.bytes as f64
+                ),
+            )
+        })?,
+    };
+    let mut candidates_priced = 1;
+    let mut search = |key: fn(&Priced) -> f64| -> Result<(Priced, Vec<knobs::Step<Priced>>)> {
+        let d = descend(price(start.clone(), true)?, &|p: &Priced| &p.config, &fit, &mut |c| price(c, true), &key)?;
+        candidates_priced += d.priced + 1;
+        // The path priced in full: the choice and the shares are made on full prices.
+        let mut path =
+            vec![if options.memory.is_none() { current_priced.clone() } else { price(start.clone(), false)? }];
+        let mut steps = Vec::new();
+        for s in &d.steps {
+            let after = price(s.after.config.clone(), false)?;
+            candidates_priced += 1;
+            steps.push(knobs::Step { knob: s.knob, before: path[path.len() - 1].clone(), after: after.clone() });
+            path.push(after);
+        }
+        // Ties go to the earlier design on the path: the start first.
+        let best = path.iter().fold(&path[0], |b, p| if key(p) < key(b) - 1e-12 { p } else { b }).clone();
+        let upto = path.iter().position(|p| p.config == best.config).unwrap_or(0);
+        steps.truncate(upto);
+        Ok((best, steps))
+    };
+    let (nominal, nominal_steps) = search(|p| p.ranked())?;
+    let (robust, robust_steps) =
+        if rho == 0.0 { (nominal.clone(), nominal_steps.clone()) } else { search(|p| p.worst)? };
+    let recommended = if rho > 0.0 { "robust" } else { "nominal" };
+    let (chosen, steps) = if rho > 0.0 { (&robust, &robust_steps) } else { (&nominal, &nominal_steps) };
+    let ranked_key = |p: &Priced| if rho > 0.0 { p.worst } else { p.ranked() };
+    let verdict = verdict::verdict(
+        ranked_key(&current_priced),
+        ranked_key(chosen),
+        &current_priced.ranked_costs(),
+        &chosen.ranked_costs(),
+        &mix,
+    );
+    let changes =
+        if verdict.keep { Vec::new() } else { option_changes(&current_priced, chosen, steps, workload, ranked_key) };
+    let samples = sample_neighbourhood(&mix, rho, NEIGHBOUR_SAMPLES, 1)?;
+    let on = |p: &Priced| {
+        let c = p.ranked_costs();
+        let mut v: Vec<f64> = samples.iter().map(|m| (0..4).map(|i| m[i] * c[i]).sum()).collect();
+        v.sort_by(f64::total_cmp);
+        v
+    };
+    let mut doubled = workload.clone();
+    doubled.preload.entries = workload.preload.entries.saturating_mul(2).max(1);
+    let at_double = Predictor::new(&doubled)?;
+    let grown = Grown {
+        records: doubled.preload.entries,
+        current: at_double.predict(&current_priced.config, predict::SAMPLES)?.expected,
+        recommended: at_double.predict(&chosen.config, predict::SAMPLES)?.expected,
+    };
+    let gain = |a: f64, b: f64| if a > 0.0 { 1.0 - b / a } else { 0.0 };
+    let export_warnings_new: Vec<String> =
+        export_warnings(&chosen.config, workload).into_iter().filter(|w| !current_warnings.contains(w)).collect();
+    Ok(TuneResult {
+        kind: TUNE_KIND.into(),
+        version: TUNE_VERSION,
+        rho,
+        target: Target::Rocksdb,
+        memory_bytes: budget,
+        workload: workload.clone(),
+        mix,
+        neighbourhood: Neighbourhood {
+            samples: samples.len(),
+            current: on(&current_priced),
+            nominal: on(&nominal),
+            robust: on(&robust),
+        },
+        expected_loss: if nominal.ranked() > 0.0 { robust.ranked() / nominal.ranked() - 1.0 } else { 0.0 },
+        predicted_gain: gain(current_priced.prediction.expected, chosen.prediction.expected),
+        steady_gain: Some(gain(current_priced.ranked(), chosen.ranked())),
+        candidates: candidates_priced,
+        grown,
+        recommended: recommended.into(),
+        write_buffers: Some(wb),
+        robust_note: robust_note(rho, &nominal, &robust, &mix),
+        shares_note:
+            "each change's share is the steady-state cost its move took off, the moves added one at a time in \
+                      the order the search took them (coordinate descent), over the whole gain"
+                .into(),
+        changes,
+        verdict: Some(verdict),
+        export_warnings: export_warnings_new,
+        current: current_priced,
+        nominal,
+        robust,
+    })
+}
+
+/// The recommendation as RocksDB options, old → new: the options whose exported value differs,
+/// each with the reason of the move that set it, its figures and its share of the gain.
+fn option_changes(
+    current: &Priced,
+    chosen: &Priced,
+    steps: &[knobs::Step<Priced>],
+    workload: &Workload,
+    key: impl Fn(&Priced) -> f64,
+) -> Vec<OptionChange> {
+    let whole = key(current) - key(chosen);
+    let exported = |c: &EngineConfig| verdict::options_of(c, workload);
+    let step_diffs: Vec<(Knob, f64, String, Vec<String>)> = steps
+        .iter()
+        .map(|s| {
+            let share = if whole > 0.0 { (key(&s.before) - key(&s.after)) / whole } else { 0.0 };
+            let (b, a) = (&s.before, &s.after);
+            let figures = format!(
+                "{}; I/O per lookup {:.3} → {:.3}, write amplification {:.2} → {:.2}",
+                s.knob.why(),
+                lookup_cost(b),
+                lookup_cost(a),
+                b.steady.as_ref().map_or(0.0, |x| x.write_amp),
+                a.steady.as_ref().map_or(0.0, |x| x.write_amp),
+            );
+            let names =
+                verdict::option_diff(&exported(&b.config), &exported(&a.config)).into_iter().map(|d| d.1).collect();
+            (s.knob, share, figures, names)
+        })
+        .collect();
+    verdict::option_diff(&exported(&current.config), &exported(&chosen.config))
+        .into_iter()
+        .map(|(section, option, from, to)| {
+            let movers: Vec<&(Knob, f64, String, Vec<String>)> =
+                step_diffs.iter().filter(|d| d.3.contains(&option)).collect();
+            let (reason, share) = if option == "block_cache" {
+                ("the memory the budget leaves after the memtables and the index and filter blocks held outside the cache; \
+                  its effect is counted in the moves that freed or took the memory"
+                    .to_string(), 0.0)
+            } else {
+                // A move's share counts once, under its own option; options it sets alongside
+                // (format_version with a filter, the slowdown trigger with the level-0 trigger) say so.
+                let own: Vec<_> = movers.iter().filter(|d| d.0.option() == option).collect();
+                if own.is_empty() {
+                    let by = movers.iter().map(|d| d.0.option()).collect::<Vec<_>>().join(", ");
+                    (if by.is_empty() { "set with the changes above".to_string() } else { format!("set with {by}") }, 0.0)
+                } else {
+                    (own.iter().map(|d| d.2.clone()).collect::<Vec<_>>().join("; "), own.iter().map(|d| d.1).sum())
+                }
+            };
+            OptionChange { section, option, from, to, reason, share }
+        })
+        .collect()
+}
+
+/// I/O per point lookup or scan at the workload's read mix.
+fn lookup_cost(p: &Priced) -> f64 {
+    let c = p.ranked_costs();
+    let reads: f64 = p.prediction.mix[..3].iter().sum();
+    if reads > 0.0 { (0..3).map(|i| p.prediction.mix[i] * c[i]).sum::<f64>() / reads } else { 0.0 }
+}
+
+/// Why the robust design is the nominal one, or what it trades for the worst case.
+fn robust_note(rho: f64, nominal: &Priced, robust: &Priced, mix: &[f64; 4]) -> String {
+    let shares = |m: &[f64; 4]| m.iter().map(|x| format!("{:.0}%", 100.0 * x)).collect::<Vec<_>>().join(" / ");
+    if rho == 0.0 {
+        return "ρ = 0: the workload may not drift, so the robust design is the nominal one by definition".into();
+    }
+    if robust.config == nominal.config {
+        let same = robust.worst_mix.iter().zip(mix).all(|(a, b)| (a - b).abs() < 1e-6);
+        return if same {
+            format!(
+                "within ρ = {rho} the worst-case mix is the expected one ({}), so the nominal design is also the robust one",
+                shares(mix)
+            )
+        } else {
+            format!(
+                "within ρ = {rho} the worst case is the mix {} (zero-result / non-zero-result / range / writes; expected {}), and no other design in the same memory costs less there: the nominal design is also the robust one",
+                shares(&robust.worst_mix),
+                shares(mix)
+            )
+        };
+    }
+    format!(
+        "the robust design costs {:.1}% more at the expected mix and {:.1}% less at its worst mix within ρ = {rho} ({})",
+        100.0 * (robust.ranked() / nominal.ranked().max(1e-300) - 1.0),
+        100.0 * (1.0 - robust.worst / nominal.worst.max(1e-300)),
+        shares(&robust.worst_mix)
+    )
 }
 
 #[cfg(test)]

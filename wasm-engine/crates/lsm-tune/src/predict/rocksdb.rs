@@ -7,7 +7,7 @@
 //! key popularity and the tree give each file's blocks. A scan reads, per file covering its
 //! start, the block it seeks to and the blocks its entries there span.
 
-use lsm_core::config::{BlockLayout, EngineConfig, Granularity};
+use lsm_core::config::{Allocation, BlockLayout, EngineConfig, Granularity};
 use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
 
 use super::super::writes::WriteSequence;
@@ -18,9 +18,15 @@ use super::files::{File, FileTree};
 /// built by a flush) has (1: no filter): the structure the filter kind builds there
 /// (`filter_kinds::structure_for`: textbook Bloom, FastLocalBloom or Ribbon) at the design's bits
 /// per key. The one place the RocksDB-shaped predictor turns bits per key into an FPR.
+/// With `explicit` allocation each level's own bits (how an imported `optimize_filters_for_hits`
+/// leaves the last level without a filter).
 fn filter_fpr(config: &EngineConfig, level: usize, entries: u64) -> f64 {
     let structure = lsm_core::filter_kinds::structure_for(&config.filter, level == 1, level);
-    lsm_core::filter_kinds::structure_fpr(structure, config.filter.bits_per_key, entries.max(1))
+    let bits = match config.filter.allocation {
+        Allocation::Explicit => config.level(level).bits_per_key.unwrap_or(0.0),
+        _ => config.filter.bits_per_key,
+    };
+    lsm_core::filter_kinds::structure_fpr(structure, bits, entries.max(1))
 }
 
 /// Whether a design is priced as RocksDB reads it (file tree with key ranges, block cache):
@@ -124,7 +130,7 @@ impl Pricer<'_> {
         let bins = self.writes.popularity.bins(inserted);
         let counted: f64 = bins.iter().map(|b| b.count).sum::<f64>().max(1.0);
         let share: Vec<f64> = bins.iter().map(|b| b.count / counted).collect();
-        let has_filter = filter_fpr(self.config, 2, 1_000_000) < 1.0;
+        let has_filter = (1..=self.config.levels.len().max(2)).any(|l| filter_fpr(self.config, l, 1_000_000) < 1.0);
         let newer_than = |b: &super::super::popularity::Bin, seq: f64| {
             self.writes.newest_since(b, seq, inserted, b.hit(self.writes.updates_in(seq, now)))
         };

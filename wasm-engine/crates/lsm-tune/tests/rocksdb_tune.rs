@@ -1,0 +1,146 @@
+//! The RocksDB search (`tune_with`, target rocksdb, a design imported from OPTIONS): one memory
+//! budget, steady-state write costs, honest verdicts, and a recommendation that exports exactly.
+
+use lsm_core::config::EngineConfig;
+use lsm_core::workload::Workload;
+use lsm_tune::{Target, TuneOptions, TuneResult, tune_with};
+
+/// RocksDB 7.8's defaults at 1/64 of their sizes (1 MiB memtables, 4 MiB level base, 1 MiB
+/// files, no filter), a 128 KiB block cache; `extra` adds CF options, `table` table options.
+fn options(extra: &str, table: &str) -> EngineConfig {
+    let text = format!(
+        "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n  create_if_missing=true\n[CFOptions \"default\"]\n  \
+         write_buffer_size=1048576\n  max_bytes_for_level_base=4194304\n  target_file_size_base=1048576\n{extra}\
+         [TableOptions/BlockBasedTable \"default\"]\n  block_cache={{capacity=131072}}\n{table}"
+    );
+    lsm_export::import(&text, lsm_export::ImportKind::Rocksdb).expect("imports").config
+}
+
+fn ycsb(letter: char, records: u64, operations: u64) -> Workload {
+    let text = lsm_workload::ycsb::core_workload(letter, records, operations).expect("core workload");
+    lsm_workload::ycsb::from_properties(&text, "workload").expect("properties").workload
+}
+
+fn tuned(current: &EngineConfig, w: &Workload) -> TuneResult {
+    tune_with(current, w, &TuneOptions::new(0.0, Target::Rocksdb)).expect("tunes")
+}
+
+#[test]
+fn every_design_fits_the_budget_and_the_defaults_gain_beyond_the_model_error() {
+    let current = options("", "");
+    let w = ycsb('b', 20_000, 10_000);
+    let t = tuned(&current, &w);
+    let m = t.current.memory.clone().expect("a RocksDB design is charged");
+    // The budget is what the defaults use: 2 × 1 MiB memtables, the cache, the index outside it.
+    assert_eq!(t.memory_bytes, m.total);
+    assert_eq!(m.memtables, 2.0 * 1_048_576.0);
+    assert_eq!(m.block_cache, 131_072.0);
+    assert_eq!(t.write_buffers, Some(2));
+    for p in [&t.nominal, &t.robust] {
+        let pm = p.memory.clone().expect("charged");
+        assert!((pm.total - t.memory_bytes).abs() <= 1.0, "{} vs {}", pm.total, t.memory_bytes);
+    }
+    let v = t.verdict.clone().expect("a verdict");
+    assert!(!v.keep && v.low > 0.0, "{v:?}");
+    assert!(t.steady_gain.is_some_and(|g| g >= v.low && g <= v.high), "{:?} {v:?}", t.steady_gain);
+    // The diff names RocksDB options; the shares of the moves add up to the whole gain.
+    assert!(!t.changes.is_empty());
+    assert!(t.changes.iter().any(|c| c.option == "filter_policy" && c.from == "nullptr"), "{:?}", t.changes);
+    let shares: f64 = t.changes.iter().map(|c| c.share).sum();
+    assert!((shares - 1.0).abs() < 1e-6, "shares add up to {shares}");
+    assert!(t.changes.iter().all(|c| !c.reason.is_empty() && c.from != c.to));
+    assert!(t.export_warnings.is_empty(), "{:?}", t.export_warnings);
+    assert!(t.robust_note.contains("ρ = 0"), "{}", t.robust_note);
+}
+
+#[test]
+fn a_tuned_design_is_kept() {
+    let w = ycsb('c', 20_000, 10_000);
+    let first = tuned(&options("", ""), &w);
+    let again = tuned(&first.nominal.config, &w);
+    let v = again.verdict.clone().expect("a verdict");
+    assert!(v.keep, "re-tuning the recommendation: {v:?}");
+    assert!(v.words.starts_with("keep your design"), "{}", v.words);
+    assert!(again.changes.is_empty(), "{:?}", again.changes);
+}
+
+#[test]
+fn writes_cost_their_flushes_and_merges_even_when_the_run_triggers_none() {
+    // YCSB A with 200 operations: the load's last memtable (flushed at 19,200 of its ~960
+    // writes a flush) takes the run's 100 updates without filling, so the run flushes nothing
+    // and its replayed write cost is 0, whatever the design.
+    let w = ycsb('a', 20_000, 200);
+    let low = options("  max_bytes_for_level_multiplier=4\n", "");
+    // max_bytes_for_level_base of one memtable instead of four: one level more for the same data.
+    let mut high = low.clone();
+    high.levels[0].size_ratio = 1.0;
+    let tl = tuned(&low, &w);
+    let th = tuned(&high, &w);
+    let (sl, sh) = (tl.current.steady.clone().expect("steady"), th.current.steady.clone().expect("steady"));
+    assert_eq!(tl.current.prediction.class_costs[3], 0.0);
+    assert_eq!(th.current.prediction.class_costs[3], 0.0);
+    assert!(sh.write_amp > sl.write_amp + 0.5, "{} vs {}", sh.write_amp, sl.write_amp);
+    // Each write at its amortised share: write amplification × the entry's pages.
+    let entry_pages = (1023.0 + lsm_core::layout::ENTRY_HEADER as f64) / 4096.0;
+    for s in [&sl, &sh] {
+        assert!((s.class_costs[3] - s.write_amp * entry_pages).abs() < 1e-12);
+        assert!(s.class_costs[3] > 0.0);
+    }
+    // Same lookups, more writing: the higher write amplification costs more.
+    let d = sh.expected - sl.expected;
+    let from_writes = 0.5 * (sh.class_costs[3] - sl.class_costs[3]);
+    let from_reads: f64 = (0..3).map(|i| w_mix(&th)[i] * sh.class_costs[i] - w_mix(&tl)[i] * sl.class_costs[i]).sum();
+    assert!((d - from_writes - from_reads).abs() < 1e-9);
+    assert!(from_writes > 0.1, "{from_writes}");
+}
+
+fn w_mix(t: &TuneResult) -> [f64; 4] {
+    t.mix
+}
+
+#[test]
+fn a_memory_budget_is_an_input_and_a_too_small_one_is_refused() {
+    let current = options("", "");
+    let w = ycsb('c', 20_000, 10_000);
+    let mut o = TuneOptions::new(0.0, Target::Rocksdb);
+    o.memory = Some(8.0 * 1_048_576.0);
+    let t = tune_with(&current, &w, &o).expect("tunes");
+    assert_eq!(t.memory_bytes, 8.0 * 1_048_576.0);
+    let m = t.nominal.memory.clone().expect("charged");
+    assert!((m.total - 8.0 * 1_048_576.0).abs() <= 1.0, "{m:?}");
+    o.memory = Some(1_048_576.0);
+    let e = tune_with(&current, &w, &o).expect_err("2 MiB of memtables do not fit 1 MiB");
+    assert!(e.to_string().contains("memory"), "{e}");
+    o.memory = Some(1.0);
+    assert!(tune_with(&current, &w, &o).expect_err("out of range").to_string().contains("memory"));
+    o.memory = None;
+    o.write_buffers = 0;
+    assert!(tune_with(&current, &w, &o).expect_err("0 buffers").to_string().contains("max_write_buffer_number"));
+}
+
+#[test]
+fn every_move_exports_to_rocksdb_options_without_loss() {
+    let w = ycsb('a', 20_000, 10_000);
+    let dynamic = options("  level_compaction_dynamic_level_bytes=true\n", "  filter_policy=bloomfilter:10:false\n");
+    let universal = options("  compaction_style=kCompactionStyleUniversal\n", "  filter_policy=bloomfilter:10:false\n");
+    let mut checked = 0;
+    for start in [options("", ""), dynamic, universal] {
+        let base = lsm_export::export(&start, lsm_export::Format::Rocksdb, Some(&w)).expect("exports").warnings;
+        for knob in lsm_tune::knobs::KNOBS {
+            for c in lsm_tune::knobs::moves(knob, &start) {
+                c.validate().unwrap_or_else(|e| panic!("{knob:?}: {e}"));
+                let e = lsm_export::export(&c, lsm_export::Format::Rocksdb, Some(&w)).expect("exports");
+                let new: Vec<_> = e.warnings.iter().filter(|x| !base.contains(x)).collect();
+                assert!(new.is_empty(), "{knob:?} → {}: {new:?}", lsm_tune::rocksdb_summary(&c));
+                // The OPTIONS file imports back to the design it came from (the budget's cache apart).
+                let back = lsm_export::import(&e.text, lsm_export::ImportKind::Rocksdb).expect("imports").config;
+                assert_eq!(back.filter.bits_per_key, c.filter.bits_per_key, "{knob:?}");
+                assert_eq!(back.compaction.universal.is_some(), c.compaction.universal.is_some(), "{knob:?}");
+                assert_eq!(back.compaction.dynamic_level_bytes, c.compaction.dynamic_level_bytes, "{knob:?}");
+                assert_eq!(back.block_cache.cache_index_and_filter_blocks, c.block_cache.cache_index_and_filter_blocks);
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 60, "{checked} moves");
+}
