@@ -105,6 +105,12 @@ export async function playOnRocksdb({ lsm = LSM, workload, records, operations, 
     const referee = spawn(driver, refereeArgs({ dbDir: db, optionsFile, blockCacheBytes, extraArgs }), { stdio: ['pipe', 'pipe', 'pipe'] });
     referee.stdin.on('error', () => {});
     ops.stdout.pipe(referee.stdin);
+    // A referee that dies early (RocksDB aborting on an option) must not leave lsm ops blocked
+    // on a full pipe: drain the rest so both settle and the failure is reported.
+    referee.on('close', () => {
+      ops.stdout.unpipe(referee.stdin);
+      ops.stdout.resume();
+    });
     // Both must succeed; if one fails, say which (the other's failure usually follows from it).
     const [opsResult, refereeResult] = await Promise.allSettled([collect(ops, 'lsm ops', false), collect(referee, 'the RocksDB referee')]);
     if (opsResult.status === 'rejected') throw opsResult.reason;

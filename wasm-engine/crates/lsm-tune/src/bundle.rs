@@ -206,10 +206,19 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
         if r.workload.name.is_empty() { "workload" } else { &r.workload.name }
     ));
     s.push_str(&format!(
-        "Target: {target}. Memory for the write buffer and filters: {} (the current design's). Robustness ρ = {} ({}).\n\n",
+        "Target: {target}. Memory for {}: {}. Robustness ρ = {} ({}).\n\n",
+        if cur.memory.is_some() {
+            "memtables, block cache and the index and filter blocks held outside it"
+        } else {
+            "the write buffer and filters"
+        },
         human_bytes(r.memory_bytes),
         r.rho,
-        if r.rho > 0.0 { "the design with the lowest worst-case cost over workloads within that KL-divergence" } else { "the design with the lowest cost at this workload" }
+        if r.rho > 0.0 {
+            "the design with the lowest worst-case cost over workloads within that KL-divergence"
+        } else {
+            "the design with the lowest cost at this workload"
+        }
     ));
     s.push_str("| | current | recommended |\n|---|---|---|\n");
     s.push_str(&format!("| design | {} | {} |\n", cur.summary, rec.summary));
@@ -234,9 +243,46 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
     if let Some(p) = proof {
         s.push_str(&format!("| measured I/O per operation | {} | {} |\n", io(p.current), io(p.recommended)));
     }
+    if let (Some(a), Some(b)) = (&cur.steady, &rec.steady) {
+        s.push_str(&format!(
+            "| steady state, writes amortised: I/O per operation | {} | {} |\n| write amplification (steady state) | {:.2} | {:.2} |\n| space amplification | {:.2} | {:.2} |\n",
+            io(a.expected),
+            io(b.expected),
+            a.write_amp,
+            b.write_amp,
+            a.space_amp,
+            b.space_amp
+        ));
+    }
+    if let (Some(a), Some(b)) = (&cur.memory, &rec.memory) {
+        let mem = |m: &crate::Memory| {
+            format!(
+                "{} = memtables {} + cache {} + index/filters outside it {}",
+                human_bytes(m.total),
+                human_bytes(m.memtables),
+                human_bytes(m.block_cache),
+                human_bytes(m.outside_cache)
+            )
+        };
+        s.push_str(&format!("| memory (as RocksDB charges it) | {} | {} |\n", mem(a), mem(b)));
+    }
+    if let Some(v) = &r.verdict {
+        s.push_str(&format!("\n**Verdict:** {}.\n", v.words));
+    }
     s.push_str("\n## What changed\n\n");
-    for c in changes(&cur.config, &rec.config) {
-        s.push_str(&format!("- {c}\n"));
+    if r.changes.is_empty() {
+        for c in changes(&cur.config, &rec.config) {
+            s.push_str(&format!("- {c}\n"));
+        }
+    } else {
+        s.push_str("| RocksDB option | current | recommended | share of the gain | why |\n|---|---|---|---|---|\n");
+        for c in &r.changes {
+            s.push_str(&format!("| `{}` | `{}` | `{}` | {} | {} |\n", c.option, c.from, c.to, pct(c.share), c.reason));
+        }
+        s.push_str(&format!("\nShares: {}.\n", r.shares_note));
+    }
+    if !r.robust_note.is_empty() {
+        s.push_str(&format!("\nRobust design: {}.\n", r.robust_note));
     }
     let (class, share) = dominant(cur, &r.mix);
     s.push_str(&format!(

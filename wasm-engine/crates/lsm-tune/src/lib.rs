@@ -18,6 +18,19 @@
 //! where you are.
 //! The nominal design minimises the predicted cost at the expected workload; the robust one the
 //! worst case within ρ (ρ = 0: the nominal design).
+//!
+//! A design RocksDB runs (imported from its OPTIONS file) tuned for RocksDB is searched instead
+//! over RocksDB's own knobs (`knobs`: memtable size, level-0 trigger, level base, multiplier,
+//! dynamic level bytes, target file size, Bloom or Ribbon bits, `optimize_filters_for_hits`,
+//! `cache_index_and_filter_blocks`, leveled or universal compaction and its size amplification)
+//! within one memory budget as RocksDB charges it (`memory`: memtables × `max_write_buffer_number`
+//! + block cache + index and filter blocks held outside it), the block cache taking what each
+//! move leaves. Designs are ranked by their steady-state cost (`steady`: each write at its share
+//! of the flushes and merges it causes); the gain carries the model's stated error (`verdict`),
+//! and inside it the verdict is "keep your design". Every candidate exports to RocksDB OPTIONS
+//! with no warning the current design has not: per-level bits (Monkey's) are not searched, since
+//! RocksDB's OPTIONS hold one `filter_policy` and per-level bits need the shipped C++ policy
+//! (`lsm export --format rocksdb-cpp`), a plugin the user must build in.
 
 pub mod bundle;
 mod designs;

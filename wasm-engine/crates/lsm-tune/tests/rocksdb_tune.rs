@@ -1,6 +1,9 @@
 //! The RocksDB search (`tune_with`, target rocksdb, a design imported from OPTIONS): one memory
 //! budget, steady-state write costs, honest verdicts, and a recommendation that exports exactly.
 
+// Test code: a failed expectation is the test failing, with its message.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
 use lsm_core::config::EngineConfig;
 use lsm_core::workload::Workload;
 use lsm_tune::{Target, TuneOptions, TuneResult, tune_with};
@@ -143,4 +146,20 @@ fn every_move_exports_to_rocksdb_options_without_loss() {
         }
     }
     assert!(checked > 60, "{checked} moves");
+}
+
+#[test]
+fn the_robust_view_says_why_it_equals_the_nominal_one() {
+    let w = ycsb('b', 20_000, 10_000);
+    let t = tune_with(&options("", ""), &w, &TuneOptions::new(0.5, Target::Rocksdb)).expect("tunes");
+    assert_eq!(t.recommended, "robust");
+    // The worst case within ρ = 0.5 is a mix away from the expected one, at a cost above it.
+    assert!(t.robust.worst > t.robust.ranked(), "{} vs {}", t.robust.worst, t.robust.ranked());
+    assert!(t.robust.worst_mix.iter().zip(&t.mix).any(|(a, b)| (a - b).abs() > 0.01));
+    if t.robust.config == t.nominal.config {
+        assert!(t.robust_note.contains("no other design in the same memory costs less there"), "{}", t.robust_note);
+    } else {
+        assert!(t.robust_note.starts_with("the robust design costs"), "{}", t.robust_note);
+        assert!(t.robust.worst <= t.nominal.worst, "{} vs {}", t.robust.worst, t.nominal.worst);
+    }
 }
