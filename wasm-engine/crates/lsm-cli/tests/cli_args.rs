@@ -276,6 +276,18 @@ fn bad_values_are_the_engines_errors_with_exit_code_1() {
             "lsm tune: target: must be engine or rocksdb",
         ),
         (
+            vec!["tune", "--config", &config, "--workload", "ycsb:a", "--memory", "lots"],
+            "lsm tune: --memory: must be a number, got lots",
+        ),
+        (
+            vec!["tune", "--config", &config, "--workload", "ycsb:a", "--memory", "1000"],
+            "lsm tune: memory: must be bytes in [1048576, 2^50], got 1000",
+        ),
+        (
+            vec!["tune", "--config", &config, "--workload", "ycsb:a", "--max-write-buffer-number", "0"],
+            "lsm tune: max_write_buffer_number: must be a whole number in [1, 64], got 0",
+        ),
+        (
             vec!["export", "--design", &config, "--format", "yaml"],
             "lsm export: format: must be one of rocksdb, rocksdb-cpp, engine, db_bench",
         ),
