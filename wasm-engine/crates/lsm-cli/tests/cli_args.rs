@@ -381,7 +381,7 @@ fn every_readme_command_line_runs_on_small_inputs() {
                 "--records" => "2000".into(),
                 "--operations" => "1000".into(),
                 "--to" => "13".into(),
-                "--report" | "--dir" | "--out" | "--trace" => at(arg),
+                "--report" | "--dir" | "--out" | "--trace" | "--calibration" => at(arg),
                 _ => arg.clone(),
             });
         }
