@@ -106,6 +106,8 @@ const LEADERS: usize = 12;
 /// Best uniform shapes per criterion whose per-level (lazy-leveling) variant, and whose filter
 /// settings between the coarse ones, are also priced.
 const REFINED: usize = 16;
+/// RocksDB search: a move may raise the run's predicted cost by at most this share.
+const RUN_SLACK: f64 = 0.005;
 /// Best fully priced designs per criterion whose Mnemosyne variant is also priced.
 const MNEMOSYNE_VARIANTS: usize = 2;
 
@@ -707,7 +709,17 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
     };
     let mut candidates_priced = 1;
     let mut search = |key: fn(&Priced) -> f64| -> Result<(Priced, Vec<knobs::Step<Priced>>)> {
-        let d = descend(price(start.clone(), true)?, &|p: &Priced| &p.config, &fit, &mut |c| price(c, true), &key)?;
+        // A move must not cost more in the run than it saves: the steady state prices writes the
+        // run may never see, and a user measures the run (the proof does).
+        let run_no_worse = |a: &Priced, b: &Priced| b.prediction.expected <= a.prediction.expected * (1.0 + RUN_SLACK);
+        let d = descend(
+            price(start.clone(), true)?,
+            &|p: &Priced| &p.config,
+            &fit,
+            &mut |c| price(c, true),
+            &key,
+            &run_no_worse,
+        )?;
         candidates_priced += d.priced + 1;
         // The path priced in full: the choice and the shares are made on full prices.
         let mut path =
@@ -719,8 +731,13 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
             steps.push(knobs::Step { knob: s.knob, before: path[path.len() - 1].clone(), after: after.clone() });
             path.push(after);
         }
-        // Ties go to the earlier design on the path: the start first.
-        let best = path.iter().fold(&path[0], |b, p| if key(p) < key(b) - 1e-12 { p } else { b }).clone();
+        // Ties go to the earlier design on the path: the start first. Priced in full, a design must
+        // still cost no more than the start in the run.
+        let best = path
+            .iter()
+            .filter(|p| run_no_worse(&path[0], p))
+            .fold(&path[0], |b, p| if key(p) < key(b) - 1e-12 { p } else { b })
+            .clone();
         let upto = path.iter().position(|p| p.config == best.config).unwrap_or(0);
         steps.truncate(upto);
         Ok((best, steps))
@@ -731,13 +748,31 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
     let recommended = if rho > 0.0 { "robust" } else { "nominal" };
     let (chosen, steps) = if rho > 0.0 { (&robust, &robust_steps) } else { (&nominal, &nominal_steps) };
     let ranked_key = |p: &Priced| if rho > 0.0 { p.worst } else { p.ranked() };
-    let verdict = verdict::verdict(
+    let mut verdict = verdict::verdict(
         ranked_key(&current_priced),
         ranked_key(chosen),
         &current_priced.ranked_costs(),
         &chosen.ranked_costs(),
         &mix,
     );
+    // The run, too, must gain beyond the model's error: a steady-state gain the run does not show
+    // is not one the user can see.
+    let run = verdict::verdict(
+        current_priced.prediction.expected,
+        chosen.prediction.expected,
+        &current_priced.prediction.class_costs,
+        &chosen.prediction.class_costs,
+        &mix,
+    );
+    if run.keep && !verdict.keep {
+        verdict.keep = true;
+        verdict.words = format!(
+            "keep your design: the steady-state gain ({:.1}%) does not show in the run, where the gain is inside the model's error ({:.1}% to {:.1}%)",
+            100.0 * verdict.gain,
+            100.0 * run.low,
+            100.0 * run.high
+        );
+    }
     let changes =
         if verdict.keep { Vec::new() } else { option_changes(&current_priced, chosen, steps, workload, ranked_key) };
     let samples = sample_neighbourhood(&mix, rho, NEIGHBOUR_SAMPLES, 1)?;
