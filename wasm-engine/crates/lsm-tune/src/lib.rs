@@ -23,8 +23,8 @@
 //! over RocksDB's own knobs (`knobs`: memtable size, level-0 trigger, level base, multiplier,
 //! dynamic level bytes, target file size, Bloom or Ribbon bits, `optimize_filters_for_hits`,
 //! `cache_index_and_filter_blocks`, leveled or universal compaction and its size amplification)
-//! within one memory budget as RocksDB charges it (`memory`: memtables × `max_write_buffer_number`
-//! + block cache + index and filter blocks held outside it), the block cache taking what each
+//! within one memory budget as RocksDB charges it (`memory`: memtables × `max_write_buffer_number`,
+//! plus the block cache, plus index and filter blocks held outside it), the block cache taking what each
 //! move leaves. Designs are ranked by their steady-state cost (`steady`: each write at its share
 //! of the flushes and merges it causes); the gain carries the model's stated error (`verdict`),
 //! and inside it the verdict is "keep your design". Every candidate exports to RocksDB OPTIONS
