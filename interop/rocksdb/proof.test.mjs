@@ -105,7 +105,9 @@ for (const letter of ['a', 'b']) {
       for (const r of runs) {
         assert.equal(r.ops, 10_000, `${design}: every operation played`);
         assert.equal(typeof r.directReads, 'boolean');
-        assert.ok(r.levels.length >= 3, `${design}: a tree of ${r.levels.length} levels`);
+        // The defaults' tree has L0 and two levels; a recommendation may hold the data in one
+        // level below L0 (a larger max_bytes_for_level_base writes less).
+        assert.ok(r.levels.length >= (design === 'current' ? 3 : 2), `${design}: a tree of ${r.levels.length} levels`);
         assert.ok(r.blocksPerOp >= r.dataBlocksPerOp && r.dataBlocksPerOp > 0, `${design}: blocks ${r.blocksPerOp}, data ${r.dataBlocksPerOp}`);
         assert.ok(r.dataBlocksPerLookup < 10, `${design}: ${r.dataBlocksPerLookup} data blocks per lookup`);
         assert.ok(r.ioPerOp >= r.blocksPerOp);
