@@ -68,7 +68,16 @@ const PAGES: PageCase[] = [
     maxWords: 1880,
     moved: ['Analysis, no opt', 'MSLS Fig 4', 'Theorem 3', 'LevelDB’s flush writes every version', 'fluid model'],
   },
-  { route: 'tune', heading: /^Tune/, ready: '[data-testid="tune-table"]', maxWords: 550, moved: [] },
+  {
+    route: 'tune',
+    heading: /^Tune/,
+    ready: '[data-testid="tune-table"]',
+    // 564 measured before the RocksDB advice (verdict, the option diff as a table of option names
+    // and values, memory and amplification lines; the reasons are behind a disclosure): 696
+    // after; bound about that + 5%.
+    maxWords: 730,
+    moved: [],
+  },
   { route: 'lab', heading: /^Workload lab/, ready: '[data-testid="run-button"]', maxWords: 150, moved: [] },
   { route: 'export', heading: /^Export/, ready: '[data-testid="export-panel"]', maxWords: 450, moved: [] },
   { route: 'bench', heading: /^Storage benchmark/, ready: '[data-testid="bench-stored"], [data-testid="bench-idle"]', maxWords: 280, moved: [] },

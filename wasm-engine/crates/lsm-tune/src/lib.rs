@@ -845,8 +845,7 @@ fn option_changes(
             let share = if whole > 0.0 { (key(&s.before) - key(&s.after)) / whole } else { 0.0 };
             let (b, a) = (&s.before, &s.after);
             let figures = format!(
-                "{}; I/O per lookup {:.3} → {:.3}, write amplification {:.2} → {:.2}",
-                s.knob.why(),
+                "I/O per lookup {:.3} → {:.3}, write amplification {:.2} → {:.2}",
                 lookup_cost(b),
                 lookup_cost(a),
                 b.steady.as_ref().map_or(0.0, |x| x.write_amp),
@@ -874,7 +873,9 @@ fn option_changes(
                     let by = movers.iter().map(|d| d.0.option()).collect::<Vec<_>>().join(", ");
                     (if by.is_empty() { "set with the changes above".to_string() } else { format!("set with {by}") }, 0.0)
                 } else {
-                    (own.iter().map(|d| d.2.clone()).collect::<Vec<_>>().join("; "), own.iter().map(|d| d.1).sum())
+                    // A knob moved more than once says why once, then each move's figures in order.
+                    let figures = own.iter().map(|d| d.2.clone()).collect::<Vec<_>>().join("; then ");
+                    (format!("{}; {figures}", own[0].0.why()), own.iter().map(|d| d.1).sum())
                 }
             };
             OptionChange { section, option, from, to, reason, share }

@@ -18,6 +18,7 @@ import { DataTable, type Column } from '../../ui/layout/DataTable';
 import { CardGrid } from '../../ui/layout/Page';
 import { ChartPlaceholder } from '../../ui/layout/sweepStatus';
 import { TaskProgress } from '../../ui/task/TaskProgress';
+import { RocksdbAdvice } from './RocksdbAdvice';
 import { TimeCard } from './TimeCard';
 
 const CLASSES = ['zero-result lookup', 'non-zero-result lookup', 'range lookup', 'write'] as const;
@@ -183,13 +184,14 @@ export function TuneResults({
           <div>
             <h2>Where you could be</h2>
             <p className="caption">
-              Same memory as the current design{result && ` (${formatBytes(result.memory_bytes)} for buffer and filters)`}, over the designs{' '}
-              {result?.target === 'rocksdb' ? 'RocksDB runs (its own shape, with the write buffer, level multiplier and bits per key free)' : 'the engine runs (policy, size ratio, filter bits, Monkey or uniform filters, lazy leveling around the best shapes, Mnemosyne\'s filters for the best designs)'}. Each is priced by the engine's own merge policy and filter sizing replayed on sizes, so a predicted cost is what the engine will measure.
+              Same memory as the current design{result && ` (${formatBytes(result.memory_bytes)} for ${result.target === 'rocksdb' ? 'memtables, block cache, and index and filter blocks' : 'buffer and filters'})`}, over the designs{' '}
+              {result?.target === 'rocksdb' ? 'RocksDB runs, set by its own options, the block cache taking what the rest leaves' : 'the engine runs (policy, size ratio, filter bits, Monkey or uniform filters, lazy leveling around the best shapes, Mnemosyne\'s filters for the best designs)'}. Each is priced by the engine's own merge policy and filter sizing replayed on sizes, so a predicted cost is what the engine will measure.
               {tuned && ` ${tuned.result.candidates.toLocaleString('en-US')} designs priced in ${tuned.millis.toFixed(0)} ms; robustness costs ${(tuned.result.expected_loss * 100).toFixed(2)}% at the expected workload.`}
             </p>
           </div>
         </header>
         {result ? <DataTable columns={columns} rows={rows} testId="tune-table" rowKey={(r) => r.id} /> : <ChartPlaceholder height={120} />}
+        {result && <RocksdbAdvice result={result} />}
         {result && (
           <p
             className={result.grown.recommended > result.grown.current ? 'field-msg field-error' : 'caption'}
