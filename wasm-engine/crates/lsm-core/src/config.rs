@@ -495,7 +495,7 @@ impl BlockCacheConfig {
 }
 
 /// RocksDB's default `metadata_block_size`.
-pub const DEFAULT_METADATA_BLOCK_SIZE: u64 = crate::partition::DEFAULT_METADATA_BLOCK_SIZE;
+pub const DEFAULT_METADATA_BLOCK_SIZE: u64 = 4096;
 /// Allowed `block_cache.metadata_block_size`, inclusive.
 pub const METADATA_BLOCK_SIZE_RANGE: (u64, u64) = (64, 1 << 24);
 

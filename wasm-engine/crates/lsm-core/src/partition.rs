@@ -18,8 +18,7 @@
 use crate::filter_kinds::{ROCKSDB_FILTER_METADATA_BYTES, Structure, rocksdb_millibits, structure_bytes};
 use crate::layout::ROCKSDB_BLOCK_SIZE_DEVIATION;
 
-/// RocksDB's default `metadata_block_size`.
-pub const DEFAULT_METADATA_BLOCK_SIZE: u64 = 4096;
+pub use crate::config::DEFAULT_METADATA_BLOCK_SIZE;
 
 /// The bytes a filter partition is sized for: `metadata_block_size` less the block size
 /// deviation, rounded up (a cut is granted only at the next data block, so RocksDB aims low).

@@ -543,7 +543,12 @@ fn partition_reads_are_priced_as_the_engine_measures_them() {
     assert!(t.filters_per_lookup > 1.0, "{t:?}");
     assert!((t.metadata_blocks_per_lookup - (t.filters_per_lookup + t.data_blocks_per_lookup)).abs() < 1e-9, "{t:?}");
     let whole = predict(&rocksdb_bloom10(), &w).unwrap();
-    assert!(p.class_costs[1] > whole.class_costs[1] + t.filters_per_lookup * 0.9, "{:?} vs {:?}", p.class_costs, whole.class_costs);
+    assert!(
+        p.class_costs[1] > whole.class_costs[1] + t.filters_per_lookup * 0.9,
+        "{:?} vs {:?}",
+        p.class_costs,
+        whole.class_costs
+    );
     // Pinned metadata (no cache_index_and_filter_blocks, no partitions) reads none.
     assert_eq!(whole.twin.unwrap().metadata_blocks_per_lookup, 0.0);
 

@@ -34,13 +34,6 @@ struct Meta {
     parts: PartitionedMeta,
 }
 
-/// One directory entry standing for a partitioned filter: its structure and probes, and the
-/// bits of every partition (what its FPR and memory are reckoned from).
-pub(super) fn aggregate(parts: &[ModuleInfo]) -> ModuleInfo {
-    let first = parts[0];
-    ModuleInfo { bits: parts.iter().map(|p| p.bits).sum(), offset: 0, len: 0, checksum: 0, ..first }
-}
-
 /// Key hashes per chunk of `TableBuilder::hashes` (512 KiB).
 const HASH_CHUNK: usize = 1 << 16;
 
@@ -431,7 +424,7 @@ impl TableBuilder {
             self.hashes = Vec::new();
             let top = FilterTop::new(bounds, infos);
             partition_bytes += top.partition_bytes();
-            modules = vec![aggregate(&top.parts)];
+            modules = vec![top.aggregate()];
             filter_offset = self.written + self.pending.len() as u64;
             let start = self.pending.len();
             top.encode(&mut self.pending);

@@ -141,6 +141,13 @@ impl FilterTop {
         self.bounds.page_for(key)
     }
 
+    /// One directory entry standing for the whole partitioned filter: its structure and
+    /// probes, and the bits of every partition (what its FPR and memory are reckoned from).
+    pub(super) fn aggregate(&self) -> ModuleInfo {
+        let first = self.parts[0];
+        ModuleInfo { bits: self.parts.iter().map(|p| p.bits).sum(), offset: 0, len: 0, checksum: 0, ..first }
+    }
+
     /// Bytes of all partitions.
     pub(super) fn partition_bytes(&self) -> u64 {
         self.parts.iter().map(|p| u64::from(p.len)).sum()

@@ -15,7 +15,6 @@ use lsm_core::hash::checksum;
 
 use lsm_core::config::MetadataPins;
 
-use super::builder::aggregate;
 use super::format::{FOOTER_BYTES, Fences, Footer, decode_range, table_file_name};
 use super::partitions::{FilterTop, IndexTop, PartitionedMeta, PinnedPartitions};
 
@@ -141,7 +140,7 @@ impl Table {
                 .ok_or_else(|| Error::corruption(&file, f.filter_offset, "top-level filter index is malformed"))?;
             opened.filter_pages_read += u64::from(f.filter_dir_len).div_ceil(page).max(1);
             opened.filter_block_reads += 1;
-            let modules = vec![aggregate(&top.parts)];
+            let modules = vec![top.aggregate()];
             parts.filter = true;
             parts.filter_top_len = f.filter_len;
             parts.filter_top_sum = f.filter_dir_sum;
