@@ -106,6 +106,8 @@ struct Moment {
     scan: [f64; 2],
     /// Index and filter blocks (partitions) read, per zero-result and per non-zero-result lookup.
     metadata: [f64; 2],
+    /// The pages of those reads (a whole filter block of a big file spans many).
+    metadata_pages: [f64; 2],
 }
 
 /// How often a file's metadata is needed, per operation: its filter probed and its index read,
@@ -276,7 +278,7 @@ impl Pricer<'_> {
         let cache = self.cache_shape(tree);
         let (meta, uses) = self.meta_blocks(tree, &per_file);
         let t = characteristic_times(&coarse, &meta, &class_share, cache);
-        m.metadata = self.metadata_reads(&meta, &uses, &t);
+        (m.metadata, m.metadata_pages) = self.metadata_reads(&meta, &uses, &t);
         for ((g, fine), (width, access, missing, scan)) in coarse.iter().zip(&groups).zip(&accesses) {
             for ((b, a), r) in bins.iter().zip(access).zip(&fine.rate) {
                 m.existing[1] += width * b.p * b.count * a * (1.0 - hit_at(g, *r, &class_share, &t));
@@ -333,9 +335,9 @@ impl Pricer<'_> {
 
     /// Index and filter blocks read per zero-result and per non-zero-result lookup: each
     /// metadata block's requests by that class that miss.
-    fn metadata_reads(&self, meta: &[Meta], uses: &[(MetaUse, FileRates)], t: &Times) -> [f64; 2] {
-        let mut reads = [0.0; 2];
-        for (m, (u, r)) in meta.iter().zip(uses) {
+    fn metadata_reads(&self, meta: &[Meta], uses: &[(MetaUse, FileRates, f64)], t: &Times) -> ([f64; 2], [f64; 2]) {
+        let (mut reads, mut pages) = ([0.0; 2], [0.0; 2]);
+        for (m, (u, r, block_pages)) in meta.iter().zip(uses) {
             let miss = 1.0 - meta_block(m.rate, t).0;
             let (zero, existing) = match u {
                 MetaUse::Filter => (r.zero_probes, r.existing_probes),
@@ -343,9 +345,14 @@ impl Pricer<'_> {
             };
             reads[0] += zero * miss;
             reads[1] += existing * miss;
+            pages[0] += zero * miss * block_pages;
+            pages[1] += existing * miss * block_pages;
         }
         let [zero, existing, _] = self.shares;
-        [if zero > 0.0 { reads[0] / zero } else { 0.0 }, if existing > 0.0 { reads[1] / existing } else { 0.0 }]
+        let per = |x: [f64; 2]| {
+            [if zero > 0.0 { x[0] / zero } else { 0.0 }, if existing > 0.0 { x[1] / existing } else { 0.0 }]
+        };
+        (per(reads), per(pages))
     }
 
     /// With `cache_index_and_filter_blocks`, each file's filter block (probed by every lookup
@@ -353,12 +360,12 @@ impl Pricer<'_> {
     /// with the data blocks; level 0's are pinned instead when the config pins them. With a
     /// two-level index the index partitions always do (and the filter partitions, partitioned),
     /// each a share of its file's requests; top levels not pinned are requested on every use.
-    /// Returned with what each block is for and its file's rates.
+    /// Returned with what each block is for, its file's rates and the pages one read of it takes.
     fn meta_blocks(
         &self,
         tree: &FileTree<'_>,
         per_file: &rustc_hash::FxHashMap<u64, FileRates>,
-    ) -> (Vec<Meta>, Vec<(MetaUse, FileRates)>) {
+    ) -> (Vec<Meta>, Vec<(MetaUse, FileRates, f64)>) {
         let c = &self.config.block_cache;
         let two_level = c.two_level_index();
         if !c.cache_index_and_filter_blocks && !two_level {
@@ -374,20 +381,22 @@ impl Pricer<'_> {
             let filter_cached = c.cache_index_and_filter_blocks || (two_level && c.partition_filters);
             // A file's partitions share its requests evenly: one entry stands for all of them
             // (their bytes, each one's rate), which fills the cache as they would together.
+            let page = f64::from(self.config.page_bytes);
+            let pages = |bytes: f64| (bytes / page).ceil().max(1.0);
             if filter > 0.0 && filter_cached {
                 meta.push(Meta { charge: filter, rate: probes / filter_parts });
-                uses.push((MetaUse::Filter, r));
+                uses.push((MetaUse::Filter, r, pages(filter / filter_parts)));
             }
             let index = f.entries / self.sizes.per_block * (self.sizes.key_bytes + 2.0);
             meta.push(Meta { charge: index, rate: reads / index_parts });
-            uses.push((MetaUse::Index, r));
+            uses.push((MetaUse::Index, r, pages(index / index_parts)));
             if two_level && c.cache_index_and_filter_blocks && !c.pin_top_level_index_and_filter {
                 let top = |parts: f64| parts * (self.sizes.key_bytes + 22.0);
                 meta.push(Meta { charge: top(index_parts), rate: reads });
-                uses.push((MetaUse::Index, r));
+                uses.push((MetaUse::Index, r, pages(top(index_parts))));
                 if c.partition_filters && filter > 0.0 {
                     meta.push(Meta { charge: top(filter_parts), rate: probes });
-                    uses.push((MetaUse::Filter, r));
+                    uses.push((MetaUse::Filter, r, pages(top(filter_parts))));
                 }
             }
         }
@@ -405,7 +414,8 @@ impl File {
 /// The replayed tree's result: the twin's figures and the four class costs.
 pub(super) struct Priced {
     pub(super) figures: TwinFigures,
-    /// Blocks read per zero-result lookup, per non-zero-result lookup, per scan; pages written
+    /// Blocks read per zero-result lookup and per non-zero-result lookup (the pages of index and
+    /// filter blocks read with them), per scan; pages written
     /// per run write.
     pub(super) class_costs: [f64; 4],
     pub(super) tree: Vec<Vec<f64>>,
@@ -475,6 +485,9 @@ pub(super) fn price(
             for (s, x) in sum.metadata.iter_mut().zip(m.metadata) {
                 *s += x / n as f64;
             }
+            for (s, x) in sum.metadata_pages.iter_mut().zip(m.metadata_pages) {
+                *s += x / n as f64;
+            }
         }
         if at.is_finite() {
             tree.flush(buffer_lo, at);
@@ -512,11 +525,11 @@ pub(super) fn price(
         .collect();
     Priced {
         figures,
-        // A lookup's pages: its data blocks, and the index and filter blocks (partitions) it
-        // reads when they are not cached.
+        // A lookup's pages: its data blocks, and the pages of the index and filter blocks
+        // (partitions) it reads when they are not cached.
         class_costs: [
-            sum.missing[1] + sum.metadata[0],
-            sum.existing[1] + sum.metadata[1],
+            sum.missing[1] + sum.metadata_pages[0],
+            sum.existing[1] + sum.metadata_pages[1],
             sum.scan[1],
             if run_writes > 0.0 { pages_written / run_writes } else { 0.0 },
         ],
