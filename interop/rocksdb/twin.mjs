@@ -42,6 +42,19 @@ export const SHAPES = [
     cf: {},
     table: { filter_policy: 'bloomfilter:10:false', cache_index_and_filter_blocks: true, pin_l0_filter_and_index_blocks_in_cache: true },
   },
+  {
+    id: 'partitioned',
+    label: 'Bloom 10, partitioned filters and a two-level index, in the block cache (top level pinned)',
+    cf: {},
+    table: {
+      filter_policy: 'bloomfilter:10:false',
+      cache_index_and_filter_blocks: true,
+      index_type: 'kTwoLevelIndexSearch',
+      partition_filters: true,
+      metadata_block_size: 4096,
+      pin_top_level_index_and_filter: true,
+    },
+  },
   { id: 'universal', label: 'universal compaction, Bloom 10', cf: { compaction_style: 'kCompactionStyleUniversal' }, table: { filter_policy: 'bloomfilter:10:false' } },
 ];
 
@@ -92,6 +105,8 @@ export function rocksdbFigures(phase) {
     filtersPerLookup: ratio(sum(lookups.map((l) => l.filters_probed)), count),
     // Non-zero only when index and filter blocks live in the block cache (misses read them).
     metadataBlocksPerLookup: ratio(sum(lookups.map((l) => l.index_block_reads + l.filter_block_reads)), count),
+    indexBlocksPerLookup: ratio(sum(lookups.map((l) => l.index_block_reads)), count),
+    filterBlocksPerLookup: ratio(sum(lookups.map((l) => l.filter_block_reads)), count),
     scans: scans.count,
     dataBlocksPerScan: ratio(scanReads, scans.count),
     cacheHitRate: ratio(hits, hits + misses),
@@ -123,6 +138,8 @@ export function engineFigures(report, phase) {
     dataBlocksPerLookup: ratio(sum(GETS.map((c) => total(c, 'data_pages_read'))), count),
     filtersPerLookup: ratio(sum(GETS.map((c) => total(c, 'filter_probes'))), count),
     metadataBlocksPerLookup: ratio(sum(GETS.map((c) => total(c, 'index_block_reads') + total(c, 'filter_block_reads'))), count),
+    indexBlocksPerLookup: ratio(sum(GETS.map((c) => total(c, 'index_block_reads'))), count),
+    filterBlocksPerLookup: ratio(sum(GETS.map((c) => total(c, 'filter_block_reads'))), count),
     scans,
     dataBlocksPerScan: ratio(total('scan', 'data_pages_read'), scans),
     cacheHitRate: ratio(hits, hits + misses),
@@ -165,6 +182,7 @@ export function predictedFigures(prediction, phase) {
     dataBlocksPerLookup: t.data_blocks_per_lookup,
     dataBlocksPerScan: t.data_blocks_per_scan,
     filtersPerLookup: t.filters_per_lookup,
+    metadataBlocksPerLookup: t.metadata_blocks_per_lookup ?? null,
     cacheHitRate: t.cache_hit_rate,
     bytesWrittenPerUserByte: t.run_bytes_written_per_user_byte,
     entriesWrittenPerWrite: null,
@@ -184,6 +202,15 @@ export const FIGURES = [
   ['cacheHitRate', 'block cache data hit rate'],
   ['bytesWrittenPerUserByte', 'bytes written by flush + compaction per user byte'],
   ['entriesWrittenPerWrite', 'entries written by flush + compaction per user write'],
+];
+
+/**
+ * Figures only shapes with index and filter blocks in the cache have apart: the index and the
+ * filter blocks (or partitions) read per point lookup, each.
+ */
+export const METADATA_FIGURES = [
+  ['indexBlocksPerLookup', 'index blocks (partitions) read per point lookup'],
+  ['filterBlocksPerLookup', 'filter blocks (partitions) read per point lookup'],
 ];
 
 /** The figures a load phase has (it only writes). */

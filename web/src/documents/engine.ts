@@ -70,6 +70,18 @@ export interface EngineConfig {
     high_priority_ratio?: number;
     /** RocksDB's LRU: a block hit once moves into the high-priority pool. */
     midpoint_insertion?: boolean;
+    /**
+     * RocksDB's index_type: 'binary_search' (default, one index block per file) or
+     * 'two_level_index_search' (kTwoLevelIndexSearch: index partitions under a top-level index,
+     * always through the block cache). Two-level needs block_layout 'rocksdb'.
+     */
+    index_type?: 'binary_search' | 'two_level_index_search';
+    /** RocksDB's partition_filters: filters cut into partitions aligned with the index's. Needs index_type 'two_level_index_search'. */
+    partition_filters?: boolean;
+    /** RocksDB's metadata_block_size: bytes an index partition is cut at (64–16777216, default 4096). */
+    metadata_block_size?: number;
+    /** RocksDB's pin_top_level_index_and_filter (default true): the top levels stay pinned, charged to the cache. */
+    pin_top_level_index_and_filter?: boolean;
   };
   statistics_window?: number;
 }
@@ -211,6 +223,8 @@ export interface TableInfo {
   /** Smallest and largest key, hex-encoded (RocksDB's smallestkey / largestkey). */
   min_key_hex: string;
   max_key_hex: string;
+  /** Index and filter metadata held in memory: pinned blocks, top levels, data block ends (bytes). */
+  metadata_memory_bytes?: number;
 }
 
 export interface RunInfo {

@@ -380,8 +380,9 @@ impl Default for CompactionConfig {
 }
 
 /// The cache of data pages and, optionally, filter and fence-pointer blocks (JSON
-/// `block_cache`). The default, 0 bytes, is no cache.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// `block_cache`), with RocksDB's table options that say how those metadata blocks are cut and
+/// held. The default, 0 bytes, is no cache.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlockCacheConfig {
     /// Cache capacity in bytes; 0 makes every data page access an I/O. At most 2⁴⁰.
@@ -405,6 +406,113 @@ pub struct BlockCacheConfig {
     /// to the head of the high-priority pool. Needs `high_priority_ratio` > 0. Default false.
     #[serde(default, skip_serializing_if = "is_default")]
     pub midpoint_insertion: bool,
+    /// RocksDB's `index_type`: `binary_search` (default, `kBinarySearch`: one index block per
+    /// file) or `two_level_index_search` (`kTwoLevelIndexSearch`: the index cut into partitions
+    /// of about `metadata_block_size` bytes, found through a top-level index; the partitions
+    /// always go through the block cache). Two-level needs `block_layout` `rocksdb`.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub index_type: IndexType,
+    /// RocksDB's `partition_filters`: each file's filter cut into partitions aligned with the
+    /// index partitions (same kind and bits per key, so the same FPR), found through a top-level
+    /// filter index; the partitions always go through the block cache. Needs `index_type`
+    /// `two_level_index_search` and one filter module. Default false.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub partition_filters: bool,
+    /// RocksDB's `metadata_block_size`: the bytes an index partition is cut at (a filter
+    /// partition is sized for 90% of it). In [64, 2²⁴], default 4096.
+    #[serde(default = "default_metadata_block_size", skip_serializing_if = "is_default_metadata_block_size")]
+    pub metadata_block_size: u64,
+    /// RocksDB's `pin_top_level_index_and_filter`: with `cache_index_and_filter_blocks`, the
+    /// top-level index and filter index of a partitioned file stay pinned (charged to the
+    /// cache, never evicted, never counted as a read); false sends them through the cache like
+    /// any block. Without `cache_index_and_filter_blocks` the table holds them in any case.
+    /// Default true.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub pin_top_level_index_and_filter: bool,
+}
+
+impl Default for BlockCacheConfig {
+    fn default() -> Self {
+        BlockCacheConfig {
+            bytes: 0,
+            cache_index_and_filter_blocks: false,
+            pin_l0_filter_and_index_blocks_in_cache: false,
+            high_priority_ratio: 0.0,
+            midpoint_insertion: false,
+            index_type: IndexType::BinarySearch,
+            partition_filters: false,
+            metadata_block_size: DEFAULT_METADATA_BLOCK_SIZE,
+            pin_top_level_index_and_filter: true,
+        }
+    }
+}
+
+/// RocksDB's `BlockBasedTableOptions::index_type`, the two the engine builds (JSON
+/// `block_cache.index_type`, snake_case).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IndexType {
+    /// `kBinarySearch`: one index block per file.
+    #[default]
+    BinarySearch,
+    /// `kTwoLevelIndexSearch`: index partitions under a top-level index.
+    TwoLevelIndexSearch,
+}
+
+/// Which of a file's metadata blocks are pinned (held by the table, never read per lookup):
+/// what `BlockCacheConfig::metadata_pins` decides for one file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MetadataPins {
+    /// A whole (unpartitioned) index block or filter.
+    pub unpartitioned: bool,
+    /// The top-level index and filter index of a partitioned file.
+    pub top_level: bool,
+    /// The index and filter partitions.
+    pub partitions: bool,
+}
+
+impl BlockCacheConfig {
+    /// What a file opened in level 0 (`level0`: a flush's output, or a file recovered there)
+    /// or deeper keeps pinned, as RocksDB 7.8 decides it (`PrefetchIndexAndFilterBlocks`):
+    /// without `cache_index_and_filter_blocks` the table holds its index, filter and top
+    /// levels, but partitions still go through the cache; with it, the top levels follow
+    /// `pin_top_level_index_and_filter`, and level 0's blocks and partitions follow
+    /// `pin_l0_filter_and_index_blocks_in_cache`.
+    pub fn metadata_pins(&self, level0: bool) -> MetadataPins {
+        let cached = self.cache_index_and_filter_blocks;
+        let pin_l0 = cached && self.pin_l0_filter_and_index_blocks_in_cache && level0;
+        MetadataPins {
+            unpartitioned: !cached || pin_l0,
+            top_level: !cached || self.pin_top_level_index_and_filter,
+            partitions: pin_l0,
+        }
+    }
+
+    /// Whether files are written with a two-level index.
+    pub fn two_level_index(&self) -> bool {
+        self.index_type == IndexType::TwoLevelIndexSearch
+    }
+}
+
+/// RocksDB's default `metadata_block_size`.
+pub const DEFAULT_METADATA_BLOCK_SIZE: u64 = 4096;
+/// Allowed `block_cache.metadata_block_size`, inclusive.
+pub const METADATA_BLOCK_SIZE_RANGE: (u64, u64) = (64, 1 << 24);
+
+fn default_metadata_block_size() -> u64 {
+    DEFAULT_METADATA_BLOCK_SIZE
+}
+
+fn is_default_metadata_block_size(v: &u64) -> bool {
+    *v == DEFAULT_METADATA_BLOCK_SIZE
+}
+
+fn yes() -> bool {
+    true
+}
+
+fn is_true(v: &bool) -> bool {
+    *v
 }
 
 /// Allowed `page_bytes`, inclusive; it must also be a power of two.
@@ -604,6 +712,7 @@ impl EngineConfig {
                 "needs a high-priority pool: block_cache.high_priority_ratio in (0, 1] (RocksDB's default is 0.5)",
             ));
         }
+        self.validate_partitions()?;
         let (wlo, whi) = STATISTICS_WINDOW_RANGE;
         if !(wlo..=whi).contains(&self.statistics_window) {
             return Err(Error::invalid(
@@ -616,6 +725,46 @@ impl EngineConfig {
 }
 
 impl EngineConfig {
+    /// Partitioned metadata: `metadata_block_size` in range; a two-level index over RocksDB's
+    /// blocks; partitioned filters over a two-level index, one module, filters sized once.
+    fn validate_partitions(&self) -> Result<()> {
+        let c = &self.block_cache;
+        let (lo, hi) = METADATA_BLOCK_SIZE_RANGE;
+        if !(lo..=hi).contains(&c.metadata_block_size) {
+            return Err(Error::invalid(
+                "block_cache.metadata_block_size",
+                format!("must be an integer in [{lo}, {hi}] (bytes), got {}", c.metadata_block_size),
+            ));
+        }
+        if c.two_level_index() && self.block_layout != BlockLayout::Rocksdb {
+            return Err(Error::invalid(
+                "block_cache.index_type",
+                "\"two_level_index_search\" needs block_layout \"rocksdb\" (its partitions index RocksDB's data blocks)",
+            ));
+        }
+        if c.partition_filters {
+            if !c.two_level_index() {
+                return Err(Error::invalid(
+                    "block_cache.partition_filters",
+                    "needs block_cache.index_type \"two_level_index_search\" (filter partitions follow the index's)",
+                ));
+            }
+            if self.filter.modules != 1 {
+                return Err(Error::invalid(
+                    "block_cache.partition_filters",
+                    "needs filter.modules 1 (one filter, cut by key)",
+                ));
+            }
+            if self.filter.monkey_policy == MonkeyPolicy::Reoptimised {
+                return Err(Error::invalid(
+                    "block_cache.partition_filters",
+                    "cannot be used with filter.monkey_policy \"reoptimised\" (rebuilt filters live in memory, not in partitions)",
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// RocksDB's filter kinds: `bloom_before_level` in range and read only by `ribbon`; Ribbon's
     /// bits per key are Bloom-equivalent, not memory, so it takes no memory-budget allocation.
     fn validate_filter_kind(&self) -> Result<()> {
@@ -804,6 +953,78 @@ mod tests {
         c.compaction.universal = Some(UniversalConfig { max_merge_width: 1, ..UniversalConfig::default() });
         let e = c.validate().unwrap_err().to_string();
         assert!(e.starts_with("compaction.universal.max_merge_width: must be an integer in [2, "), "{e}");
+    }
+
+    #[test]
+    fn partitioned_metadata_takes_rocksdbs_names_defaults_and_ranges() {
+        let mut v: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
+        v["block_layout"] = "rocksdb".into();
+        v["block_cache"] = serde_json::json!({
+            "bytes": 1 << 20, "cache_index_and_filter_blocks": true,
+            "index_type": "two_level_index_search", "partition_filters": true
+        });
+        let c = EngineConfig::from_json(&v.to_string()).unwrap();
+        assert!(c.block_cache.two_level_index() && c.block_cache.partition_filters);
+        // RocksDB's defaults: 4096-byte partitions, the top level pinned; not written when default.
+        assert_eq!((c.block_cache.metadata_block_size, c.block_cache.pin_top_level_index_and_filter), (4096, true));
+        let json = c.to_json();
+        assert!(json.contains("\"two_level_index_search\"") && !json.contains("metadata_block_size"), "{json}");
+        assert!(!sample().to_json().contains("index_type"));
+        assert_eq!(EngineConfig::from_json(&json), Ok(c.clone()));
+
+        let mut bad = c.clone();
+        bad.block_cache.metadata_block_size = 32;
+        assert_eq!(
+            bad.validate().unwrap_err().to_string(),
+            "block_cache.metadata_block_size: must be an integer in [64, 16777216] (bytes), got 32"
+        );
+        let mut bad = c.clone();
+        bad.block_cache.index_type = IndexType::BinarySearch;
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .starts_with("block_cache.partition_filters: needs block_cache.index_type")
+        );
+        let mut bad = c.clone();
+        bad.block_layout = BlockLayout::FixedPages;
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .starts_with("block_cache.index_type: \"two_level_index_search\" needs")
+        );
+        let mut bad = c;
+        bad.filter.kind = FilterKind::Modular;
+        bad.filter.modules = 2;
+        assert!(
+            bad.validate()
+                .unwrap_err()
+                .to_string()
+                .starts_with("block_cache.partition_filters: needs filter.modules 1")
+        );
+    }
+
+    #[test]
+    fn pins_follow_rocksdbs_fallback_rules() {
+        let pins = |cached: bool, pin_l0: bool, pin_top: bool, level0: bool| {
+            let c = BlockCacheConfig {
+                cache_index_and_filter_blocks: cached,
+                pin_l0_filter_and_index_blocks_in_cache: pin_l0,
+                pin_top_level_index_and_filter: pin_top,
+                ..BlockCacheConfig::default()
+            };
+            let p = c.metadata_pins(level0);
+            (p.unpartitioned, p.top_level, p.partitions)
+        };
+        // Not cached: the table holds whole blocks and top levels; partitions go through the cache.
+        assert_eq!(pins(false, false, false, true), (true, true, false));
+        // Cached: the top level pinned by default, partitions and whole blocks in the LRU...
+        assert_eq!(pins(true, false, true, false), (false, true, false));
+        assert_eq!(pins(true, false, false, false), (false, false, false));
+        // ... but level 0's pinned with pin_l0, partitions included.
+        assert_eq!(pins(true, true, true, true), (true, true, true));
+        assert_eq!(pins(true, true, true, false), (false, true, false));
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod layout;
 pub mod math;
 pub mod mnemosyne;
 pub mod monkey_birth;
+pub mod partition;
 pub mod rng;
 pub mod universal;
 pub mod warning;

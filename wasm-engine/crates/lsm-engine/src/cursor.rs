@@ -40,7 +40,7 @@ impl TableCursor {
     /// Positioned before the first entry ≥ `start` (or the first entry); call `advance` first.
     pub fn new(table: Rc<Table>, start: Option<&[u8]>, ctx: &mut ReadCtx<'_>) -> Result<TableCursor> {
         let next_page = match start {
-            Some(k) => table.fences(ctx)?.page_for(k),
+            Some(k) => table.page_for(k, ctx)?,
             None => 0,
         };
         Ok(TableCursor {

@@ -85,15 +85,13 @@ impl Engine {
             }
         };
         let config = state.config.clone();
-        let cached = config.block_cache.cache_index_and_filter_blocks;
-        let pin_l0 = config.block_cache.pin_l0_filter_and_index_blocks_in_cache;
         let mut stats = Stats::default();
         let mut levels: Vec<Vec<Run>> = Vec::new();
         let mut by_run: std::collections::BTreeMap<(usize, u64), Vec<Rc<Table>>> = Default::default();
         for e in state.tables.values() {
-            // RocksDB opens each file at its level: level 0's keep their metadata pinned.
-            let pin = !cached || (pin_l0 && e.level == 1);
-            let table = Table::open(e.table, storage.as_mut(), pin, &mut stats.open)?;
+            // RocksDB opens each file at its level: level 0's may keep their metadata pinned.
+            let pins = config.block_cache.metadata_pins(e.level == 1);
+            let table = Table::open(e.table, storage.as_mut(), pins, &mut stats.open)?;
             by_run.entry((e.level, e.run)).or_default().push(Rc::new(table));
         }
         for ((level, run), tables) in by_run {

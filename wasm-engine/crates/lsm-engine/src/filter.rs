@@ -147,6 +147,55 @@ pub struct ModuleInfo {
     pub checksum: u32,
 }
 
+impl ModuleInfo {
+    /// Bytes of one directory entry (also a filter partition's entry in a top-level filter index).
+    pub const ENTRY_BYTES: usize = DIRECTORY_ENTRY;
+
+    /// Append its directory entry: hashes, structure, bits, offset, length, checksum, reserved.
+    pub fn encode_entry(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(&self.hashes.to_le_bytes());
+        out.extend_from_slice(&structure_tag(self.structure).to_le_bytes());
+        out.extend_from_slice(&self.bits.to_le_bytes());
+        out.extend_from_slice(&self.offset.to_le_bytes());
+        out.extend_from_slice(&self.len.to_le_bytes());
+        out.extend_from_slice(&self.checksum.to_le_bytes());
+        out.extend_from_slice(&0u32.to_le_bytes());
+    }
+
+    /// Read a directory entry (`ENTRY_BYTES` long); `None` if malformed.
+    pub fn decode_entry(e: &[u8]) -> Option<ModuleInfo> {
+        if e.len() != DIRECTORY_ENTRY {
+            return None;
+        }
+        let u32_at = |i: usize| u32::from_le_bytes([e[i], e[i + 1], e[i + 2], e[i + 3]]);
+        let mut bits = [0u8; 8];
+        bits.copy_from_slice(&e[8..16]);
+        Some(ModuleInfo {
+            structure: structure_of_tag(u32_at(4))?,
+            hashes: u32_at(0),
+            bits: u64::from_le_bytes(bits),
+            offset: u32_at(16),
+            len: u32_at(20),
+            checksum: u32_at(24),
+        })
+    }
+
+    /// Append `module`'s bytes to `out` and describe them, at `offset` from where `base` is in
+    /// `out` (a filter partition: its bytes alone, its entry in the top-level filter index).
+    pub fn append(module: &Module, out: &mut Vec<u8>, base: usize) -> ModuleInfo {
+        let start = out.len();
+        module.encode(out);
+        ModuleInfo {
+            structure: module.structure(),
+            hashes: module.hashes(),
+            bits: module.bits(),
+            offset: (start - base) as u32,
+            len: (out.len() - start) as u32,
+            checksum: checksum(&out[start..]),
+        }
+    }
+}
+
 /// The module hash: module 0 uses the key hash itself (so a one-module filter is a plain Bloom
 /// filter); later modules remix it, so their probes are independent of module 0's.
 #[inline]
@@ -305,13 +354,18 @@ impl Filter {
             m.encode(out);
             let len = out.len() - module_start;
             let sum = checksum(&out[module_start..]);
+            let info = ModuleInfo {
+                structure: m.structure(),
+                hashes: m.hashes(),
+                bits: m.bits(),
+                offset: offset as u32,
+                len: len as u32,
+                checksum: sum,
+            };
+            let mut entry = Vec::with_capacity(DIRECTORY_ENTRY);
+            info.encode_entry(&mut entry);
             let e = dir_at + d * DIRECTORY_ENTRY;
-            out[e..e + 4].copy_from_slice(&m.hashes().to_le_bytes());
-            out[e + 4..e + 8].copy_from_slice(&structure_tag(m.structure()).to_le_bytes());
-            out[e + 8..e + 16].copy_from_slice(&m.bits().to_le_bytes());
-            out[e + 16..e + 20].copy_from_slice(&(offset as u32).to_le_bytes());
-            out[e + 20..e + 24].copy_from_slice(&(len as u32).to_le_bytes());
-            out[e + 24..e + 28].copy_from_slice(&sum.to_le_bytes());
+            out[e..e + DIRECTORY_ENTRY].copy_from_slice(&entry);
             offset += len;
         }
         dir_len
@@ -324,22 +378,11 @@ impl Filter {
         if n > 64 || bytes.len() < 4 + n * DIRECTORY_ENTRY {
             return Err(bad());
         }
-        let u32_at = |i: usize| u32::from_le_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
-        let mut infos = Vec::with_capacity(n);
-        for d in 0..n {
-            let e = 4 + d * DIRECTORY_ENTRY;
-            let mut bits = [0u8; 8];
-            bits.copy_from_slice(&bytes[e + 8..e + 16]);
-            infos.push(ModuleInfo {
-                structure: structure_of_tag(u32_at(e + 4)).ok_or_else(bad)?,
-                hashes: u32_at(e),
-                bits: u64::from_le_bytes(bits),
-                offset: u32_at(e + 16),
-                len: u32_at(e + 20),
-                checksum: u32_at(e + 24),
-            });
-        }
-        Ok(infos)
+        (0..n)
+            .map(|d| {
+                ModuleInfo::decode_entry(&bytes[4 + d * DIRECTORY_ENTRY..4 + (d + 1) * DIRECTORY_ENTRY]).ok_or_else(bad)
+            })
+            .collect()
     }
 
     /// Bytes of the directory of a filter of `modules` modules: a u32 count, then 32 B per module.

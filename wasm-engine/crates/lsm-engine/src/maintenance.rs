@@ -336,14 +336,12 @@ impl Engine {
 
     /// Advance the current job by about `max_pages` output pages; completes it when done.
     fn advance_job(&mut self, max_pages: u64) -> Result<()> {
-        let page_bytes = self.config.page_bytes;
-        let rocksdb_blocks = self.config.block_layout == lsm_core::config::BlockLayout::Rocksdb;
         let Some(mut job) = self.job.take() else { return Ok(()) };
         let outcome = (|| -> Result<bool> {
             loop {
                 if !job.merge.has_output() {
                     let id = self.allocate_id();
-                    job.merge.start_output(TableBuilder::new(id, page_bytes).rocksdb_blocks(rocksdb_blocks));
+                    job.merge.start_output(TableBuilder::for_config(id, &self.config));
                 }
                 let mut reads = ReadCounters::default();
                 let mut no_cache = TableCache::new(0, 0.0);
@@ -398,11 +396,8 @@ impl Engine {
         let spec = self.filter_spec(job, entries, builder.entry_bytes(), (probes - found).max(0.0));
         let table = builder.finish(id, spec, self.storage.as_mut(), &mut job.counters)?;
         if let Some(mut table) = table {
-            let cache = &self.config.block_cache;
             // A flush's output is opened in level 0: with pin_l0 its metadata stays pinned.
-            if cache.cache_index_and_filter_blocks && !(job.flush && cache.pin_l0_filter_and_index_blocks_in_cache) {
-                table.unpin();
-            }
+            table.apply_pins(self.config.block_cache.metadata_pins(job.flush));
             *table.stats.borrow_mut() = FileStats::new(self.lookups, probes, found);
             job.outputs.push(Rc::new(table));
         }

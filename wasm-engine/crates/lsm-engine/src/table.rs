@@ -11,11 +11,19 @@
 //! ```
 //! The footer and the range block are read when a table is opened; the fence pointers and the
 //! filter are either pinned in memory then, or fetched through the block cache on demand.
+//!
+//! With RocksDB's partitioned metadata (`index_type=kTwoLevelIndexSearch`, `partition_filters`;
+//! `lsm_core::partition` says where the cuts fall), filter partitions follow the data and the
+//! filter block is their top level; index partitions follow the filter block and the index
+//! block is their top level (`partitions`). Footer flags say which. Partitions always go through
+//! the block cache (unless pinned with level 0's); the top levels are pinned or cached.
 
 mod builder;
 mod format;
+mod partitions;
 mod reader;
 
 pub use builder::TableBuilder;
 pub use format::{Fences, table_file_name};
+pub use partitions::{FilterTop, IndexTop};
 pub use reader::{Block, ReadCtx, Table, TableCache};

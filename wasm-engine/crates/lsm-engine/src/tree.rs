@@ -42,6 +42,11 @@ pub struct TableInfo {
     /// Its largest key, hex-encoded.
     #[serde(default)]
     pub max_key_hex: String,
+    /// Bytes of index and filter metadata it holds in memory: pinned blocks (whole, top levels
+    /// of partitioned ones, partitions pinned with level 0's) and its data blocks' ends. What
+    /// goes through the block cache is not counted here.
+    #[serde(default)]
+    pub metadata_memory_bytes: u64,
 }
 
 impl TableInfo {
@@ -64,6 +69,7 @@ impl TableInfo {
             estimated_empty_probes: stats.estimate(now).empty,
             min_key_hex: crate::hex::encode_hex(t.min_key()),
             max_key_hex: crate::hex::encode_hex(t.max_key()),
+            metadata_memory_bytes: t.pinned_metadata_bytes() + t.block_ends_bytes(),
         }
     }
 }

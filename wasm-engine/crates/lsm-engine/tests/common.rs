@@ -126,6 +126,7 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
             pin_l0_filter_and_index_blocks_in_cache: false,
             high_priority_ratio: 0.5,
             midpoint_insertion: false,
+            ..BlockCacheConfig::default()
         };
         c
     };
@@ -150,6 +151,22 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
     };
     let kind = |mut c: EngineConfig, kind: FilterKind| {
         c.filter.kind = kind;
+        c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        c
+    };
+    let partitioned = |mut c: EngineConfig| {
+        c.block_cache.index_type = lsm_core::config::IndexType::TwoLevelIndexSearch;
+        c.block_cache.partition_filters = true;
+        c.block_cache.metadata_block_size = 256;
+        c.compaction.target_file_bytes = 16 << 10;
+        c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
+        c
+    };
+    let two_level_only = |mut c: EngineConfig| {
+        c.block_cache.index_type = lsm_core::config::IndexType::TwoLevelIndexSearch;
+        c.block_cache.metadata_block_size = 128;
+        c.block_cache.pin_top_level_index_and_filter = false;
+        c.compaction.target_file_bytes = 16 << 10;
         c.validate().unwrap_or_else(|e| panic!("{}: {e}", c.name));
         c
     };
@@ -224,6 +241,37 @@ pub(crate) fn persistence_configs() -> Vec<EngineConfig> {
             16 << 10,
             true,
         ),
+        // RocksDB's partitioned filters and two-level index (256-byte partitions, 16 KiB files:
+        // several partitions a file), all through a small cache with the top levels pinned.
+        partitioned(cached(
+            kind(
+                rocksdb_picking(by_file(config(
+                    "by file, partitioned filters, two-level index, cached",
+                    512,
+                    4096,
+                    &[(4.0, 3, n), (4.0, 1, n)],
+                    Uniform,
+                    10.0,
+                ))),
+                FilterKind::FastLocalBloom,
+            ),
+            8 << 10,
+            true,
+        )),
+        // A two-level index with a whole filter; level 0's metadata (partitions too) pinned,
+        // the top levels of deeper files cached like any block.
+        two_level_only(pin_l0(cached(
+            rocksdb_picking(by_file(config(
+                "by file, two-level index, pinned L0, cached top levels",
+                512,
+                4096,
+                &[(4.0, 3, n), (4.0, 1, n)],
+                Uniform,
+                8.0,
+            ))),
+            8 << 10,
+            true,
+        ))),
         // Rebuilt filters live in memory: a reopen starts from the built ones and re-optimises.
         reoptimised(
             by_file(modular(

@@ -33,6 +33,15 @@ fn configs() -> Vec<EngineConfig> {
     dynamic.compaction.dynamic_level_bytes = true;
     dynamic.compaction.num_levels = 4;
     dynamic.validate().unwrap();
+    // RocksDB's partitioned filters and two-level index, through a small cache.
+    let mut partitioned = moving.clone();
+    partitioned.name = "by file, partitioned filters, two-level index".into();
+    partitioned.block_cache.bytes = 4096;
+    partitioned.block_cache.cache_index_and_filter_blocks = true;
+    partitioned.block_cache.index_type = lsm_core::config::IndexType::TwoLevelIndexSearch;
+    partitioned.block_cache.partition_filters = true;
+    partitioned.block_cache.metadata_block_size = 128;
+    partitioned.validate().unwrap();
     let mut modular = common::config("modular tiering", 512, 2048, &[(3.0, 2, n)], Allocation::Uniform, 8.0);
     modular.filter.kind = FilterKind::Modular;
     modular.filter.modules = 2;
@@ -41,6 +50,7 @@ fn configs() -> Vec<EngineConfig> {
         common::universal_tuned(common::config("universal", 512, 2048, &[(10.0, 1, n)], Allocation::Uniform, 8.0)),
         by_file,
         moving,
+        partitioned,
         dynamic,
         modular,
         common::config("mnemosyne", 512, 2048, &[(2.0, 1, n)], Allocation::Mnemosyne, 5.0),

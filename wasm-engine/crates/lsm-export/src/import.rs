@@ -7,8 +7,8 @@ use rustc_hash::FxHashSet;
 use lsm_core::arena;
 use lsm_core::config::{
     Allocation, BLOOM_BEFORE_LEVEL_RANGE, BlockCacheConfig, BlockLayout, BufferTrigger, CONFIG_KIND, CONFIG_VERSION,
-    CompactionConfig, EngineConfig, FilePick, FilterConfig, FilterKind, Granularity, LevelConfig, MAX_LEVELS,
-    NUM_LEVELS_RANGE, OutputCuts, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
+    CompactionConfig, EngineConfig, FilePick, FilterConfig, FilterKind, Granularity, IndexType, LevelConfig,
+    MAX_LEVELS, METADATA_BLOCK_SIZE_RANGE, NUM_LEVELS_RANGE, OutputCuts, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE,
 };
 use lsm_core::error::{Error, Result};
 use lsm_core::universal::{self, StopStyle, UniversalConfig};
@@ -697,9 +697,23 @@ fn block_cache(table: &mut Reader, default_bytes: u64, warnings: &mut Vec<Warnin
         pin_l0_filter_and_index_blocks_in_cache: pin_l0 && cache_index,
         high_priority_ratio: ROCKSDB_HIGH_PRI_POOL_RATIO,
         midpoint_insertion: true,
+        ..BlockCacheConfig::default()
     };
+    partitioned_metadata(table, &mut config, warnings)?;
     if no_cache {
-        return Ok(BlockCacheConfig::default());
+        let (index_type, partition_filters, metadata_block_size, pin_top_level_index_and_filter) = (
+            config.index_type,
+            config.partition_filters,
+            config.metadata_block_size,
+            config.pin_top_level_index_and_filter,
+        );
+        return Ok(BlockCacheConfig {
+            index_type,
+            partition_filters,
+            metadata_block_size,
+            pin_top_level_index_and_filter,
+            ..BlockCacheConfig::default()
+        });
     }
     match table.raw("block_cache") {
         Some(v) if v.contains('=') => {
@@ -739,6 +753,66 @@ fn block_cache(table: &mut Reader, default_bytes: u64, warnings: &mut Vec<Warnin
     config.high_priority_ratio = config.high_priority_ratio.clamp(0.0, 1.0);
     config.midpoint_insertion = config.high_priority_ratio > 0.0;
     Ok(config)
+}
+
+/// RocksDB's partitioned metadata: `index_type` (binary search or two-level; the others are
+/// read as binary search), `partition_filters` (RocksDB ignores it without a two-level index),
+/// `metadata_block_size` and `pin_top_level_index_and_filter`; `metadata_cache_options` other
+/// than its fallbacks is named as not modelled.
+fn partitioned_metadata(table: &mut Reader, config: &mut BlockCacheConfig, warnings: &mut Vec<Warning>) -> Result<()> {
+    match table.raw("index_type") {
+        None | Some("kBinarySearch") => {}
+        Some("kTwoLevelIndexSearch") => config.index_type = IndexType::TwoLevelIndexSearch,
+        Some(other) => warnings.push(Warning::new(
+            "block_cache.index_type",
+            WarningKind::Approximated,
+            format!(
+                "index_type {other}: imported as kBinarySearch (the engine builds binary-search and two-level indexes)"
+            ),
+        )),
+    }
+    if table.boolean("partition_filters")?.unwrap_or(false) {
+        if config.index_type == IndexType::TwoLevelIndexSearch {
+            config.partition_filters = true;
+        } else {
+            warnings.push(Warning::new(
+                "block_cache.partition_filters",
+                WarningKind::Dropped,
+                "true without index_type=kTwoLevelIndexSearch: RocksDB ignores it too (filter partitions follow the index's)",
+            ));
+        }
+    }
+    if let Some(size) = table.size("metadata_block_size")? {
+        let (lo, hi) = METADATA_BLOCK_SIZE_RANGE;
+        config.metadata_block_size = size.clamp(lo, hi);
+        if config.metadata_block_size != size {
+            warnings.push(Warning::new(
+                "block_cache.metadata_block_size",
+                WarningKind::Rounded,
+                format!(
+                    "metadata_block_size {size} becomes {}: the engine's range is [{lo}, {hi}]",
+                    config.metadata_block_size
+                ),
+            ));
+        }
+    }
+    if let Some(pin) = table.boolean("pin_top_level_index_and_filter")? {
+        config.pin_top_level_index_and_filter = pin;
+    }
+    if let Some(m) = table.raw("metadata_cache_options") {
+        let fallback_only = parse_struct(m)?.iter().all(|(_, v)| v == "kFallback");
+        if !fallback_only {
+            warnings.push(Warning::new(
+                "block_cache",
+                WarningKind::Dropped,
+                format!(
+                    "metadata_cache_options {m}: not modelled; pinning follows pin_top_level_index_and_filter and \
+                     pin_l0_filter_and_index_blocks_in_cache (the kFallback rules)"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Drop trailing level entries equal to the one before: the last entry repeats anyway.

@@ -6,7 +6,8 @@
 //! are exactly the returned warnings.
 
 use lsm_core::config::{
-    Allocation, BufferTrigger, EngineConfig, FilePick, FilterKind, FilterSkip, Granularity, MonkeyPolicy, OutputCuts,
+    Allocation, BufferTrigger, EngineConfig, FilePick, FilterKind, FilterSkip, Granularity, IndexType, MonkeyPolicy,
+    OutputCuts,
 };
 use lsm_core::universal::{StopStyle, UniversalConfig};
 use lsm_core::workload::Workload;
@@ -631,6 +632,12 @@ fn cache(config: &EngineConfig, table: &mut Section, lossy: &mut Lossy) {
     let b = &config.block_cache;
     table.note(format!("page_bytes {}", config.page_bytes));
     table.set("block_size", config.page_bytes.to_string());
+    // Partitioned metadata (with a two-level index its partitions always use the block cache).
+    let two_level = b.index_type == IndexType::TwoLevelIndexSearch;
+    table.set("index_type", if two_level { "kTwoLevelIndexSearch" } else { "kBinarySearch" });
+    table.set("partition_filters", if b.partition_filters { "true" } else { "false" });
+    table.set("metadata_block_size", b.metadata_block_size.to_string());
+    table.set("pin_top_level_index_and_filter", if b.pin_top_level_index_and_filter { "true" } else { "false" });
     if b.bytes == 0 {
         table.note("block_cache.bytes 0: every data block read is an I/O");
         table.set("no_block_cache", "true");

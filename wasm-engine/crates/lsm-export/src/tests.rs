@@ -9,7 +9,9 @@ use super::ini::{Ini, parse_struct, split_list};
 use super::mapping::{Mapping, Style};
 use super::*;
 use lsm_core::compaction::geometry;
-use lsm_core::config::{Allocation, FilePick, FilterKind, FilterSkip, Granularity, LevelConfig};
+use lsm_core::config::{
+    Allocation, BlockLayout, FilePick, FilterKind, FilterSkip, Granularity, IndexType, LevelConfig,
+};
 use lsm_core::universal::{StopStyle, UniversalConfig};
 use lsm_core::workload::{Distribution, Mix, Preload, WORKLOAD_KIND};
 

@@ -117,6 +117,7 @@ fn cache_hits_and_ios_add_up_to_every_block_access() {
             pin_l0_filter_and_index_blocks_in_cache: false,
             high_priority_ratio: 0.3,
             midpoint_insertion: false,
+            ..BlockCacheConfig::default()
         };
         let engine = run(config, &skewed_lookups(60_000, 100_000), false);
         let mut ios = 0;

@@ -518,3 +518,61 @@ fn a_universal_design_is_replayed_and_priced_as_the_engine_runs_it() {
         }
     }
 }
+
+/// The same shape with RocksDB's partitioned filters and two-level index, index and filter
+/// partitions in the block cache (top levels pinned).
+fn rocksdb_partitioned() -> EngineConfig {
+    let mut c = rocksdb_bloom10();
+    c.block_cache.cache_index_and_filter_blocks = true;
+    c.block_cache.index_type = lsm_core::config::IndexType::TwoLevelIndexSearch;
+    c.block_cache.partition_filters = true;
+    c.validate().unwrap();
+    c
+}
+
+#[test]
+fn partition_reads_are_priced_as_the_engine_measures_them() {
+    let text = lsm_workload::ycsb::core_workload('c', 20_000, 10_000).unwrap();
+    let w = lsm_workload::ycsb::from_properties(&text, "workload").unwrap().workload;
+    // Without a cache every probe reads its filter partition and every data block read its
+    // index partition: exactly filters + data blocks per lookup, and a lookup's cost has them.
+    let mut uncached = rocksdb_partitioned();
+    uncached.block_cache.bytes = 0;
+    let p = predict(&uncached, &w).unwrap();
+    let t = p.twin.clone().unwrap();
+    assert!(t.filters_per_lookup > 1.0, "{t:?}");
+    assert!((t.metadata_blocks_per_lookup - (t.filters_per_lookup + t.data_blocks_per_lookup)).abs() < 1e-9, "{t:?}");
+    let whole = predict(&rocksdb_bloom10(), &w).unwrap();
+    assert!(
+        p.class_costs[1] > whole.class_costs[1] + t.filters_per_lookup * 0.9,
+        "{:?} vs {:?}",
+        p.class_costs,
+        whole.class_costs
+    );
+    // Pinned metadata (no cache_index_and_filter_blocks, no partitions) reads none.
+    assert_eq!(whole.twin.unwrap().metadata_blocks_per_lookup, 0.0);
+
+    // Through the twin's 128 KiB cache. The cache model splits a file's requests evenly over
+    // its partitions; under YCSB C's Zipfian keys a few partitions take most of them and stay
+    // cached, so it over-counts misses (as it does for whole index and filter blocks in the
+    // cache: 0.60 predicted, 0.37 measured, measured 2026-11-27). Held: an upper bound, within 2×.
+    let config = rocksdb_partitioned();
+    let predicted = predict(&config, &w).unwrap().twin.unwrap().metadata_blocks_per_lookup;
+    let mut engine = Engine::create(config, Box::new(MemStorage::new())).unwrap();
+    let mut runner = Runner::for_workload(&w).unwrap();
+    while !runner.is_finished() {
+        runner.step(&mut engine, u64::MAX).unwrap();
+    }
+    let report = runner.report(&engine);
+    let (gets, mut meta) = ([2usize, 3, 4], 0u64);
+    for l in &report.run.levels {
+        for &c in &gets {
+            meta += l.reads[c].index_block_reads + l.reads[c].filter_block_reads;
+        }
+    }
+    let lookups: u64 = gets.iter().map(|&c| report.run.ops[c]).sum();
+    let measured = meta as f64 / lookups as f64;
+    eprintln!("partitions per lookup: measured {measured:.4}, predicted {predicted:.4}");
+    assert!(measured > 0.1, "the cache is small: partitions are read");
+    assert!(predicted >= measured && predicted <= 2.0 * measured, "measured {measured}, predicted {predicted}");
+}

@@ -4,16 +4,35 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use crate::filestats::FileStats;
-use crate::filter::{Filter, FilterSpec, module_fprs};
+use crate::filter::{Filter, FilterSpec, Module, ModuleInfo, module_fprs};
 use crate::page;
 use crate::stats::WriteCounters;
 use crate::storage::Storage;
 use lsm_core::bloom::FILTER_SEED;
+use lsm_core::config::{BlockLayout, EngineConfig};
 use lsm_core::error::{Error, Result};
+use lsm_core::filter_kinds::structure_bytes;
 use lsm_core::hash::checksum;
+use lsm_core::partition;
 
 use super::format::{Fences, Footer, WRITE_CHUNK, short_successor, shortest_separator, table_file_name};
+use super::partitions::{FilterTop, IndexPartition, IndexTop, PartitionedMeta, PinnedPartitions};
 use super::reader::Table;
+
+/// What `finish` wrote after the data and what the table holds of it.
+struct Meta {
+    filter_offset: u64,
+    filter_len: u64,
+    filter_dir_len: u32,
+    filter_dir_sum: u32,
+    index_offset: u64,
+    index_len: u64,
+    index_sum: u32,
+    modules: Vec<ModuleInfo>,
+    filter: Option<Vec<Rc<Module>>>,
+    fences: Option<Rc<Fences>>,
+    parts: PartitionedMeta,
+}
 
 /// Key hashes per chunk of `TableBuilder::hashes` (512 KiB).
 const HASH_CHUNK: usize = 1 << 16;
@@ -48,6 +67,17 @@ pub struct TableBuilder {
     ends: Vec<u64>,
     /// Data pages (blocks) started, the one being filled included.
     pages_started: u64,
+    /// With RocksDB-style blocks: the entries of each finished block (where partitions are cut).
+    block_entries: Vec<u32>,
+    /// RocksDB's partitioned metadata, when the design asks for it.
+    partitioning: Option<Partitioning>,
+}
+
+/// How a table's metadata is partitioned (RocksDB's `kTwoLevelIndexSearch`, `partition_filters`).
+#[derive(Clone, Copy, Debug)]
+struct Partitioning {
+    metadata_block_size: u64,
+    filters: bool,
 }
 
 impl TableBuilder {
@@ -72,7 +102,24 @@ impl TableBuilder {
             rocksdb_blocks: false,
             ends: Vec::new(),
             pages_started: 0,
+            block_entries: Vec::new(),
+            partitioning: None,
         }
+    }
+
+    /// A builder for table `id` as `config` writes tables: its page size and block layout, and
+    /// with RocksDB's blocks its partitioned metadata (`block_cache.index_type`,
+    /// `partition_filters`, `metadata_block_size`).
+    pub fn for_config(id: u64, config: &EngineConfig) -> Self {
+        let rocksdb = config.block_layout == BlockLayout::Rocksdb;
+        let mut b = TableBuilder::new(id, config.page_bytes).rocksdb_blocks(rocksdb);
+        if rocksdb && config.block_cache.two_level_index() {
+            b.partitioning = Some(Partitioning {
+                metadata_block_size: config.block_cache.metadata_block_size,
+                filters: config.block_cache.partition_filters,
+            });
+        }
+        b
     }
 
     /// The same builder cutting its data into RocksDB-style blocks when `on`
@@ -181,6 +228,7 @@ impl TableBuilder {
         self.last_key.clear();
         self.last_key.extend_from_slice(&self.pending[at..at + len]);
         if self.rocksdb_blocks {
+            self.block_entries.push(u32::from(self.page_count));
             page::seal_block(&mut self.pending, self.page_start, self.page_count);
             self.ends.push(self.written + self.pending.len() as u64);
         } else {
@@ -218,33 +266,15 @@ impl TableBuilder {
             self.finish_page(storage)?;
         }
         let data_pages = self.pages_started;
-        let filter = Filter::build_from(self.entries, self.hashes.iter().flatten().copied(), spec);
-        self.hashes = Vec::new(); // 8 B per entry: free it before the filter and index are written
         let at = |b: &TableBuilder| b.written + b.pending.len() as u64;
-
-        let filter_offset = at(&self);
-        let filter_start = self.pending.len();
-        let dir_len = filter.encode(&mut self.pending);
-        let filter_dir_sum = checksum(&self.pending[filter_start..filter_start + dir_len]);
-        let filter_len = (self.pending.len() - filter_start) as u64;
-        let modules = Filter::decode_directory(&self.file, filter_offset, &self.pending[filter_start..])?;
-
-        let data_bytes = filter_offset;
+        let data_bytes = at(&self);
         if self.rocksdb_blocks {
             self.fences.push(short_successor(&self.last_key).into_boxed_slice());
         }
-        let keys = std::mem::take(&mut self.fences);
-        let fences = if self.rocksdb_blocks {
-            Fences::with_ends(keys, std::mem::take(&mut self.ends), true)
-        } else {
-            Fences::new(keys)
+        let meta = match self.partitioning {
+            Some(p) if self.rocksdb_blocks => self.write_partitioned(p, spec)?,
+            _ => self.write_whole(spec)?,
         };
-        let index_offset = at(&self);
-        let index_start = self.pending.len();
-        fences.encode(&mut self.pending);
-        let index_len = (self.pending.len() - index_start) as u64;
-        let index_sum = checksum(&self.pending[index_start..]);
-
         let range_offset = at(&self);
         let range_start = self.pending.len();
         for k in [&self.first_key, &self.last_key] {
@@ -261,16 +291,18 @@ impl TableBuilder {
             data_pages,
             entries: self.entries,
             entry_bytes: self.entry_bytes,
-            filter_offset,
-            filter_len,
-            filter_dir_len: dir_len as u32,
-            filter_dir_sum,
-            index_offset,
-            index_len,
-            index_sum,
+            filter_offset: meta.filter_offset,
+            filter_len: meta.filter_len,
+            filter_dir_len: meta.filter_dir_len,
+            filter_dir_sum: meta.filter_dir_sum,
+            index_offset: meta.index_offset,
+            index_len: meta.index_len,
+            index_sum: meta.index_sum,
             range_sum,
             range_offset,
             range_len,
+            two_level_index: meta.parts.two_level,
+            partitioned_filter: meta.parts.filter,
         }
         .encode(&mut self.pending);
         self.flush_pending(storage)?;
@@ -293,22 +325,169 @@ impl TableBuilder {
             entry_bytes: self.entry_bytes,
             file_bytes,
             data_pages,
-            block_ends: fences.ends().map(Rc::from),
+            block_ends: (self.rocksdb_blocks).then(|| Rc::from(std::mem::take(&mut self.ends))),
             rocksdb_blocks: self.rocksdb_blocks,
             separator_index: self.rocksdb_blocks,
             min_key: self.first_key.into_boxed_slice(),
             max_key: self.last_key.into_boxed_slice(),
             built_bits_per_key: spec.bits_per_key,
-            filter_offset,
-            module_fprs: module_fprs(&modules, self.entries),
-            modules,
-            index_offset,
-            index_len,
-            index_sum,
-            pinned_filter: Some(filter.modules().iter().cloned().map(Rc::new).collect()),
-            pinned_fences: Some(Rc::new(fences)),
+            filter_offset: meta.filter_offset,
+            module_fprs: module_fprs(&meta.modules, self.entries),
+            modules: meta.modules,
+            index_offset: meta.index_offset,
+            index_len: meta.index_len,
+            index_sum: meta.index_sum,
+            pinned_filter: meta.filter,
+            pinned_fences: meta.fences,
+            parts: meta.parts,
             stats: RefCell::new(FileStats::default()),
             filter_rebuild_pages: 0,
         }))
+    }
+
+    /// The whole filter and one index block (no partitions).
+    fn write_whole(&mut self, spec: FilterSpec) -> Result<Meta> {
+        let filter = Filter::build_from(self.entries, self.hashes.iter().flatten().copied(), spec);
+        self.hashes = Vec::new(); // 8 B per entry: free it before the filter and index are written
+        let filter_offset = self.written + self.pending.len() as u64;
+        let filter_start = self.pending.len();
+        let dir_len = filter.encode(&mut self.pending);
+        let filter_dir_sum = checksum(&self.pending[filter_start..filter_start + dir_len]);
+        let filter_len = (self.pending.len() - filter_start) as u64;
+        let modules = Filter::decode_directory(&self.file, filter_offset, &self.pending[filter_start..])?;
+
+        let keys = std::mem::take(&mut self.fences);
+        let fences =
+            if self.rocksdb_blocks { Fences::with_ends(keys, self.ends.clone(), true) } else { Fences::new(keys) };
+        let index_offset = self.written + self.pending.len() as u64;
+        let index_start = self.pending.len();
+        fences.encode(&mut self.pending);
+        Ok(Meta {
+            filter_offset,
+            filter_len,
+            filter_dir_len: dir_len as u32,
+            filter_dir_sum,
+            index_offset,
+            index_len: (self.pending.len() - index_start) as u64,
+            index_sum: checksum(&self.pending[index_start..]),
+            modules,
+            filter: Some(filter.modules().iter().cloned().map(Rc::new).collect()),
+            fences: Some(Rc::new(fences)),
+            parts: PartitionedMeta::default(),
+        })
+    }
+
+    /// Filter partitions (if asked) and their top level, then index partitions and theirs,
+    /// cut where RocksDB's builder cuts them (`lsm_core::partition::cut`).
+    fn write_partitioned(&mut self, p: Partitioning, spec: FilterSpec) -> Result<Meta> {
+        let mbs = p.metadata_block_size;
+        let filters =
+            p.filters && spec.bits_per_key > 0.0 && structure_bytes(spec.structure, spec.bits_per_key, 1 << 20) > 0;
+        let per_partition = if filters {
+            partition::keys_per_filter_partition(spec.structure, spec.bits_per_key, mbs)
+        } else {
+            u64::MAX
+        };
+        let blocks: Vec<u64> = self.block_entries.iter().map(|&n| u64::from(n)).collect();
+        // The engine's index entry: [u16 len][separator] and the block's end (u64).
+        let entry_bytes: Vec<u64> = self.fences.iter().map(|k| 2 + k.len() as u64 + 8).collect();
+        let cuts = partition::cut(&blocks, &entry_bytes, mbs, per_partition);
+        let mut parts = PartitionedMeta { two_level: true, filter: filters, ..PartitionedMeta::default() };
+        // Keys before the end of each block: the block that holds key i is the first whose end exceeds i.
+        let mut block_end_keys = Vec::with_capacity(blocks.len());
+        let mut total = 0;
+        for n in &blocks {
+            total += n;
+            block_end_keys.push(total);
+        }
+        let block_of = |key: u64| block_end_keys.partition_point(|&end| end <= key);
+
+        let mut pinned_filter = Vec::new();
+        let mut partition_bytes = 0u64;
+        let (filter_offset, filter_len, filter_dir_len, filter_dir_sum, modules, whole_filter);
+        if filters {
+            parts.filter_parts_offset = self.written + self.pending.len() as u64;
+            let base = self.pending.len();
+            let (mut bounds, mut infos) = (Vec::new(), Vec::new());
+            let mut hashes = self.hashes.iter().flatten().copied();
+            for (j, &start) in cuts.filter.iter().enumerate() {
+                let end = cuts.filter.get(j + 1).copied().unwrap_or(self.entries);
+                let filter = Filter::build_from(end - start, hashes.by_ref().take((end - start) as usize), spec);
+                let module = filter
+                    .modules()
+                    .first()
+                    .ok_or_else(|| Error::State(format!("{}: filter partition {j} came out empty", self.file)))?;
+                infos.push(ModuleInfo::append(module, &mut self.pending, base));
+                pinned_filter.push(Rc::new(module.clone()));
+                bounds.push(self.fences[block_of(end - 1)].clone());
+            }
+            self.hashes = Vec::new();
+            let top = FilterTop::new(bounds, infos);
+            partition_bytes += top.partition_bytes();
+            modules = vec![top.aggregate()];
+            filter_offset = self.written + self.pending.len() as u64;
+            let start = self.pending.len();
+            top.encode(&mut self.pending);
+            filter_len = (self.pending.len() - start) as u64;
+            filter_dir_len = filter_len as u32;
+            filter_dir_sum = checksum(&self.pending[start..]);
+            parts.filter_top_len = filter_len;
+            parts.filter_top_sum = filter_dir_sum;
+            parts.filter_top = Some(Rc::new(top));
+            whole_filter = None;
+        } else {
+            // No partitioned filter: a whole one, as without partitions.
+            let filter = Filter::build_from(self.entries, self.hashes.iter().flatten().copied(), spec);
+            self.hashes = Vec::new();
+            filter_offset = self.written + self.pending.len() as u64;
+            let start = self.pending.len();
+            let dir_len = filter.encode(&mut self.pending);
+            filter_dir_sum = checksum(&self.pending[start..start + dir_len]);
+            filter_len = (self.pending.len() - start) as u64;
+            filter_dir_len = dir_len as u32;
+            modules = Filter::decode_directory(&self.file, filter_offset, &self.pending[start..])?;
+            whole_filter = Some(filter.modules().iter().cloned().map(Rc::new).collect());
+        }
+
+        let (mut bounds, mut handles, mut pinned_index) = (Vec::new(), Vec::new(), Vec::new());
+        for (k, &first) in cuts.index.iter().enumerate() {
+            let end = cuts.index.get(k + 1).copied().unwrap_or(blocks.len() as u64);
+            let (a, b) = (first as usize, end as usize);
+            let part = Fences::with_ends(self.fences[a..b].to_vec(), self.ends[a..b].to_vec(), true);
+            let offset = self.written + self.pending.len() as u64;
+            let start = self.pending.len();
+            part.encode(&mut self.pending);
+            let len = self.pending.len() - start;
+            handles.push(IndexPartition {
+                offset,
+                len: len as u32,
+                sum: checksum(&self.pending[start..]),
+                first_block: first as u32,
+            });
+            partition_bytes += len as u64;
+            bounds.push(self.fences[b - 1].clone());
+            pinned_index.push(Rc::new(part));
+        }
+        self.fences = Vec::new();
+        let top = IndexTop::new(bounds, handles);
+        let index_offset = self.written + self.pending.len() as u64;
+        let start = self.pending.len();
+        top.encode(&mut self.pending);
+        parts.index_top = Some(Rc::new(top));
+        parts.partitions =
+            Some(Rc::new(PinnedPartitions { index: pinned_index, filter: pinned_filter, bytes: partition_bytes }));
+        Ok(Meta {
+            filter_offset,
+            filter_len,
+            filter_dir_len,
+            filter_dir_sum,
+            index_offset,
+            index_len: (self.pending.len() - start) as u64,
+            index_sum: checksum(&self.pending[start..]),
+            modules,
+            filter: whole_filter,
+            fences: None,
+            parts,
+        })
     }
 }

@@ -51,6 +51,17 @@ impl Fences {
         Fences { ends: Some(ends), separators, ..Fences::new(keys) }
     }
 
+    /// Upper bounds with no block ends: a partitioned table's top level (its partitions' places
+    /// are kept beside it).
+    pub(super) fn bounds(keys: Vec<Box<[u8]>>) -> Self {
+        Fences { separators: true, ..Fences::new(keys) }
+    }
+
+    /// The keys, in order.
+    pub(super) fn keys(&self) -> &[Box<[u8]>] {
+        &self.keys
+    }
+
     /// Where each data block ends, for RocksDB-style blocks.
     pub(super) fn ends(&self) -> Option<&[u64]> {
         self.ends.as_deref()
@@ -184,7 +195,17 @@ pub(super) struct Footer {
     pub(super) range_sum: u32,
     pub(super) range_offset: u64,
     pub(super) range_len: u32,
+    /// RocksDB's `kTwoLevelIndexSearch`: the index block is a top level over index partitions,
+    /// which lie between the filter block and it.
+    pub(super) two_level_index: bool,
+    /// RocksDB's `partition_filters`: the filter block is a top level over filter partitions,
+    /// which lie between the data blocks and it (its "directory" is the whole block).
+    pub(super) partitioned_filter: bool,
 }
+
+/// Footer flags (the u32 at byte 104; 0 in files written before partitions).
+const TWO_LEVEL_INDEX: u32 = 1;
+const PARTITIONED_FILTER: u32 = 2;
 
 impl Footer {
     pub(super) fn encode(&self, out: &mut Vec<u8>) {
@@ -206,7 +227,9 @@ impl Footer {
         // 0: fixed pages; 1: RocksDB-style blocks, first-key index; 2: the same with separators.
         let layout = if self.separator_index { 2u32 } else { u32::from(self.rocksdb_blocks) };
         out.extend_from_slice(&layout.to_le_bytes());
-        out.extend_from_slice(&0u32.to_le_bytes());
+        let flags = if self.two_level_index { TWO_LEVEL_INDEX } else { 0 }
+            | if self.partitioned_filter { PARTITIONED_FILTER } else { 0 };
+        out.extend_from_slice(&flags.to_le_bytes());
         let sum = checksum(&out[start..]);
         out.extend_from_slice(&sum.to_le_bytes());
         debug_assert_eq!(out.len() - start, FOOTER_BYTES);
@@ -249,6 +272,8 @@ impl Footer {
             range_sum: u32_at(84),
             range_offset: u64_at(88),
             range_len: u32_at(96),
+            two_level_index: u32_at(104) & TWO_LEVEL_INDEX != 0,
+            partitioned_filter: u32_at(104) & PARTITIONED_FILTER != 0,
         })
     }
 }

@@ -13,7 +13,10 @@ use crate::storage::Storage;
 use lsm_core::error::{Error, Result};
 use lsm_core::hash::checksum;
 
+use lsm_core::config::MetadataPins;
+
 use super::format::{FOOTER_BYTES, Fences, Footer, decode_range, table_file_name};
+use super::partitions::{FilterTop, IndexTop, PartitionedMeta, PinnedPartitions};
 
 /// What the block cache holds for tables: a data page, a filter module or a table's fence pointers.
 #[derive(Clone, Debug)]
@@ -22,9 +25,16 @@ pub enum Block {
     Page(Rc<[u8]>),
     /// One filter module, decoded and verified.
     Module(Rc<Module>),
-    /// A table's fence pointers, decoded and verified.
+    /// A table's fence pointers (or one index partition), decoded and verified.
     Fences(Rc<Fences>),
+    /// A partitioned table's top-level index.
+    IndexTop(Rc<IndexTop>),
+    /// A partitioned table's top-level filter index.
+    FilterTop(Rc<FilterTop>),
 }
+
+/// The block number a top level is cached under (partitions take 0, 1, …).
+const TOP_LEVEL: u32 = u32::MAX;
 
 /// The engine's block cache: data pages, filter modules and fence pointers under one budget.
 pub type TableCache = BlockCache<Block>;
@@ -66,6 +76,8 @@ pub struct Table {
     pub(super) index_sum: u32,
     pub(super) pinned_filter: Option<Vec<Rc<Module>>>,
     pub(super) pinned_fences: Option<Rc<Fences>>,
+    /// Partitioned metadata (RocksDB's two-level index, partitioned filters), if any.
+    pub(super) parts: PartitionedMeta,
     /// Access statistics (Merlin's window, SHaMBa's counters).
     pub stats: RefCell<FileStats>,
     /// Data pages read to rebuild this table's filter (re-optimised Monkey), over its life.
@@ -83,8 +95,8 @@ pub struct ReadCtx<'a> {
 }
 
 impl Table {
-    /// Open a table file: verify the footer and range block; pin filter and fences if asked.
-    pub fn open(id: u64, storage: &mut dyn Storage, pin: bool, opened: &mut ReadCounters) -> Result<Table> {
+    /// Open a table file: verify the footer and range block; pin what `pins` says.
+    pub fn open(id: u64, storage: &mut dyn Storage, pins: MetadataPins, opened: &mut ReadCounters) -> Result<Table> {
         let file = table_file_name(id);
         let len = storage.len(&file)?;
         if len < FOOTER_BYTES as u64 {
@@ -95,9 +107,16 @@ impl Table {
         let page = u64::from(f.page_bytes);
         let data_bytes_fit =
             if f.rocksdb_blocks { f.filter_offset >= f.data_pages } else { f.filter_offset == f.data_pages * page };
+        // Index partitions, if any, lie between the filter block and the top-level index.
+        let index_fits = if f.two_level_index {
+            f.index_offset >= f.filter_offset + f.filter_len && f.rocksdb_blocks
+        } else {
+            f.index_offset == f.filter_offset + f.filter_len
+        };
         let sane = f.page_bytes.is_power_of_two()
             && data_bytes_fit
-            && f.index_offset == f.filter_offset + f.filter_len
+            && index_fits
+            && (!f.partitioned_filter || (f.two_level_index && f.filter_dir_len as u64 == f.filter_len))
             && f.range_offset == f.index_offset + f.index_len
             && f.range_offset + u64::from(f.range_len) == footer_at
             && u64::from(f.filter_dir_len) <= f.filter_len
@@ -115,10 +134,25 @@ impl Table {
         if checksum(&dir) != f.filter_dir_sum {
             return Err(Error::corruption(&file, f.filter_offset, "filter directory checksum mismatch"));
         }
-        let modules = Filter::decode_directory(&file, f.filter_offset, &dir)?;
-        if modules.iter().any(|m| u64::from(m.offset) + u64::from(m.len) > f.filter_len) {
-            return Err(Error::corruption(&file, f.filter_offset, "filter directory points past the filter block"));
-        }
+        let mut parts = PartitionedMeta { two_level: f.two_level_index, ..PartitionedMeta::default() };
+        let modules = if f.partitioned_filter {
+            let top = FilterTop::decode(&dir)
+                .ok_or_else(|| Error::corruption(&file, f.filter_offset, "top-level filter index is malformed"))?;
+            opened.filter_pages_read += u64::from(f.filter_dir_len).div_ceil(page).max(1);
+            opened.filter_block_reads += 1;
+            let modules = vec![top.aggregate()];
+            parts.filter = true;
+            parts.filter_top_len = f.filter_len;
+            parts.filter_top_sum = f.filter_dir_sum;
+            parts.filter_top = Some(Rc::new(top));
+            modules
+        } else {
+            let modules = Filter::decode_directory(&file, f.filter_offset, &dir)?;
+            if modules.iter().any(|m| u64::from(m.offset) + u64::from(m.len) > f.filter_len) {
+                return Err(Error::corruption(&file, f.filter_offset, "filter directory points past the filter block"));
+            }
+            modules
+        };
         let mut table = Table {
             id,
             file,
@@ -141,40 +175,131 @@ impl Table {
             index_sum: f.index_sum,
             pinned_filter: None,
             pinned_fences: None,
+            parts,
             stats: RefCell::new(FileStats::default()),
             filter_rebuild_pages: 0,
         };
         table.built_bits_per_key = table.filter_bits() as f64 / table.entries.max(1) as f64;
         table.rocksdb_blocks = f.rocksdb_blocks;
         table.separator_index = f.separator_index;
+        if f.two_level_index {
+            table.open_partitioned(storage, pins, opened)?;
+            return Ok(table);
+        }
         let mut fences = None;
         if f.rocksdb_blocks {
             // The block ends are read at open (counted in `opened`), as RocksDB opens a table.
             let loaded = table.load_fences(storage, opened)?;
             let ends: Rc<[u64]> = Rc::from(loaded.ends().unwrap_or_default());
-            if ends.last() != Some(&f.filter_offset) {
-                return Err(Error::corruption(
-                    &table.file,
-                    f.index_offset,
-                    "data blocks do not end where the filter starts",
-                ));
-            }
+            table.check_data_end(&ends)?;
             table.block_ends = Some(ends);
             fences = Some(loaded);
         }
-        if pin {
+        if pins.unpartitioned {
             let fences = match fences {
                 Some(f) => f,
                 None => table.load_fences(storage, opened)?,
             };
-            let mut filter = Vec::with_capacity(table.modules.len());
-            for d in 0..table.modules.len() {
-                filter.push(Rc::new(table.load_module(d, storage, opened)?));
-            }
             table.pinned_fences = Some(Rc::new(fences));
-            table.pinned_filter = Some(filter);
+            table.pin_whole_filter(storage, opened)?;
         }
         Ok(table)
+    }
+
+    fn pin_whole_filter(&mut self, storage: &mut dyn Storage, opened: &mut ReadCounters) -> Result<()> {
+        let mut filter = Vec::with_capacity(self.modules.len());
+        for d in 0..self.modules.len() {
+            filter.push(Rc::new(self.load_module(d, storage, opened)?));
+        }
+        self.pinned_filter = Some(filter);
+        Ok(())
+    }
+
+    /// The data blocks must end where the metadata starts: the filter partitions, or the filter.
+    fn check_data_end(&self, ends: &[u64]) -> Result<()> {
+        let data_end = if self.parts.filter { self.parts.filter_parts_offset } else { self.filter_offset };
+        if ends.last() != Some(&data_end) {
+            return Err(Error::corruption(
+                &self.file,
+                self.index_offset,
+                "data blocks do not end where the filter starts",
+            ));
+        }
+        Ok(())
+    }
+
+    /// Open the rest of a table with a two-level index: the top level (read at open, as RocksDB
+    /// reads it), every index partition once for the block ends the table keeps (counted in
+    /// `opened`), then keep what `pins` says.
+    fn open_partitioned(
+        &mut self,
+        storage: &mut dyn Storage,
+        pins: MetadataPins,
+        opened: &mut ReadCounters,
+    ) -> Result<()> {
+        let top = Rc::new(self.load_index_top(storage, opened)?);
+        let mut ends = Vec::with_capacity(self.data_pages as usize);
+        let mut index = Vec::with_capacity(top.parts.len());
+        for k in 0..top.parts.len() {
+            let part = self.load_index_partition(&top, k, storage, opened)?;
+            ends.extend_from_slice(part.ends().unwrap_or_default());
+            index.push(Rc::new(part));
+        }
+        if self.parts.filter {
+            self.parts.filter_parts_offset = ends.last().copied().unwrap_or(0);
+            let end = self.filter_offset;
+            let start = self.parts.filter_parts_offset;
+            let fits = self
+                .parts
+                .filter_top
+                .as_ref()
+                .is_some_and(|t| t.parts.iter().all(|p| start + u64::from(p.offset) + u64::from(p.len) <= end));
+            if !fits {
+                return Err(Error::corruption(
+                    &self.file,
+                    self.filter_offset,
+                    "filter partitions overlap the filter index",
+                ));
+            }
+        }
+        let ends: Rc<[u64]> = Rc::from(ends);
+        self.check_data_end(&ends)?;
+        self.block_ends = Some(ends);
+        if pins.partitions {
+            let mut filter = Vec::new();
+            let mut bytes: u64 = top.parts.iter().map(|p| u64::from(p.len)).sum();
+            if let Some(ftop) = self.parts.filter_top.clone() {
+                for k in 0..ftop.parts.len() {
+                    filter.push(Rc::new(self.load_filter_partition(&ftop, k, storage, opened)?));
+                }
+                bytes += ftop.partition_bytes();
+            }
+            self.parts.partitions = Some(Rc::new(PinnedPartitions { index, filter, bytes }));
+        }
+        if !self.parts.filter && pins.unpartitioned {
+            self.pin_whole_filter(storage, opened)?;
+        }
+        self.parts.index_top = Some(top);
+        if !pins.top_level {
+            self.parts.index_top = None;
+            self.parts.filter_top = None;
+        }
+        Ok(())
+    }
+
+    /// Keep pinned only what `pins` says (a table just built holds all its metadata).
+    pub fn apply_pins(&mut self, pins: MetadataPins) {
+        if !pins.unpartitioned {
+            self.pinned_filter = None;
+            self.pinned_fences = None;
+        }
+        if !pins.top_level {
+            self.parts.index_top = None;
+            self.parts.filter_top = None;
+        }
+        if !pins.partitions {
+            self.parts.partitions = None;
+        }
     }
 
     /// The same table with `filter` pinned in its place (re-optimised Monkey). The file keeps
@@ -204,6 +329,7 @@ impl Table {
             index_sum: self.index_sum,
             pinned_filter: Some(filter.modules().iter().cloned().map(Rc::new).collect()),
             pinned_fences: self.pinned_fences.clone(),
+            parts: self.parts.clone(),
             stats: RefCell::new(self.stats.borrow().clone()),
             filter_rebuild_pages: self.filter_rebuild_pages + rebuild_pages,
         }
@@ -214,18 +340,52 @@ impl Table {
         self.pinned_filter.as_deref()
     }
 
-    /// Bytes of index and filter blocks it holds pinned (0 when they go through the cache).
+    /// Bytes of index and filter blocks it holds pinned (0 when they go through the cache):
+    /// whole blocks, top levels and partitions.
     pub fn pinned_metadata_bytes(&self) -> u64 {
-        match &self.pinned_fences {
-            Some(_) => self.index_len + self.modules.iter().map(|m| u64::from(m.len)).sum::<u64>(),
-            None => 0,
+        let mut bytes = 0;
+        if self.pinned_fences.is_some() {
+            bytes += self.index_len;
         }
+        if self.pinned_filter.is_some() && !self.parts.filter {
+            bytes += self.modules.iter().map(|m| u64::from(m.len)).sum::<u64>();
+        }
+        if self.parts.index_top.is_some() {
+            bytes += self.index_len;
+        }
+        if self.parts.filter_top.is_some() {
+            bytes += self.parts.filter_top_len;
+        }
+        bytes + self.parts.partitions.as_ref().map_or(0, |p| p.bytes)
+    }
+
+    /// Bytes the table holds in memory for its metadata besides pinned blocks: the data blocks'
+    /// ends (8 B a block, with RocksDB-style blocks), as RocksDB's reader holds its handles.
+    pub fn block_ends_bytes(&self) -> u64 {
+        self.block_ends.as_ref().map_or(0, |e| 8 * e.len() as u64)
     }
 
     /// Forget pinned metadata so filter and fences go through the block cache.
     pub fn unpin(&mut self) {
-        self.pinned_filter = None;
-        self.pinned_fences = None;
+        self.apply_pins(MetadataPins { unpartitioned: false, top_level: false, partitions: false });
+    }
+
+    /// Index partitions and filter partitions, counted from the top levels it holds pinned
+    /// (0 for a top level it does not hold, or without partitions).
+    pub fn partition_counts(&self) -> (usize, usize) {
+        let index = self.parts.index_top.as_ref().map_or(0, |t| t.parts.len());
+        let filter = self.parts.filter_top.as_ref().map_or(0, |t| t.parts.len());
+        (index, filter)
+    }
+
+    /// Whether its index is two-level (RocksDB's `kTwoLevelIndexSearch`).
+    pub fn two_level_index(&self) -> bool {
+        self.parts.two_level
+    }
+
+    /// Whether its filter is partitioned (RocksDB's `partition_filters`).
+    pub fn partitioned_filter(&self) -> bool {
+        self.parts.filter
     }
 
     /// The smallest key it holds.
@@ -327,6 +487,133 @@ impl Table {
         let priority = if d == 0 { Priority::High } else { Priority::Low };
         ctx.cache.insert(key, Block::Module(m.clone()), u64::from(self.modules[d].len), priority);
         Ok(m)
+    }
+
+    /// The data page (block) that may hold `key`: through the fence pointers, or with a
+    /// two-level index through its top level and one index partition.
+    pub fn page_for(&self, key: &[u8], ctx: &mut ReadCtx<'_>) -> Result<usize> {
+        if !self.parts.two_level {
+            return Ok(self.fences(ctx)?.page_for(key));
+        }
+        let top = self.index_top(ctx)?;
+        let k = top.partition_for(key);
+        let part = self.index_partition(&top, k, ctx)?;
+        Ok(top.parts[k].first_block as usize + part.page_for(key))
+    }
+
+    /// The filter partition that answers for `key` (a partitioned filter's probe).
+    pub fn filter_partition_for(&self, key: &[u8], ctx: &mut ReadCtx<'_>) -> Result<Rc<Module>> {
+        let top = self.filter_top(ctx)?;
+        let k = top.partition_for(key);
+        if let Some(p) = &self.parts.partitions {
+            return Ok(p.filter[k].clone());
+        }
+        let cache_key = BlockKey { table: self.id, kind: BlockKind::Filter, index: k as u32 };
+        if let Some(Block::Module(m)) = ctx.cache.get(&cache_key) {
+            ctx.counters.filter_cache_hits += 1;
+            return Ok(m);
+        }
+        let m = Rc::new(self.load_filter_partition(&top, k, ctx.storage, ctx.counters)?);
+        ctx.cache.insert(cache_key, Block::Module(m.clone()), u64::from(top.parts[k].len), Priority::High);
+        Ok(m)
+    }
+
+    fn index_top(&self, ctx: &mut ReadCtx<'_>) -> Result<Rc<IndexTop>> {
+        if let Some(t) = &self.parts.index_top {
+            return Ok(t.clone());
+        }
+        let key = BlockKey { table: self.id, kind: BlockKind::Index, index: TOP_LEVEL };
+        if let Some(Block::IndexTop(t)) = ctx.cache.get(&key) {
+            ctx.counters.index_cache_hits += 1;
+            return Ok(t);
+        }
+        let t = Rc::new(self.load_index_top(ctx.storage, ctx.counters)?);
+        ctx.cache.insert(key, Block::IndexTop(t.clone()), self.index_len, Priority::High);
+        Ok(t)
+    }
+
+    fn filter_top(&self, ctx: &mut ReadCtx<'_>) -> Result<Rc<FilterTop>> {
+        if let Some(t) = &self.parts.filter_top {
+            return Ok(t.clone());
+        }
+        let key = BlockKey { table: self.id, kind: BlockKind::Filter, index: TOP_LEVEL };
+        if let Some(Block::FilterTop(t)) = ctx.cache.get(&key) {
+            ctx.counters.filter_cache_hits += 1;
+            return Ok(t);
+        }
+        let len = self.parts.filter_top_len;
+        let bytes = ctx.storage.read(&self.file, self.filter_offset, len as usize)?;
+        ctx.counters.filter_pages_read += self.pages(len);
+        ctx.counters.filter_block_reads += 1;
+        if checksum(&bytes) != self.parts.filter_top_sum {
+            return Err(Error::corruption(&self.file, self.filter_offset, "top-level filter index checksum mismatch"));
+        }
+        let t =
+            Rc::new(FilterTop::decode(&bytes).ok_or_else(|| {
+                Error::corruption(&self.file, self.filter_offset, "top-level filter index is malformed")
+            })?);
+        ctx.cache.insert(key, Block::FilterTop(t.clone()), len, Priority::High);
+        Ok(t)
+    }
+
+    fn index_partition(&self, top: &IndexTop, k: usize, ctx: &mut ReadCtx<'_>) -> Result<Rc<Fences>> {
+        if let Some(p) = &self.parts.partitions {
+            return Ok(p.index[k].clone());
+        }
+        let key = BlockKey { table: self.id, kind: BlockKind::Index, index: k as u32 };
+        if let Some(Block::Fences(f)) = ctx.cache.get(&key) {
+            ctx.counters.index_cache_hits += 1;
+            return Ok(f);
+        }
+        let f = Rc::new(self.load_index_partition(top, k, ctx.storage, ctx.counters)?);
+        ctx.cache.insert(key, Block::Fences(f.clone()), u64::from(top.parts[k].len), Priority::High);
+        Ok(f)
+    }
+
+    fn load_index_top(&self, storage: &mut dyn Storage, c: &mut ReadCounters) -> Result<IndexTop> {
+        let bytes = storage.read(&self.file, self.index_offset, self.index_len as usize)?;
+        c.index_pages_read += self.index_pages();
+        c.index_block_reads += 1;
+        if checksum(&bytes) != self.index_sum {
+            return Err(Error::corruption(&self.file, self.index_offset, "top-level index checksum mismatch"));
+        }
+        IndexTop::decode(&bytes)
+            .filter(|t| t.parts.iter().all(|p| u64::from(p.first_block) < self.data_pages))
+            .ok_or_else(|| Error::corruption(&self.file, self.index_offset, "top-level index is malformed"))
+    }
+
+    fn load_index_partition(
+        &self,
+        top: &IndexTop,
+        k: usize,
+        storage: &mut dyn Storage,
+        c: &mut ReadCounters,
+    ) -> Result<Fences> {
+        let p = top.parts[k];
+        let bytes = storage.read(&self.file, p.offset, p.len as usize)?;
+        c.index_pages_read += self.pages(u64::from(p.len));
+        c.index_block_reads += 1;
+        if checksum(&bytes) != p.sum {
+            return Err(Error::corruption(&self.file, p.offset, "index partition checksum mismatch"));
+        }
+        Fences::decode(&bytes, true, true)
+            .filter(|f| f.len() as u64 == top.blocks_in(k, self.data_pages))
+            .ok_or_else(|| Error::corruption(&self.file, p.offset, "index partition is malformed"))
+    }
+
+    fn load_filter_partition(
+        &self,
+        top: &FilterTop,
+        k: usize,
+        storage: &mut dyn Storage,
+        c: &mut ReadCounters,
+    ) -> Result<Module> {
+        let info = top.parts[k];
+        let at = self.parts.filter_parts_offset + u64::from(info.offset);
+        let bytes = storage.read(&self.file, at, info.len as usize)?;
+        c.filter_pages_read += self.pages(u64::from(info.len));
+        c.filter_block_reads += 1;
+        Filter::decode_module(&self.file, at, &info, &bytes)
     }
 
     /// Where data page (or block) `p` lies in the file: its offset and length.

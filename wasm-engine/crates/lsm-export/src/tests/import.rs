@@ -25,12 +25,25 @@ fn importing_an_exported_options_file_gives_back_what_rocksdb_expresses() {
     cached.block_cache.midpoint_insertion = true;
     let mut pinned = cached.clone();
     pinned.block_cache.pin_l0_filter_and_index_blocks_in_cache = true;
+    // RocksDB's partitioned metadata, every option off its default.
+    let mut partitioned = cached.clone();
+    partitioned.block_layout = BlockLayout::Rocksdb;
+    partitioned.block_cache.index_type = IndexType::TwoLevelIndexSearch;
+    partitioned.block_cache.partition_filters = true;
+    partitioned.block_cache.metadata_block_size = 8192;
+    partitioned.block_cache.pin_top_level_index_and_filter = false;
+    // A two-level index alone, without a block cache (its partitions are read every time).
+    let mut two_level = design(&[(10.0, 1, None)], Allocation::Uniform, 10.0);
+    two_level.block_layout = BlockLayout::Rocksdb;
+    two_level.block_cache.index_type = IndexType::TwoLevelIndexSearch;
     let cases = [
         design(&[(10.0, 1, None)], Allocation::Uniform, 10.0),
         design(&[(2.5, 1, None), (7.0, 1, None), (5.0, 1, None)], Allocation::Uniform, 5.0),
         design(&[(4.0, 3, None), (10.0, 1, None)], Allocation::Uniform, 10.0),
         cached,
         pinned,
+        partitioned,
+        two_level,
     ];
     for c in &cases {
         let e = export(c, Format::Rocksdb, None).unwrap();
@@ -71,7 +84,7 @@ fn unknown_keys_in_an_imported_options_file_are_reported_by_name() {
                 [CFOptions \"default\"]\n  write_buffer_size=4M\n  level0_file_num_compaction_trigger=4\n  \
                 max_bytes_for_level_base=16M\n  frobnicate_level=3\n  compression=kLZ4Compression\n\
                 [TableOptions/BlockBasedTable \"default\"]\n  block_size=8k\n  filter_policy=ribbonfilter:10:-1\n  \
-                index_type=kTwoLevelIndexSearch\n\
+                data_block_index_type=kDataBlockBinaryAndHash\n\
                 [CFOptions \"logs\"]\n  write_buffer_size=1024\n";
     let i = import(text, ImportKind::Rocksdb).unwrap();
     assert_eq!(
@@ -79,7 +92,7 @@ fn unknown_keys_in_an_imported_options_file_are_reported_by_name() {
         vec![
             "DBOptions.max_background_jobs",
             "CFOptions.frobnicate_level",
-            "TableOptions/BlockBasedTable.index_type",
+            "TableOptions/BlockBasedTable.data_block_index_type",
             "[CFOptions \"logs\"] (only the default column family's block-based table is imported)",
         ]
     );
@@ -98,6 +111,51 @@ fn unknown_keys_in_an_imported_options_file_are_reported_by_name() {
     assert!(fields.contains(&("compression", Dropped)));
     assert_eq!(c.filter.bits_per_key, 10.0);
     assert_eq!(c.block_cache.bytes, 32 << 20);
+}
+
+#[test]
+fn partitioned_metadata_options_are_read_as_rocksdb_means_them() {
+    let table = |lines: &str| {
+        format!(
+            "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n[CFOptions \"default\"]\n  write_buffer_size=4M\n\
+             [TableOptions/BlockBasedTable \"default\"]\n  block_cache=8M\n{lines}"
+        )
+    };
+    // RocksDB 7.8's OPTIONS file writes every one, with the metadata cache options at kFallback.
+    let i = import(
+        &table(
+            "  index_type=kTwoLevelIndexSearch\n  partition_filters=true\n  metadata_block_size=4096\n  \
+             pin_top_level_index_and_filter=true\n  metadata_cache_options={top_level_index_pinning=kFallback;\
+             partition_pinning=kFallback;unpartitioned_pinning=kFallback;}\n",
+        ),
+        ImportKind::Rocksdb,
+    )
+    .unwrap();
+    let b = &i.config.block_cache;
+    assert_eq!(
+        (b.index_type, b.partition_filters, b.metadata_block_size),
+        (IndexType::TwoLevelIndexSearch, true, 4096)
+    );
+    assert!(i.unknown_keys.is_empty() && !i.warnings.iter().any(|w| w.field == "block_cache"), "{:?}", i.warnings);
+    // partition_filters without a two-level index: ignored, as RocksDB ignores it, and said.
+    let i = import(
+        &table("  partition_filters=true\n  index_type=kHashSearch\n  metadata_block_size=16\n"),
+        ImportKind::Rocksdb,
+    )
+    .unwrap();
+    let b = &i.config.block_cache;
+    assert_eq!((b.index_type, b.partition_filters, b.metadata_block_size), (IndexType::BinarySearch, false, 64));
+    let fields: Vec<(&str, WarningKind)> = i.warnings.iter().map(|w| (w.field.as_str(), w.kind)).collect();
+    for f in [
+        ("block_cache.index_type", Approximated),
+        ("block_cache.partition_filters", Dropped),
+        ("block_cache.metadata_block_size", Rounded),
+    ] {
+        assert!(fields.contains(&f), "{f:?} in {fields:?}");
+    }
+    // Pinning by tier is not modelled: named.
+    let i = import(&table("  metadata_cache_options={partition_pinning=kAll;}\n"), ImportKind::Rocksdb).unwrap();
+    assert!(i.warnings.iter().any(|w| w.field == "block_cache" && w.message.contains("partition_pinning=kAll")));
 }
 
 #[test]

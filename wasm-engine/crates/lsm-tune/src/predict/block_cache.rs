@@ -52,7 +52,7 @@ pub(super) struct Meta {
 /// A high-priority block's request chain: it enters the high pool on every request, so it is
 /// cached while requested again within T_high + T_low: (hit probability, share of time in the
 /// low pool, in the high pool).
-fn meta_block(rate: f64, t: &Times) -> (f64, f64, f64) {
+pub(super) fn meta_block(rate: f64, t: &Times) -> (f64, f64, f64) {
     if t.all {
         return if rate > 0.0 { (1.0, 0.0, 1.0) } else { (0.0, 0.0, 0.0) };
     }

@@ -9,9 +9,12 @@
 
 use lsm_core::config::{Allocation, BlockLayout, EngineConfig, Granularity};
 use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
+use lsm_core::partition;
 
 use super::super::writes::WriteSequence;
-use super::block_cache::{Blocks, CacheShape, Meta, characteristic_times, classes_of, hit_at, hit_typical};
+use super::block_cache::{
+    Blocks, CacheShape, Meta, Times, characteristic_times, classes_of, hit_at, hit_typical, meta_block,
+};
 use super::files::{File, FileTree};
 
 /// The false-positive rate of the filter a file of `entries` keys at engine `level` (1 = level 0,
@@ -46,6 +49,10 @@ pub struct TwinFigures {
     pub filters_per_lookup: f64,
     /// Data block cache hits over data block accesses, lookups and scans together.
     pub cache_hit_rate: f64,
+    /// Index and filter blocks (or partitions) read per point lookup: the misses of those in the
+    /// block cache (`cache_index_and_filter_blocks`, or partitions, which always go through it).
+    #[serde(default)]
+    pub metadata_blocks_per_lookup: f64,
     /// Bytes flushes and merges wrote during the load, per user byte loaded.
     pub load_bytes_written_per_user_byte: f64,
     /// Bytes flushes and merges wrote during the run, per user byte written.
@@ -97,6 +104,28 @@ struct Moment {
     missing: [f64; 3],
     /// Per scan: blocks accessed, blocks read.
     scan: [f64; 2],
+    /// Index and filter blocks (partitions) read, per zero-result and per non-zero-result lookup.
+    metadata: [f64; 2],
+    /// The pages of those reads (a whole filter block of a big file spans many).
+    metadata_pages: [f64; 2],
+}
+
+/// How often a file's metadata is needed, per operation: its filter probed and its index read,
+/// by zero-result lookups, by non-zero-result lookups, and its index by scans.
+#[derive(Clone, Copy, Default)]
+struct FileRates {
+    zero_probes: f64,
+    zero_reads: f64,
+    existing_probes: f64,
+    existing_reads: f64,
+    scan_reads: f64,
+}
+
+/// Which of a file's metadata blocks a lookup class needs, as the cache model sees them.
+#[derive(Clone, Copy)]
+enum MetaUse {
+    Filter,
+    Index,
 }
 
 /// The files probed, in order, by a lookup of the key at `x`, with their levels (1 = L0).
@@ -152,7 +181,7 @@ impl Pricer<'_> {
         let mut m = Moment::default();
         let mut held = vec![0.0; tree.flushed.len()];
         // Per file (by id): filter probes and data block reads (index lookups) per operation.
-        let mut per_file: rustc_hash::FxHashMap<u64, (f64, f64)> = rustc_hash::FxHashMap::default();
+        let mut per_file: rustc_hash::FxHashMap<u64, FileRates> = rustc_hash::FxHashMap::default();
         for w in edges.windows(2) {
             let width = w[1] - w[0];
             if width <= 0.0 {
@@ -212,10 +241,11 @@ impl Pricer<'_> {
                 // A scan reads the files covering its start: level 1's and one per deeper level.
                 m.scan[0] += width * scan;
                 let file = per_file.entry(f.id).or_default();
-                file.0 += self.shares[1] * (m.existing[2] - probes_before) + self.shares[0] * width;
-                file.1 += self.shares[1] * (m.existing[0] - reads_before)
-                    + self.shares[0] * width * missing
-                    + self.shares[2] * width;
+                file.existing_probes += self.shares[1] * (m.existing[2] - probes_before);
+                file.zero_probes += self.shares[0] * width;
+                file.existing_reads += self.shares[1] * (m.existing[0] - reads_before);
+                file.zero_reads += self.shares[0] * width * missing;
+                file.scan_reads += self.shares[2] * width;
                 let base = (self.shares[0] * missing * width + self.shares[2] * scan * width) / blocks.max(1e-300);
                 let charge = self.sizes.block_bytes(self.config);
                 groups.push(Blocks { blocks, charge, keys, base, rate, presence, leave });
@@ -246,8 +276,9 @@ impl Pricer<'_> {
             })
             .collect();
         let cache = self.cache_shape(tree);
-        let meta = self.meta_blocks(tree, &per_file);
+        let (meta, uses) = self.meta_blocks(tree, &per_file);
         let t = characteristic_times(&coarse, &meta, &class_share, cache);
+        (m.metadata, m.metadata_pages) = self.metadata_reads(&meta, &uses, &t);
         for ((g, fine), (width, access, missing, scan)) in coarse.iter().zip(&groups).zip(&accesses) {
             for ((b, a), r) in bins.iter().zip(access).zip(&fine.rate) {
                 m.existing[1] += width * b.p * b.count * a * (1.0 - hit_at(g, *r, &class_share, &t));
@@ -268,29 +299,108 @@ impl Pricer<'_> {
             let entries: f64 = tree.levels.first().into_iter().flatten().map(|f| f.entries).sum();
             bytes -= self.sizes.meta_bytes(self.config, entries);
         }
+        if c.cache_index_and_filter_blocks && c.pin_top_level_index_and_filter && c.two_level_index() {
+            // Pinned top levels take their room: an entry (key, handle) per partition.
+            let files: Vec<&File> = tree.levels.iter().flatten().collect();
+            for f in files {
+                let (index, filter) = self.partitions(f);
+                bytes -= (index + filter) * (self.sizes.key_bytes + 22.0);
+            }
+        }
         let high_share = if c.midpoint_insertion { c.high_priority_ratio } else { 0.0 };
         CacheShape { capacity: bytes.max(0.0), high_share }
     }
 
+    /// Index and filter partitions of file `f` (`lsm_core::partition`'s cut rule on blocks of
+    /// the workload's entries); (1, 1) for a whole index and filter.
+    fn partitions(&self, f: &File) -> (f64, f64) {
+        let c = &self.config.block_cache;
+        if !c.two_level_index() {
+            return (1.0, 1.0);
+        }
+        let per_block = self.sizes.per_block.max(1.0);
+        let blocks = (f.entries / per_block).ceil().max(1.0) as u64;
+        let structure = lsm_core::filter_kinds::structure_for(&self.config.filter, false, 2);
+        let per_partition = if c.partition_filters {
+            partition::keys_per_filter_partition(structure, self.config.filter.bits_per_key, c.metadata_block_size)
+        } else {
+            u64::MAX
+        };
+        // The engine's index entry: a separator (at most the key) with its length and block end.
+        let entry = (self.sizes.key_bytes + 10.0) as u64;
+        let (index, filter) =
+            partition::partition_counts(blocks, per_block.round() as u64, entry, c.metadata_block_size, per_partition);
+        (index as f64, if c.partition_filters { filter as f64 } else { 1.0 })
+    }
+
+    /// Index and filter blocks read per zero-result and per non-zero-result lookup: each
+    /// metadata block's requests by that class that miss.
+    fn metadata_reads(&self, meta: &[Meta], uses: &[(MetaUse, FileRates, f64)], t: &Times) -> ([f64; 2], [f64; 2]) {
+        let (mut reads, mut pages) = ([0.0; 2], [0.0; 2]);
+        for (m, (u, r, block_pages)) in meta.iter().zip(uses) {
+            let miss = 1.0 - meta_block(m.rate, t).0;
+            let (zero, existing) = match u {
+                MetaUse::Filter => (r.zero_probes, r.existing_probes),
+                MetaUse::Index => (r.zero_reads, r.existing_reads),
+            };
+            reads[0] += zero * miss;
+            reads[1] += existing * miss;
+            pages[0] += zero * miss * block_pages;
+            pages[1] += existing * miss * block_pages;
+        }
+        let [zero, existing, _] = self.shares;
+        let per = |x: [f64; 2]| {
+            [if zero > 0.0 { x[0] / zero } else { 0.0 }, if existing > 0.0 { x[1] / existing } else { 0.0 }]
+        };
+        (per(reads), per(pages))
+    }
+
     /// With `cache_index_and_filter_blocks`, each file's filter block (probed by every lookup
     /// its key range covers) and index block (read before each of its data blocks) compete
-    /// with the data blocks; level 0's are pinned instead when the config pins them.
-    fn meta_blocks(&self, tree: &FileTree<'_>, per_file: &rustc_hash::FxHashMap<u64, (f64, f64)>) -> Vec<Meta> {
+    /// with the data blocks; level 0's are pinned instead when the config pins them. With a
+    /// two-level index the index partitions always do (and the filter partitions, partitioned),
+    /// each a share of its file's requests; top levels not pinned are requested on every use.
+    /// Returned with what each block is for, its file's rates and the pages one read of it takes.
+    fn meta_blocks(
+        &self,
+        tree: &FileTree<'_>,
+        per_file: &rustc_hash::FxHashMap<u64, FileRates>,
+    ) -> (Vec<Meta>, Vec<(MetaUse, FileRates, f64)>) {
         let c = &self.config.block_cache;
-        if !c.cache_index_and_filter_blocks {
-            return Vec::new();
+        let two_level = c.two_level_index();
+        if !c.cache_index_and_filter_blocks && !two_level {
+            return (Vec::new(), Vec::new());
         }
-        let pinned = if c.pin_l0_filter_and_index_blocks_in_cache { 1 } else { 0 };
-        let mut meta = Vec::new();
+        let pinned = if c.cache_index_and_filter_blocks && c.pin_l0_filter_and_index_blocks_in_cache { 1 } else { 0 };
+        let (mut meta, mut uses) = (Vec::new(), Vec::new());
         for f in tree.levels.iter().skip(pinned).flatten() {
-            let (probes, reads) = per_file.get(&f.id).copied().unwrap_or_default();
+            let r = per_file.get(&f.id).copied().unwrap_or_default();
+            let (probes, reads) = (r.zero_probes + r.existing_probes, r.zero_reads + r.existing_reads + r.scan_reads);
+            let (index_parts, filter_parts) = self.partitions(f);
             let filter = f.entries * self.config.filter.bits_per_key / 8.0;
-            if filter > 0.0 {
-                meta.push(Meta { charge: filter, rate: probes });
+            let filter_cached = c.cache_index_and_filter_blocks || (two_level && c.partition_filters);
+            // A file's partitions share its requests evenly: one entry stands for all of them
+            // (their bytes, each one's rate), which fills the cache as they would together.
+            let page = f64::from(self.config.page_bytes);
+            let pages = |bytes: f64| (bytes / page).ceil().max(1.0);
+            if filter > 0.0 && filter_cached {
+                meta.push(Meta { charge: filter, rate: probes / filter_parts });
+                uses.push((MetaUse::Filter, r, pages(filter / filter_parts)));
             }
-            meta.push(Meta { charge: f.entries / self.sizes.per_block * (self.sizes.key_bytes + 2.0), rate: reads });
+            let index = f.entries / self.sizes.per_block * (self.sizes.key_bytes + 2.0);
+            meta.push(Meta { charge: index, rate: reads / index_parts });
+            uses.push((MetaUse::Index, r, pages(index / index_parts)));
+            if two_level && c.cache_index_and_filter_blocks && !c.pin_top_level_index_and_filter {
+                let top = |parts: f64| parts * (self.sizes.key_bytes + 22.0);
+                meta.push(Meta { charge: top(index_parts), rate: reads });
+                uses.push((MetaUse::Index, r, pages(top(index_parts))));
+                if c.partition_filters && filter > 0.0 {
+                    meta.push(Meta { charge: top(filter_parts), rate: probes });
+                    uses.push((MetaUse::Filter, r, pages(top(filter_parts))));
+                }
+            }
         }
-        meta
+        (meta, uses)
     }
 }
 
@@ -304,7 +414,8 @@ impl File {
 /// The replayed tree's result: the twin's figures and the four class costs.
 pub(super) struct Priced {
     pub(super) figures: TwinFigures,
-    /// Blocks read per zero-result lookup, per non-zero-result lookup, per scan; pages written
+    /// Blocks read per zero-result lookup and per non-zero-result lookup (the pages of index and
+    /// filter blocks read with them), per scan; pages written
     /// per run write.
     pub(super) class_costs: [f64; 4],
     pub(super) tree: Vec<Vec<f64>>,
@@ -371,6 +482,12 @@ pub(super) fn price(
             for (s, x) in sum.scan.iter_mut().zip(m.scan) {
                 *s += x / n as f64;
             }
+            for (s, x) in sum.metadata.iter_mut().zip(m.metadata) {
+                *s += x / n as f64;
+            }
+            for (s, x) in sum.metadata_pages.iter_mut().zip(m.metadata_pages) {
+                *s += x / n as f64;
+            }
         }
         if at.is_finite() {
             tree.flush(buffer_lo, at);
@@ -387,6 +504,8 @@ pub(super) fn price(
     let run_bytes = sizes.table_bytes(config, tree.entries_written, tree.files_written);
     figures.data_blocks_per_lookup = per_lookup(1);
     figures.filters_per_lookup = per_lookup(2);
+    figures.metadata_blocks_per_lookup =
+        if lookups > 0.0 { (zero * sum.metadata[0] + existing * sum.metadata[1]) / lookups } else { 0.0 };
     figures.data_blocks_per_scan = if range > 0.0 { sum.scan[1] } else { 0.0 };
     figures.cache_hit_rate = if accessed > 0.0 { 1.0 - read / accessed } else { 0.0 };
     figures.run_bytes_written_per_user_byte = if run_writes > 0.0 { run_bytes / user(run_writes) } else { 0.0 };
@@ -406,9 +525,11 @@ pub(super) fn price(
         .collect();
     Priced {
         figures,
+        // A lookup's pages: its data blocks, and the pages of the index and filter blocks
+        // (partitions) it reads when they are not cached.
         class_costs: [
-            sum.missing[1],
-            sum.existing[1],
+            sum.missing[1] + sum.metadata_pages[0],
+            sum.existing[1] + sum.metadata_pages[1],
             sum.scan[1],
             if run_writes > 0.0 { pages_written / run_writes } else { 0.0 },
         ],
