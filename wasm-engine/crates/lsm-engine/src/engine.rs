@@ -1,6 +1,7 @@
 //! The LSM-tree: write buffer, levels of sorted runs, lookups and scans. Single-threaded and
-//! step-driven: flushes and merges (in `maintenance`) advance when the caller asks, or eagerly
-//! after each flush when `auto_compact` is on, so the same code runs natively and in a Worker.
+//! step-driven: flushes and merges (in `maintenance`) advance in bounded steps — paced against the
+//! writes (`pacer`, the default), all at once after each flush (`Merging::Inline`), or only when
+//! the caller asks (`auto_compact` off) — so the same code runs natively and in a Worker.
 //! Durable: writes go to the write-ahead log first, the manifest records every change of the
 //! tree, and `open` recovers exactly what was synced.
 
@@ -12,6 +13,7 @@ use crate::job::Job;
 use crate::lookup::{FilterPolicy, probe_table};
 use crate::manifest::{Manifest, State};
 use crate::memtable::Memtable;
+use crate::pacer::PaceState;
 use crate::page::{Found, max_entry_bytes};
 use crate::run::Run;
 use crate::stats::{OpClass, ReadCounters, Stats};
@@ -53,8 +55,34 @@ pub struct Engine {
     /// what they held.
     pub(crate) replayed_logs: Vec<u64>,
     scratch: Vec<ReadCounters>,
-    /// Run merges to completion after every flush (the default). Off, merges wait for `step`.
+    /// Run merges without being asked (the default), as `merging` says. Off, merges wait for `step`.
     pub auto_compact: bool,
+    /// When automatic merges run: paced against the writes (the default) or inline.
+    pub merging: Merging,
+    /// The pacer's figures between writes.
+    pub(crate) pace: PaceState,
+    /// Reads a clock in nanoseconds, to time stalls (the engine itself has none).
+    pub(crate) stall_clock: Option<fn() -> f64>,
+}
+
+/// When the merges a flush makes due run (with `auto_compact` on).
+///
+/// The browser runs the engine in one Web Worker and gets `Paced` too: a second worker for merges
+/// would need the tree and the open OPFS files shared between workers (an OPFS sync access handle
+/// belongs to one worker, and the tables are reference-counted in one wasm memory), while pacing
+/// already keeps every write's merge work to a slice, so the worker answers between its batches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Merging {
+    /// bLSM's spring and gear (`lsm_core::pacing`): each write merges its share of the pending work,
+    /// so the merges are done by the next flush and no write waits for a whole merge; writes slow
+    /// down or stop at the `write_stalls` thresholds. The merges, and so the bytes they write, are
+    /// the ones `Inline` runs; only lookups between two flushes may see a merge not yet installed.
+    #[default]
+    Paced,
+    /// Every merge runs to completion inside the write whose flush made it due, as RocksDB does
+    /// when each write that seals a memtable waits for compactions (the referee's
+    /// `--sync-compactions on`): the tree after N writes has every merge installed.
+    Inline,
 }
 
 impl Engine {
@@ -126,6 +154,9 @@ impl Engine {
             replayed_logs: Vec::new(),
             scratch: Vec::new(),
             auto_compact: true,
+            merging: Merging::default(),
+            pace: PaceState::default(),
+            stall_clock: None,
         };
         // Filters come back as built; the policy brings them to the optimum again.
         engine.mark_filters_stale();
@@ -198,6 +229,20 @@ impl Engine {
         self.stats = Stats::default();
     }
 
+    /// Time stalls with `now` (nanoseconds; `lsm_runner::clock::now_ns`): `Stats::stalls.stalled_ns`.
+    pub fn set_stall_clock(&mut self, now: fn() -> f64) {
+        self.stall_clock = Some(now);
+    }
+
+    /// Run every merge that is due to completion: a quiet tree (RocksDB's `WaitForCompact`).
+    pub fn settle(&mut self) -> Result<()> {
+        self.finish_job()?;
+        if self.auto_compact {
+            self.maintain()?;
+        }
+        Ok(())
+    }
+
     /// Give the storage back without closing (what a crash leaves behind).
     pub fn into_storage(self) -> Box<dyn Storage> {
         self.storage
@@ -261,6 +306,8 @@ impl Engine {
         self.check_entry(key, value)?;
         if !self.memtable.is_empty() && self.buffer_full_after(key, value) {
             self.flush()?;
+        } else if self.pace.pending {
+            self.pace_write(crate::memtable::entry_bytes(key, value))?;
         }
         // Counted when logged, not when synced, so the figure does not depend on how often the
         // caller syncs.

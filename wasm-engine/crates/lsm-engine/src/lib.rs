@@ -21,6 +21,7 @@ mod maintenance;
 mod manifest;
 pub mod memtable;
 pub mod merge;
+mod pacer;
 pub mod page;
 mod reoptimise;
 pub mod ribbon;

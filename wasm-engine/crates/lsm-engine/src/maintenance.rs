@@ -9,7 +9,7 @@ use rustc_hash::FxHashSet;
 use std::rc::Rc;
 
 use crate::cursor::RunCursor;
-use crate::engine::Engine;
+use crate::engine::{Engine, Merging};
 use crate::filestats::{FileStats, InheritInput, inherit};
 use crate::hex::encode_hex;
 use crate::job::Job;
@@ -78,7 +78,7 @@ impl Engine {
         if self.memtable.is_empty() {
             return Ok(());
         }
-        self.finish_job()?;
+        self.settle_before_flush()?;
         let plan = compaction::choose_flush(&self.shape(), &self.config, self.memtable.bytes());
         let absorbed: Vec<Rc<Table>> = match plan {
             FlushPlan::IntoNewestRun => {
@@ -117,7 +117,13 @@ impl Engine {
             return result;
         }
         if self.auto_compact {
-            self.maintain()?;
+            match self.merging {
+                Merging::Inline => self.maintain()?,
+                Merging::Paced => {
+                    self.pace.pending = true;
+                    self.pace.stale = true;
+                }
+            }
         }
         Ok(())
     }
@@ -537,6 +543,12 @@ impl Engine {
 
     /// Advance merges by about `max_pages` output pages. Returns true while work remains.
     pub fn step(&mut self, max_pages: u64) -> Result<bool> {
+        let more = self.step_once(max_pages)?;
+        self.pace.pending = more;
+        Ok(more)
+    }
+
+    fn step_once(&mut self, max_pages: u64) -> Result<bool> {
         if self.job.is_none() && !self.start_job()? {
             return Ok(false);
         }

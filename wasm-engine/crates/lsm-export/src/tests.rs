@@ -10,6 +10,7 @@ use super::mapping::{Mapping, Style};
 use super::*;
 use lsm_core::compaction::geometry;
 use lsm_core::config::{Allocation, FilePick, FilterKind, FilterSkip, Granularity, LevelConfig};
+use lsm_core::pacing::WriteStallConfig;
 use lsm_core::universal::{StopStyle, UniversalConfig};
 use lsm_core::workload::{Distribution, Mix, Preload, WORKLOAD_KIND};
 
