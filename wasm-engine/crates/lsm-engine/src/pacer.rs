@@ -2,8 +2,9 @@
 //! gives it, and stalls (slows down or stops) at RocksDB's thresholds. The merges themselves are
 //! `maintenance`'s bounded steps; this module only decides when they run.
 //!
-//! A flush always starts from a quiet tree: whatever the merges the last flush started still owe
-//! is paid first (counted as a `flush_wait`). So the merges are the ones that would run if each
+//! A full buffer freezes (lookups and scans still read it) and its flush is paced like a merge.
+//! A flush always starts from a quiet tree: whatever the last flush and the merges it started
+//! still owe is paid first (counted as a `flush_wait`). So the merges are the ones that would run if each
 //! ran to completion right after its flush — the same trees, the same bytes written per level as
 //! `Merging::Inline` — only later, spread over the writes that fill the next buffer.
 
@@ -121,8 +122,9 @@ impl Engine {
     fn debt(&mut self) -> Debt {
         if self.pace.stale {
             self.pace.debt = self.level_debt();
-            self.pace.job_bytes =
-                self.job.as_ref().map_or(0, |j| j.inputs.iter().map(|t| t.entry_bytes).sum::<u64>());
+            let frozen = self.immutable.as_ref().filter(|_| self.job.as_ref().is_some_and(|j| j.flush));
+            self.pace.job_bytes = self.job.as_ref().map_or(0, |j| j.inputs.iter().map(|t| t.entry_bytes).sum::<u64>())
+                + frozen.map_or(0, crate::memtable::Frozen::bytes);
             self.pace.stale = false;
         }
         let mut debt = self.pace.debt;
