@@ -125,7 +125,8 @@ pub enum Stall {
 /// its memtable-count cause: the engine's buffer waits for merges only at a flush).
 pub fn stall(debt: &Debt, limits: &WriteStallConfig) -> Stall {
     let over = |limit: u64| limit != 0 && debt.pending_bytes >= limit;
-    if debt.level0_files >= u64::from(limits.level0_stop_writes_trigger) || over(limits.hard_pending_compaction_bytes_limit)
+    if debt.level0_files >= u64::from(limits.level0_stop_writes_trigger)
+        || over(limits.hard_pending_compaction_bytes_limit)
     {
         Stall::Stop
     } else if debt.level0_files >= u64::from(limits.level0_slowdown_writes_trigger)
@@ -287,7 +288,10 @@ mod tests {
         let mut used = 0;
         let mut most = 0;
         while used + write <= buffer && debt > 0 {
-            let pages = share(&Gear { pending_bytes: debt, room_bytes: buffer - used, write_bytes: write, page_bytes: page }, Stall::None);
+            let pages = share(
+                &Gear { pending_bytes: debt, room_bytes: buffer - used, write_bytes: write, page_bytes: page },
+                Stall::None,
+            );
             most = most.max(pages);
             debt = debt.saturating_sub(pages * page);
             used += write;

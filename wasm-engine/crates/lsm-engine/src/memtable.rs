@@ -113,7 +113,11 @@ impl Frozen {
     }
 
     /// Entries with keys in `[start, end]`, in key order.
-    pub fn range<'a>(&'a self, start: &'a [u8], end: &'a [u8]) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
+    pub fn range<'a>(
+        &'a self,
+        start: &'a [u8],
+        end: &'a [u8],
+    ) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
         let from = self.entries.partition_point(|e| e.key(&self.arena) < start);
         (from..self.len()).map(|i| (self.key(i), self.value(i))).take_while(move |(k, _)| *k <= end)
     }

@@ -32,7 +32,7 @@ fn play(config: &EngineConfig, merging: Merging, writes: u64, seed: u64) -> (Vec
     }
     let stalls = engine.stats().stalls.writes();
     engine.settle().unwrap();
-    let writes = engine.stats().levels.iter().map(|l| l.writes.clone()).collect();
+    let writes = engine.stats().levels.iter().map(|l| l.writes).collect();
     let shape = engine.tree().levels.iter().map(|l| l.runs.iter().map(|r| r.entries).collect()).collect();
     (writes, stalls, shape)
 }
@@ -55,7 +55,8 @@ fn paced_merges_write_what_inline_merges_write() {
 
 #[test]
 fn paced_writes_merge_between_flushes_and_stall_at_the_thresholds() {
-    let (config, _) = common::oracle_configs().into_iter().find(|(c, a)| *a && c.compaction.universal.is_none()).unwrap();
+    let (config, _) =
+        common::oracle_configs().into_iter().find(|(c, a)| *a && c.compaction.universal.is_none()).unwrap();
     // Default thresholds: merges are paid by the writes between flushes, so writes neither slow
     // down nor stop, and no flush waits (at this size the gear keeps up).
     let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();

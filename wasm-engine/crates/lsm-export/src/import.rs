@@ -774,7 +774,8 @@ fn write_stalls(cf: &mut Reader<'_>, warnings: &mut Vec<Warning>) -> Result<Writ
     };
     let defaults = WriteStallConfig::default();
     let (lo, hi) = LEVEL0_TRIGGER_RANGE;
-    let stop_raw = cf.parsed("level0_stop_writes_trigger", int)?.unwrap_or(i64::from(defaults.level0_stop_writes_trigger));
+    let stop_raw =
+        cf.parsed("level0_stop_writes_trigger", int)?.unwrap_or(i64::from(defaults.level0_stop_writes_trigger));
     let stop = stop_raw.clamp(i64::from(lo), i64::from(hi)) as u32;
     if i64::from(stop) != stop_raw {
         warnings.push(Warning::new(

@@ -209,11 +209,11 @@ impl Runner {
         for _ in 0..max_ops {
             if let Some((phase, op)) = self.pending.take() {
                 step_phase = Some(phase);
-                if phase == Phase::Run {
-                    if let Err(e) = set_preload_aside(&mut self.preload_stats, engine) {
-                        self.pending = Some((phase, op));
-                        return Err(e);
-                    }
+                if phase == Phase::Run
+                    && let Err(e) = set_preload_aside(&mut self.preload_stats, engine)
+                {
+                    self.pending = Some((phase, op));
+                    return Err(e);
                 }
                 if let Err(e) = self.tally.execute_timed(engine, phase, &op.as_op(), self.latency.as_mut()) {
                     self.pending = Some((phase, op));
@@ -234,11 +234,11 @@ impl Runner {
                 engine.settle()?;
                 break;
             }
-            if phase == Phase::Run {
-                if let Err(e) = set_preload_aside(&mut self.preload_stats, engine) {
-                    self.pending = Some((phase, OwnedOp::of(&op)));
-                    return Err(e);
-                }
+            if phase == Phase::Run
+                && let Err(e) = set_preload_aside(&mut self.preload_stats, engine)
+            {
+                self.pending = Some((phase, OwnedOp::of(&op)));
+                return Err(e);
             }
             if let Err(e) = self.tally.execute_timed(engine, phase, &op, self.latency.as_mut()) {
                 self.pending = Some((phase, OwnedOp::of(&op)));

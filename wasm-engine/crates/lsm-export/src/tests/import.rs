@@ -465,6 +465,7 @@ fn write_stalls_rocksdb_accepts_but_the_engine_cannot_are_adjusted_with_a_warnin
     assert!(fields.contains(&"write_stalls.level0_slowdown_writes_trigger"), "{fields:?}");
     assert!(fields.contains(&"write_stalls.soft_pending_compaction_bytes_limit"), "{fields:?}");
     // Not a number: the error names the option and its line.
-    let e = import(&leveled_options("  level0_stop_writes_trigger=many\n"), ImportKind::Rocksdb).unwrap_err().to_string();
+    let e =
+        import(&leveled_options("  level0_stop_writes_trigger=many\n"), ImportKind::Rocksdb).unwrap_err().to_string();
     assert!(e.contains("level0_stop_writes_trigger") && e.contains("line"), "{e}");
 }
