@@ -159,7 +159,8 @@ pub fn share(gear: &Gear, stall: Stall) -> u64 {
     if gear.pending_bytes == 0 {
         return 0;
     }
-    let owed = u128::from(gear.pending_bytes) * u128::from(gear.write_bytes.max(1)) * u128::from(HEADROOM);
+    let owed =
+        (u128::from(gear.pending_bytes) * u128::from(gear.write_bytes.max(1))).saturating_mul(u128::from(HEADROOM));
     let per_page = u128::from(gear.room_bytes.max(1)) * u128::from(gear.page_bytes.max(1));
     let geared = u64::try_from(owed.div_ceil(per_page)).unwrap_or(u64::MAX).max(1);
     match stall {

@@ -13,7 +13,8 @@ use crate::job::Job;
 use crate::lookup::{FilterPolicy, probe_table};
 use crate::manifest::{Manifest, State};
 use crate::memtable::{Frozen, Memtable};
-use crate::pacer::PaceState;
+pub use crate::merging::Merging;
+use crate::merging::PaceState;
 use crate::page::{Found, max_entry_bytes};
 use crate::run::Run;
 use crate::stats::{OpClass, ReadCounters, Stats};
@@ -69,26 +70,6 @@ pub struct Engine {
     pub(crate) pace: PaceState,
     /// Reads a clock in nanoseconds, to time stalls (the engine itself has none).
     pub(crate) stall_clock: Option<fn() -> f64>,
-}
-
-/// When the merges a flush makes due run (with `auto_compact` on).
-///
-/// The browser runs the engine in one Web Worker and gets `Paced` too: a second worker for merges
-/// would need the tree and the open OPFS files shared between workers (an OPFS sync access handle
-/// belongs to one worker, and the tables are reference-counted in one wasm memory), while pacing
-/// already keeps every write's merge work to a slice, so the worker answers between its batches.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Merging {
-    /// bLSM's spring and gear (`lsm_core::pacing`): each write merges its share of the pending work,
-    /// so the merges are done by the next flush and no write waits for a whole merge; writes slow
-    /// down or stop at the `write_stalls` thresholds. The merges, and so the bytes they write, are
-    /// the ones `Inline` runs; only lookups between two flushes may see a merge not yet installed.
-    #[default]
-    Paced,
-    /// Every merge runs to completion inside the write whose flush made it due, as RocksDB does
-    /// when each write that seals a memtable waits for compactions (the referee's
-    /// `--sync-compactions on`): the tree after N writes has every merge installed.
-    Inline,
 }
 
 impl Engine {

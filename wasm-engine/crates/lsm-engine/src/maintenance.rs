@@ -9,12 +9,13 @@ use rustc_hash::FxHashSet;
 use std::rc::Rc;
 
 use crate::cursor::RunCursor;
-use crate::engine::{Engine, Merging};
+use crate::engine::Engine;
 use crate::filestats::{FileStats, InheritInput, inherit};
 use crate::hex::encode_hex;
 use crate::job::Job;
 use crate::manifest::{Edit, TableEntry};
 use crate::merge::{Merge, Output, Progress, Source};
+use crate::merging::Merging;
 use crate::run::Run;
 use crate::stats::{ReadCounters, WriteCounters};
 use crate::table::{ReadCtx, Table, TableBuilder, TableCache};

@@ -8,26 +8,13 @@
 //! ran to completion right after its flush — the same trees, the same bytes written per level as
 //! `Merging::Inline` — only later, spread over the writes that fill the next buffer.
 
-use crate::engine::{Engine, Merging};
+use crate::engine::Engine;
+use crate::merging::Merging;
 use crate::run::Run;
 use lsm_core::compaction;
 use lsm_core::config::Granularity;
 use lsm_core::error::Result;
 use lsm_core::pacing::{self, Debt, Gear, LevelLoad, SLICE_PAGES, Stall};
-
-/// What the pacer remembers between writes, refreshed only when the tree or the job changes (a
-/// write must not walk the tree).
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct PaceState {
-    /// Merges may be due: set by a flush, cleared once a step finds nothing left to do.
-    pub(crate) pending: bool,
-    /// The tree or the job changed since `debt` was computed.
-    pub(crate) stale: bool,
-    /// Level-1 files and the estimated bytes the levels owe (`pacing::pending_compaction_bytes`).
-    pub(crate) debt: Debt,
-    /// Entry bytes of the current job's inputs when it was seen first.
-    pub(crate) job_bytes: u64,
-}
 
 impl Engine {
     /// Pace one write of `write_bytes` (before it enters the buffer): merge its share, or stall.
