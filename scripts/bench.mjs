@@ -12,12 +12,16 @@
  * 5. Phase by phase against RocksDB's own db_bench (Debian rocksdb-tools), the native engine on
  *    files: random load, point lookups (existing, then missing), short range scans, overwrites and
  *    a 50/50 read/update mix, each with its ratio; and the wasm engine against native, per phase.
+ * 5b. Insert latency with merges inline against paced (the default), rounds alternating, side by
+ *    side: the load of 5 on files for the engine's leveling design and for RocksDB's shape (its
+ *    defaults with db_bench's 4 MiB buffer, imported), p50/p99/p99.9/max insert latency, the
+ *    ingest rate and the rate to quiescence, and the stalls (`--skip-latency` leaves it out).
  * 6. The hot paths' micro-benchmarks (scripts/bench-micro.mjs, which also runs alone): memtable
  *    insert, Bloom and modular filter build and probe, the k-way merge, a page search, a point
  *    lookup through the table reader, natively and as wasm with one timing loop, and their ratios.
  *
  * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --phase-entries N
- * (default 1000000), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-phases, --skip-micro,
+ * (default 1000000), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-phases, --skip-latency, --skip-micro,
  * --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -228,6 +232,62 @@ function phaseBench(rounds, n) {
   console.log('  aims: engine/RocksDB ≥ 1.5 on the load, scans and overwrites; wasm/native ≥ 0.8 on inserts (issue 14)');
 }
 
+/** RocksDB 7.8's defaults with db_bench's settings above, as the engine imports them. */
+function rocksdbShapeConfig(work) {
+  const options = path.join(work, 'OPTIONS-bench');
+  fs.writeFileSync(
+    options,
+    '[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n[DBOptions]\n[CFOptions "default"]\n' +
+      '  write_buffer_size=4194304\n  compression=kNoCompression\n[TableOptions/BlockBasedTable "default"]\n' +
+      '  filter_policy=bloomfilter:10:false\n  no_block_cache=true\n',
+  );
+  const config = path.join(work, 'rocksdb-shape.json');
+  fs.writeFileSync(config, run(path.join(root, 'wasm-engine/target/release/lsm'), ['import', '--rocksdb', options], { stdio: ['ignore', 'pipe', 'ignore'] }));
+  return config;
+}
+
+function latencyBench(rounds, n) {
+  console.log(`\n== insert latency: merges inline vs paced, ${fmt(n)} random inserts on files (16 B keys, 100 B values, no log) ==`);
+  const cli = path.join(root, 'wasm-engine/target/release/lsm');
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-latency-'));
+  const designs = [
+    { id: 'leveling', label: 'leveling T=10 (bench-config)', config: path.join(root, 'public/examples/bench-config.json') },
+    { id: 'rocksdb', label: "RocksDB's shape (imported)", config: rocksdbShapeConfig(work) },
+  ];
+  const workload = path.join(work, 'load.json');
+  fs.writeFileSync(workload, JSON.stringify(phaseWorkload(n, null)));
+  const samples = {};
+  try {
+    for (let i = 0; i < rounds; i++) {
+      for (const d of designs) {
+        for (const merges of ['inline', 'paced']) {
+          const dir = path.join(work, 'db');
+          fs.rmSync(dir, { recursive: true, force: true });
+          const line = JSON.parse(run(cli, ['bench', '--config', d.config, '--workload', workload, '--no-wal', '--dir', dir, '--latency', '--merges', merges]));
+          fs.rmSync(dir, { recursive: true, force: true });
+          (samples[`${d.id}/${merges}`] ??= []).push(line);
+        }
+      }
+      console.log(`  round ${i + 1} of ${rounds} done`);
+    }
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  const us = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(1)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
+  console.log(`\n  ${'design'.padEnd(30)} ${'merges'.padEnd(7)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'p99.9'.padStart(9)} ${'max'.padStart(9)} ${'worst max'.padStart(10)} ${'ingest/s'.padStart(10)} ${'to quiet/s'.padStart(11)}  stalls (slowed/stopped/flush waits, time)`);
+  for (const d of designs) {
+    for (const merges of ['inline', 'paced']) {
+      const xs = samples[`${d.id}/${merges}`];
+      const lat = (k) => median(xs.map((x) => x.insert_latency_ns[k]));
+      const st = xs.at(-1).load_stalls;
+      console.log(
+        `  ${d.label.padEnd(30)} ${merges.padEnd(7)} ${us(lat('p50')).padStart(9)} ${us(lat('p99')).padStart(9)} ${us(lat('p999')).padStart(9)} ${us(lat('max')).padStart(9)} ${us(Math.max(...xs.map((x) => x.insert_latency_ns.max))).padStart(10)} ${fmt(median(xs.map((x) => x.ingest_ops_per_sec))).padStart(10)} ${fmt(median(xs.map((x) => x.load_ops_per_sec))).padStart(11)}  ${st.slowdowns}/${st.stops}/${st.flush_waits}, ${us(median(xs.map((x) => x.load_stalls.stalled_ns)))}`,
+      );
+    }
+  }
+  console.log('  medians of rounds (worst max: the longest single insert of any round); stalls of the last round, time stalled its median');
+}
+
 function modelsBench() {
   console.log('\n== models ==');
   process.stdout.write(run('npm', ['run', 'bench', '-w', 'models', '--silent']));
@@ -311,5 +371,6 @@ if (!flag('--skip-engine')) engineBench(option('--rounds', 3));
 if (!flag('--skip-models')) modelsBench();
 if (!flag('--skip-tune')) tuneBench(option('--rounds', 3));
 if (!flag('--skip-phases')) phaseBench(option('--rounds', 3), option('--phase-entries', 1_000_000));
+if (!flag('--skip-latency')) latencyBench(option('--rounds', 3), option('--phase-entries', 1_000_000));
 if (!flag('--skip-browser')) await browserBench(browserEntries);
 if (!flag('--skip-micro')) microBench({ rounds: option('--rounds', 3) });

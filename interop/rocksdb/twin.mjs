@@ -310,7 +310,9 @@ export async function runCase({ driver, dir, shape, workload, records, operation
   const cache = blockCacheBytes ?? Math.round(DEFAULT_BLOCK_CACHE * scale);
   const { optionsFile, configFile, imported } = importShape({ dir, shape, scale, cache });
   const reportFile = path.join(dir, 'report.json');
-  execFileSync(LSM, ['run', '--config', configFile, '--workload', workload, '--records', String(records), '--operations', String(operations), '--report', reportFile], {
+  // Merges inline: RocksDB's driver waits for compactions after every write that seals a memtable
+  // (--sync-compactions on), so both trees have every merge installed when a lookup comes.
+  execFileSync(LSM, ['run', '--config', configFile, '--workload', workload, '--records', String(records), '--operations', String(operations), '--merges', 'inline', '--report', reportFile], {
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));

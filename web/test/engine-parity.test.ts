@@ -41,10 +41,13 @@ function nativeReport(configPath: string, workloadPath: string): Json {
   return JSON.parse(fs.readFileSync(out, 'utf8'));
 }
 
-/** What must match: everything but wall-clock time (timings, latencies) and the number of syncs (one per step, so it
- * follows how the caller chops the run; the bytes logged do not). */
+/** What must match: everything but wall-clock time (timings, latencies, time spent stalled) and the number of syncs
+ * (one per step, so it follows how the caller chops the run; the bytes logged do not). */
 function withoutTimings(r: Json): Json {
-  const strip = (stats: unknown) => ({ ...(stats as Json), wal_syncs: 0 });
+  const strip = (stats: unknown) => {
+    const s = stats as Json;
+    return { ...s, wal_syncs: 0, stalls: { ...(s.stalls as Json), stalled_ns: 0 } };
+  };
   const rocksdb = { ...(r.rocksdb_counters as Json), 'rocksdb.wal.synced': 0 };
   return { ...r, timings: null, latency: null, preload: strip(r.preload), run: strip(r.run), rocksdb_counters: rocksdb };
 }

@@ -84,6 +84,20 @@ export interface EngineConfig {
     pin_top_level_index_and_filter?: boolean;
   };
   statistics_window?: number;
+  /** When writes slow down and stop behind merges (RocksDB 7.8's names and defaults; omitted: the defaults). */
+  write_stalls?: WriteStalls;
+}
+
+/** RocksDB's write-stall thresholds (lsm-core/src/pacing.rs). Level 0 is the engine's level 1. */
+export interface WriteStalls {
+  /** Level-1 files at which writes slow down (1–2²⁰, at most the stop trigger; default 20). */
+  level0_slowdown_writes_trigger?: number;
+  /** Level-1 files at which writes stop until merges bring it below (1–2²⁰; default 36). */
+  level0_stop_writes_trigger?: number;
+  /** Estimated pending merge bytes at which writes slow down; 0 is no limit (default 64 GiB). */
+  soft_pending_compaction_bytes_limit?: number;
+  /** Estimated pending merge bytes at which writes stop; 0 is no limit, else ≥ the soft limit (default 256 GiB). */
+  hard_pending_compaction_bytes_limit?: number;
 }
 
 /** RocksDB's compaction_options_universal and its trigger (lsm-core/src/universal.rs). */
@@ -194,6 +208,22 @@ export interface Stats {
   wal_records_replayed: number;
   /** Key and value bytes written by puts and deletes (absent in older reports). */
   user_bytes_written?: number;
+  /** Writes that waited behind merges (absent in older reports). */
+  stalls?: StallCounters;
+}
+
+/** Write stalls (lsm-engine/src/stats.rs StallCounters): each counts writes. */
+export interface StallCounters {
+  /** Writes slowed down (a larger merge slice) at a slowdown threshold. */
+  slowdowns: number;
+  /** Writes stopped at a stop threshold until merges brought it below. */
+  stops: number;
+  /** Writes whose flush waited for the merges the last flush started. */
+  flush_waits: number;
+  /** Output pages merged by stalled writes. */
+  pages_merged: number;
+  /** Time spent stalled (only when operations were timed), ns. */
+  stalled_ns: number;
 }
 
 /** One phase's writes (Report.writes: the run; Report.load_writes: the load). */

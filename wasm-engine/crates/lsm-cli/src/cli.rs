@@ -149,6 +149,11 @@ pub(crate) struct Store {
     /// flushed data is durable either way.
     #[arg(long)]
     pub(crate) no_wal: bool,
+    /// When merges run: paced (each write merges a slice of the pending work; writes stall at the
+    /// design's write_stalls thresholds) or inline (every merge to completion inside the write whose
+    /// flush made it due, as RocksDB with the referee's --sync-compactions on).
+    #[arg(long, value_name = "MODE", default_value = "paced", value_parser = Named(&["paced", "inline"]))]
+    pub(crate) merges: String,
 }
 
 #[derive(Debug, Args)]
@@ -220,6 +225,10 @@ pub(crate) struct BenchArgs {
     pub(crate) store: Store,
     #[command(flatten)]
     pub(crate) counts: Counts,
+    /// Time every operation and add the load's insert latency (p50, p99, p99.9, max) and its
+    /// stalls to the line.
+    #[arg(long)]
+    pub(crate) latency: bool,
 }
 
 #[derive(Debug, Args)]

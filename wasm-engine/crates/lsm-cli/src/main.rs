@@ -12,7 +12,7 @@ use lsm_core::calibration::{Calibration, time_cost};
 use lsm_core::config::EngineConfig;
 use lsm_core::error::{Error, Result};
 use lsm_core::workload::{MAX_OPERATIONS, Workload};
-use lsm_engine::engine::Engine;
+use lsm_engine::engine::{Engine, Merging};
 use lsm_engine::storage::{FileStorage, MemStorage, Storage};
 use lsm_runner::clock::now_ns;
 use lsm_runner::report::{Report, Timings};
@@ -102,6 +102,7 @@ fn main() -> ExitCode {
 fn open_engine(config: EngineConfig, store: &Store) -> Result<Engine> {
     let mut engine = Engine::create(config, storage(store.dir.as_deref())?)?;
     engine.set_write_ahead_log(!store.no_wal);
+    engine.merging = if store.merges == "inline" { Merging::Inline } else { Merging::Paced };
     Ok(engine)
 }
 
@@ -271,6 +272,16 @@ fn summary(r: &Report) -> String {
         "  predicted zero-result I/O {:.4}; run: pages written per update {:.4}",
         r.predicted.zero_result_lookup_io, r.writes.pages_written_per_update
     ));
+    for (phase, s) in [("load", &r.preload.stalls), ("run ", &r.run.stalls)] {
+        lines.push(format!(
+            "  {phase} stalls: {} slowed down, {} stopped, {} flushes waited for merges; {} pages merged stalled, {} stalled",
+            s.slowdowns,
+            s.stops,
+            s.flush_waits,
+            s.pages_merged,
+            duration(s.stalled_ns as f64)
+        ));
+    }
     if let Some(l) = &r.latency {
         lines.push(format!("latency (clock resolution {}):", duration(l.clock_resolution_ns)));
         for (phase, classes) in [("load", &l.load), ("run ", &l.run)] {
@@ -349,15 +360,22 @@ fn bench(a: &BenchArgs) -> Result<()> {
     };
     let mut engine = open_engine(config, &a.store)?;
     let mut runner = Runner::for_workload(&workload)?;
+    if a.latency {
+        runner.time_operations();
+    }
     let start = now_ns();
     runner.step(&mut engine, workload.preload.entries)?;
+    let ingest_s = ms_since(start) / 1e3;
+    // What the load left due, finished before the run (as db_bench's phases after a load find it).
+    engine.settle()?;
+    engine.sync()?;
     let load_s = ms_since(start) / 1e3;
     let start = now_ns();
     runner.step(&mut engine, workload.operations + 1)?;
     let run_s = ms_since(start) / 1e3;
     let report = runner.report(&engine);
     close_engine(engine, &a.store)?;
-    let line = serde_json::json!({
+    let mut line = serde_json::json!({
         "target": "native",
         "storage": if a.store.dir.is_some() { "files" } else { "memory" },
         "wal": !a.store.no_wal,
@@ -369,7 +387,21 @@ fn bench(a: &BenchArgs) -> Result<()> {
         "run_ops_per_sec": workload.operations as f64 / run_s,
         "found": report.results.get_existing_found,
         "run_page_ios": report.summary.iter().map(|c| c.page_ios).sum::<u64>(),
+        "merges": a.store.merges,
+        "ingest_seconds": ingest_s,
+        "ingest_ops_per_sec": workload.preload.entries as f64 / ingest_s,
     });
+    if let (Some(l), Some(object)) = (&report.latency, line.as_object_mut()) {
+        if let Some(insert) = l.load.iter().find(|c| c.class == "insert") {
+            object.insert(
+                "insert_latency_ns".into(),
+                serde_json::json!({
+                    "p50": insert.p50_ns, "p99": insert.p99_ns, "p999": insert.p999_ns, "max": insert.max_ns,
+                }),
+            );
+        }
+        object.insert("load_stalls".into(), serde_json::to_value(&report.preload.stalls).unwrap_or_default());
+    }
     outln!("{line}");
     Ok(())
 }

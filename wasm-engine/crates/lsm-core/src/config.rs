@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::pacing::WriteStallConfig;
 use crate::universal::UniversalConfig;
 
 /// The EngineConfig `version` this build reads and writes; validation rejects any other.
@@ -55,6 +56,10 @@ pub struct EngineConfig {
     /// default 64.
     #[serde(default = "default_statistics_window")]
     pub statistics_window: u32,
+    /// When writes slow down and stop behind merges (RocksDB's write-stall thresholds); omitted:
+    /// RocksDB's defaults.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub write_stalls: WriteStallConfig,
 }
 
 fn default_statistics_window() -> u32 {
@@ -549,6 +554,7 @@ impl EngineConfig {
             compaction: CompactionConfig::default(),
             block_cache: BlockCacheConfig::default(),
             statistics_window: default_statistics_window(),
+            write_stalls: WriteStallConfig::default(),
         }
     }
 
@@ -720,7 +726,7 @@ impl EngineConfig {
                 format!("must be an integer in [{wlo}, {whi}], got {}", self.statistics_window),
             ));
         }
-        Ok(())
+        self.write_stalls.validate()
     }
 }
 

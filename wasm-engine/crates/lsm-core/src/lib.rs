@@ -2,7 +2,8 @@
 //! what a workload is (`workload::Workload`), and the functions every other crate decides with —
 //! the merge geometry and plans (`compaction`), the filter allocations of Monkey (`allocation`,
 //! `monkey_birth`) and Mnemosyne (`mnemosyne`), Bloom filter math (`bloom`), the FPR and size of RocksDB's
-//! filter kinds (`filter_kinds`), pages turned into time on a calibrated device (`calibration`), and the seeded
+//! filter kinds (`filter_kinds`), pages turned into time on a calibrated device (`calibration`), paced merging and write stalls
+//! (`pacing`), and the seeded
 //! RNG, hashing and libm-backed math that make a wasm run and a native run identical.
 //! No I/O, no clock, no platform code.
 
@@ -19,6 +20,7 @@ pub mod layout;
 pub mod math;
 pub mod mnemosyne;
 pub mod monkey_birth;
+pub mod pacing;
 pub mod partition;
 pub mod rng;
 pub mod universal;

@@ -1,6 +1,7 @@
 //! The LSM-tree: write buffer, levels of sorted runs, lookups and scans. Single-threaded and
-//! step-driven: flushes and merges (in `maintenance`) advance when the caller asks, or eagerly
-//! after each flush when `auto_compact` is on, so the same code runs natively and in a Worker.
+//! step-driven: flushes and merges (in `maintenance`) advance in bounded steps — paced against the
+//! writes (`pacer`, the default), all at once after each flush (`Merging::Inline`), or only when
+//! the caller asks (`auto_compact` off) — so the same code runs natively and in a Worker.
 //! Durable: writes go to the write-ahead log first, the manifest records every change of the
 //! tree, and `open` recovers exactly what was synced.
 
@@ -11,7 +12,9 @@ use crate::hex::decode_hex;
 use crate::job::Job;
 use crate::lookup::{FilterPolicy, probe_table};
 use crate::manifest::{Manifest, State};
-use crate::memtable::Memtable;
+use crate::memtable::{Frozen, Memtable};
+pub use crate::merging::Merging;
+use crate::merging::PaceState;
 use crate::page::{Found, max_entry_bytes};
 use crate::run::Run;
 use crate::stats::{OpClass, ReadCounters, Stats};
@@ -32,6 +35,12 @@ pub struct Engine {
     pub(crate) config: EngineConfig,
     pub(crate) storage: Box<dyn Storage>,
     pub(crate) memtable: Memtable,
+    /// A full buffer being flushed in paced steps: lookups and scans read it after the buffer and
+    /// before the levels, until its flush commits.
+    pub(crate) immutable: Option<Frozen>,
+    /// The log that holds the immutable buffer's writes (the current log took over when it froze):
+    /// synced by `sync` and deleted once the flush commits.
+    pub(crate) flushing_wal: Option<Wal>,
     /// Index 0 is level 1; each level's runs newest first (highest id first).
     pub(crate) levels: Vec<Vec<Run>>,
     /// Round-robin positions of merges by file, per level (index 0 = level 1).
@@ -53,8 +62,14 @@ pub struct Engine {
     /// what they held.
     pub(crate) replayed_logs: Vec<u64>,
     scratch: Vec<ReadCounters>,
-    /// Run merges to completion after every flush (the default). Off, merges wait for `step`.
+    /// Run merges without being asked (the default), as `merging` says. Off, merges wait for `step`.
     pub auto_compact: bool,
+    /// When automatic merges run: paced against the writes (the default) or inline.
+    pub merging: Merging,
+    /// The pacer's figures between writes.
+    pub(crate) pace: PaceState,
+    /// Reads a clock in nanoseconds, to time stalls (the engine itself has none).
+    pub(crate) stall_clock: Option<fn() -> f64>,
 }
 
 impl Engine {
@@ -112,6 +127,8 @@ impl Engine {
             config,
             storage,
             memtable: Memtable::new(),
+            immutable: None,
+            flushing_wal: None,
             levels,
             cursors,
             stats,
@@ -124,6 +141,9 @@ impl Engine {
             replayed_logs: Vec::new(),
             scratch: Vec::new(),
             auto_compact: true,
+            merging: Merging::default(),
+            pace: PaceState::default(),
+            stall_clock: None,
         };
         // Filters come back as built; the policy brings them to the optimum again.
         engine.mark_filters_stale();
@@ -196,6 +216,20 @@ impl Engine {
         self.stats = Stats::default();
     }
 
+    /// Time stalls with `now` (nanoseconds; `lsm_runner::clock::now_ns`): `Stats::stalls.stalled_ns`.
+    pub fn set_stall_clock(&mut self, now: fn() -> f64) {
+        self.stall_clock = Some(now);
+    }
+
+    /// Run every merge that is due to completion: a quiet tree (RocksDB's `WaitForCompact`).
+    pub fn settle(&mut self) -> Result<()> {
+        self.finish_job()?;
+        if self.auto_compact {
+            self.maintain()?;
+        }
+        Ok(())
+    }
+
     /// Give the storage back without closing (what a crash leaves behind).
     pub fn into_storage(self) -> Box<dyn Storage> {
         self.storage
@@ -258,7 +292,9 @@ impl Engine {
     fn write(&mut self, key: &[u8], value: Option<&[u8]>, class: OpClass) -> Result<()> {
         self.check_entry(key, value)?;
         if !self.memtable.is_empty() && self.buffer_full_after(key, value) {
-            self.flush()?;
+            self.flush_buffer(true)?;
+        } else if self.pace.pending {
+            self.pace_write(crate::memtable::entry_bytes(key, value))?;
         }
         // Counted when logged, not when synced, so the figure does not depend on how often the
         // caller syncs.
@@ -275,6 +311,9 @@ impl Engine {
     /// waiting for the disk; this waits for them.
     pub fn sync(&mut self) -> Result<()> {
         self.storage.await_syncs()?;
+        if let Some(old) = &mut self.flushing_wal {
+            old.sync(self.storage.as_mut())?;
+        }
         if self.wal.is_logging() {
             self.wal.sync(self.storage.as_mut())?;
             self.stats.wal_syncs += 1;
@@ -293,7 +332,7 @@ impl Engine {
     pub fn get(&mut self, key: &[u8]) -> Result<Option<Vec<u8>>> {
         self.lookups += 1;
         self.maybe_reoptimise_filters()?;
-        if let Some(slot) = self.memtable.get(key) {
+        if let Some(slot) = self.memtable.get(key).or_else(|| self.immutable.as_ref().and_then(|f| f.get(key))) {
             let (class, result) = match slot {
                 Some(v) => (OpClass::GetNonZeroResult, Some(v.to_vec())),
                 None => (OpClass::GetTombstone, None),
@@ -375,7 +414,10 @@ impl Engine {
             ctx.counters.seeks += 1;
             c.advance(&mut ctx)?;
         }
-        let mut buffered = self.memtable.range(start, end).peekable();
+        // The buffer, and under it the buffer being flushed: the newer version of a key wins.
+        let immutable = self.immutable.as_ref().map(|f| f.range(start, end)).into_iter().flatten();
+        let mut buffered = Newest { newer: self.memtable.range(start, end).peekable(), older: immutable.peekable() };
+        let mut buffered = std::iter::from_fn(move || buffered.next()).peekable();
         let mut visited = 0;
         let mut key = Vec::new();
         loop {
@@ -425,8 +467,8 @@ impl Engine {
     /// The tree as it stands: buffer, levels, runs, tables and their filters, for the UI and reports.
     pub fn tree(&self) -> TreeShape {
         TreeShape {
-            buffer_entries: self.memtable.len() as u64,
-            buffer_bytes: self.memtable.bytes(),
+            buffer_entries: (self.memtable.len() + self.immutable.as_ref().map_or(0, Frozen::len)) as u64,
+            buffer_bytes: self.memtable.bytes() + self.immutable.as_ref().map_or(0, Frozen::bytes),
             buffer_capacity_bytes: self.config.buffer_bytes,
             levels: self
                 .levels
@@ -463,5 +505,33 @@ impl Default for FilterState {
     /// A new or reopened tree assumes writes until lookups show otherwise.
     fn default() -> Self {
         FilterState { stale: false, lookups_at_change: 0, write_share: 1.0, settled_reserve: 1.0 }
+    }
+}
+
+/// Two sorted entry streams merged, the newer one's version winning on equal keys.
+struct Newest<'a, A, B>
+where
+    A: Iterator<Item = (&'a [u8], Option<&'a [u8]>)>,
+    B: Iterator<Item = (&'a [u8], Option<&'a [u8]>)>,
+{
+    newer: std::iter::Peekable<A>,
+    older: std::iter::Peekable<B>,
+}
+
+impl<'a, A, B> Newest<'a, A, B>
+where
+    A: Iterator<Item = (&'a [u8], Option<&'a [u8]>)>,
+    B: Iterator<Item = (&'a [u8], Option<&'a [u8]>)>,
+{
+    fn next(&mut self) -> Option<(&'a [u8], Option<&'a [u8]>)> {
+        match (self.newer.peek(), self.older.peek()) {
+            (Some(n), Some(o)) if o.0 < n.0 => self.older.next(),
+            (Some(n), Some(o)) if o.0 == n.0 => {
+                self.older.next();
+                self.newer.next()
+            }
+            (Some(_), _) => self.newer.next(),
+            (None, _) => self.older.next(),
+        }
     }
 }

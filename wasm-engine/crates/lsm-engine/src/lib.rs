@@ -21,6 +21,8 @@ mod maintenance;
 mod manifest;
 pub mod memtable;
 pub mod merge;
+pub mod merging;
+mod pacer;
 pub mod page;
 mod reoptimise;
 pub mod ribbon;

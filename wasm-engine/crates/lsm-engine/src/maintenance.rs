@@ -15,6 +15,7 @@ use crate::hex::encode_hex;
 use crate::job::Job;
 use crate::manifest::{Edit, TableEntry};
 use crate::merge::{Merge, Output, Progress, Source};
+use crate::merging::Merging;
 use crate::run::Run;
 use crate::stats::{ReadCounters, WriteCounters};
 use crate::table::{ReadCtx, Table, TableBuilder, TableCache};
@@ -73,13 +74,67 @@ impl Engine {
             .collect()
     }
 
-    /// Write the buffer out (merged into level 1's newest run if that has room).
+    /// Write the buffer out (merged into level 1's newest run if that has room); returns once it
+    /// is in a table (and, with merges inline, once the merges it made due are done).
     pub fn flush(&mut self) -> Result<()> {
+        self.flush_buffer(false)
+    }
+
+    /// Freeze the buffer and flush it. `paced` (a write that found the buffer full, with paced
+    /// merging): the frozen buffer stays readable and its flush advances in the pacer's steps.
+    pub(crate) fn flush_buffer(&mut self, paced: bool) -> Result<()> {
         if self.memtable.is_empty() {
+            // A buffer frozen earlier may still be flushing: a flush asked for finishes it.
+            if !paced && self.job.as_ref().is_some_and(|j| j.flush) {
+                self.finish_job()?;
+            }
             return Ok(());
         }
-        self.finish_job()?;
-        let plan = compaction::choose_flush(&self.shape(), &self.config, self.memtable.bytes());
+        self.settle_before_flush()?;
+        let frozen = self.memtable.freeze();
+        // The writes after this one go to a fresh log, so the flush's commit can retire this one.
+        let number = self.allocate_id();
+        let mut wal = self.wal.successor(number);
+        if let Err(e) = wal.create(self.storage.as_mut()) {
+            self.memtable.restore(&frozen);
+            return Err(e);
+        }
+        self.flushing_wal = Some(std::mem::replace(&mut self.wal, wal));
+        self.immutable = Some(frozen.clone());
+        self.job = Some(self.flush_job(frozen.clone()));
+        if paced && self.auto_compact && self.merging == Merging::Paced {
+            self.pace.pending = true;
+            self.pace.stale = true;
+            return Ok(());
+        }
+        let result = self.run_job_to_end();
+        if result.is_err() {
+            // Nothing was committed: put the buffer and its log back so the engine stays usable.
+            self.abandon_job();
+            self.immutable = None;
+            if let Some(old) = self.flushing_wal.take() {
+                let fresh = std::mem::replace(&mut self.wal, old);
+                let _ = self.storage.delete(fresh.file());
+            }
+            self.memtable.restore(&frozen);
+            return result;
+        }
+        if self.auto_compact {
+            match self.merging {
+                Merging::Inline => self.maintain()?,
+                Merging::Paced => {
+                    self.pace.pending = true;
+                    self.pace.stale = true;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The job that writes `frozen` into level 1 (merged into its newest run if that has room).
+    fn flush_job(&mut self, frozen: crate::memtable::Frozen) -> Job {
+        let bytes: u64 = (0..frozen.len()).map(|i| crate::memtable::entry_bytes(frozen.key(i), frozen.value(i))).sum();
+        let plan = compaction::choose_flush(&self.shape(), &self.config, bytes);
         let absorbed: Vec<Rc<Table>> = match plan {
             FlushPlan::IntoNewestRun => {
                 self.levels.first().and_then(|l| l.first()).map(|r| r.tables.clone()).unwrap_or_default()
@@ -88,15 +143,14 @@ impl Engine {
         };
         let level1_runs = self.levels.first().map_or(0, Vec::len);
         let older_exist = level1_runs > usize::from(!absorbed.is_empty()) || self.deeper_data_exists(1);
-        let frozen = self.memtable.freeze();
         let deep: FxHashSet<u64> = absorbed.iter().map(|t| t.id).collect();
-        let mut sources = vec![Source::buffer(frozen.clone())];
+        let mut sources = vec![Source::buffer(frozen)];
         if !absorbed.is_empty() {
             sources.push(Source::Run(RunCursor::new(absorbed.clone(), None)));
         }
         let inherit_inputs = self.snapshot_inputs(&absorbed, &deep);
         let dest_run = self.allocate_id();
-        let job = Job {
+        Job {
             source_level: 0,
             dest_level: 1,
             inputs: absorbed,
@@ -107,19 +161,7 @@ impl Engine {
             counters: WriteCounters::default(),
             cursor: None,
             flush: true,
-        };
-        self.job = Some(job);
-        let result = self.run_job_to_end();
-        if result.is_err() {
-            // Nothing was committed: put the buffer back so the engine stays usable.
-            self.abandon_job();
-            self.memtable.restore(&frozen);
-            return result;
         }
-        if self.auto_compact {
-            self.maintain()?;
-        }
-        Ok(())
     }
 
     /// Drop a failed job's outputs; the tree is as before it started.
@@ -368,7 +410,11 @@ impl Engine {
                 Ok(())
             }
             Err(e) => {
+                // A failed step may have lost entries it had taken from its sources (an output
+                // that could not be written): start the job again from its inputs, which are
+                // untouched until it commits (a flush, from its frozen buffer).
                 self.job = Some(job);
+                self.abandon_job();
                 Err(e)
             }
         }
@@ -431,14 +477,10 @@ impl Engine {
         if let Some(c) = &job.cursor {
             edit.cursors = BTreeMap::from([(job.source_level.to_string(), encode_hex(c))]);
         }
-        let mut new_wal = None;
         if job.flush {
-            // The flushed writes are in a table now: a fresh log takes the next writes.
-            let number = self.allocate_id();
-            let mut wal = self.wal.successor(number);
-            wal.create(self.storage.as_mut())?;
-            edit.wal = Some(wal.number);
-            new_wal = Some(wal);
+            // The flushed writes are in a table now: the log that took over when the buffer froze
+            // (holding only later writes) is the oldest one recovery needs.
+            edit.wal = Some(self.wal.number);
         }
         edit.next_id = self.state.next_id;
         let mut state = self.state.clone();
@@ -449,21 +491,13 @@ impl Engine {
             return Err(e);
         }
         self.state = state;
-        if let Some(wal) = new_wal {
-            let old = std::mem::replace(&mut self.wal, wal);
-            self.storage.delete(old.file())?;
-            // Not by listing the files: a list waits for every unlink the disk has queued.
-            let (done, kept): (Vec<u64>, Vec<u64>) =
-                self.replayed_logs.iter().partition(|&&n| n < self.state.wal && n != old.number);
-            self.replayed_logs = kept;
-            for n in done {
-                self.storage.delete(&wal::wal_file_name(n))?;
-            }
+        // Committed: the tree takes the job now, whatever a deletion below does (a file left
+        // behind is an orphan the next open removes).
+        if job.flush {
+            self.immutable = None;
         }
+        let retired_wal = if job.flush { self.flushing_wal.take() } else { None };
         self.install(&job);
-        for t in &job.inputs {
-            self.storage.delete(&t.file)?;
-        }
         let mut counters = job.counters;
         counters.pages_read += job.merge.counters.pages_read;
         counters.entries_read += job.merge.counters.entries_read;
@@ -475,6 +509,19 @@ impl Engine {
             w.compactions += 1;
         }
         w.add(&counters);
+        if let Some(old) = retired_wal {
+            self.storage.delete(old.file())?;
+            // Not by listing the files: a list waits for every unlink the disk has queued.
+            let (done, kept): (Vec<u64>, Vec<u64>) =
+                self.replayed_logs.iter().partition(|&&n| n < self.state.wal && n != old.number);
+            self.replayed_logs = kept;
+            for n in done {
+                self.storage.delete(&wal::wal_file_name(n))?;
+            }
+        }
+        for t in &job.inputs {
+            self.storage.delete(&t.file)?;
+        }
         Ok(())
     }
 
@@ -532,8 +579,19 @@ impl Engine {
 
     /// Advance merges by about `max_pages` output pages. Returns true while work remains.
     pub fn step(&mut self, max_pages: u64) -> Result<bool> {
-        if self.job.is_none() && !self.start_job()? {
-            return Ok(false);
+        let more = self.step_once(max_pages)?;
+        self.pace.pending = more;
+        Ok(more)
+    }
+
+    fn step_once(&mut self, max_pages: u64) -> Result<bool> {
+        if self.job.is_none() {
+            // A frozen buffer whose flush failed to commit flushes again before any merge.
+            if let Some(frozen) = self.immutable.clone() {
+                self.job = Some(self.flush_job(frozen));
+            } else if !self.start_job()? {
+                return Ok(false);
+            }
         }
         self.advance_job(max_pages.max(1))?;
         if self.job.is_some() {

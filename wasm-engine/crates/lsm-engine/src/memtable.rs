@@ -105,6 +105,27 @@ impl Frozen {
     pub fn value(&self, i: usize) -> Option<&[u8]> {
         self.entries[i].value(&self.arena)
     }
+
+    /// As `Memtable::get`: `None` when the key is not here, `Some(None)` for a tombstone.
+    pub fn get(&self, key: &[u8]) -> Option<Option<&[u8]>> {
+        let i = self.entries.binary_search_by(|e| e.key(&self.arena).cmp(key)).ok()?;
+        Some(self.value(i))
+    }
+
+    /// Entries with keys in `[start, end]`, in key order.
+    pub fn range<'a>(
+        &'a self,
+        start: &'a [u8],
+        end: &'a [u8],
+    ) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
+        let from = self.entries.partition_point(|e| e.key(&self.arena) < start);
+        (from..self.len()).map(|i| (self.key(i), self.value(i))).take_while(move |(k, _)| *k <= end)
+    }
+
+    /// Entry bytes it holds (as `Memtable::bytes` counted them).
+    pub fn bytes(&self) -> u64 {
+        (0..self.len()).map(|i| entry_bytes(self.key(i), self.value(i))).sum()
+    }
 }
 
 /// Bytes an entry occupies in the buffer and in level capacities.

@@ -241,6 +241,35 @@ pub struct Stats {
     /// Key and value bytes the user wrote (puts and deletes): the denominator of write amplification.
     #[serde(default)]
     pub user_bytes_written: u64,
+    /// Writes that waited behind merges (`pacing`): slowed down or stopped, and for how long.
+    #[serde(default)]
+    pub stalls: StallCounters,
+}
+
+/// Write stalls (RocksDB's `stall_micros` and its per-cause counts, in the engine's terms): each
+/// counts writes, not episodes. With paced merging a slowed-down write merges a larger slice
+/// (`pacing::SLOWDOWN_SLICE_PAGES`) and a stopped one merges until the stall clears; a write that
+/// fills the buffer before the merges the last flush started are done stops too (the flush waits
+/// for a quiet tree, so merges see the same trees as when each runs to completion at once).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StallCounters {
+    /// Writes slowed down (level-0 files or pending merge bytes at the slowdown threshold).
+    pub slowdowns: u64,
+    /// Writes stopped at a stop threshold.
+    pub stops: u64,
+    /// Writes whose flush waited for the merges still pending from the last flush.
+    pub flush_waits: u64,
+    /// Output pages merged by writes while they were slowed down or stopped.
+    pub pages_merged: u64,
+    /// Nanoseconds spent stalled, when the engine was given a clock (`Engine::set_stall_clock`).
+    pub stalled_ns: u64,
+}
+
+impl StallCounters {
+    /// Writes that stalled, whatever the cause.
+    pub fn writes(&self) -> u64 {
+        self.slowdowns + self.stops + self.flush_waits
+    }
 }
 
 impl Stats {

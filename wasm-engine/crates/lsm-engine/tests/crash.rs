@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use lsm_core::config::{Allocation, CompactionConfig, EngineConfig, FilterKind, Granularity};
 use lsm_core::error::Error;
 use lsm_core::rng::Rng;
-use lsm_engine::engine::Engine;
+use lsm_engine::engine::{Engine, Merging};
 use lsm_engine::storage::{MemStorage, Storage};
 
 type State = BTreeMap<Vec<u8>, Vec<u8>>;
@@ -68,9 +68,15 @@ fn apply(state: &mut State, op: &Write) {
 /// One trial: random writes with periodic syncs until the injected failure, then a crash.
 /// Returns the acknowledged state and the unacknowledged writes, or None if the database was
 /// never created.
-fn run_until_crash(config: &EngineConfig, storage: &MemStorage, rng: &mut Rng) -> Option<(State, Vec<Write>)> {
+fn run_until_crash(
+    config: &EngineConfig,
+    merging: Merging,
+    storage: &MemStorage,
+    rng: &mut Rng,
+) -> Option<(State, Vec<Write>, bool)> {
     storage.fail_after_writes(Some(rng.below(3000)));
     let mut engine = Engine::create(config.clone(), Box::new(storage.clone())).ok()?;
+    engine.merging = merging;
     let mut acked = State::new();
     let mut pending: Vec<Write> = Vec::new();
     for op in 0..20_000u64 {
@@ -94,9 +100,11 @@ fn run_until_crash(config: &EngineConfig, storage: &MemStorage, rng: &mut Rng) -
             }
         }
     }
+    // Whether a flush or merge was half done when the engine stopped.
+    let in_flight = engine.tree().merging_level.is_some();
     // The crash: no close, no sync; the engine's memory is simply gone.
     drop(engine);
-    Some((acked, pending))
+    Some((acked, pending, in_flight))
 }
 
 fn recovered(storage: &MemStorage) -> Result<State, Error> {
@@ -109,16 +117,29 @@ fn recovered(storage: &MemStorage) -> Result<State, Error> {
     Ok(all.into_iter().collect())
 }
 
+/// Paced merging (the default): crashes fall inside paced flushes and merges, between the writes
+/// that advance them.
 #[test]
 fn acknowledged_writes_survive_500_random_crashes() {
+    crash_trials(Merging::Paced, 0..560, 500);
+}
+
+#[test]
+fn acknowledged_writes_survive_random_crashes_with_merges_inline() {
+    crash_trials(Merging::Inline, 1000..1200, 150);
+}
+
+fn crash_trials(merging: Merging, seeds: std::ops::Range<u64>, at_least: u64) {
     let configs = configs();
     let mut trials = 0;
     let mut torn = 0;
-    for trial in 0..560u64 {
+    let mut mid_merge = 0;
+    for trial in seeds {
         let config = &configs[(trial % configs.len() as u64) as usize];
         let mut rng = Rng::new(0xC4A5_0000 + trial);
         let storage = MemStorage::new();
-        let Some((acked, pending)) = run_until_crash(config, &storage, &mut rng) else { continue };
+        let Some((acked, pending, in_flight)) = run_until_crash(config, merging, &storage, &mut rng) else { continue };
+        mid_merge += u64::from(in_flight);
         storage.fail_after_writes(None);
         // Keep a random part of each unsynced tail: nothing, all of it, or a torn piece.
         storage.crash(|_, unsynced| match rng.below(3) {
@@ -148,8 +169,14 @@ fn acknowledged_writes_survive_500_random_crashes() {
         );
         trials += 1;
     }
-    println!("{trials} crash trials recovered exactly; {torn} file tails were torn");
-    assert!(trials >= 500, "only {trials} trials ran");
+    println!(
+        "{merging:?}: {trials} crash trials recovered exactly; {torn} file tails were torn; {mid_merge} crashed with a flush or merge half done"
+    );
+    assert!(trials >= at_least, "only {trials} trials ran");
+    if merging == Merging::Paced {
+        // Paced flushes and merges span writes: many crashes find one half done.
+        assert!(mid_merge >= trials / 10, "only {mid_merge} of {trials} crashes found a flush or merge in flight");
+    }
 }
 
 #[test]

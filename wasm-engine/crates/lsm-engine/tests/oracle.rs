@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 use lsm_core::config::{EngineConfig, MonkeyPolicy};
 use lsm_core::rng::Rng;
-use lsm_engine::engine::Engine;
+use lsm_engine::engine::{Engine, Merging};
 use lsm_engine::storage::{FileStorage, MemStorage, Storage};
 
 const OPS_PER_CONFIG: u64 = 100_000;
@@ -39,10 +39,11 @@ struct Db {
     backend: Backend,
     dir: PathBuf,
     auto_compact: bool,
+    merging: Merging,
 }
 
 impl Db {
-    fn new(config: EngineConfig, backend: Backend, auto_compact: bool, seed: u64) -> Db {
+    fn new(config: EngineConfig, backend: Backend, auto_compact: bool, merging: Merging, seed: u64) -> Db {
         // tmpfs where available: these checks are about reading back what was written, and a
         // disk's fsync latency (thousands of syncs) would only make them slow.
         let shm = std::path::Path::new("/dev/shm");
@@ -55,7 +56,8 @@ impl Db {
         };
         let mut engine = Engine::create(config, storage).unwrap();
         engine.auto_compact = auto_compact;
-        Db { engine: Some(engine), backend, dir, auto_compact }
+        engine.merging = merging;
+        Db { engine: Some(engine), backend, dir, auto_compact, merging }
     }
 
     fn engine(&mut self) -> &mut Engine {
@@ -75,6 +77,7 @@ impl Db {
         };
         let mut engine = Engine::open(storage, None).unwrap();
         engine.auto_compact = self.auto_compact;
+        engine.merging = self.merging;
         self.engine = Some(engine);
     }
 }
@@ -89,9 +92,21 @@ impl Drop for Db {
 
 /// Drive `ops` random operations; `reopen_per_mille` of them close and reopen the database.
 fn check(config: EngineConfig, auto_compact: bool, backend: Backend, reopen_per_mille: u64, seed: u64, ops: u64) {
+    check_merging(config, auto_compact, Merging::Paced, backend, reopen_per_mille, seed, ops);
+}
+
+fn check_merging(
+    config: EngineConfig,
+    auto_compact: bool,
+    merging: Merging,
+    backend: Backend,
+    reopen_per_mille: u64,
+    seed: u64,
+    ops: u64,
+) {
     let name = config.name.clone();
     let max_value = (u64::from(config.page_bytes) / 2).min(200);
-    let mut db = Db::new(config, backend, auto_compact, seed);
+    let mut db = Db::new(config, backend, auto_compact, merging, seed);
     let mut oracle: BTreeMap<Vec<u8>, Vec<u8>> = BTreeMap::new();
     let mut rng = Rng::new(seed);
     let mut reopens = 0;
@@ -167,6 +182,26 @@ fn engine_matches_btreemap_oracle_on_every_config() {
     assert!(configs.len() >= 20);
     for (i, (config, auto_compact)) in configs.into_iter().enumerate() {
         check(config, auto_compact, Backend::Memory, 0, 1000 + i as u64, OPS_PER_CONFIG);
+    }
+}
+
+#[test]
+fn engine_matches_btreemap_oracle_with_merges_inline() {
+    // The default is paced merging (the test above); inline runs every merge inside the write.
+    for (i, (config, auto_compact)) in common::oracle_configs().into_iter().enumerate().filter(|(_, (_, a))| *a) {
+        check_merging(config, auto_compact, Merging::Inline, Backend::Memory, 0, 1500 + i as u64, OPS_PER_CONFIG / 4);
+    }
+}
+
+#[test]
+fn engine_matches_btreemap_oracle_while_writes_stall() {
+    // Thresholds low enough that writes slow down and stop on every merge policy family.
+    for (i, (mut config, _)) in common::oracle_configs().into_iter().enumerate() {
+        config.write_stalls.level0_slowdown_writes_trigger = 2;
+        config.write_stalls.level0_stop_writes_trigger = 3;
+        config.write_stalls.soft_pending_compaction_bytes_limit = 8 << 10;
+        config.write_stalls.hard_pending_compaction_bytes_limit = 64 << 10;
+        check_merging(config, true, Merging::Paced, Backend::Memory, 1, 1700 + i as u64, OPS_PER_CONFIG / 4);
     }
 }
 

@@ -8,7 +8,7 @@ mod common;
 
 use lsm_core::config::{Allocation, CompactionConfig, EngineConfig, Granularity};
 use lsm_core::universal::{self, SortedRun, UniversalConfig};
-use lsm_engine::engine::Engine;
+use lsm_engine::engine::{Engine, Merging};
 use lsm_engine::storage::MemStorage;
 use lsm_engine::tree::TreeShape;
 
@@ -38,6 +38,8 @@ fn after_every_write_the_picker_has_nothing_left_to_merge() {
     for by_file in [false, true] {
         let options = UniversalConfig::default();
         let mut e = Engine::create(design(options.clone(), by_file), Box::new(MemStorage::new())).unwrap();
+        // The tree after every write, each merge installed inside the write that made it due.
+        e.merging = Merging::Inline;
         let mut rng = lsm_core::rng::Rng::new(11);
         let mut deepest = 0;
         for i in 0..6_000u32 {
@@ -77,6 +79,8 @@ fn equal_flushes_merge_as_the_picker_replayed_them() {
     let mut c = design(UniversalConfig::default(), false);
     c.buffer_bytes = 32 * 128;
     let mut e = Engine::create(c, Box::new(MemStorage::new())).unwrap();
+    // The tree right after each flush, with the merges it made due.
+    e.merging = Merging::Inline;
     let mut flushes = 0;
     let mut shapes = Vec::new();
     for id in 0..(10 * 32u32 + 1) {

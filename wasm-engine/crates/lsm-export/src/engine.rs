@@ -31,6 +31,7 @@ fn schema() -> Value {
     sample.compaction.trivial_moves = true;
     sample.block_cache.midpoint_insertion = true;
     sample.compaction.output_cuts = lsm_core::config::OutputCuts::Rocksdb;
+    sample.write_stalls.level0_slowdown_writes_trigger = 8;
     serde_json::to_value(&sample).unwrap_or(Value::Null)
 }
 

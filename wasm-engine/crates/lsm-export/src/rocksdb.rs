@@ -17,8 +17,6 @@ use super::{Export, Warning, WarningKind, number, one_line};
 
 /// RocksDB's defaults for the options the export sets conditionally.
 pub(crate) const DEFAULT_TARGET_FILE_SIZE_BASE: u64 = 64 << 20;
-pub(crate) const DEFAULT_SLOWDOWN_TRIGGER: u64 = 20;
-pub(crate) const DEFAULT_STOP_TRIGGER: u64 = 36;
 
 /// An INI section being written: `name=value` statements with explanatory comments.
 struct Section {
@@ -219,8 +217,7 @@ fn leveled(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
         }
     };
     cf.set("level0_file_num_compaction_trigger", trigger.to_string());
-    cf.set("level0_slowdown_writes_trigger", DEFAULT_SLOWDOWN_TRIGGER.max(2 * trigger).to_string());
-    cf.set("level0_stop_writes_trigger", DEFAULT_STOP_TRIGGER.max(3 * trigger).to_string());
+    write_stalls(m.config, cf);
 
     let base = (m.capacity(base_level) * m.sst_scale()).round() as u64;
     let what = if dynamic { "largest base-level target" } else { "L1 target" };
@@ -351,8 +348,7 @@ fn universal_compaction(m: &Mapping, u: &UniversalConfig, cf: &mut Section, loss
     let trigger = u64::from(u.level0_file_num_compaction_trigger);
     cf.note("compaction.universal.level0_file_num_compaction_trigger: sorted runs (L0 files and levels) before a compaction");
     cf.set("level0_file_num_compaction_trigger", trigger.to_string());
-    cf.set("level0_slowdown_writes_trigger", DEFAULT_SLOWDOWN_TRIGGER.max(2 * trigger).to_string());
-    cf.set("level0_stop_writes_trigger", DEFAULT_STOP_TRIGGER.max(3 * trigger).to_string());
+    write_stalls(m.config, cf);
     let stop_style = match u.stop_style {
         StopStyle::TotalSize => "kCompactionStopStyleTotalSize",
         StopStyle::SimilarSize => "kCompactionStopStyleSimilarSize",
@@ -430,8 +426,7 @@ fn universal(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
         "a compaction is considered once level 1's {k1} runs are full ({trigger} sorted runs); it merges {widths} runs of similar size"
     ));
     cf.set("level0_file_num_compaction_trigger", trigger.to_string());
-    cf.set("level0_slowdown_writes_trigger", DEFAULT_SLOWDOWN_TRIGGER.max(2 * trigger).to_string());
-    cf.set("level0_stop_writes_trigger", DEFAULT_STOP_TRIGGER.max(3 * trigger).to_string());
+    write_stalls(m.config, cf);
     cf.note(if leveled_last {
         "max_size_amplification_percent: the last level is leveled, so merge into it once upper levels are full"
     } else {
@@ -674,4 +669,15 @@ fn cache(config: &EngineConfig, table: &mut Section, lossy: &mut Lossy) {
         table.note("index and filter blocks use the high-priority pool");
         table.set("cache_index_and_filter_blocks_with_high_priority", "true");
     }
+}
+
+/// The design's write-stall thresholds, option for option (`write_stalls`; RocksDB's defaults
+/// unless the design says otherwise).
+fn write_stalls(c: &EngineConfig, cf: &mut Section) {
+    let w = &c.write_stalls;
+    cf.note("write_stalls: when writes slow down and stop behind compactions");
+    cf.set("level0_slowdown_writes_trigger", w.level0_slowdown_writes_trigger.to_string());
+    cf.set("level0_stop_writes_trigger", w.level0_stop_writes_trigger.to_string());
+    cf.set("soft_pending_compaction_bytes_limit", w.soft_pending_compaction_bytes_limit.to_string());
+    cf.set("hard_pending_compaction_bytes_limit", w.hard_pending_compaction_bytes_limit.to_string());
 }

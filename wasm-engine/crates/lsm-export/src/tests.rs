@@ -12,6 +12,7 @@ use lsm_core::compaction::geometry;
 use lsm_core::config::{
     Allocation, BlockLayout, FilePick, FilterKind, FilterSkip, Granularity, IndexType, LevelConfig,
 };
+use lsm_core::pacing::WriteStallConfig;
 use lsm_core::universal::{StopStyle, UniversalConfig};
 use lsm_core::workload::{Distribution, Mix, Preload, WORKLOAD_KIND};
 

@@ -14,7 +14,7 @@ use lsm_core::allocation::{RunWeight, optimal_fprs};
 use lsm_core::config::{Allocation, EngineConfig, MonkeyPolicy};
 use lsm_core::error::{Error, Result};
 use lsm_core::hash::mix;
-use lsm_engine::engine::Engine;
+use lsm_engine::engine::{Engine, Merging};
 use lsm_engine::stats::OpClass;
 use lsm_engine::storage::MemStorage;
 
@@ -259,7 +259,10 @@ impl Growth {
             if self.engine.is_none() {
                 let mut config = self.spec.config.clone();
                 policy.apply(&mut config);
-                self.engine = Some(Engine::create(config, Box::new(MemStorage::new()))?);
+                let mut engine = Engine::create(config, Box::new(MemStorage::new()))?;
+                // Lookups are measured on the tree each size gives, every merge installed.
+                engine.merging = Merging::Inline;
+                self.engine = Some(engine);
                 self.inserted = 0;
                 self.next_size = 0;
                 self.probing = None;

@@ -190,12 +190,15 @@ impl Runner {
         self.finished
     }
 
-    fn enter_run(&mut self, engine: &mut Engine) {
-        set_preload_aside(&mut self.preload_stats, engine);
+    fn enter_run(&mut self, engine: &mut Engine) -> Result<()> {
+        set_preload_aside(&mut self.preload_stats, engine)
     }
 
     /// Execute up to `max_ops` operations, then sync: when a step returns, its writes are durable.
     pub fn step(&mut self, engine: &mut Engine, max_ops: u64) -> Result<Progress> {
+        if self.latency.is_some() {
+            engine.set_stall_clock(clock::now_ns);
+        }
         self.run_ops(engine, max_ops)?;
         engine.sync()?;
         Ok(self.progress())
@@ -206,8 +209,11 @@ impl Runner {
         for _ in 0..max_ops {
             if let Some((phase, op)) = self.pending.take() {
                 step_phase = Some(phase);
-                if phase == Phase::Run {
-                    set_preload_aside(&mut self.preload_stats, engine);
+                if phase == Phase::Run
+                    && let Err(e) = set_preload_aside(&mut self.preload_stats, engine)
+                {
+                    self.pending = Some((phase, op));
+                    return Err(e);
                 }
                 if let Err(e) = self.tally.execute_timed(engine, phase, &op.as_op(), self.latency.as_mut()) {
                     self.pending = Some((phase, op));
@@ -216,16 +222,23 @@ impl Runner {
                 continue;
             }
             let Some((phase, op)) = self.source.next_op()? else {
-                self.enter_run(engine);
+                self.enter_run(engine)?;
+                // The end of the run is a quiet tree too, so the report's tree and counters hold every merge.
+                engine.settle()?;
                 self.finished = true;
                 break;
             };
             if *step_phase.get_or_insert(phase) != phase {
                 self.pending = Some((phase, OwnedOp::of(&op)));
+                // The load ends with a quiet tree, inside the load's last step (its time is the load's).
+                engine.settle()?;
                 break;
             }
-            if phase == Phase::Run {
-                set_preload_aside(&mut self.preload_stats, engine);
+            if phase == Phase::Run
+                && let Err(e) = set_preload_aside(&mut self.preload_stats, engine)
+            {
+                self.pending = Some((phase, OwnedOp::of(&op)));
+                return Err(e);
             }
             if let Err(e) = self.tally.execute_timed(engine, phase, &op, self.latency.as_mut()) {
                 self.pending = Some((phase, OwnedOp::of(&op)));
@@ -269,11 +282,15 @@ impl Runner {
     }
 }
 
-/// At the first run operation (or the end of a workload without one), the preload's counters
-/// are set aside and the engine's are reset, so the run's are counted alone.
-fn set_preload_aside(preload_stats: &mut Option<Stats>, engine: &mut Engine) {
+/// At the first run operation (or the end of a workload without one), the merges the load made
+/// due are finished (RocksDB's benchmarks wait for compactions after a load, and the engine's
+/// paced merges would otherwise be charged to the run), then the preload's counters are set aside
+/// and the engine's are reset, so the run's are counted alone.
+fn set_preload_aside(preload_stats: &mut Option<Stats>, engine: &mut Engine) -> Result<()> {
     if preload_stats.is_none() {
+        engine.settle()?;
         *preload_stats = Some(engine.stats().clone());
         engine.reset_stats();
     }
+    Ok(())
 }

@@ -4,7 +4,7 @@
 
 use lsm_core::config::{Allocation, BufferTrigger, CompactionConfig, EngineConfig, Granularity, LevelConfig};
 use lsm_core::workload::{Distribution, Mix, Preload, Workload};
-use lsm_engine::engine::Engine;
+use lsm_engine::engine::{Engine, Merging};
 use lsm_engine::storage::MemStorage;
 use lsm_runner::runner::Runner;
 use lsm_tune::predict::predict;
@@ -26,6 +26,8 @@ fn workload(entries: u64, operations: u64, mix: Mix, distribution: Distribution,
 
 fn measured(config: &EngineConfig, w: &Workload) -> f64 {
     let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
+    // The predictor replays every merge as done by the next operation: merges inline.
+    engine.merging = Merging::Inline;
     let mut runner = Runner::for_workload(w).unwrap();
     while !runner.is_finished() {
         runner.step(&mut engine, u64::MAX).unwrap();
@@ -300,6 +302,8 @@ fn the_predictor_lays_out_dynamic_level_bytes_as_the_engine_does() {
     let config = dynamic(by_file(256 << 10, 10.0));
     let p = predict(&config, &w).unwrap();
     let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
+    // The predictor replays every merge as done by the next operation: merges inline.
+    engine.merging = Merging::Inline;
     let mut runner = Runner::for_workload(&w).unwrap();
     while !runner.is_finished() {
         runner.step(&mut engine, u64::MAX).unwrap();
@@ -365,6 +369,8 @@ fn a_rocksdb_shape_is_priced_as_the_engine_measures_it() {
         let p = predict(&config, &w).unwrap();
         let twin = p.twin.clone().expect("a RocksDB-shaped design gets the twin's figures");
         let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
+        // The predictor replays every merge as done by the next operation: merges inline.
+        engine.merging = Merging::Inline;
         let mut runner = Runner::for_workload(&w).unwrap();
         while !runner.is_finished() {
             runner.step(&mut engine, u64::MAX).unwrap();
@@ -465,6 +471,8 @@ fn a_universal_design_is_replayed_and_priced_as_the_engine_runs_it() {
         let p = predict(&config, &w).unwrap();
         let twin = p.twin.clone().expect("a universal design gets the twin's figures");
         let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
+        // The predictor replays every merge as done by the next operation: merges inline.
+        engine.merging = Merging::Inline;
         let mut runner = Runner::for_workload(&w).unwrap();
         while !runner.is_finished() {
             runner.step(&mut engine, u64::MAX).unwrap();

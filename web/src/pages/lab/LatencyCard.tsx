@@ -8,7 +8,8 @@ import type { Report } from '../../documents/engine';
 import { formatCount, formatDuration } from '../../documents/format';
 import { ChartCard, LineChart, lineChartCsv, type LineChartProps } from '../../ui/charts';
 import { DataTable, TableCard, type Column } from '../../ui/layout';
-import { latencyCsv, latencyRows, throughputSeries, type LatencyRow } from './reportTables';
+import { latencyCsv, latencyRows, stallRows, throughputSeries, type LatencyRow, type StallRow } from './reportTables';
+import { toCsv } from '../../ui/charts/csv';
 
 /**
  * The table's columns for a clock that steps by `resolution` ns: a percentile below one step is
@@ -30,8 +31,18 @@ function columnsFor(resolution: number): Column<LatencyRow>[] {
   ];
 }
 
+const STALL_COLUMNS: Column<StallRow>[] = [
+  { key: 'phase', label: 'Phase', numeric: false },
+  { key: 'slowdowns', label: 'Slowed down', numeric: true, format: (v) => formatCount(Number(v)) },
+  { key: 'stops', label: 'Stopped', numeric: true, format: (v) => formatCount(Number(v)) },
+  { key: 'flushWaits', label: 'Flush waited', numeric: true, format: (v) => formatCount(Number(v)) },
+  { key: 'pagesMerged', label: 'Pages merged stalled', numeric: true, format: (v) => formatCount(Number(v)) },
+  { key: 'stalledNs', label: 'Time stalled', numeric: true, format: (v) => formatDuration(Number(v)) },
+];
+
 export function LatencyCards({ report }: { report: Report }) {
   const rows = useMemo(() => latencyRows(report), [report]);
+  const stalls = useMemo(() => stallRows(report), [report]);
   const columns = useMemo(() => columnsFor(report.latency?.clock_resolution_ns ?? 0), [report]);
   const chart = useMemo((): LineChartProps | null => {
     const series = throughputSeries(report);
@@ -56,6 +67,22 @@ export function LatencyCards({ report }: { report: Report }) {
       >
         <DataTable columns={columns} rows={rows} rowKey={(r) => `${r.phase}-${r.class}`} testId="latency-table" caption="Latency percentiles" />
       </TableCard>
+      {stalls.length > 0 && (
+        <TableCard
+          id="stalls"
+          wide
+          title="Write stalls"
+          caption="Writes that waited behind merges, by RocksDB's thresholds (the design's write_stalls): slowed down (the write merged a larger slice), stopped (it merged until level 1's files or the pending merge bytes fell under the stop threshold), or a flush that waited for the merges the last flush started. Merges are paced: each write merges a small slice of the pending work."
+          csv={() =>
+            toCsv(
+              ['phase', 'slowed down', 'stopped', 'flush waited', 'pages merged stalled', 'time stalled (ns)'],
+              stalls.map((r) => [r.phase, r.slowdowns, r.stops, r.flushWaits, r.pagesMerged, r.stalledNs]),
+            )
+          }
+        >
+          <DataTable columns={STALL_COLUMNS} rows={stalls} rowKey={(r) => r.phase} testId="stalls-table" caption="Write stalls" />
+        </TableCard>
+      )}
       {chart && (
         <ChartCard
           id="throughput"

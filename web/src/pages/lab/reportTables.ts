@@ -122,6 +122,23 @@ export function latencyRows(report: Report): LatencyRow[] {
   return [...rows('load', l.load), ...rows('run', l.run)];
 }
 
+/** One phase's write stalls: what the lab's stall table shows. */
+export interface StallRow extends Record<string, string | number> {
+  phase: 'load' | 'run';
+  slowdowns: number;
+  stops: number;
+  flushWaits: number;
+  pagesMerged: number;
+  stalledNs: number;
+}
+
+/** Write stalls of the load and the run; none for a report from before stalls were counted. */
+export function stallRows(report: Report): StallRow[] {
+  const row = (phase: 'load' | 'run', s: Report['run']['stalls']): StallRow[] =>
+    s ? [{ phase, slowdowns: s.slowdowns, stops: s.stops, flushWaits: s.flush_waits, pagesMerged: s.pages_merged, stalledNs: s.stalled_ns }] : [];
+  return [...row('load', report.preload.stalls), ...row('run', report.run.stalls)];
+}
+
 export function latencyCsv(report: Report): string {
   return toCsv(
     ['phase', 'class', 'operations', 'mean (ns)', 'p50 (ns)', 'p95 (ns)', 'p99 (ns)', 'p99.9 (ns)', 'max (ns)'],

@@ -473,3 +473,57 @@ fn a_tiered_design_exports_as_universal_compaction_and_comes_back_as_the_mechani
         );
     }
 }
+
+#[test]
+fn write_stalls_round_trip_option_for_option() {
+    // Absent: RocksDB 7.8's defaults.
+    let i = import(&leveled_options(""), ImportKind::Rocksdb).unwrap();
+    assert_eq!(i.config.write_stalls, WriteStallConfig::default());
+    let text = leveled_options(
+        "  level0_slowdown_writes_trigger=6\n  level0_stop_writes_trigger=9\n  \
+         soft_pending_compaction_bytes_limit=1G\n  hard_pending_compaction_bytes_limit=2147483648\n",
+    );
+    let i = import(&text, ImportKind::Rocksdb).unwrap();
+    let want = WriteStallConfig {
+        level0_slowdown_writes_trigger: 6,
+        level0_stop_writes_trigger: 9,
+        soft_pending_compaction_bytes_limit: 1 << 30,
+        hard_pending_compaction_bytes_limit: 2 << 30,
+    };
+    assert_eq!(i.config.write_stalls, want);
+    assert!(i.unknown_keys.iter().all(|k| !k.contains("pending_compaction") && !k.contains("writes_trigger")));
+    assert!(i.warnings.iter().all(|w| !w.field.starts_with("write_stalls")), "{:?}", i.warnings);
+    // Exported: the same four options; read back: the same thresholds.
+    let e = check_options(&i.config, None);
+    for line in [
+        "level0_slowdown_writes_trigger=6",
+        "level0_stop_writes_trigger=9",
+        "soft_pending_compaction_bytes_limit=1073741824",
+        "hard_pending_compaction_bytes_limit=2147483648",
+    ] {
+        assert!(e.text.contains(line), "{line} not in\n{}", e.text);
+    }
+    let back = import(&e.text, ImportKind::Rocksdb).unwrap();
+    assert_eq!(back.config.write_stalls, want);
+}
+
+#[test]
+fn write_stalls_rocksdb_accepts_but_the_engine_cannot_are_adjusted_with_a_warning() {
+    // A negative slowdown trigger (RocksDB: no slowdown by level-0 files) and a soft limit above
+    // the hard one.
+    let text = leveled_options(
+        "  level0_slowdown_writes_trigger=-1\n  level0_stop_writes_trigger=12\n  \
+         soft_pending_compaction_bytes_limit=300G\n  hard_pending_compaction_bytes_limit=100G\n",
+    );
+    let i = import(&text, ImportKind::Rocksdb).unwrap();
+    let w = &i.config.write_stalls;
+    assert_eq!((w.level0_slowdown_writes_trigger, w.level0_stop_writes_trigger), (12, 12));
+    assert_eq!((w.soft_pending_compaction_bytes_limit, w.hard_pending_compaction_bytes_limit), (100 << 30, 100 << 30));
+    let fields: Vec<&str> = i.warnings.iter().map(|w| w.field.as_str()).collect();
+    assert!(fields.contains(&"write_stalls.level0_slowdown_writes_trigger"), "{fields:?}");
+    assert!(fields.contains(&"write_stalls.soft_pending_compaction_bytes_limit"), "{fields:?}");
+    // Not a number: the error names the option and its line.
+    let e =
+        import(&leveled_options("  level0_stop_writes_trigger=many\n"), ImportKind::Rocksdb).unwrap_err().to_string();
+    assert!(e.contains("level0_stop_writes_trigger") && e.contains("line"), "{e}");
+}

@@ -1,0 +1,40 @@
+//! When automatic merges run (`Merging`) and what the pacer (`pacer`) keeps between writes. Its
+//! own module so the engine can hold them without importing the pacer, which works on the engine.
+
+use lsm_core::pacing::Debt;
+
+/// When the merges a flush makes due run (with `auto_compact` on).
+///
+/// The browser runs the engine in one Web Worker and gets `Paced` too: a second worker for merges
+/// would need the tree and the open OPFS files shared between workers (an OPFS sync access handle
+/// belongs to one worker, and the tables are reference-counted in one wasm memory), while pacing
+/// already keeps every write's merge work to a slice, so the worker answers between its batches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Merging {
+    /// bLSM's spring and gear (`lsm_core::pacing`): each write merges its share of the pending work,
+    /// so the merges are done by the next flush and no write waits for a whole merge; writes slow
+    /// down or stop at the `write_stalls` thresholds. The merges, and so the bytes they write, are
+    /// the ones `Inline` runs. What differs: lookups between two flushes may find a merge not yet
+    /// installed (and read its inputs), and a table sized by its access statistics (Mnemosyne)
+    /// counts the lookups made until it is sealed.
+    #[default]
+    Paced,
+    /// Every merge runs to completion inside the write whose flush made it due, as RocksDB does
+    /// when each write that seals a memtable waits for compactions (the referee's
+    /// `--sync-compactions on`): the tree after N writes has every merge installed.
+    Inline,
+}
+
+/// What the pacer remembers between writes, refreshed only when the tree or the job changes (a
+/// write must not walk the tree).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PaceState {
+    /// Merges may be due: set by a flush, cleared once a step finds nothing left to do.
+    pub(crate) pending: bool,
+    /// The tree or the job changed since `debt` was computed.
+    pub(crate) stale: bool,
+    /// Level-1 files and the estimated bytes the levels owe (`pacing::pending_compaction_bytes`).
+    pub(crate) debt: Debt,
+    /// Entry bytes of the current job's inputs when it was seen first.
+    pub(crate) job_bytes: u64,
+}
