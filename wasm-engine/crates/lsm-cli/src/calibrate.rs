@@ -6,23 +6,16 @@ use std::io::Write;
 use std::os::unix::fs::FileExt;
 use std::path::{Path, PathBuf};
 
-use lsm_core::calibration::{CALIBRATION_KIND, CALIBRATION_VERSION, Calibration};
+use lsm_core::calibration::Calibration;
 use lsm_core::config::EngineConfig;
 use lsm_core::error::{Error, Result};
 use lsm_core::rng::Rng;
-use lsm_runner::calibrate::{CalibrationSize, cpu_per_class};
+use lsm_runner::calibrate::{DevicePrices, engine_calibration};
 use lsm_runner::clock::now_ns;
 
 /// Bytes written per call when filling the probe file: large sequential batches, as the engine
 /// writes a run.
 const CHUNK: usize = 1 << 20;
-
-/// What the probe file measured.
-struct DevicePrices {
-    page_read_us: f64,
-    page_write_us: f64,
-    direct_reads: bool,
-}
 
 /// Removes the probe file however the measurement ends.
 struct Probe(PathBuf);
@@ -31,6 +24,11 @@ impl Drop for Probe {
     fn drop(&mut self) {
         let _ = std::fs::remove_file(&self.0);
     }
+}
+
+/// The directory a probe file lives in, for people.
+fn dir_of(path: &Path) -> String {
+    path.parent().map_or_else(|| ".".to_string(), |d| d.display().to_string())
 }
 
 fn io(path: &Path, e: std::io::Error) -> Error {
@@ -84,7 +82,12 @@ fn device_prices(path: &Path, bytes: u64, page: usize, reads: u64) -> Result<Dev
         reader.read_exact_at(buf, at).map_err(|e| io(path, e))?;
         total_ns += now_ns() - t;
     }
-    Ok(DevicePrices { page_read_us: total_ns / 1e3 / reads as f64, page_write_us, direct_reads })
+    Ok(DevicePrices {
+        device: format!("files in {}{}", dir_of(path), if direct_reads { " (direct reads)" } else { "" }),
+        direct_reads,
+        page_read_us: total_ns / 1e3 / reads as f64,
+        page_write_us,
+    })
 }
 
 /// Measures the device under `dir` and `config`'s CPU; `probe_mib` and `reads` size the probe.
@@ -98,32 +101,14 @@ pub(crate) fn calibrate(dir: &Path, config: &EngineConfig, probe_mib: u64, reads
     let path = dir.join(format!("lsm-calibrate-{}.probe", std::process::id()));
     let page = config.page_bytes as usize;
     let device = device_prices(&path, probe_mib << 20, page, reads)?;
-    let cpu = cpu_per_class(config, &CalibrationSize::default())?;
-    let mut notes = vec![format!(
-        "page_write_us is the device's {:.2} µs per page written in 1 MiB batches and synced, plus this engine's \
-         merge CPU of {:.2} µs per page",
-        device.page_write_us, cpu.merge_us_per_page
-    )];
+    let mut notes = Vec::new();
     if !device.direct_reads {
         notes.push(format!(
             "{} does not allow O_DIRECT: reads of the {probe_mib} MiB probe may have come from the OS cache",
             dir.display()
         ));
     }
-    let c = Calibration {
-        kind: CALIBRATION_KIND.into(),
-        version: CALIBRATION_VERSION,
-        device: format!("files in {}{}", dir.display(), if device.direct_reads { " (direct reads)" } else { "" }),
-        direct_reads: device.direct_reads,
-        page_bytes: config.page_bytes,
-        page_read_us: device.page_read_us,
-        page_write_us: device.page_write_us + cpu.merge_us_per_page,
-        store: format!("lsm-engine {}", env!("CARGO_PKG_VERSION")),
-        cpu_us: cpu.cpu_us,
-        notes,
-    };
-    c.validate()?;
-    Ok(c)
+    engine_calibration(config, device, format!("lsm-engine {}", env!("CARGO_PKG_VERSION")), notes)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@
 //! the run phase as a whole, so a coarse clock (the browser's 5 µs) does not bias a mean of
 //! sub-microsecond operations.
 
+use lsm_core::calibration::{CALIBRATION_KIND, CALIBRATION_VERSION, Calibration};
 use lsm_core::config::EngineConfig;
 use lsm_core::error::Result;
 use lsm_core::workload::{Distribution, Mix, Preload, WORKLOAD_KIND, WORKLOAD_VERSION, Workload};
@@ -113,6 +114,53 @@ pub fn cpu_per_class(config: &EngineConfig, size: &CalibrationSize) -> Result<Cp
     let merge_us_per_page =
         if pages > 0 { ((with_merges - cpu_us[3]).max(0.0) * size.operations as f64) / pages as f64 } else { 0.0 };
     Ok(CpuCalibration { cpu_us, merge_us_per_page })
+}
+
+/// What a device's pages cost, timed by the caller (files natively, OPFS in the browser).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DevicePrices {
+    /// Where the pages were timed, for people.
+    pub device: String,
+    /// Whether the reads bypassed the OS cache.
+    pub direct_reads: bool,
+    /// Mean µs per random page read.
+    pub page_read_us: f64,
+    /// µs per page written in large batches, made durable.
+    pub page_write_us: f64,
+}
+
+/// The calibration of this engine on `device`: its CPU per class measured here on `config`, and
+/// a page written priced at the device's write plus the merge CPU that made it. `store` names the
+/// build ("lsm-engine 0.1.0", "… (wasm)"); `notes` add what the device measurement could not do.
+pub fn engine_calibration(
+    config: &EngineConfig,
+    device: DevicePrices,
+    store: String,
+    mut notes: Vec<String>,
+) -> Result<Calibration> {
+    let cpu = cpu_per_class(config, &CalibrationSize::default())?;
+    notes.insert(
+        0,
+        format!(
+            "page_write_us is the device's {:.2} µs per page written in 1 MiB batches and synced, plus this engine's \
+             merge CPU of {:.2} µs per page",
+            device.page_write_us, cpu.merge_us_per_page
+        ),
+    );
+    let c = Calibration {
+        kind: CALIBRATION_KIND.into(),
+        version: CALIBRATION_VERSION,
+        device: device.device,
+        direct_reads: device.direct_reads,
+        page_bytes: config.page_bytes,
+        page_read_us: device.page_read_us,
+        page_write_us: device.page_write_us + cpu.merge_us_per_page,
+        store,
+        cpu_us: cpu.cpu_us,
+        notes,
+    };
+    c.validate()?;
+    Ok(c)
 }
 
 #[cfg(test)]

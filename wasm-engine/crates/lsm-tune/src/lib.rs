@@ -531,22 +531,10 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
     let nominal = argmin(&|p| p.prediction.expected);
     let robust = if rho == 0.0 { nominal.clone() } else { argmin(&|p| p.worst) };
     let samples = sample_neighbourhood(&mix, rho, NEIGHBOUR_SAMPLES, 1)?;
-    let on = |p: &Priced| {
-        let mut v: Vec<f64> =
-            samples.iter().map(|m| (0..4).map(|i| m[i] * p.prediction.class_costs[i]).sum()).collect();
-        v.sort_by(f64::total_cmp);
-        v
-    };
+    let on = |p: &Priced| costs_over(&samples, &p.prediction.class_costs);
     let recommended = if rho > 0.0 { "robust" } else { "nominal" };
     let chosen = if rho > 0.0 { &robust } else { &nominal };
-    let mut doubled = workload.clone();
-    doubled.preload.entries = workload.preload.entries.saturating_mul(2).max(1);
-    let at_double = Predictor::new(&doubled)?;
-    let grown = Grown {
-        records: doubled.preload.entries,
-        current: at_double.predict(&current_priced.config, predict::SAMPLES)?.expected,
-        recommended: at_double.predict(&chosen.config, predict::SAMPLES)?.expected,
-    };
+    let grown = grown(workload, &current_priced.config, &chosen.config)?;
     let gain = |p: &Priced| {
         if current_priced.prediction.expected > 0.0 {
             1.0 - p.prediction.expected / current_priced.prediction.expected
@@ -776,20 +764,8 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
     let changes =
         if verdict.keep { Vec::new() } else { option_changes(&current_priced, chosen, steps, workload, ranked_key) };
     let samples = sample_neighbourhood(&mix, rho, NEIGHBOUR_SAMPLES, 1)?;
-    let on = |p: &Priced| {
-        let c = p.ranked_costs();
-        let mut v: Vec<f64> = samples.iter().map(|m| (0..4).map(|i| m[i] * c[i]).sum()).collect();
-        v.sort_by(f64::total_cmp);
-        v
-    };
-    let mut doubled = workload.clone();
-    doubled.preload.entries = workload.preload.entries.saturating_mul(2).max(1);
-    let at_double = Predictor::new(&doubled)?;
-    let grown = Grown {
-        records: doubled.preload.entries,
-        current: at_double.predict(&current_priced.config, predict::SAMPLES)?.expected,
-        recommended: at_double.predict(&chosen.config, predict::SAMPLES)?.expected,
-    };
+    let on = |p: &Priced| costs_over(&samples, &p.ranked_costs());
+    let grown = grown(workload, &current_priced.config, &chosen.config)?;
     let gain = |a: f64, b: f64| if a > 0.0 { 1.0 - b / a } else { 0.0 };
     let export_warnings_new: Vec<String> =
         export_warnings(&chosen.config, workload).into_iter().filter(|w| !current_warnings.contains(w)).collect();
@@ -917,6 +893,26 @@ fn robust_note(rho: f64, nominal: &Priced, robust: &Priced, mix: &[f64; 4]) -> S
         100.0 * (1.0 - robust.worst / nominal.worst.max(1e-300)),
         shares(&robust.worst_mix)
     )
+}
+
+/// The cost of class costs `costs` on each sampled workload mix, sorted ascending (the
+/// neighbourhood chart's series).
+fn costs_over(samples: &[[f64; 4]], costs: &[f64; 4]) -> Vec<f64> {
+    let mut v: Vec<f64> = samples.iter().map(|m| (0..4).map(|i| m[i] * costs[i]).sum()).collect();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// Both designs predicted with twice the preload, the run's operations unchanged.
+fn grown(workload: &Workload, current: &EngineConfig, chosen: &EngineConfig) -> Result<Grown> {
+    let mut doubled = workload.clone();
+    doubled.preload.entries = workload.preload.entries.saturating_mul(2).max(1);
+    let at_double = Predictor::new(&doubled)?;
+    Ok(Grown {
+        records: doubled.preload.entries,
+        current: at_double.predict(current, predict::SAMPLES)?.expected,
+        recommended: at_double.predict(chosen, predict::SAMPLES)?.expected,
+    })
 }
 
 #[cfg(test)]

@@ -99,26 +99,15 @@ pub fn calibrate(config_json: &str, device_json: &str) -> Result<String, JsError
         page_write_us: f64,
     }
     let config = EngineConfig::from_json(config_json).map_err(js)?;
-    let device: Device = serde_json::from_str(device_json).map_err(|e| JsError::new(&format!("device: {e}")))?;
-    let cpu = lsm_runner::calibrate::cpu_per_class(&config, &lsm_runner::calibrate::CalibrationSize::default())
-        .map_err(js)?;
-    let c = Calibration {
-        kind: lsm_core::calibration::CALIBRATION_KIND.into(),
-        version: lsm_core::calibration::CALIBRATION_VERSION,
-        device: device.device,
-        direct_reads: device.direct_reads,
-        page_bytes: config.page_bytes,
-        page_read_us: device.page_read_us,
-        page_write_us: device.page_write_us + cpu.merge_us_per_page,
-        store: format!("lsm-engine {} (wasm)", env!("CARGO_PKG_VERSION")),
-        cpu_us: cpu.cpu_us,
-        notes: vec![format!(
-            "page_write_us is the device's {:.2} µs per page written in 1 MiB batches and flushed, plus this engine's merge CPU of {:.2} µs per page",
-            device.page_write_us, cpu.merge_us_per_page
-        )],
+    let d: Device = serde_json::from_str(device_json).map_err(|e| JsError::new(&format!("device: {e}")))?;
+    let device = lsm_runner::calibrate::DevicePrices {
+        device: d.device,
+        direct_reads: d.direct_reads,
+        page_read_us: d.page_read_us,
+        page_write_us: d.page_write_us,
     };
-    c.validate().map_err(js)?;
-    json(&c)
+    let store = format!("lsm-engine {} (wasm)", env!("CARGO_PKG_VERSION"));
+    json(&lsm_runner::calibrate::engine_calibration(&config, device, store, Vec::new()).map_err(js)?)
 }
 
 /// Pages per operation of each class (`io_json`, `[R, V, Q, W]`) for class shares `mix_json`,
