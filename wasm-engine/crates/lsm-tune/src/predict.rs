@@ -596,7 +596,8 @@ fn predict_with(
     if rocksdb::is_rocksdb_shaped(config) {
         let sizes = rocksdb::Sizes { entry_bytes, key_bytes, per_block: per_page };
         let updates = workload.mix.update + workload.mix.delete;
-        let reads = rocksdb::Reads { shares: [mix[0], mix[1], mix[2]], updates, span, key_space };
+        let operations = workload.operations as f64;
+        let reads = rocksdb::Reads { shares: [mix[0], mix[1], mix[2]], updates, span, key_space, operations };
         let p = rocksdb::price(config, writes, &sizes, &flushes, &reads, samples_wanted);
         let expected = mix.iter().zip(p.class_costs).map(|(w, c)| w * c).sum();
         return Ok(Prediction {

@@ -37,6 +37,8 @@ pub(super) struct File {
     /// rest of them went down earlier, or by a trivial move), so spreading them over the whole
     /// range would misplace them, and with them the next merge's cuts.
     pub(super) spans: Vec<Span>,
+    /// The write at which the file was written: its blocks are not cached before it.
+    pub(super) born: f64,
 }
 
 /// Entries of one flush lying evenly over `[lo, hi]` of a file's range.
@@ -60,6 +62,8 @@ pub(super) struct FileTree<'a> {
     flushed_density: Vec<f64>,
     cursors: Vec<Option<Vec<u8>>>,
     next_id: u64,
+    /// The write of the flush being replayed: when the files it and its merges write are born.
+    now: f64,
     /// Entries written by flushes and merges (trivial moves write nothing) since counting began.
     pub(super) entries_written: f64,
     /// Files written (flushes and merge outputs) since counting began.
@@ -93,6 +97,7 @@ impl<'a> FileTree<'a> {
             flushed_density: Vec::new(),
             cursors: Vec::new(),
             next_id: 1,
+            now: 0.0,
             entries_written: 0.0,
             files_written: 0.0,
             flushes: 0,
@@ -123,11 +128,12 @@ impl<'a> FileTree<'a> {
             return;
         }
         let id = self.id();
+        self.now = hi;
         self.flushed.push((lo, hi));
         let flush = self.flushed.len() - 1;
         let (a, b) = (1.0 / (n + 1.0), n / (n + 1.0));
         let spans = vec![Span { flush, lo: a, hi: b, entries: n }];
-        let file = File { id, lo: a, hi: b, entries: n, content: vec![(flush, n)], spans };
+        let file = File { id, lo: a, hi: b, entries: n, content: vec![(flush, n)], spans, born: hi };
         self.flushed_density.push(n / (file.hi - file.lo).max(1e-300));
         self.levels[0].insert(0, file);
         self.entries_written += n;
@@ -289,7 +295,7 @@ impl<'a> FileTree<'a> {
             let entries: f64 = content.iter().map(|x| x.1).sum();
             content.sort_by_key(|x| x.0);
             let id = self.id();
-            outputs.push(File { id, lo: start, hi: pos, entries, content, spans });
+            outputs.push(File { id, lo: start, hi: pos, entries, content, spans, born: self.now });
         }
         outputs.retain(|f| f.entries > 0.0);
         outputs

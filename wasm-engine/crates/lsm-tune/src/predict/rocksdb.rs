@@ -13,7 +13,7 @@ use lsm_core::partition;
 
 use super::super::writes::WriteSequence;
 use super::block_cache::{
-    Blocks, CacheShape, Meta, Times, characteristic_times, classes_of, hit_at, hit_typical, meta_block,
+    Age, Blocks, CacheShape, Meta, Times, characteristic_times, classes_of, hit_at, hit_typical, meta_block,
 };
 use super::files::{File, FileTree};
 
@@ -151,10 +151,35 @@ struct Pricer<'a> {
     /// Keys a scan spans (of the key space's ids).
     span: f64,
     key_space: f64,
+    /// The run's writes and operations, to age files from a cold cache.
+    clock: RunClock,
+}
+
+/// Where the run is: it starts after `preload` writes from a cold cache and does
+/// `operations`, of which `writes` write.
+#[derive(Clone, Copy)]
+struct RunClock {
+    preload: f64,
+    writes: f64,
+    operations: f64,
+}
+
+impl RunClock {
+    /// How long `file`'s blocks have been cacheable over the run's operations `[from, to]`:
+    /// since the run began, or since the write that made the file.
+    fn age(&self, file: &File, from: f64, to: f64) -> Age {
+        let born = if file.born <= self.preload || self.writes <= 0.0 {
+            0.0
+        } else {
+            (file.born - self.preload) / self.writes * self.operations
+        };
+        Age { from: (from - born).max(0.0), to: (to - born).max(0.0) }
+    }
 }
 
 impl Pricer<'_> {
-    fn moment(&self, tree: &FileTree<'_>, buffer_lo: f64, now: f64) -> Moment {
+    /// The costs at write `now`, a moment standing for the run's operations `ops` (from, to).
+    fn moment(&self, tree: &FileTree<'_>, buffer_lo: f64, now: f64, ops: (f64, f64)) -> Moment {
         let inserted = self.writes.inserted_before(now).max(1.0);
         let bins = self.writes.popularity.bins(inserted);
         let counted: f64 = bins.iter().map(|b| b.count).sum::<f64>().max(1.0);
@@ -248,7 +273,8 @@ impl Pricer<'_> {
                 file.scan_reads += self.shares[2] * width;
                 let base = (self.shares[0] * missing * width + self.shares[2] * scan * width) / blocks.max(1e-300);
                 let charge = self.sizes.block_bytes(self.config);
-                groups.push(Blocks { blocks, charge, keys, base, rate, presence, leave });
+                let age = self.clock.age(f, ops.0, ops.1);
+                groups.push(Blocks { blocks, charge, keys, base, rate, presence, leave, age });
                 accesses.push((width, access, missing, scan));
             }
         }
@@ -272,7 +298,16 @@ impl Pricer<'_> {
                     leave[c] /= p.max(1e-300);
                     *p /= class_share[c].max(1e-300);
                 }
-                Blocks { blocks: g.blocks, charge: g.charge, keys: g.keys, base: g.base, rate, presence, leave }
+                Blocks {
+                    blocks: g.blocks,
+                    charge: g.charge,
+                    keys: g.keys,
+                    base: g.base,
+                    rate,
+                    presence,
+                    leave,
+                    age: g.age,
+                }
             })
             .collect();
         let cache = self.cache_shape(tree);
@@ -435,6 +470,8 @@ pub(super) struct Reads {
     pub(super) span: f64,
     /// Ids of the key space.
     pub(super) key_space: f64,
+    /// Operations of the run (its cache starts cold).
+    pub(super) operations: f64,
 }
 
 /// Replay `flush_at` (the writes at which the memtable is flushed) on the file tree and price the
@@ -447,7 +484,7 @@ pub(super) fn price(
     reads: &Reads,
     samples: usize,
 ) -> Priced {
-    let Reads { shares, updates, span, key_space } = *reads;
+    let Reads { shares, updates, span, key_space, operations } = *reads;
     let mut tree = FileTree::new(config, writes, sizes.entry_bytes);
     let preload = writes.preload;
     let mut buffer_lo = 0.0;
@@ -465,14 +502,21 @@ pub(super) fn price(
         ..TwinFigures::default()
     };
     tree.reset_counters();
-    let pricer = Pricer { config, writes, sizes, shares, updates, span, key_space };
     let run_writes = writes.end - preload;
+    let clock = RunClock { preload, writes: run_writes, operations };
+    let pricer = Pricer { config, writes, sizes, shares, updates, span, key_space, clock };
     let n = samples.max(1);
-    let mut moments = (0..n).map(|i| preload + run_writes * (i as f64 + 0.5) / n as f64).peekable();
+    // Moment i stands for the run's operations [i, i + 1) · N / n.
+    let mut moments = (0..n)
+        .map(|i| {
+            let (from, to) = (i as f64 / n as f64, (i as f64 + 1.0) / n as f64);
+            (preload + run_writes * (i as f64 + 0.5) / n as f64, (from * operations, to * operations))
+        })
+        .peekable();
     let mut sum = Moment::default();
     for &at in flush_at[load_flushes..].iter().chain(std::iter::once(&f64::INFINITY)) {
-        while let Some(now) = moments.next_if(|&now| now < at) {
-            let m = pricer.moment(&tree, buffer_lo, now);
+        while let Some((now, ops)) = moments.next_if(|&(now, _)| now < at) {
+            let m = pricer.moment(&tree, buffer_lo, now, ops);
             for (s, x) in sum.existing.iter_mut().zip(m.existing) {
                 *s += x / n as f64;
             }

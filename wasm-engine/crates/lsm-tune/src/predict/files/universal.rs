@@ -102,7 +102,7 @@ impl FileTree<'_> {
                 let id = self.id();
                 let content: Vec<(usize, f64)> = content.iter().map(|&(t, e)| (t, e * scale)).collect();
                 let spans = content.iter().map(|&(flush, e)| Span { flush, lo: w[0], hi: w[1], entries: e }).collect();
-                File { id, lo: w[0], hi: w[1], entries: entries * share, content, spans }
+                File { id, lo: w[0], hi: w[1], entries: entries * share, content, spans, born: self.now }
             })
             .collect()
     }
