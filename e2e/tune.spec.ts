@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
-import { openPage } from './helpers';
+import { openPage, screenshot } from './helpers';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -223,6 +223,96 @@ test('tune: the landing view starts from RocksDB 7.8’s true defaults with some
   // Kept in this browser: a reload shows the calibration without running it again.
   await page.reload();
   await expect(page.getByTestId('tune-calibration')).toBeVisible({ timeout: 60_000 });
+  await expect(page.locator('text=NaN')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+/** RocksDB 7.8's true defaults: the OPTIONS file RocksDB itself writes for `Options()` (interop/rocksdb/default_options.cc). */
+function trueDefaultsOptions(dir: string): string {
+  const exe = path.join(dir, 'default_options');
+  execFileSync('g++', ['-std=c++17', '-O1', path.join(ROOT, 'interop/rocksdb/default_options.cc'), '-o', exe, '-lrocksdb', '-lpthread']);
+  const db = path.join(dir, 'db');
+  execFileSync(exe, [db]);
+  const name = fs.readdirSync(db).filter((f) => /^OPTIONS-\d+$/.test(f)).sort().at(-1);
+  if (!name) throw new Error(`RocksDB wrote no OPTIONS file into ${db}`);
+  return path.join(db, name);
+}
+
+test('tune for RocksDB as a user does it: their OPTIONS and YCSB files in, the option diff with I/O and ops/s, the proof run, the bundle home', async ({ page }) => {
+  test.setTimeout(240_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tune-rocksdb-'));
+  const options = trueDefaultsOptions(dir);
+  const workload = path.join(dir, 'workloadb');
+  // YCSB's own properties: workload B at 200,000 records of 10 × 100 B fields.
+  fs.writeFileSync(
+    workload,
+    [
+      'workload=site.ycsb.workloads.CoreWorkload',
+      'recordcount=200000',
+      'operationcount=100000',
+      'readallfields=true',
+      'readproportion=0.95',
+      'updateproportion=0.05',
+      'scanproportion=0',
+      'insertproportion=0',
+      'requestdistribution=zipfian',
+      'fieldcount=10',
+      'fieldlength=100',
+      '',
+    ].join('\n'),
+  );
+  const errors = await openPage(page, 'tune', 'Tune');
+  await page.getByTestId('tune-options').setInputFiles(options);
+  await expect(page.getByTestId('tune-custom')).toContainText(`Your design: ${path.basename(options)}`);
+  await page.getByTestId('tune-workload-file').setInputFiles(workload);
+  await expect.poll(() => new URL(page.url()).hash).toContain('n=200000');
+  expect(new URL(page.url()).hash).toContain('t=rocksdb');
+  const table = page.getByTestId('tune-table');
+  await expect(table.locator('tbody tr')).toHaveCount(3, { timeout: 60_000 });
+  // The file's design is RocksDB's defaults as they are: no filter, an 8 MiB cache, a 64 MiB memtable.
+  await expect(table.locator('tbody tr').nth(0)).toContainText('no filters; memtable 64 MiB; block cache 8 MiB');
+  // The recommendation: a verdict with the model's error, and a diff of RocksDB option names
+  // whose shares add up to the gain.
+  const verdict = page.getByTestId('tune-verdict-model');
+  await expect(verdict).toHaveAttribute('data-keep', 'false');
+  await expect(verdict).toContainText(/^Change: .* within the model's error/);
+  await expect(verdict).not.toContainText(/keep your design.*keep your design/i);
+  const rows = page.getByTestId('tune-changes').locator('tr[data-option]');
+  expect(await rows.count()).toBeGreaterThan(0);
+  for (const option of await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-option') ?? ''))) {
+    expect(option, 'a RocksDB option name').toMatch(/^[a-z0-9_.]+$/);
+  }
+  const shares = await page.getByTestId('tune-changes').locator('td[data-value]').evaluateAll((tds) => tds.map((td) => Number(td.getAttribute('data-value'))));
+  expect(shares.reduce((a, b) => a + b, 0)).toBeCloseTo(1, 2);
+  // Predicted I/O per operation for both designs, and ops/s once the device is calibrated.
+  const currentCost = await cell(page, 0, 2);
+  const recommendedCost = await cell(page, 1, 2);
+  expect(currentCost).toBeGreaterThan(0);
+  expect(recommendedCost).toBeLessThanOrEqual(currentCost);
+  await page.getByTestId('tune-calibrate').click();
+  await expect(page.getByTestId('tune-time-table')).toBeVisible({ timeout: 60_000 });
+  const ops = async (d: string) => Number(await page.getByTestId(`tune-time-${d}`).locator('td[data-value]').last().getAttribute('data-value'));
+  expect(await ops('current')).toBeGreaterThan(0);
+  expect(await ops('recommended')).toBeGreaterThan(0);
+
+  // The proof: both designs on the engine as RocksDB's twin, the same stream; measured next to predicted.
+  await page.getByTestId('tune-run').click();
+  await expect(page.getByTestId('tune-measured')).toBeVisible({ timeout: 150_000 });
+  const measured = async (label: string) => Number(await page.getByTestId(`tune-measured-${label}`).locator('td[data-value]').last().getAttribute('data-value'));
+  const [current, recommended] = [await measured('current'), await measured('recommended')];
+  expect(current).toBeGreaterThan(0);
+  expect(recommended).toBeGreaterThan(0);
+  const gains = page.getByTestId('tune-gains');
+  expect(Number(await gains.getAttribute('data-measured'))).toBeCloseTo(1 - recommended / current, 9);
+
+  // Home: the bundle plays the same workload on the user's own RocksDB with both OPTIONS files.
+  const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('tune-zip').click()]);
+  const bytes = fs.readFileSync(await zip.path());
+  expect(bytes.subarray(0, 2).toString()).toBe('PK');
+  for (const name of ['REPORT.md', 'current.OPTIONS', 'recommended.OPTIONS', 'compare.sh', 'workload.properties', 'tune-result.json']) {
+    expect(bytes.includes(Buffer.from(`lsm-navigator-tune/${name}`)), name).toBe(true);
+  }
+  await screenshot(page, 'tune-rocksdb');
   await expect(page.locator('text=NaN')).toHaveCount(0);
   expect(errors).toEqual([]);
 });

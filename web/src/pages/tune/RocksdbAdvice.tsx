@@ -20,8 +20,8 @@ export function RocksdbAdvice({ result }: { result: TuneResult }) {
   return (
     <div data-testid="tune-advice">
       <p className={v.keep ? 'field-msg' : 'field-msg ok'} data-testid="tune-verdict-model" data-keep={String(v.keep)} data-gain={v.gain} data-low={v.low} data-high={v.high}>
-        {v.keep ? 'Keep your design. ' : ''}
-        {v.words}.
+        {/* The words carry the verdict ("keep your design: …" or "change: …"); said once, as a sentence. */}
+        {v.words.charAt(0).toUpperCase() + v.words.slice(1)}.
       </p>
       {changes.length > 0 && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="The recommendation as RocksDB options">

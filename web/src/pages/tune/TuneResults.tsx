@@ -205,7 +205,8 @@ export function TuneResults({
           </p>
         )}
       </article>
-      {chart && result && (
+      {/* At ρ = 0 every sampled workload is the expected one: two flat lines would say nothing. */}
+      {chart && result && result.rho > 0 && (
         <ChartCard
           id="neighbourhood"
           title={`${result.neighbourhood.samples.toLocaleString('en-US')} workloads within ρ = ${result.rho}`}
