@@ -92,7 +92,9 @@ impl Knob {
             Knob::WriteBufferSize => {
                 "a smaller memtable frees memory for the block cache; a larger one flushes less often and absorbs overwrites"
             }
-            Knob::Level0Trigger => "more level-0 files per compaction write less but make lookups probe more files",
+            Knob::Level0Trigger => {
+                "more level-0 files per compaction write less but make lookups probe more files; max_bytes_for_level_base may follow, so level 1 stays the size of a full level 0"
+            }
             Knob::MaxBytesForLevelBase => "the first level's size sets how much each level-0 compaction rewrites",
             Knob::Multiplier => "fewer, larger levels: fewer files probed per lookup, more rewriting per level",
             Knob::DynamicLevelBytes => "level targets from the last level up keep the tree's shape at any data size",
@@ -164,12 +166,25 @@ pub fn moves(knob: Knob, c: &EngineConfig) -> Vec<EngineConfig> {
             }
         }
         Knob::Level0Trigger => {
-            for t in TRIGGERS.into_iter().filter(|&t| t != trigger_of(c)) {
+            let old = trigger_of(c);
+            for t in TRIGGERS.into_iter().filter(|&t| t != old) {
                 let mut n = c.clone();
                 match &mut n.compaction.universal {
                     Some(u) => u.level0_file_num_compaction_trigger = t,
                     None if leveled => n.levels[0].max_runs = t - 1,
                     None => continue,
+                }
+                if leveled && old > 0 {
+                    // And with max_bytes_for_level_base following it (RocksDB's tuning guide sizes
+                    // level 1 like a full level 0, so a level-0 compaction merges like-sized
+                    // inputs): alone, a later trigger only delays the same rewrites, and neither
+                    // move pays by itself in the steady state.
+                    let ratio = c.levels[0].size_ratio * f64::from(t) / f64::from(old);
+                    if (1.0..=1_000.0).contains(&ratio) {
+                        let mut both = n.clone();
+                        both.levels[0].size_ratio = ratio;
+                        out.push(both);
+                    }
                 }
                 out.push(n);
             }

@@ -163,3 +163,32 @@ fn the_robust_view_says_why_it_equals_the_nominal_one() {
         assert!(t.robust.worst <= t.nominal.worst, "{} vs {}", t.robust.worst, t.nominal.worst);
     }
 }
+
+#[test]
+fn a_write_heavy_workload_gets_a_later_level0_trigger_with_level1_sized_to_match() {
+    // YCSB A from RocksDB 7.8's defaults at their own sizes (64 MiB memtables, 256 MiB level
+    // base, no filter, an 8 MiB cache), 1,000,000 records: alone, a later level-0 trigger only
+    // delays the same rewrites and a bigger level 1 only rewrites more per compaction; the two
+    // together (level 1 the size of a full level 0) cut the steady write amplification by more
+    // than a quarter (measured on RocksDB: public/measured/tune-proof-rocksdb-1m.json).
+    let text = "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n  create_if_missing=true\n[CFOptions \"default\"]\n  \
+                write_buffer_size=67108864\n[TableOptions/BlockBasedTable \"default\"]\n  block_cache={capacity=8388608}\n";
+    let current = lsm_export::import(text, lsm_export::ImportKind::Rocksdb).expect("imports").config;
+    let w = ycsb('a', 1_000_000, 500_000);
+    let t = tuned(&current, &w);
+    let before = t.current.steady.clone().expect("steady");
+    let after = t.nominal.steady.clone().expect("steady");
+    assert!(
+        after.write_amp <= 0.75 * before.write_amp,
+        "write amplification {} → {}",
+        before.write_amp,
+        after.write_amp
+    );
+    let number = |s: &str| s.parse::<f64>().expect("a number");
+    let trigger =
+        t.changes.iter().find(|c| c.option == "level0_file_num_compaction_trigger").expect("the trigger moves");
+    assert!(number(&trigger.to) > number(&trigger.from), "{trigger:?}");
+    let base = t.changes.iter().find(|c| c.option == "max_bytes_for_level_base").expect("level 1 follows");
+    assert!(number(&base.to) > number(&base.from), "{base:?}");
+    assert!(!t.verdict.expect("a verdict").keep);
+}
