@@ -145,6 +145,24 @@ impl Priced {
     }
 }
 
+/// A recommendation that writes each byte more often than the current design is not free even
+/// where the workload seldom writes: the data got there by writes, and will again. Said with the
+/// verdict when the steady write amplification rises by a quarter or more.
+fn write_amplification_caveat(current: &Priced, chosen: &Priced, write_share: f64) -> String {
+    let (Some(a), Some(b)) = (&current.steady, &chosen.steady) else { return String::new() };
+    if a.write_amp <= 0.0 || b.write_amp < 1.25 * a.write_amp {
+        return String::new();
+    }
+    format!(
+        "; it writes more: write amplification {:.2} → {:.2}, so every byte loaded or written costs {:.1}× the I/O \
+         (writes are {:.0}% of this workload's operations)",
+        a.write_amp,
+        b.write_amp,
+        b.write_amp / a.write_amp,
+        100.0 * write_share
+    )
+}
+
 /// The steady-state cost of a design: lookups as the run replays them, each write at its share of
 /// the flushes and merges it will cause (`steady`: Monkey's and Dostoevsky's amortised cost), so a
 /// design that writes more is never free, even when the run ends before its next flush.
@@ -760,6 +778,9 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
             100.0 * run.low,
             100.0 * run.high
         );
+    }
+    if !verdict.keep {
+        verdict.words.push_str(&write_amplification_caveat(&current_priced, chosen, mix[3]));
     }
     let changes =
         if verdict.keep { Vec::new() } else { option_changes(&current_priced, chosen, steps, workload, ranked_key) };
