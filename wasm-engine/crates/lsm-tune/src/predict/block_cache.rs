@@ -266,7 +266,13 @@ fn hit(g: &Blocks, c: usize, share: &[f64], t: &Times) -> f64 {
 pub(super) fn hit_at(g: &Blocks, rate: f64, share: &[f64], t: &Times) -> f64 {
     let mean = bulk_mean(g, share);
     let total = g.base + rate + (g.keys - 1.0).max(0.0) * mean;
-    from_cold(block(total, t).0, total, g.age)
+    from_cold(finite_hit(block(total, t).0), total, g.age)
+}
+
+/// A request's hit probability as the chain gives it, except where a block is requested so
+/// seldom that the chain's 1 + a − b rounds to 0 (∞): then the high pool keeps it, a hit.
+fn finite_hit(hit: f64) -> f64 {
+    if hit.is_finite() { hit } else { 1.0 }
 }
 
 /// Popularity classes for the cache model: consecutive bins (hottest first) merged while their
@@ -290,7 +296,7 @@ pub(super) fn classes_of(counts: &[f64]) -> (Vec<usize>, usize) {
 pub(super) fn hit_typical(g: &Blocks, share: &[f64], t: &Times) -> f64 {
     let mean = bulk_mean(g, share);
     let total = g.base + g.keys * mean;
-    from_cold(block(total, t).0, total, g.age)
+    from_cold(finite_hit(block(total, t).0), total, g.age)
 }
 
 #[cfg(test)]
