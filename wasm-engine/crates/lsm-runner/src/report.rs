@@ -124,8 +124,7 @@ pub struct Report {
     /// The design the engine ran (`Engine::config`: for a reopened database, the one it stored).
     pub config: EngineConfig,
     /// When its merges ran (`Engine::merging`: `paced` or `inline`, the CLI's `--merges`), which
-    /// decides the latency tail and the stalls; absent in reports from before merges were paced
-    /// (those ran them inline).
+    /// decides the latency tail and the stalls; absent in reports written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merges: Option<Merging>,
     /// The generating workload, or None for a trace.
