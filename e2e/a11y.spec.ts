@@ -18,6 +18,8 @@ const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-prac
 
 interface PageCase {
   route: string;
+  /** The test's and the record's name when a page has more than one case (default: the route's path). */
+  name?: string;
   heading: RegExp;
   /** The page's main action, as a person would do it; done when its result shows. */
   act: (page: Page) => Promise<void>;
@@ -50,6 +52,21 @@ const PAGES: PageCase[] = [
         await page.keyboard.press('ArrowRight');
         await expect(stage).toHaveAttribute('data-frame', String(i));
       }
+    },
+  },
+  {
+    // Write stalls: merges paced by the writes, stepped until level 1 stops writes.
+    route: 'teach?v=1&T=4&pol=tiering&fa=monkey&b=5&mg=paced&l0s=2&l0x=4',
+    name: 'teach-stalls',
+    heading: /^Teaching view/,
+    act: async (page) => {
+      const panel = page.getByTestId('teach-stall');
+      for (let i = 0; i < 40 && (await panel.getAttribute('data-stall')) !== 'stop'; i++) {
+        const before = Number(await page.getByTestId('teach-stage').getAttribute('data-steps'));
+        await page.getByTestId('teach-step').click();
+        await expect.poll(async () => Number(await page.getByTestId('teach-stage').getAttribute('data-steps'))).toBeGreaterThan(before);
+      }
+      await expect(panel.getByRole('status')).toContainText('Writes stopped');
     },
   },
   { route: 'monkey', heading: /^Monkey/, act: lastPreset },
@@ -119,7 +136,7 @@ function record(name: string, state: string, found: Found[]): void {
 }
 
 for (const c of PAGES) {
-  const name = c.route.replace(/\?.*/, '');
+  const name = c.name ?? c.route.replace(/\?.*/, '');
   test(`a11y: ${name} has no WCAG 2.2 AA violation at 1440×900, first and after its main action, and at 390×844`, async ({ page }) => {
     test.setTimeout(300_000);
     const errors = collectErrors(page);

@@ -125,6 +125,39 @@ test('latency: the default workload on memory, OPFS and IndexedDB, p50 and p99 p
   expect(errors).toEqual([]);
 });
 
+test('merge mode: paced or inline, in the native command, the report and the write-stall table', async ({ page }) => {
+  // 100,000 keys loaded, then 2,000 lookups.
+  const errors = await openPage(page, 'lab?v=1&ops=2000', 'Workload lab');
+  const load = page.getByTestId('stalls-table').locator('tbody tr', { hasText: 'load' });
+  const stalls = async () => Promise.all([1, 2, 3, 4].map((c) => dataValue(load.locator('td').nth(c))));
+  const written = async () => dataValue(page.getByTestId('phases-table').locator('tbody tr', { hasText: 'bytes written by flushes and merges' }).locator('td').nth(1));
+
+  await expect(page.getByRole('radio', { name: 'Paced' })).toBeChecked();
+  await expect(page.getByTestId('run-command')).toContainText('--merges paced');
+  await runAndWait(page);
+  await expect(page.getByTestId('result-merges')).toContainText('merges paced');
+  await expect(page.getByTestId('card-stalls')).toContainText('Merges were paced');
+  // At the default thresholds nothing slows down or stops, but the load's cascade into a new level is
+  // not paid off by the next flush: that flush waits for it, merging what was left.
+  const [slowdowns, stops, flushWaits, pagesMerged] = await stalls();
+  expect([slowdowns, stops]).toEqual([0, 0]);
+  expect(flushWaits).toBeGreaterThan(0);
+  expect(pagesMerged).toBeGreaterThan(0);
+  const pacedWritten = await written();
+
+  await page.getByRole('radio', { name: 'Inline' }).check();
+  await expect(page).toHaveURL(/mg=inline/);
+  await expect(page.getByTestId('run-command')).toContainText('--merges inline');
+  await runAndWait(page);
+  await expect(page.getByTestId('result-merges')).toContainText('merges inline');
+  await expect(page.getByTestId('run-result').getByRole('heading', { level: 2 }).first()).toContainText('merges inline');
+  await expect(page.getByTestId('card-stalls')).toContainText('Merges ran inline');
+  expect(await stalls()).toEqual([0, 0, 0, 0]);
+  // The same merges either way: the load wrote the same bytes.
+  expect(await written()).toBe(pacedWritten);
+  expect(errors).toEqual([]);
+});
+
 test('1,000,000 operations on OPFS with a progress bar; the overlay appears; after a reload the database reopens with the same tree', async ({ page }) => {
   const errors = await openPage(page, 'lab');
   await page.getByLabel('Preset').selectOption('million');

@@ -113,6 +113,71 @@ test('teaching view: the design is in the link and tiering draws T − 1 slots p
   await expect(page.getByTestId('teach-tree-level-1').locator('.tv-slot')).toHaveCount(3);
 });
 
+test('write stalls: with merges paced by the writes, level 1 slows writes at 2 files, stops them at 4, and a merge lets them go on', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text());
+  });
+  await page.goto('/#/teach');
+  await page.getByRole('combobox', { name: 'Preset', exact: true }).selectOption('stalls');
+  await expect(page.getByRole('radio', { name: 'Paced by the writes' })).toBeChecked();
+  await expect(page.getByRole('textbox', { name: /^Slow writes at/ })).toHaveValue('2');
+  await expect(page.getByRole('textbox', { name: /^Stop writes at/ })).toHaveValue('4');
+  await expect(page.getByTestId('teach-log')).toContainText('writes slow at 2 and stop at 4 level-1 files');
+  const panel = page.getByTestId('teach-stall');
+  const status = panel.getByRole('status');
+  const level1 = page.getByTestId('teach-tree-level-1');
+  const count = async (testId: string) => Number((await page.getByTestId(testId).textContent())?.replace(/,/g, ''));
+  await expect(panel).toHaveAttribute('data-stall', 'none');
+  await expect(status).toContainText('Writes flow');
+  await expect(status).toContainText('Level 1 holds 0 files (slow down at 2, stop at 4).');
+
+  // Two flushes: level 1 holds 2 runs, the slow-down count.
+  await stepUntil(page, async () => (await panel.getAttribute('data-stall')) === 'slowdown');
+  await expect(panel).toHaveAttribute('data-files', '2');
+  await expect(level1).toHaveAttribute('data-runs', '2');
+  await expect(status).toContainText('Writes slowed down');
+  await expect(status).toContainText('up to 64 pages of merge work, not 16');
+  await expect(page.getByTestId('teach-narration')).toContainText('Level 1 holds 2 files: writes slow down.');
+
+  // Two more: level 1 reaches 4 runs, the stop count; the step ended at that write.
+  await stepUntil(page, async () => (await panel.getAttribute('data-stall')) === 'stop');
+  await expect(panel).toHaveAttribute('data-files', '4');
+  await expect(level1).toHaveAttribute('data-runs', '4');
+  await expect(status).toContainText('Writes stopped');
+  await expect(status).toContainText('The next write waits until a merge brings level 1 under 4.');
+  await expect(page.getByTestId('teach-narration')).toContainText('Level 1 holds 4 files: writes stop until a merge brings it down.');
+  await expect(page.locator('.teach-next')).toHaveText('Next step: a write waits for the merge');
+  expect(await count('teach-slowdowns')).toBeGreaterThan(0);
+  await expect(page.getByTestId('teach-stops')).toHaveText('0');
+  const inserted = await count('teach-inserted');
+  const stoppedFrame = await attr(page, 'teach-stage', 'data-frame');
+
+  // One step: its first write waits while level 1 is merged into level 2, then writes go on.
+  await page.getByTestId('teach-step').click();
+  await expect(page.getByTestId('teach-stage')).toHaveAttribute('data-frame', String(stoppedFrame + 1));
+  await expect(panel).toHaveAttribute('data-stall', 'none');
+  await expect(panel).toHaveAttribute('data-files', '0');
+  await expect(level1).toHaveAttribute('data-runs', '0');
+  await expect(page.getByTestId('teach-tree-level-2')).toHaveAttribute('data-runs', '1');
+  await expect(status).toContainText('Writes flow');
+  await expect(page.getByTestId('teach-stops')).toHaveText('1');
+  expect(await count('teach-inserted')).toBe(inserted + 1);
+  await expect(page.getByTestId('teach-narration')).toContainText(/Writes were stopped: a write waited while the merge ran \(\d+ pages written this step\)\. Level 1 holds 0 files: writes go on\./);
+  await expect(page.getByTestId('teach-timeline').locator('.teach-marks .teach-mark.stall')).toHaveCount(1);
+  // Back shows the stopped tree again, from the kept frame.
+  await page.getByTestId('teach-back').click();
+  await expect(panel).toHaveAttribute('data-stall', 'stop');
+  await expect(level1).toHaveAttribute('data-runs', '4');
+  await page.getByTestId('teach-step').click();
+  await expect(panel).toHaveAttribute('data-stall', 'none');
+  fs.mkdirSync(ARTIFACTS, { recursive: true });
+  await page.getByTestId('teach-back').click();
+  await page.screenshot({ path: path.join(ARTIFACTS, 'teaching-stall.png'), fullPage: true });
+  expect(errors).toEqual([]);
+});
+
 /** What the tree shows now: every level's runs and entries, and the merge's progress. */
 async function treePicture(page: Page): Promise<string> {
   return page.getByTestId('teach-tree').evaluate((fig) => {

@@ -212,6 +212,30 @@ export interface Stats {
   stalls?: StallCounters;
 }
 
+/** When automatic merges run (lsm-engine/src/merging.rs Merging; the CLI's `--merges`). */
+export type Merging = 'paced' | 'inline';
+
+/**
+ * Where writes stand against the write-stall thresholds between two writes (lsm-engine/src/merging.rs
+ * WriteStallState, the worker's `stall` in every snapshot). Level 0 is the engine's level 1.
+ */
+export interface WriteStallState {
+  /** The thresholds' verdict on the tree as it stands: what the next write does if merge work is pending. */
+  stall: 'none' | 'slowdown' | 'stop';
+  /** Writes pace the merges and stall at all (automatic merges, paced). */
+  paced: boolean;
+  /** Merge work is pending: the next write merges its share first. */
+  merges_pending: boolean;
+  /** Files in level 1 (RocksDB's level 0), as the level-0 triggers count them. */
+  level0_files: number;
+  /** Estimated bytes the pending merges write. */
+  pending_bytes: number;
+  /** Output pages a write merges at most while not slowed down. */
+  slice_pages: number;
+  /** Output pages a slowed-down write merges at most. */
+  slowdown_slice_pages: number;
+}
+
 /** Write stalls (lsm-engine/src/stats.rs StallCounters): each counts writes. */
 export interface StallCounters {
   /** Writes slowed down (a larger merge slice) at a slowdown threshold. */
@@ -312,6 +336,8 @@ export interface Report {
   version: 1;
   engine: string;
   config: EngineConfig;
+  /** When the run's merges ran (absent in reports written before it was recorded). */
+  merges?: Merging;
   workload: Workload | null;
   source: string;
   preload_operations: number;

@@ -81,7 +81,7 @@ function current(): Open {
 }
 
 function snapshot(e: WasmEngine): Snapshot {
-  return { stats: JSON.parse(e.stats_json()), tree: JSON.parse(e.tree_json()) };
+  return { stats: JSON.parse(e.stats_json()), tree: JSON.parse(e.tree_json()), stall: JSON.parse(e.write_stall_json()) };
 }
 
 function notWhileRunning(what: string): void {
@@ -283,6 +283,8 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
   if (req.workload) o.engine.start_workload(JSON.stringify(req.workload));
   else if (req.trace) o.engine.start_trace(req.trace.name, req.trace.text, req.trace.keyBytes);
   else throw new Error('run: give a workload or a trace');
+  // Set for every run: a reused database must not keep the mode of the run before.
+  o.engine.set_merges(req.merges ?? 'paced');
   if (req.timed !== false) o.engine.time_operations();
   const started = performance.now();
   const callsBefore = o.pool ? structuredClone(o.pool.calls) : null;

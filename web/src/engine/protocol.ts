@@ -5,7 +5,7 @@
  */
 import type { Backend, DatabaseInfo } from './idbStore';
 import type { PhysicalCalls } from './opfsPool';
-import type { BatchResult, BundleFile, EngineConfig, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TimeCost, TraceFit, TreeShape, TuneProof, TuneResult, TuneTarget, Workload, Calibration } from '../documents/engine';
+import type { BatchResult, BundleFile, EngineConfig, Merging, WriteStallState, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TimeCost, TraceFit, TreeShape, TuneProof, TuneResult, TuneTarget, Workload, Calibration } from '../documents/engine';
 import type { WriteAmpResult, WriteAmpSpec } from '../documents/writeAmp';
 
 export type { TraceFit };
@@ -22,6 +22,8 @@ export interface ListedDatabase extends DatabaseInfo {
 export interface Snapshot {
   stats: Stats;
   tree: TreeShape;
+  /** Where writes stand against the design's write-stall thresholds now. */
+  stall: WriteStallState;
 }
 
 export interface Session extends Snapshot {
@@ -67,7 +69,8 @@ export interface Requests {
   apply: { batch: Uint8Array };
   /** Run a workload or a KVBench trace to the end (or until cancelled), reporting progress. */
   /** `timed` (default true): time every operation for the report's latencies; a throughput benchmark turns it off. */
-  run: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string; timed?: boolean };
+  /** `merges`: when the engine runs its merges during the run (default paced, as `lsm run --merges`). */
+  run: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string; timed?: boolean; merges?: Merging };
   /** Stop the running workload after its current step. */
   cancel: Record<string, never>;
   /** Teaching view: merge steps of about `pages` output pages (merges wait for these when auto-compaction is off). */

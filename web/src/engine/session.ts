@@ -85,7 +85,7 @@ export interface TaskControl {
   /** `wait`: if another tab has it open, wait until that tab lets go (cancelTask stops waiting). */
   open: (name: string, backend: Backend, config: EngineConfig | undefined, create: boolean, wait?: boolean) => Promise<Session>;
   close: () => Promise<void>;
-  run: (req: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string }) => Promise<EngineRun>;
+  run: (req: Pick<Requests['run'], 'workload' | 'trace' | 'label' | 'merges'>) => Promise<EngineRun>;
   /** Monkey's Fig 12A on in-memory engines, with progress in the task's bar. */
   growth: (spec: GrowthSpec) => Promise<Responses['growth']>;
   writes: (spec: WriteAmpSpec) => Promise<Responses['writes']>;
@@ -101,7 +101,7 @@ async function engineCall<K extends Kind>(
   const result = await engineClient().call(kind, payload, options);
   const snap = result as Partial<Snapshot>;
   if (state.open && snap && typeof snap === 'object' && 'tree' in snap && 'stats' in snap && snap.tree && snap.stats) {
-    set({ open: { ...state.open, tree: snap.tree, stats: snap.stats } });
+    set({ open: { ...state.open, tree: snap.tree, stats: snap.stats, stall: snap.stall ?? state.open.stall } });
   }
   return result;
 }
@@ -112,7 +112,7 @@ const control: TaskControl = {
   async open(name, backend, config, create, wait) {
     set({ open: null });
     const s = await engineClient().call('open', { name, backend, config, create, wait });
-    set({ open: { name: s.name, backend: s.backend, config: s.config, tree: s.tree, stats: s.stats, recovered: s.recovered } });
+    set({ open: { name: s.name, backend: s.backend, config: s.config, tree: s.tree, stats: s.stats, stall: s.stall, recovered: s.recovered } });
     return s;
   },
   async close() {
@@ -121,7 +121,7 @@ const control: TaskControl = {
   },
   async run(req) {
     const r = await engineClient().call('run', req, { onProgress: (progress) => patchBusy({ progress }) });
-    if (state.open) set({ open: { ...state.open, tree: r.tree, stats: r.stats } });
+    if (state.open) set({ open: { ...state.open, tree: r.tree, stats: r.stats, stall: r.stall } });
     return r;
   },
   growth: (spec) => engineClient().call('growth', { spec }, { onProgress: (progress) => patchBusy({ progress }) }),

@@ -1,7 +1,8 @@
 //! When automatic merges run (`Merging`) and what the pacer (`pacer`) keeps between writes. Its
 //! own module so the engine can hold them without importing the pacer, which works on the engine.
 
-use lsm_core::pacing::Debt;
+use lsm_core::pacing::{Debt, Stall};
+use serde::{Deserialize, Serialize};
 
 /// When the merges a flush makes due run (with `auto_compact` on).
 ///
@@ -9,7 +10,8 @@ use lsm_core::pacing::Debt;
 /// would need the tree and the open OPFS files shared between workers (an OPFS sync access handle
 /// belongs to one worker, and the tables are reference-counted in one wasm memory), while pacing
 /// already keeps every write's merge work to a slice, so the worker answers between its batches.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Merging {
     /// bLSM's spring and gear (`lsm_core::pacing`): each write merges its share of the pending work,
     /// so the merges are done by the next flush and no write waits for a whole merge; writes slow
@@ -23,6 +25,29 @@ pub enum Merging {
     /// when each write that seals a memtable waits for compactions (the referee's
     /// `--sync-compactions on`): the tree after N writes has every merge installed.
     Inline,
+}
+
+/// Where writes stand against the write-stall thresholds (`Engine::write_stall`): what a view of
+/// the stalls shows between two writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct WriteStallState {
+    /// The thresholds' verdict on the tree as it stands (`pacing::stall`): what the next write
+    /// does if merge work is pending.
+    pub stall: Stall,
+    /// Writes pace the merges and stall at all (automatic merges on, `Merging::Paced`); merges
+    /// inline or left to `step` never stall a write.
+    pub paced: bool,
+    /// Merge work is pending, so the next write merges its share first (slowed down: a larger
+    /// slice; stopped: slices until the verdict is no longer `Stop`).
+    pub merges_pending: bool,
+    /// Files in level 1 (RocksDB's level 0), as the level-0 triggers count them.
+    pub level0_files: u64,
+    /// The estimated bytes the pending merges write, as the pending-bytes limits count them.
+    pub pending_bytes: u64,
+    /// Output pages a write merges at most while not slowed down (`pacing::SLICE_PAGES`).
+    pub slice_pages: u64,
+    /// Output pages a slowed-down write merges at most (`pacing::SLOWDOWN_SLICE_PAGES`).
+    pub slowdown_slice_pages: u64,
 }
 
 /// What the pacer remembers between writes, refreshed only when the tree or the job changes (a

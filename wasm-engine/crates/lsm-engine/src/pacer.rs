@@ -9,14 +9,31 @@
 //! `Merging::Inline` — only later, spread over the writes that fill the next buffer.
 
 use crate::engine::Engine;
-use crate::merging::Merging;
+use crate::merging::{Merging, WriteStallState};
 use crate::run::Run;
 use lsm_core::compaction;
 use lsm_core::config::Granularity;
 use lsm_core::error::Result;
-use lsm_core::pacing::{self, Debt, Gear, LevelLoad, SLICE_PAGES, Stall};
+use lsm_core::pacing::{self, Debt, Gear, LevelLoad, SLICE_PAGES, SLOWDOWN_SLICE_PAGES, Stall};
 
 impl Engine {
+    /// Where writes stand against the `write_stalls` thresholds now: level 1's files, the pending
+    /// merge bytes and the verdict the next write gets (the same figures `pace_write` uses).
+    pub fn write_stall(&mut self) -> WriteStallState {
+        // Merges stepped by hand (`step`) do not mark the pacer's figures stale: refresh them.
+        self.pace.stale = true;
+        let debt = self.debt();
+        WriteStallState {
+            stall: pacing::stall(&debt, &self.config.write_stalls),
+            paced: self.auto_compact && self.merging == Merging::Paced,
+            merges_pending: self.pace.pending && self.auto_compact && self.merging == Merging::Paced,
+            level0_files: debt.level0_files,
+            pending_bytes: debt.pending_bytes,
+            slice_pages: SLICE_PAGES,
+            slowdown_slice_pages: SLOWDOWN_SLICE_PAGES,
+        }
+    }
+
     /// Pace one write of `write_bytes` (before it enters the buffer): merge its share, or stall.
     pub(crate) fn pace_write(&mut self, write_bytes: u64) -> Result<()> {
         if !self.pace.pending || !self.auto_compact || self.merging != Merging::Paced {

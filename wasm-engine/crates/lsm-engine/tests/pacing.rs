@@ -91,3 +91,55 @@ fn paced_writes_merge_between_flushes_and_stall_at_the_thresholds() {
         assert_eq!(engine.get(format!("k{:07}", (i * 7919) % 50_000).as_bytes()).unwrap(), Some(vec![7u8; 40]));
     }
 }
+
+#[test]
+fn write_stall_state_reaches_stop_at_the_trigger_and_clears_after_the_merge() {
+    use lsm_core::pacing::Stall;
+    // The teaching view's tree: 2 KiB buffer, 256 B pages, tiering with 3 runs per level, level 1
+    // slowing writes at 2 files and stopping them at 4.
+    let config = EngineConfig::from_json(
+        r#"{"kind":"lsm-navigator/engine-config","version":1,"page_bytes":256,"buffer_bytes":2048,
+            "levels":[{"size_ratio":4,"max_runs":3}],"filter":{"allocation":"monkey","bits_per_key":5},
+            "write_stalls":{"level0_slowdown_writes_trigger":2,"level0_stop_writes_trigger":4}}"#,
+    )
+    .unwrap();
+    let mut engine = Engine::create(config, Box::new(MemStorage::new())).unwrap();
+    assert_eq!(engine.write_stall().stall, Stall::None);
+    let (mut saw_slowdown, mut stops_seen) = (false, 0);
+    for i in 0..2_000u64 {
+        let before = engine.write_stall();
+        let stops_before = engine.stats().stalls.stops;
+        engine.put(format!("k{:07}", (i * 7919) % 100_000).as_bytes(), &[b'v'; 24]).unwrap();
+        let after = engine.write_stall();
+        let s = engine.stats().stalls.clone();
+        // The verdict follows level 1's files and the triggers.
+        let want = match after.level0_files {
+            0 | 1 => Stall::None,
+            2 | 3 => Stall::Slowdown,
+            _ => Stall::Stop,
+        };
+        assert_eq!(after.stall, want, "write {i}: {after:?}");
+        assert!(
+            after.level0_files <= 4,
+            "write {i}: level 1 holds at most 3 runs + the flush that fills it: {after:?}"
+        );
+        saw_slowdown |= after.stall == Stall::Slowdown;
+        if before.stall == Stall::Stop {
+            // The write after level 1 reached the stop trigger waited until a merge brought it below.
+            assert_eq!(s.stops, stops_before + 1, "write {i}");
+            assert!(after.level0_files < 4, "write {i}: {after:?}");
+            stops_seen += 1;
+        } else {
+            assert_eq!(s.stops, stops_before, "write {i}: only a write that finds level 1 at the stop trigger stops");
+        }
+    }
+    assert!(saw_slowdown);
+    // 2,000 writes of 32 B fill 31 buffers: every fourth flush brings level 1 to 4 files.
+    assert!(stops_seen >= 6, "{stops_seen} stops");
+    assert_eq!(engine.stats().stalls.stops, stops_seen);
+    assert!(engine.stats().stalls.pages_merged > 0);
+    assert!(engine.stats().stalls.slowdowns > 0);
+    // Merges left to `step` never stall a write.
+    engine.auto_compact = false;
+    assert!(!engine.write_stall().paced);
+}

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use lsm_core::config::EngineConfig;
 use lsm_core::workload::Workload;
+use lsm_engine::merging::Merging;
 use lsm_engine::stats::{OpClass, Stats, WriteCounters};
 use lsm_engine::tree::TreeShape;
 
@@ -122,6 +123,10 @@ pub struct Report {
     pub engine: String,
     /// The design the engine ran (`Engine::config`: for a reopened database, the one it stored).
     pub config: EngineConfig,
+    /// When its merges ran (`Engine::merging`: `paced` or `inline`, the CLI's `--merges`), which
+    /// decides the latency tail and the stalls; absent in reports written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub merges: Option<Merging>,
     /// The generating workload, or None for a trace.
     pub workload: Option<Workload>,
     /// Where the operations came from: `workload`, or `trace:NAME` for a KVBench trace.

@@ -260,6 +260,7 @@ impl Runner {
             version: REPORT_VERSION,
             engine: format!("lsm-engine {}", env!("CARGO_PKG_VERSION")),
             config: engine.config().clone(),
+            merges: Some(engine.merging),
             workload: self.workload.clone(),
             source: self.source_name.clone(),
             preload_operations: self.tally.preload_done,

@@ -19,7 +19,7 @@ use lsm_core::calibration::Calibration;
 use lsm_core::config::EngineConfig;
 use lsm_core::error::Error;
 use lsm_engine::batch;
-use lsm_engine::engine::Engine;
+use lsm_engine::engine::{Engine, Merging};
 use lsm_engine::storage::{Change, Journal, JournalStorage, MemStorage, Storage};
 use lsm_runner::report::Timings;
 use lsm_runner::runner::Runner;
@@ -288,6 +288,24 @@ impl WasmEngine {
     #[wasm_bindgen(setter)]
     pub fn set_auto_compact(&mut self, on: bool) {
         self.engine.auto_compact = on;
+    }
+
+    /// When automatic merges run: `paced` (the default: each write merges a slice of the pending
+    /// work and writes stall at the design's `write_stalls`) or `inline` (every merge to completion
+    /// inside the write whose flush made it due), as the CLI's `--merges`.
+    pub fn set_merges(&mut self, mode: &str) -> Result<(), JsError> {
+        self.engine.merging = match mode {
+            "paced" => Merging::Paced,
+            "inline" => Merging::Inline,
+            _ => return Err(JsError::new(&format!("merges: must be \"paced\" or \"inline\", got \"{mode}\""))),
+        };
+        Ok(())
+    }
+
+    /// Where writes stand against the design's write-stall thresholds now (`WriteStallState`,
+    /// JSON): level 1's files, the pending merge bytes and the verdict the next write gets.
+    pub fn write_stall_json(&mut self) -> Result<String, JsError> {
+        json(&self.engine.write_stall())
     }
 
     /// Start running a Workload (JSON); advance it with `run_steps`.

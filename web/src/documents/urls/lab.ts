@@ -143,6 +143,15 @@ export const labParams = {
       { value: 'idb', label: 'IndexedDB', help: 'Persistent, journaled into IndexedDB.' },
     ],
   }),
+  merges: enumParam({
+    key: 'mg',
+    label: 'merges',
+    default: 'paced',
+    options: [
+      { value: 'paced', label: 'Paced', help: 'Each write does a small slice of the pending merge work; writes slow down or stop at the design’s write-stall thresholds.' },
+      { value: 'inline', label: 'Inline', help: 'Each merge runs to completion inside the write whose flush made it due: no stalls, but that write waits for the whole merge.' },
+    ],
+  }),
 };
 
 export type LabSchema = typeof labParams;

@@ -40,6 +40,13 @@ const STALL_COLUMNS: Column<StallRow>[] = [
   { key: 'stalledNs', label: 'Time stalled', numeric: true, format: (v) => formatDuration(Number(v)) },
 ];
 
+/** How the run's merges ran, which decides what the stall table can show. */
+const MERGES_NOTE: Record<NonNullable<Report['merges']> | 'unknown', string> = {
+  paced: 'Merges were paced: each write merged a small slice of the pending work.',
+  inline: 'Merges ran inline: each ran to completion inside the write whose flush made it due, so no write stalled — that write waited for the whole merge instead (see the latency maximum).',
+  unknown: 'The report does not say how its merges ran.',
+};
+
 export function LatencyCards({ report }: { report: Report }) {
   const rows = useMemo(() => latencyRows(report), [report]);
   const stalls = useMemo(() => stallRows(report), [report]);
@@ -72,7 +79,7 @@ export function LatencyCards({ report }: { report: Report }) {
           id="stalls"
           wide
           title="Write stalls"
-          caption="Writes that waited behind merges, by RocksDB's thresholds (the design's write_stalls): slowed down (the write merged a larger slice), stopped (it merged until level 1's files or the pending merge bytes fell under the stop threshold), or a flush that waited for the merges the last flush started. Merges are paced: each write merges a small slice of the pending work."
+          caption={`Writes that waited behind merges, by RocksDB's thresholds (the design's write_stalls): slowed down (the write merged a larger slice), stopped (it merged until level 1's files or the pending merge bytes fell under the stop threshold), or a flush that waited for the merges the last flush started. ${MERGES_NOTE[report.merges ?? 'unknown']}`}
           csv={() =>
             toCsv(
               ['phase', 'slowed down', 'stopped', 'flush waited', 'pages merged stalled', 'time stalled (ns)'],

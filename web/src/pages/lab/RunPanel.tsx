@@ -71,7 +71,8 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
         backend: reuseOpen && open ? open.backend : s.backend,
         database: reuseOpen && open ? open.name : database,
         reuseOpen,
-        label,
+        label: s.merges === 'inline' ? `${label}, merges inline` : label,
+        merges: s.merges,
       });
       const at = result.cancelled ? performance.now() : null;
       if (at !== null && cancelAt.current !== null) setStopMs(at - cancelAt.current);
@@ -97,6 +98,7 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
         </header>
         <div className="run-options">
           <ParamControl {...url.bind('backend')} disabled={reuseOpen} />
+          <ParamControl {...url.bind('merges')} />
           {s.backend !== 'memory' && !reuseOpen && (
             <div className="field">
               <div className="field-head">
@@ -162,8 +164,11 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
           <details className="documents">
             <summary>Documents and the native CLI</summary>
             <p className="caption">
-              The same files run natively: <span className="mono">lsm run --config config.json --workload workload.json --report report.json</span>; import
-              that report here to compare.
+              The same files run natively:{' '}
+              <span className="mono" data-testid="run-command">
+                lsm run --config config.json --workload workload.json --merges {s.merges} --report report.json
+              </span>
+              ; import that report here to compare.
             </p>
             <div className="doc-actions">
               <button type="button" onClick={() => downloadText(JSON.stringify(config, null, 2), 'config.json', 'application/json')}>

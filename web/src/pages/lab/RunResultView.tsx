@@ -132,6 +132,7 @@ export const RunResultView = memo(function RunResultView({ result }: { result: R
           <p className="caption">
             {result.backend === 'imported' ? 'Imported report' : `${result.backend === 'memory' ? 'In memory' : `${result.backend === 'opfs' ? 'OPFS' : 'IndexedDB'} database “${result.database}”`}`} ·{' '}
             {report.config.name || 'unnamed design'} · {report.engine}
+            {report.merges && <span data-testid="result-merges"> · merges {report.merges}</span>}
             {result.cancelled && <strong className="warn"> · cancelled: counts cover the operations done before Cancel</strong>}
           </p>
         </div>

@@ -58,7 +58,7 @@ export function runEngineCheck(keys: number, lookups: number): Promise<CheckResu
       loadMillis: loaded.millis,
       lookups: looked.result,
       lookupMillis: looked.millis,
-      after: { stats: looked.stats, tree: looked.tree },
+      after: { stats: looked.stats, tree: looked.tree, stall: looked.stall },
     };
   });
 }

@@ -5,7 +5,7 @@
  * through the task's state.
  */
 import type { Backend } from '../../engine/protocol';
-import type { EngineConfig, Workload } from '../../documents/engine';
+import type { EngineConfig, Merging, Workload } from '../../documents/engine';
 import { withTask } from '../../engine/session';
 import { COMPARE_ALLOCATIONS, compareConfig, compareRow, compareWorkload, type CompareRow, type CompareSettings } from './mnemosyne';
 import { newResultId, saveResult, type CompareResult, type RunResult, type SweepResult } from './results';
@@ -21,6 +21,8 @@ export interface RunRequest {
   /** Run on the database that is open now instead of creating one. */
   reuseOpen: boolean;
   label: string;
+  /** When the engine runs its merges (default paced). */
+  merges?: Merging;
 }
 
 /** Name for a new persistent database: `lab-YYYYMMDD-HHMMSS`. */
@@ -33,7 +35,7 @@ export async function runExperiment(req: RunRequest): Promise<RunResult> {
   return withTask(req.label, async (ctl) => {
     const name = req.backend === 'memory' ? 'lab' : req.database;
     if (!req.reuseOpen) await ctl.open(name, req.backend, req.config, true);
-    const r = await ctl.run({ workload: req.workload, trace: req.trace, label: req.label });
+    const r = await ctl.run({ workload: req.workload, trace: req.trace, label: req.label, merges: req.merges });
     const result: RunResult = {
       id: newResultId('run'),
       kind: 'run',

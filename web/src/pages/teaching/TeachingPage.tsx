@@ -12,7 +12,19 @@ import { useUrlState } from '../../ui/state/useUrlState';
 import { totalWrites } from '../../documents/engine';
 import { formatBytes, formatInt } from '../../documents/format';
 import { teachUrl } from '../../documents/urls/teaching';
-import { collapseLog, TEACH_BATCH, TEACH_BUFFER_BYTES, TEACH_KEY_BYTES, TEACH_MERGE_PAGES, TEACH_PAGE_BYTES, TEACH_VALUE_BYTES, teachConfig, type StepEvent } from './teach';
+import {
+  collapseLog,
+  stallHeadline,
+  TEACH_BATCH,
+  TEACH_BUFFER_BYTES,
+  TEACH_KEY_BYTES,
+  TEACH_MERGE_PAGES,
+  TEACH_PAGE_BYTES,
+  TEACH_VALUE_BYTES,
+  teachConfig,
+  type StepEvent,
+  type TeachStalls,
+} from './teach';
 import { currentLocation } from '../../ui/state/location';
 import { useClipboardCopy } from '../../ui/download/useClipboardCopy';
 import { TreeView } from '../../ui/tree/TreeView';
@@ -21,9 +33,11 @@ import './teaching.css';
 
 export function TeachingPage() {
   const url = useUrlState(teachUrl);
-  const { sizeRatio, policy, allocation, bits, speed } = url.state;
-  const config = useMemo(() => teachConfig(sizeRatio, policy, allocation, bits), [sizeRatio, policy, allocation, bits]);
-  const classroom = useClassroomTree(config);
+  const { sizeRatio, policy, allocation, bits, speed, merges, slowdown, stop } = url.state;
+  const paced = merges === 'paced';
+  const limits = useMemo<TeachStalls>(() => ({ slowdown, stop }), [slowdown, stop]);
+  const config = useMemo(() => teachConfig(sizeRatio, policy, allocation, bits, paced ? limits : undefined), [sizeRatio, policy, allocation, bits, paced, limits]);
+  const classroom = useClassroomTree(config, paced);
   const { frames, cursor } = classroom;
   const frame = frames[cursor];
   const [playing, setPlaying] = useState(false);
@@ -101,7 +115,9 @@ export function TeachingPage() {
       lede={
         <>
           A tiny tree on the real engine — {formatBytes(TEACH_BUFFER_BYTES)} buffer, {TEACH_PAGE_BYTES} B pages, {TEACH_KEY_BYTES} B keys with {TEACH_VALUE_BYTES} B values — drawn
-          from the engine’s own state after every step. Merges run only when you step, a few pages at a time. See the <a href="#/lab">workload lab</a> for big runs.
+          from the engine’s own state after every step.{' '}
+          {paced ? 'Merges are paced by the writes: each write does a few pages of them.' : 'Merges run only when you step, a few pages at a time.'} See the{' '}
+          <a href="#/lab">workload lab</a> for big runs.
         </>
       }
       url={url}
@@ -112,6 +128,13 @@ export function TeachingPage() {
             <ParamControl {...url.bind('policy')} />
             <ParamControl {...url.bind('allocation')} />
             <ParamControl {...url.bind('bits')} />
+            <ParamControl {...url.bind('merges')} />
+            {paced && (
+              <>
+                <ParamControl {...url.bind('slowdown')} />
+                <ParamControl {...url.bind('stop')} />
+              </>
+            )}
           </ControlGroup>
           <ControlGroup title="Playback">
             <ParamControl {...url.bind('speed')} />
@@ -164,15 +187,14 @@ export function TeachingPage() {
             {embedCopy.status === 'ok' ? 'Embed link copied' : 'Copy embed link'}
           </button>
           <span className="teach-next" aria-live="polite">
-            {atNewest
-              ? `Next step: ${frame?.merging ? `advance the merge by ${TEACH_MERGE_PAGES} pages` : `insert ${TEACH_BATCH} keys`}`
-              : `Replaying step ${cursor} of ${frames.length - 1}`}
+            {atNewest ? `Next step: ${nextStep(frame, paced)}` : `Replaying step ${cursor} of ${frames.length - 1}`}
           </span>
         </div>
         <Timeline frames={frames} cursor={cursor} onSeek={(i) => { setPlaying(false); classroom.seek(i); }} />
         <p className="teach-narration" aria-live="polite" data-testid="teach-narration">
           <strong>Step {cursor}:</strong> {frame?.lines.join(' ') ?? ''}
         </p>
+        {paced && frame?.stall && <StallPanel frame={frame} limits={limits} maxRuns={policy === 'leveling' ? 1 : Math.max(1, sizeRatio - 1)} />}
         {classroom.error && (
           <p role="alert" className="error">
             {classroom.error}
@@ -202,6 +224,18 @@ export function TeachingPage() {
             <dt>Pages written</dt>
             <dd>{formatInt(writes?.data_pages_written ?? 0)}</dd>
           </div>
+          {paced && (
+            <>
+              <div>
+                <dt>Writes slowed</dt>
+                <dd data-testid="teach-slowdowns">{formatInt(frame?.stats.stalls?.slowdowns ?? 0)}</dd>
+              </div>
+              <div>
+                <dt>Writes stopped</dt>
+                <dd data-testid="teach-stops">{formatInt(frame?.stats.stalls?.stops ?? 0)}</dd>
+              </div>
+            </>
+          )}
           <div>
             <dt>Write amplification</dt>
             <dd title="Entries written by flushes and merges ÷ keys inserted">
@@ -230,7 +264,55 @@ export function TeachingPage() {
   );
 }
 
-const EVENT_LABEL: Record<StepEvent, string> = { start: 'start', insert: 'keys inserted', flush: 'flush', merge: 'merge step' };
+const EVENT_LABEL: Record<StepEvent, string> = { start: 'start', insert: 'keys inserted', flush: 'flush', merge: 'merge step', stall: 'writes waited' };
+
+/** What the next Step does, for the toolbar. */
+function nextStep(frame: Frame | undefined, paced: boolean): string {
+  if (paced) return frame?.stall?.stall === 'stop' ? 'a write waits for the merge' : `write up to ${TEACH_BATCH} keys`;
+  return frame?.merging ? `advance the merge by ${TEACH_MERGE_PAGES} pages` : `insert ${TEACH_BATCH} keys`;
+}
+
+/**
+ * Where writes stand, from the engine's verdict after the step on screen: in words (announced
+ * when it changes), and level 1's files drawn against the slow-down and stop marks.
+ */
+function StallPanel({ frame, limits, maxRuns }: { frame: Frame; limits: TeachStalls; maxRuns: number }) {
+  const state = frame.stall;
+  if (!state) return null;
+  const { title, detail } = stallHeadline(state, limits);
+  const slots = Math.max(limits.stop, state.level0_files);
+  // Level 1 is merged once it holds more runs than it may: it never holds more than that plus one.
+  const unreachable = limits.stop > maxRuns + 1;
+  return (
+    <div className={`teach-stall ${state.stall}`} data-testid="teach-stall" data-stall={state.stall} data-files={state.level0_files}>
+      <p role="status" aria-live="polite" aria-atomic="true">
+        <strong className="teach-stall-title">
+          <span aria-hidden="true">{state.stall === 'stop' ? '■ ' : state.stall === 'slowdown' ? '▼ ' : '▶ '}</span>
+          {title}
+        </strong>{' '}
+        <span data-testid="teach-stall-detail">{detail}</span>
+      </p>
+      {/* A picture of the sentence above (which says the counts), so screen readers skip it. */}
+      <ol className="teach-l0" aria-hidden="true">
+        {Array.from({ length: slots }, (_, i) => {
+          const n = i + 1;
+          const mark = n === limits.stop ? 'stop' : n === limits.slowdown ? 'slow' : '';
+          return (
+            <li key={n} className={`${n <= state.level0_files ? 'full' : ''} ${mark}`}>
+              <span className="teach-l0-n">{n}</span>
+              {mark && <span className="teach-l0-mark">{mark}</span>}
+            </li>
+          );
+        })}
+      </ol>
+      {unreachable && (
+        <p className="caption">
+          Level 1 is merged past {maxRuns} {maxRuns === 1 ? 'run' : 'runs'}, so it never holds {limits.stop} files: writes here never stop.
+        </p>
+      )}
+    </div>
+  );
+}
 
 /**
  * Every kept step on one track: a slider to scrub, with a mark under each flush and merge step.
@@ -238,7 +320,7 @@ const EVENT_LABEL: Record<StepEvent, string> = { start: 'start', insert: 'keys i
  */
 function Timeline({ frames, cursor, onSeek }: { frames: Frame[]; cursor: number; onSeek: (frame: number) => void }) {
   const last = Math.max(1, frames.length - 1);
-  const marks = frames.map((f, i) => ({ f, i })).filter(({ f }) => f.event === 'flush' || f.event === 'merge');
+  const marks = frames.map((f, i) => ({ f, i })).filter(({ f }) => f.event === 'flush' || f.event === 'merge' || f.event === 'stall');
   return (
     <div className="teach-timeline" data-testid="teach-timeline">
       <input
@@ -257,7 +339,14 @@ function Timeline({ frames, cursor, onSeek }: { frames: Frame[]; cursor: number;
         ))}
       </div>
       <p className="teach-legend">
-        <span className="teach-mark flush" /> flush <span className="teach-mark merge" /> merge step · {frames.length - 1} steps kept
+        <span className="teach-mark flush" /> flush <span className="teach-mark merge" /> merge step
+        {marks.some(({ f }) => f.event === 'stall') && (
+          <>
+            {' '}
+            <span className="teach-mark stall" /> writes waited
+          </>
+        )}{' '}
+        · {frames.length - 1} steps kept
       </p>
     </div>
   );

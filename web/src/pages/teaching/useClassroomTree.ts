@@ -1,15 +1,17 @@
 /**
- * Drives the classroom tree on the real engine (in memory, automatic merges off): each step either
- * inserts a few keys (the buffer fills; a full buffer flushes by itself) or advances a pending
- * merge by a few pages. Every step is kept as a frame — the engine's own TreeShape and counters
+ * Drives the classroom tree on the real engine (in memory). With merges stepped (automatic merges
+ * off), each step either inserts a few keys (the buffer fills; a full buffer flushes by itself) or
+ * advances a pending merge by a few pages. With paced merges (the engine's default), each step
+ * writes keys one at a time and the engine's pacer does the merge work inside the writes, slowing
+ * or stopping them at the design's write-stall thresholds; the step ends where that changes. Every step is kept as a frame — the engine's own TreeShape and counters
  * after it, and what it did in words — so the class can step back, scrub the timeline and replay;
  * stepping forward from a past frame replays the frames before it asks the engine for a new one.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { BatchWriter } from '../../engine/batch';
-import type { EngineConfig, Stats, TreeShape } from '../../documents/engine';
+import type { EngineConfig, Stats, TreeShape, WriteStallState } from '../../documents/engine';
 import { BusyError, withTask } from '../../engine/session';
-import { describeStep, mergeNeeded, shapeKey, TEACH_BATCH, TEACH_MERGE_PAGES, teachKey, teachValue, type EngineMoment, type StepEvent } from './teach';
+import { describeStep, mergeNeeded, shapeKey, stallStepEnds, TEACH_BATCH, TEACH_MERGE_PAGES, teachKey, teachValue, type EngineMoment, type StepEvent } from './teach';
 
 /** One step as the class sees it. */
 export interface Frame extends EngineMoment {
@@ -41,7 +43,8 @@ export interface ClassroomTree {
   reset: () => Promise<void>;
 }
 
-export function useClassroomTree(config: EngineConfig): ClassroomTree {
+/** `paced`: merges paced by the writes, with write stalls (else merges wait for steps). */
+export function useClassroomTree(config: EngineConfig, paced: boolean): ClassroomTree {
   const sizeRatio = config.levels[0]?.size_ratio ?? 2;
   const [frames, setFrames] = useState<Frame[]>([]);
   const [cursor, setCursor] = useState(0);
@@ -51,20 +54,21 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
   const ref = useRef({ frames: [] as Frame[], cursor: 0, running: false });
 
   const record = useCallback(
-    (tree: TreeShape, stats: Stats, inserted: number, intro?: string) => {
+    (tree: TreeShape, stats: Stats, stall: WriteStallState | undefined, inserted: number, intro?: string) => {
       const r = ref.current;
       const prev = r.frames.at(-1);
-      const merging = mergeNeeded(tree, sizeRatio);
+      // With paced merges the writes do them: no step waits to advance one.
+      const merging = !paced && mergeNeeded(tree, sizeRatio);
       const frame: Frame = prev
-        ? { tree, stats, inserted, merging, ...describeStep(prev, { tree, stats, inserted }) }
-        : { tree, stats, inserted, merging, lines: [intro ?? ''], event: 'start' };
+        ? { tree, stats, stall, inserted, merging, ...describeStep(prev, { tree, stats, stall, inserted }) }
+        : { tree, stats, stall, inserted, merging, lines: [intro ?? ''], event: 'start' };
       r.frames = [...r.frames, frame].slice(-MAX_FRAMES);
       r.cursor = r.frames.length - 1;
       setFrames(r.frames);
       setCursor(r.cursor);
       setSteps((n) => n + 1);
     },
-    [sizeRatio],
+    [sizeRatio, paced],
   );
 
   // Engine calls run one at a time, in the order asked: a Step pressed while the tree is still
@@ -94,11 +98,11 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
   const reset = useCallback(async () => {
     await guarded('classroom tree', async (ctl) => {
       const s = await ctl.open('classroom', 'memory', config, true);
-      const snap = await ctl.call('setAutoCompact', { on: false });
+      const snap = await ctl.call('setAutoCompact', { on: paced });
       ref.current = { ...ref.current, frames: [], cursor: 0 };
-      record(snap.tree, snap.stats ?? s.stats, 0, `A new, empty tree: ${config.name}. Press Step or Play.`);
+      record(snap.tree, snap.stats ?? s.stats, snap.stall, 0, `A new, empty tree: ${config.name}. Press Step or Play.`);
     });
-  }, [config, guarded, record]);
+  }, [config, paced, guarded, record]);
 
   useEffect(() => {
     void reset();
@@ -125,12 +129,28 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
       }
       const now = r.frames.at(-1);
       if (!now) return;
+      if (paced) {
+        // One key a write, so the step can end at the write where the stalls change.
+        let at: EngineMoment = now;
+        let n = 0;
+        while (n < TEACH_BATCH) {
+          const batch = new BatchWriter(64);
+          batch.put(teachKey(now.inserted + n), teachValue(now.inserted + n));
+          const bytes = batch.finish();
+          const res = await ctl.call('apply', { batch: bytes }, { transfer: [bytes.buffer] });
+          n++;
+          at = { tree: res.tree, stats: res.stats, stall: res.stall, inserted: now.inserted + n };
+          if (stallStepEnds(now, at)) break;
+        }
+        record(at.tree, at.stats, at.stall, at.inserted);
+        return;
+      }
       if (now.merging) {
         const before = shapeKey(now.tree);
         const s = await ctl.call('step', { pages: TEACH_MERGE_PAGES });
         // If the engine saw nothing to merge after all, this step inserts instead of idling.
         if (s.more || shapeKey(s.tree) !== before) {
-          record(s.tree, s.stats, now.inserted);
+          record(s.tree, s.stats, s.stall, now.inserted);
           return;
         }
       }
@@ -138,9 +158,9 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
       for (let i = 0; i < TEACH_BATCH; i++) batch.put(teachKey(now.inserted + i), teachValue(now.inserted + i));
       const bytes = batch.finish();
       const res = await ctl.call('apply', { batch: bytes }, { transfer: [bytes.buffer] });
-      record(res.tree, res.stats, now.inserted + TEACH_BATCH);
+      record(res.tree, res.stats, res.stall, now.inserted + TEACH_BATCH);
     });
-  }, [guarded, record, seek]);
+  }, [guarded, record, seek, paced]);
 
   const flush = useCallback(async () => {
     const r = ref.current;
@@ -148,7 +168,7 @@ export function useClassroomTree(config: EngineConfig): ClassroomTree {
     if (r.cursor < r.frames.length - 1) seek(r.frames.length - 1);
     await guarded('classroom flush', async (ctl) => {
       const s = await ctl.call('flush', {});
-      record(s.tree, s.stats, r.frames.at(-1)?.inserted ?? 0);
+      record(s.tree, s.stats, s.stall, r.frames.at(-1)?.inserted ?? 0);
     });
   }, [guarded, record, seek]);
 
