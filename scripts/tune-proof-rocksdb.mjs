@@ -50,6 +50,14 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
     `calibration: ${calibration.device}: page read ${calibration.page_read_us.toFixed(1)} µs, page write ${calibration.page_write_us.toFixed(2)} µs; ${calibration.store} CPU per operation ${calibration.cpu_us.map((u) => u.toFixed(1)).join(' / ')} µs (zero-result, non-zero-result, range, write)`,
   );
   const cases = [];
+  // Written after every case: an hour of measuring is not lost to a later case that fails.
+  const save = () => {
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(
+      out,
+      `${JSON.stringify({ kind: 'lsm-navigator/tune-proof-rocksdb', version: 1, measured: new Date().toISOString(), from, scale, blockCacheBytes, records, operations, repeats, calibration, cases }, null, 1)}\n`,
+    );
+  };
   for (const letter of letters) {
     const t0 = Date.now();
     const c = await runProof({
@@ -67,6 +75,7 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
     console.log(`${proofLines(c).join('\n')}\n  (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     delete c.files;
     cases.push(c);
+    save();
   }
   console.log('\nsummary: workload, predicted gain, measured gain (I/O per op), blocks read per op, written per user byte (run; load + run), ops/s');
   for (const c of cases) {
@@ -76,10 +85,6 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
       `  ${c.workload.padEnd(16)} ${c.verdict?.keep ? 'KEEP (gain inside the model error) ' : ''}predicted ${p(c.predicted.gain).padStart(7)} (steady ${p(c.predicted.steadyGain ?? c.predicted.gain)})  measured ${p(g.ioPerOp.gain).padStart(7)}${g.ioPerOp.change ? '' : ' (noise)'}  blocks ${p(g.blocksPerOp.gain).padStart(7)}  written run ${p(g.writtenPerUserByte.gain).padStart(7)}, load+run ${p(g.writtenPerUserByteAll.gain).padStart(7)}  ops/s ${p(g.opsPerSecond.gain).padStart(7)} [${p(g.opsPerSecond.lo)}…${p(g.opsPerSecond.hi)}]${g.opsPerSecond.change ? '' : ' no change'}`,
     );
   }
-  fs.mkdirSync(path.dirname(out), { recursive: true });
-  fs.writeFileSync(
-    out,
-    `${JSON.stringify({ kind: 'lsm-navigator/tune-proof-rocksdb', version: 1, measured: new Date().toISOString(), from, scale, blockCacheBytes, records, operations, repeats, calibration, cases }, null, 1)}\n`,
-  );
+  save();
   console.log(`\nwrote ${path.relative(root, out)}`);
 }
