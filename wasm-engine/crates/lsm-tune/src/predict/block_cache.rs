@@ -252,7 +252,11 @@ pub(super) fn characteristic_times(groups: &[Blocks], meta: &[Meta], share: &[f6
         let low = low_for(high);
         pop.occupancy(&Times { low, high, all: false }).1
     };
-    let high = if high_held(1e12) <= high_cap { 1e12 } else { solve(high_cap, 4.0 * lru, 1e-3, high_held) };
+    // Unbounded only if every block requested fits in the high pool: with T_high → ∞ a block hit
+    // once never leaves it, so over time it holds them all. (Probing T_high = 10¹² instead solved
+    // T_low to where a = 1 − e^{−λT_low} rounds to 0, found the pool empty, and then priced every
+    // block as a hit: YCSB E at 1M, 8 → 120 MiB of cache, predicted 96% fewer reads, measured 20%.)
+    let high = if requested <= high_cap { 1e12 } else { solve(high_cap, 4.0 * lru, 1e-3, high_held) };
     Times { low: low_for(high), high, all: false }
 }
 
@@ -270,9 +274,10 @@ pub(super) fn hit_at(g: &Blocks, rate: f64, share: &[f64], t: &Times) -> f64 {
 }
 
 /// A request's hit probability as the chain gives it, except where a block is requested so
-/// seldom that the chain's 1 + a − b rounds to 0 (∞): then the high pool keeps it, a hit.
+/// seldom that the chain's 1 + a − b rounds to 0 (∞): a is below 1's rounding, and the block
+/// is never requested again while cached, a miss.
 fn finite_hit(hit: f64) -> f64 {
-    if hit.is_finite() { hit } else { 1.0 }
+    if hit.is_finite() { hit } else { 0.0 }
 }
 
 /// Popularity classes for the cache model: consecutive bins (hottest first) merged while their
