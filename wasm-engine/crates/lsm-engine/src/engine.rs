@@ -392,7 +392,9 @@ impl Engine {
     }
 
     /// Range scan calling `visit` for each live entry; returns how many were visited. Each run
-    /// whose key range overlaps costs one seek plus the pages it reads.
+    /// whose key range overlaps costs one seek plus the pages it reads; in a RocksDB-shaped
+    /// design also a run with a table past the range's start, as RocksDB's iterator positions
+    /// every level (`Run::reached`).
     pub fn scan_visit(&mut self, start: &[u8], end: &[u8], mut visit: impl FnMut(&[u8], &[u8])) -> Result<u64> {
         self.stats.ops[OpClass::Scan.index()] += 1;
         if start > end {
