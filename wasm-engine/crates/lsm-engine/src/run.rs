@@ -45,4 +45,16 @@ impl Run {
     pub fn overlapping(&self, lo: &[u8], hi: &[u8]) -> Vec<Rc<Table>> {
         self.tables.iter().filter(|t| t.max_key() >= lo && t.min_key() <= hi).cloned().collect()
     }
+
+    /// The tables an iterator without an upper bound reaches scanning `[lo, hi]`: those
+    /// overlapping it, then the first table past `hi`, if any. RocksDB's level iterator seeks to
+    /// the first file whose largest key is ≥ `lo` (`FindFile`) even when that file starts past
+    /// `hi`, and steps into a level's next file when one is used up; either way it reads that
+    /// file's first block before the scan learns its range has ended (the referee, as YCSB's
+    /// client, sets no `iterate_upper_bound`).
+    pub fn reached(&self, lo: &[u8], hi: &[u8]) -> Vec<Rc<Table>> {
+        let first = self.tables.partition_point(|t| t.max_key() < lo);
+        let past = first + self.tables[first..].partition_point(|t| t.min_key() <= hi);
+        self.tables[first..(past + 1).min(self.tables.len())].to_vec()
+    }
 }

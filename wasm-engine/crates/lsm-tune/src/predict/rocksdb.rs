@@ -5,9 +5,11 @@
 //! false positive, or the key's newest version is there) — every probed file's block without a
 //! filter. Data blocks go through the block cache (`block_cache`), requested at the rate the
 //! key popularity and the tree give each file's blocks. A scan reads, per file covering its
-//! start, the block it seeks to and the blocks its entries there span.
+//! start, the block it seeks to and the blocks its entries there span; and, as RocksDB's
+//! iterator has no upper bound, the first block of each file it reaches past a gap in a level
+//! (`first_block_reads`).
 
-use lsm_core::config::{Allocation, BlockLayout, EngineConfig, Granularity};
+use lsm_core::config::{Allocation, BlockLayout, EngineConfig};
 use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
 use lsm_core::partition;
 
@@ -35,7 +37,7 @@ fn filter_fpr(config: &EngineConfig, level: usize, entries: u64) -> f64 {
 /// Whether a design is priced as RocksDB reads it (file tree with key ranges, block cache):
 /// RocksDB's blocks and merges by file, leveled or universal (`files` replays either).
 pub(super) fn is_rocksdb_shaped(config: &EngineConfig) -> bool {
-    config.block_layout == BlockLayout::Rocksdb && config.compaction.granularity == Granularity::File
+    config.rocksdb_shaped()
 }
 
 /// The figures the RocksDB twin compares (interop/rocksdb/twin.mjs), predicted.
@@ -137,6 +139,36 @@ fn probe_list(levels: &[Vec<File>], x: f64) -> Vec<(usize, &File)> {
             out.push((i + 1, f));
         }
     }
+    out
+}
+
+/// The files a scan reaches only through their first data block, with their levels (1 = L0)
+/// and the share of scans (starts uniform over the key space, each spanning `span` of it) that
+/// do so. RocksDB's iterator (no `iterate_upper_bound`) positions every level-0 file and, per
+/// deeper level, the first file whose largest key is at least the scan's start (`FindFile`),
+/// reading the block it seeks to even when that file begins past the scan's end; and a level
+/// whose file is used up steps into its next file and reads its first block. So a file is read
+/// at its first block by the scans that start in the gap before it (before level 0's file; in
+/// a deeper level between the previous file and it) and by those that leave the previous file
+/// for that gap. The engine's scans do the same (`Run::reached`).
+fn first_block_reads(levels: &[Vec<File>], span: f64) -> Vec<(usize, &File, f64)> {
+    // Starts in (from, to), clipped to the key space.
+    let share = |from: f64, to: f64| (to.min(1.0) - from.max(0.0)).max(0.0);
+    let mut out: Vec<(usize, &File, f64)> = Vec::new();
+    for f in levels.first().into_iter().flatten() {
+        out.push((1, f, share(0.0, f.lo)));
+    }
+    for (i, level) in levels.iter().enumerate().skip(1) {
+        let mut before = 0.0;
+        for (k, f) in level.iter().enumerate() {
+            // Scans from the previous file's last `span` of starts end in the gap (all of them,
+            // if the gap is narrower).
+            let from = if k == 0 { 0.0 } else { before - span.min((f.lo - before).max(0.0)) };
+            out.push((i + 1, f, share(from, f.lo)));
+            before = f.hi;
+        }
+    }
+    out.retain(|&(_, _, p)| p > 0.0);
     out
 }
 
@@ -277,6 +309,32 @@ impl Pricer<'_> {
                 groups.push(Blocks { blocks, charge, keys, base, rate, presence, leave, age });
                 accesses.push((width, access, missing, scan));
             }
+        }
+        // Scans that read a file's first block only (`first_block_reads`): one block, requested by
+        // every scan starting in the gap before the file, so a wide gap keeps it cached. Its other
+        // requests are a typical block's of the file.
+        let zeros = vec![0.0; bins.len()];
+        for (level, f, p) in first_block_reads(&tree.levels, self.span / self.key_space.max(1.0)) {
+            let file_blocks = (f.entries / self.sizes.per_block).max(1.0);
+            let missing = if has_filter { filter_fpr(self.config, level, f.entries as u64) } else { 1.0 };
+            let scan = 1.0
+                + 1.0 / self.sizes.per_block
+                + entries_per_key * inserted * f.density_per_key(inserted) / self.sizes.per_block;
+            let typical = (self.shares[0] * missing + self.shares[2] * scan) * (f.hi - f.lo) / file_blocks;
+            m.scan[0] += p;
+            // The seek reads the file's index (a cache request when metadata is cached).
+            per_file.entry(f.id).or_default().scan_reads += self.shares[2] * p;
+            groups.push(Blocks {
+                blocks: 1.0,
+                charge: self.sizes.block_bytes(self.config),
+                keys: 0.0,
+                base: self.shares[2] * p + typical,
+                rate: zeros.clone(),
+                presence: zeros.clone(),
+                leave: zeros.clone(),
+                age: self.clock.age(f, ops.0, ops.1),
+            });
+            accesses.push((p, zeros.clone(), 0.0, 1.0));
         }
         // The cache model sees popularity classes (bins merged); a request keeps its own rate.
         let (class_of, classes) = classes_of(&bins.iter().map(|b| b.count).collect::<Vec<_>>());
@@ -581,5 +639,32 @@ pub(super) fn price(
         flushes: tree.flushes,
         merges: tree.merges,
         pages_written,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(id: u64, lo: f64, hi: f64) -> File {
+        File { id, lo, hi, entries: 1000.0, content: vec![(0, 1000.0)], spans: Vec::new(), born: 0.0 }
+    }
+
+    #[test]
+    fn scans_read_the_first_block_of_files_past_a_gap() {
+        // L0: one file from 0.1; L1: files [0.3, 0.5] and [0.6, 1.0]. Scans span 0.01.
+        let levels = vec![vec![file(1, 0.1, 0.9)], vec![file(2, 0.3, 0.5), file(3, 0.6, 1.0)]];
+        let reads: Vec<(usize, u64, f64)> =
+            first_block_reads(&levels, 0.01).into_iter().map(|(l, f, p)| (l, f.id, p)).collect();
+        let expected = [(1, 1, 0.1), (2, 2, 0.3), (2, 3, 0.11)];
+        assert_eq!(reads.len(), expected.len(), "{reads:?}");
+        for ((l, id, p), (el, eid, ep)) in reads.iter().zip(expected) {
+            // Starts before L0's file; before L1's first; in L1's gap or the previous file's last 0.01.
+            assert_eq!((*l, *id), (el, eid));
+            assert!((p - ep).abs() < 1e-12, "{reads:?}");
+        }
+        // A level with no gap (files end to end from 0) reads nothing extra.
+        let whole = vec![Vec::new(), vec![file(4, 0.0, 0.5), file(5, 0.5, 1.0)]];
+        assert!(first_block_reads(&whole, 0.01).is_empty());
     }
 }
