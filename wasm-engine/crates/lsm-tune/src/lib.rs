@@ -841,7 +841,7 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
     if run.keep && !verdict.keep {
         verdict.keep = true;
         verdict.words = format!(
-            "keep your design: the steady-state gain ({:.1}%) does not show in the run, where the gain is inside the model's error ({:.1}% to {:.1}%)",
+            "keep your design: the steady-state gain in {unit} ({:.1}%) does not show in the run, where the gain is inside the model's error ({:.1}% to {:.1}%)",
             100.0 * verdict.gain,
             100.0 * run.low,
             100.0 * run.high

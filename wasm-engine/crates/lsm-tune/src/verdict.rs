@@ -69,10 +69,10 @@ pub fn verdict(
     let keep = low <= 0.0;
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     let words = if gain <= 0.0 {
-        "keep your design: no design in the same memory is predicted to cost less".to_string()
+        format!("keep your design: no design in the same memory is predicted to cost less ({unit})")
     } else if keep {
         format!(
-            "keep your design: the predicted gain, {}, is inside the model's error ({} to {})",
+            "keep your design: the predicted gain in {unit}, {}, is inside the model's error ({} to {})",
             pct(gain),
             pct(low),
             pct(high)
