@@ -22,8 +22,8 @@
  *    lookup through the table reader, natively and as wasm with one timing loop, and their ratios.
  *
  * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --phase-entries N
- * (default 1000000), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-phases, --skip-latency, --skip-micro,
- * --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
+ * (default 1000000), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-tune-rocksdb, --skip-phases,
+ * --skip-latency, --skip-micro, --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -114,7 +114,6 @@ function tuneBench(rounds) {
   });
   const worst = (xs) => Math.max(...xs).toFixed(1);
   console.log(`  slowest: native ${worst(rows.map((r) => r.native))} ms, wasm ${worst(wasm)} ms (target < 50 ms)`);
-  rocksdbTuneBench(rounds);
 }
 
 /**
@@ -397,6 +396,7 @@ setup();
 if (!flag('--skip-engine')) engineBench(option('--rounds', 3));
 if (!flag('--skip-models')) modelsBench();
 if (!flag('--skip-tune')) tuneBench(option('--rounds', 3));
+if (!flag('--skip-tune-rocksdb')) rocksdbTuneBench(option('--rounds', 3));
 if (!flag('--skip-phases')) phaseBench(option('--rounds', 3), option('--phase-entries', 1_000_000));
 if (!flag('--skip-latency')) latencyBench(option('--rounds', 3), option('--phase-entries', 1_000_000));
 if (!flag('--skip-browser')) await browserBench(browserEntries);
