@@ -7,7 +7,8 @@
  *    wasm/native ratio is taken pair by pair.
  * 2. The models: holisticDesign, a 200-point curve, Mnemosyne's solver against gradient descent,
  *    Endure's robust tuning (the Tune page's recommendation).
- * 3. The tuner (`lsm tune`): YCSB A–F at 10M records from RocksDB's defaults, nominal and robust.
+ * 3. The tuner (`lsm tune`): YCSB A–F at 10M records from RocksDB's defaults, nominal and robust;
+ *    and the RocksDB search from RocksDB 7.8's true defaults, YCSB B at 1M records.
  * 4. In Chromium: the engine on OPFS and on IndexedDB against a plain `idb` key-value store.
  * 5. Phase by phase against RocksDB's own db_bench (Debian rocksdb-tools), the native engine on
  *    files: random load, point lookups (existing, then missing), short range scans, overwrites and
@@ -21,8 +22,8 @@
  *    lookup through the table reader, natively and as wasm with one timing loop, and their ratios.
  *
  * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --phase-entries N
- * (default 1000000), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-phases, --skip-latency, --skip-micro,
- * --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
+ * (default 1000000), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-tune-rocksdb, --skip-phases,
+ * --skip-latency, --skip-micro, --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -113,6 +114,31 @@ function tuneBench(rounds) {
   });
   const worst = (xs) => Math.max(...xs).toFixed(1);
   console.log(`  slowest: native ${worst(rows.map((r) => r.native))} ms, wasm ${worst(wasm)} ms (target < 50 ms)`);
+}
+
+/**
+ * The RocksDB search (`tune_rocksdb`: RocksDB's own knobs in one memory budget, each design priced
+ * with its block cache) from RocksDB 7.8's true defaults (public/presets/rocksdb.json, the Tune
+ * page's landing design), YCSB B at 1,000,000 records and operations: the tuner's slowest path
+ * (its block cache model), timed as above.
+ */
+function rocksdbTuneBench(rounds) {
+  console.log("\n== tune --target rocksdb: RocksDB 7.8's true defaults, YCSB B at 1,000,000 records, 1,000,000 operations ==");
+  const lsm = path.join(root, 'wasm-engine/target/release/lsm');
+  const preset = path.join(root, 'public/presets/rocksdb.json');
+  const times = [];
+  let result;
+  for (let i = 0; i < rounds; i++) {
+    const r = spawnSync(lsm, ['tune', '--config', preset, '--workload', 'ycsb:b', '--records', '1000000', '--operations', '1000000', '--target', 'rocksdb'], { encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (r.status !== 0) throw new Error(`lsm tune failed:\n${r.stderr}`);
+    times.push(Number(/tuned in ([0-9.]+) ms/.exec(r.stderr)[1]));
+    result = JSON.parse(r.stdout);
+  }
+  const jobs = path.join(os.tmpdir(), `tune-bench-rocksdb-${process.pid}.json`);
+  fs.writeFileSync(jobs, JSON.stringify([{ workload: result.workload, rho: 0, target: 'rocksdb' }]));
+  const [wasm] = JSON.parse(run('node', ['scripts/bench-tune-wasm.mjs', preset, jobs, String(rounds)]));
+  fs.rmSync(jobs);
+  console.log(`  native ${median(times).toFixed(0)} ms, wasm ${wasm.toFixed(0)} ms over ${result.candidates} designs; recommendation: ${result[result.recommended].summary}`);
 }
 
 /**
@@ -370,6 +396,7 @@ setup();
 if (!flag('--skip-engine')) engineBench(option('--rounds', 3));
 if (!flag('--skip-models')) modelsBench();
 if (!flag('--skip-tune')) tuneBench(option('--rounds', 3));
+if (!flag('--skip-tune-rocksdb')) rocksdbTuneBench(option('--rounds', 3));
 if (!flag('--skip-phases')) phaseBench(option('--rounds', 3), option('--phase-entries', 1_000_000));
 if (!flag('--skip-latency')) latencyBench(option('--rounds', 3), option('--phase-entries', 1_000_000));
 if (!flag('--skip-browser')) await browserBench(browserEntries);

@@ -484,6 +484,8 @@ export interface PricedDesign {
   steady?: SteadyCost;
   /** RocksDB designs: the memory RocksDB charges for the design. */
   memory?: RocksdbMemory;
+  /** Ranked by time: the priced I/O's time on the calibrated device (`worst` is then in µs too). */
+  time?: TimeCost;
 }
 
 /** lsm-tune's `Steady`: lookups as the run replays them, writes amortised (Monkey Eq 10, Dostoevsky). */
@@ -528,6 +530,19 @@ export interface OptionChange {
 }
 
 export type TuneTarget = 'engine' | 'rocksdb';
+/** What the tuner ranks designs by: I/O per operation, or predicted µs per operation on a calibrated device. */
+export type TuneRank = 'io' | 'time';
+
+/** The tuner's inputs besides the design and the workload (lsm-wasm `tune_with`, `lsm tune` flags). */
+export interface TuneOptions {
+  rho: number;
+  target: TuneTarget;
+  /** The memory budget in bytes; null: what the current design uses. */
+  memory: number | null;
+  rank: TuneRank;
+  /** Needed when rank is time. */
+  calibration: Calibration | null;
+}
 
 /** The Tune result document (wasm-engine/crates/lsm-tune/src/lib.rs), the same as `lsm tune` prints. */
 export interface TuneResult {
@@ -535,6 +550,10 @@ export interface TuneResult {
   version: 1;
   rho: number;
   target: TuneTarget;
+  /** What the designs were ranked by; worst cases, neighbourhood, verdict and shares are in that unit. */
+  rank?: TuneRank;
+  /** The device ranked on (rank = time). */
+  calibration?: Calibration;
   memory_bytes: number;
   workload: Workload;
   mix: [number, number, number, number];

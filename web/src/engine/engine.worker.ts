@@ -12,7 +12,7 @@ import init, {
   import_ycsb,
   ycsb_core_workload,
   import_config,
-  tune,
+  tune_with,
   tune_bundle,
   calibrate,
   time_cost,
@@ -444,9 +444,9 @@ const handlers: Handlers = {
   fitTrace({ name, text, keyBytes }) {
     return JSON.parse(fit_trace(name, text, keyBytes));
   },
-  tune({ config, workload, rho, target }) {
+  tune({ config, workload, options }) {
     const started = performance.now();
-    const result = JSON.parse(tune(JSON.stringify(config), JSON.stringify(workload), rho, target));
+    const result = JSON.parse(tune_with(JSON.stringify(config), JSON.stringify(workload), JSON.stringify(options)));
     return { result, millis: performance.now() - started };
   },
   drifted({ workload, mix }) {

@@ -5,7 +5,7 @@
  */
 import type { Backend, DatabaseInfo } from './idbStore';
 import type { PhysicalCalls } from './opfsPool';
-import type { BatchResult, BundleFile, EngineConfig, Merging, WriteStallState, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TimeCost, TraceFit, TreeShape, TuneProof, TuneResult, TuneTarget, Workload, Calibration } from '../documents/engine';
+import type { BatchResult, BundleFile, EngineConfig, Merging, WriteStallState, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TimeCost, TraceFit, TreeShape, TuneOptions, TuneProof, TuneResult, Workload, Calibration } from '../documents/engine';
 import type { WriteAmpResult, WriteAmpSpec } from '../documents/writeAmp';
 
 export type { TraceFit };
@@ -98,7 +98,7 @@ export interface Requests {
   /** Fit a Workload to a KVBench trace (mix, zero-result share, popularity, sizes). */
   fitTrace: { name: string; text: string; keyBytes: number };
   /** Tune a design for a workload (the engine predicts itself; the same as `lsm tune`). */
-  tune: { config: EngineConfig; workload: Workload; rho: number; target: TuneTarget };
+  tune: { config: EngineConfig; workload: Workload; options: TuneOptions };
   /** The files of a tune's bundle, with the proof run's figures when there is one. */
   tuneBundle: { result: TuneResult; proof?: TuneProof };
   /** Time this browser's OPFS pages and the engine's CPU per operation class on `config` (a few seconds). */

@@ -314,6 +314,13 @@ pub(crate) struct TuneArgs {
     /// RocksDB's max_write_buffer_number, for the memory charge (whole number in [1, 64]).
     #[arg(long, value_name = "N", default_value = "2")]
     pub(crate) max_write_buffer_number: String,
+    /// What the designs are ranked by: io (I/O per operation) or time (predicted µs per operation
+    /// on the device of --calibration, which time needs).
+    #[arg(long, value_name = "UNIT", default_value = "io", value_parser = Named(&["io", "time"]))]
+    pub(crate) rank: String,
+    /// A calibration (`lsm calibrate`): the device --rank time prices the designs on.
+    #[arg(long, value_name = "CAL.json", value_hint = ValueHint::FilePath)]
+    pub(crate) calibration: Option<String>,
     #[command(flatten)]
     pub(crate) counts: Counts,
 }

@@ -519,9 +519,27 @@ fn tune(a: &TuneArgs) -> Result<()> {
     let mut options = lsm_tune::TuneOptions::new(rho, target);
     options.memory = a.memory.as_deref().map(|m| number::<f64>(m, "memory")).transpose()?;
     options.write_buffers = number(&a.max_write_buffer_number, "max-write-buffer-number")?;
+    options.rank = a.rank.parse()?;
+    options.calibration = match &a.calibration {
+        Some(path) => Some(Calibration::from_json(&read(path)?).map_err(|e| in_file(path, e))?),
+        None if options.rank == lsm_tune::Rank::Time => {
+            return Err(Error::invalid(
+                "--calibration",
+                "is required with --rank time: the device to price time on (a file from `lsm calibrate`)",
+            ));
+        }
+        None => None,
+    };
     let started = now_ns();
     let result = lsm_tune::tune_with(&config, &workload, &options)?;
     eprintln!("tuned in {:.1} ms over {} designs", ms_since(started), result.candidates);
+    if let (Some(c), Some(now), Some(rec)) = (&result.calibration, &result.current.time, &result.recommendation().time)
+    {
+        eprintln!(
+            "ranked by time on {}: {:.1} → {:.1} µs per operation, {:.0} → {:.0} ops/s ({})",
+            c.device, now.mean_us, rec.mean_us, now.ops_per_sec, rec.ops_per_sec, c.store
+        );
+    }
     let Some(dir) = &a.out else {
         outln!("{}", result.to_json());
         return Ok(());

@@ -284,6 +284,10 @@ fn bad_values_are_the_engines_errors_with_exit_code_1() {
             "lsm tune: memory: must be bytes in [1048576, 2^50], got 1000",
         ),
         (
+            vec!["tune", "--config", &config, "--workload", "ycsb:a", "--rank", "time"],
+            "lsm tune: --calibration: is required with --rank time",
+        ),
+        (
             vec!["tune", "--config", &config, "--workload", "ycsb:a", "--max-write-buffer-number", "0"],
             "lsm tune: max_write_buffer_number: must be a whole number in [1, 64], got 0",
         ),
@@ -431,6 +435,17 @@ fn predict_with_a_calibration_prices_the_io_in_time() {
     // Without --calibration there is no time.
     let plain: serde_json::Value = serde_json::from_str(&stdout(&lsm(&args))).unwrap();
     assert!(plain.get("time").is_none());
+    // Tuned by time on the same device: each design's µs is its CPU plus its pages' price.
+    let tune = ["tune", "--config", config, "--workload", "ycsb:c", "--records", "20000", "--operations", "2000"];
+    let out = lsm(&[&tune[..], &["--rank", "time", "--calibration", cal.to_str().unwrap()]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let t: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(t["rank"], "time");
+    assert_eq!(t["calibration"]["page_read_us"], 100.0);
+    let io = t["nominal"]["prediction"]["class_costs"][1].as_f64().unwrap();
+    let us = t["nominal"]["time"]["mean_us"].as_f64().unwrap();
+    assert!((us - (3.0 + io * 100.0)).abs() < 1e-6, "{us} vs io {io}");
+    assert!(stderr(&out).contains("ranked by time on test"), "{}", stderr(&out));
     // A bad figure is named with its range.
     std::fs::write(&cal, doc(-1.0)).unwrap();
     let bad = lsm(&[&args[..], &["--calibration", cal.to_str().unwrap()]].concat());

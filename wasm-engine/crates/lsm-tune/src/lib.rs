@@ -39,6 +39,7 @@ pub mod knobs;
 pub mod memory;
 mod popularity;
 pub mod predict;
+mod rank;
 pub mod robust;
 mod steady;
 pub mod verdict;
@@ -55,11 +56,14 @@ pub use designs::{
     shape_summary, summary,
 };
 use knobs::{Knob, descend};
+use lsm_core::calibration::{Calibration, TimeCost};
 use lsm_core::config::{Allocation, EngineConfig, Granularity};
 use lsm_core::error::{Error, Result};
 use lsm_core::workload::Workload;
 pub use memory::{DEFAULT_WRITE_BUFFERS, Memory};
 use predict::{Prediction, Predictor, class_mix};
+pub use rank::Rank;
+use rank::Ranker;
 use robust::{sample_neighbourhood, worst_case};
 pub use verdict::{OptionChange, Verdict};
 
@@ -120,7 +124,8 @@ pub struct Priced {
     pub summary: String,
     /// What the engine is predicted to measure for it on the workload.
     pub prediction: Prediction,
-    /// The worst expected cost within ρ, and the workload (class shares) that attains it.
+    /// The worst expected cost within ρ, in the unit ranked by (I/O or µs per operation), and the
+    /// workload (class shares) that attains it.
     pub worst: f64,
     /// The class shares of that worst workload, in `predict::CLASSES` order.
     pub worst_mix: [f64; 4],
@@ -130,18 +135,31 @@ pub struct Priced {
     /// RocksDB-shaped designs: the memory RocksDB charges for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory: Option<Memory>,
+    /// Ranked by time: the time of `io_costs` on the calibrated device (µs per operation of each
+    /// class, their mean, ops/s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<TimeCost>,
 }
 
 impl Priced {
-    /// Per-class cost the search ranks by: the steady-state one where there is one, else the
-    /// run's.
-    pub fn ranked_costs(&self) -> [f64; 4] {
+    /// Per-class I/O the search prices: the steady-state one where there is one, else the run's.
+    pub fn io_costs(&self) -> [f64; 4] {
         self.steady.as_ref().map_or(self.prediction.class_costs, |s| s.class_costs)
     }
 
-    /// Expected cost the search ranks by.
-    pub fn ranked(&self) -> f64 {
+    /// Expected I/O per operation the search prices (steady state where there is one).
+    pub fn io(&self) -> f64 {
         self.steady.as_ref().map_or(self.prediction.expected, |s| s.expected)
+    }
+
+    /// Per-class cost the search ranks by: µs when ranked by time, else `io_costs`.
+    pub fn ranked_costs(&self) -> [f64; 4] {
+        self.time.as_ref().map_or_else(|| self.io_costs(), |t| t.us_per_op)
+    }
+
+    /// Expected cost the search ranks by: µs per operation when ranked by time, else `io`.
+    pub fn ranked(&self) -> f64 {
+        self.time.as_ref().map_or_else(|| self.io(), |t| t.mean_us)
     }
 }
 
@@ -207,6 +225,15 @@ pub struct TuneResult {
     pub rho: f64,
     /// What the recommendation must run on.
     pub target: Target,
+    /// What the designs were ranked by: "io" (I/O per operation) or "time" (µs per operation on
+    /// `calibration`'s device). The worst cases, the neighbourhood, `expected_loss`,
+    /// `steady_gain`, the verdict and the options' shares are in that unit; `predicted_gain` and
+    /// `grown` stay in I/O (what the proof measures).
+    #[serde(default)]
+    pub rank: Rank,
+    /// The device calibration the designs were ranked on (`rank` = time).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub calibration: Option<Calibration>,
     /// Buffer plus filter memory, the same for every design considered.
     pub memory_bytes: f64,
     /// The workload tuned for, as given.
@@ -215,7 +242,8 @@ pub struct TuneResult {
     pub mix: [f64; 4],
     /// The design tuned from, priced like the candidates.
     pub current: Priced,
-    /// The least predicted cost at the expected workload; the current design unless one beats it.
+    /// The least predicted cost (in the unit ranked by) at the expected workload; the current design
+    /// unless one beats it.
     pub nominal: Priced,
     /// The least worst-case cost within ρ; the nominal design when ρ = 0.
     pub robust: Priced,
@@ -273,6 +301,10 @@ pub struct TuneOptions {
     /// RocksDB's `max_write_buffer_number` (memtables charged per write buffer); in [1, 64],
     /// default 2.
     pub write_buffers: u32,
+    /// What the designs are ranked by (default: I/O per operation).
+    pub rank: Rank,
+    /// The device to rank on when `rank` is time (`lsm calibrate`, the Tune page's Calibrate).
+    pub calibration: Option<Calibration>,
 }
 
 /// Allowed `TuneOptions::memory`, inclusive.
@@ -281,7 +313,14 @@ pub const MEMORY_RANGE: (f64, f64) = (1_048_576.0, 1_125_899_906_842_624.0);
 impl TuneOptions {
     /// ρ and the target; the current design's memory and RocksDB's 2 write buffers.
     pub fn new(rho: f64, target: Target) -> TuneOptions {
-        TuneOptions { rho, target, memory: None, write_buffers: DEFAULT_WRITE_BUFFERS }
+        TuneOptions {
+            rho,
+            target,
+            memory: None,
+            write_buffers: DEFAULT_WRITE_BUFFERS,
+            rank: Rank::Io,
+            calibration: None,
+        }
     }
 
     fn validate(&self) -> Result<()> {
@@ -302,7 +341,14 @@ impl TuneOptions {
                 format!("must be a whole number in [1, 64], got {}", self.write_buffers),
             ));
         }
-        Ok(())
+        match (&self.calibration, self.rank) {
+            (None, Rank::Time) => Err(Error::invalid(
+                "calibration",
+                "ranking by time needs a device calibration (lsm calibrate, or the Tune page's Calibrate)",
+            )),
+            (Some(c), _) => c.validate(),
+            (None, Rank::Io) => Ok(()),
+        }
     }
 }
 
@@ -460,6 +506,7 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
     let entries = workload.preload.entries;
     let memory = options.memory.unwrap_or_else(|| memory_of(current, entries));
     let mix = class_mix(workload);
+    let ranker = Ranker::new(options.rank, options.calibration.as_ref(), mix);
     let predictor = Predictor::new(workload)?;
     let price = |config: EngineConfig, quick: bool| -> Result<Priced> {
         let prediction = if quick {
@@ -467,10 +514,20 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
         } else {
             predictor.predict(&config, predict::SAMPLES)?
         };
-        let w = worst_case(&prediction.class_costs, &mix, rho)?;
+        let w = worst_case(&ranker.costs(&prediction.class_costs), &mix, rho)?;
         // Candidates are named by their summary when built (the quick ranking prices only them).
         let summary = if quick { config.name.clone() } else { summary(&config) };
-        Ok(Priced { summary, config, prediction, worst: w.cost, worst_mix: w.workload, steady: None, memory: None })
+        let time = ranker.time(&prediction.class_costs);
+        Ok(Priced {
+            summary,
+            config,
+            prediction,
+            worst: w.cost,
+            worst_mix: w.workload,
+            steady: None,
+            memory: None,
+            time,
+        })
     };
     let current_priced = price(current.clone(), false)?;
     // A quick ranking of every candidate (lookups priced at two moments of the run), then the
@@ -479,10 +536,15 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
     for c in candidates(target, current, entries, memory, &COARSE_BITS) {
         quick.push(price(c, true)?);
     }
-    let criteria: [fn(&Priced) -> f64; 2] = [|p| p.prediction.expected, |p| p.worst];
+    let mut criteria: Vec<fn(&Priced) -> f64> = vec![|p| p.ranked(), |p| p.worst];
+    if options.rank == Rank::Time {
+        // The leaders by I/O are priced in full too: the time ranking sees every design the I/O
+        // ranking would choose from, so its choice is never slower on the device (at ρ = 0).
+        criteria.push(|p| p.io());
+    }
     let best = |quick: &[Priced], n: usize| -> Vec<usize> {
         let mut out: Vec<usize> = Vec::new();
-        for key in criteria {
+        for &key in &criteria {
             let mut order: Vec<usize> = (0..quick.len()).collect();
             order.sort_by(|&a, &b| key(&quick[a]).total_cmp(&key(&quick[b])));
             out.extend(order.into_iter().take(n));
@@ -532,7 +594,7 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
             order.truncate(MNEMOSYNE_VARIANTS);
             order
         };
-        let mut bases = by(|p| p.prediction.expected);
+        let mut bases = by(|p| p.ranked());
         bases.extend(by(|p| p.worst));
         for i in bases {
             let Some(c) = mnemosyne(&priced[i].config) else { continue };
@@ -546,10 +608,10 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
     let argmin = |key: &dyn Fn(&Priced) -> f64| -> Priced {
         priced.iter().fold(&priced[0], |best, p| if key(p) < key(best) - 1e-12 { p } else { best }).clone()
     };
-    let nominal = argmin(&|p| p.prediction.expected);
+    let nominal = argmin(&|p| p.ranked());
     let robust = if rho == 0.0 { nominal.clone() } else { argmin(&|p| p.worst) };
     let samples = sample_neighbourhood(&mix, rho, NEIGHBOUR_SAMPLES, 1)?;
-    let on = |p: &Priced| costs_over(&samples, &p.prediction.class_costs);
+    let on = |p: &Priced| costs_over(&samples, &p.ranked_costs());
     let recommended = if rho > 0.0 { "robust" } else { "nominal" };
     let chosen = if rho > 0.0 { &robust } else { &nominal };
     let grown = grown(workload, &current_priced.config, &chosen.config)?;
@@ -565,6 +627,8 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
         version: TUNE_VERSION,
         rho,
         target,
+        rank: options.rank,
+        calibration: ranker.calibration().cloned(),
         memory_bytes: memory,
         workload: workload.clone(),
         mix,
@@ -574,11 +638,7 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
             nominal: on(&nominal),
             robust: on(&robust),
         },
-        expected_loss: if nominal.prediction.expected > 0.0 {
-            robust.prediction.expected / nominal.prediction.expected - 1.0
-        } else {
-            0.0
-        },
+        expected_loss: if nominal.ranked() > 0.0 { robust.ranked() / nominal.ranked() - 1.0 } else { 0.0 },
         predicted_gain: gain(chosen),
         candidates: candidates_priced,
         grown,
@@ -670,6 +730,10 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
     let rho = options.rho;
     let wb = options.write_buffers;
     let mix = class_mix(workload);
+    let ranker = Ranker::new(options.rank, options.calibration.as_ref(), mix);
+    let unit = ranker.unit();
+    // The run's cost in the unit ranked by (the run's I/O, or its time on the device).
+    let run_cost = |p: &Priced| ranker.expected(p.prediction.expected, &p.prediction.class_costs);
     let predictor = Predictor::new(workload)?;
     let data = RocksdbData::new(workload, current.page_bytes);
     let budget = options.memory.unwrap_or_else(|| memory::charge(current, &data.held(current), wb).total);
@@ -680,8 +744,9 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
             predictor.predict(&config, predict::SAMPLES)?
         };
         let steady = data.steady(&config, &prediction, workload);
-        let w = worst_case(&steady.class_costs, &mix, rho)?;
+        let w = worst_case(&ranker.costs(&steady.class_costs), &mix, rho)?;
         let memory = memory::charge(&config, &data.held(&config), wb);
+        let time = ranker.time(&steady.class_costs);
         Ok(Priced {
             summary: rocksdb_summary(&config),
             config,
@@ -690,6 +755,7 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
             worst_mix: w.workload,
             steady: Some(steady),
             memory: Some(memory),
+            time,
         })
     };
     let mut current_priced = price(current.clone(), false)?;
@@ -717,7 +783,7 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
     let mut search = |key: fn(&Priced) -> f64| -> Result<(Priced, Vec<knobs::Step<Priced>>)> {
         // A move must not cost more in the run than it saves: the steady state prices writes the
         // run may never see, and a user measures the run (the proof does).
-        let run_no_worse = |a: &Priced, b: &Priced| b.prediction.expected <= a.prediction.expected * (1.0 + RUN_SLACK);
+        let run_no_worse = |a: &Priced, b: &Priced| run_cost(b) <= run_cost(a) * (1.0 + RUN_SLACK);
         let d = descend(
             price(start.clone(), true)?,
             &|p: &Priced| &p.config,
@@ -760,20 +826,22 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
         &current_priced.ranked_costs(),
         &chosen.ranked_costs(),
         &mix,
+        &unit,
     );
     // The run, too, must gain beyond the model's error: a steady-state gain the run does not show
     // is not one the user can see.
     let run = verdict::verdict(
-        current_priced.prediction.expected,
-        chosen.prediction.expected,
-        &current_priced.prediction.class_costs,
-        &chosen.prediction.class_costs,
+        run_cost(&current_priced),
+        run_cost(chosen),
+        &ranker.costs(&current_priced.prediction.class_costs),
+        &ranker.costs(&chosen.prediction.class_costs),
         &mix,
+        &unit,
     );
     if run.keep && !verdict.keep {
         verdict.keep = true;
         verdict.words = format!(
-            "keep your design: the steady-state gain ({:.1}%) does not show in the run, where the gain is inside the model's error ({:.1}% to {:.1}%)",
+            "keep your design: the steady-state gain in {unit} ({:.1}%) does not show in the run, where the gain is inside the model's error ({:.1}% to {:.1}%)",
             100.0 * verdict.gain,
             100.0 * run.low,
             100.0 * run.high
@@ -795,6 +863,8 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
         version: TUNE_VERSION,
         rho,
         target: Target::Rocksdb,
+        rank: options.rank,
+        calibration: ranker.calibration().cloned(),
         memory_bytes: budget,
         workload: workload.clone(),
         mix,
@@ -841,8 +911,12 @@ fn option_changes(
         .map(|s| {
             let share = if whole > 0.0 { (key(&s.before) - key(&s.after)) / whole } else { 0.0 };
             let (b, a) = (&s.before, &s.after);
+            let time = match (&b.time, &a.time) {
+                (Some(tb), Some(ta)) => format!("predicted µs per operation {:.1} → {:.1}, ", tb.mean_us, ta.mean_us),
+                _ => String::new(),
+            };
             let figures = format!(
-                "I/O per lookup {:.3} → {:.3}, write amplification {:.2} → {:.2}",
+                "{time}I/O per lookup {:.3} → {:.3}, write amplification {:.2} → {:.2}",
                 lookup_cost(b),
                 lookup_cost(a),
                 b.steady.as_ref().map_or(0.0, |x| x.write_amp),
@@ -882,7 +956,7 @@ fn option_changes(
 
 /// I/O per point lookup or scan at the workload's read mix.
 fn lookup_cost(p: &Priced) -> f64 {
-    let c = p.ranked_costs();
+    let c = p.io_costs();
     let reads: f64 = p.prediction.mix[..3].iter().sum();
     if reads > 0.0 { (0..3).map(|i| p.prediction.mix[i] * c[i]).sum::<f64>() / reads } else { 0.0 }
 }

@@ -42,13 +42,15 @@ pub fn cost_error(costs: &[f64; 4], mix: &[f64; 4]) -> f64 {
 }
 
 /// The verdict on moving from a design costing `current` (per class `current_costs`) to one
-/// costing `recommended`, at class shares `mix`.
+/// costing `recommended`, at class shares `mix`, the costs in `unit` ("I/O per operation", or
+/// "time per operation on …": a class's µs carry its class's error, CPU included).
 pub fn verdict(
     current: f64,
     recommended: f64,
     current_costs: &[f64; 4],
     recommended_costs: &[f64; 4],
     mix: &[f64; 4],
+    unit: &str,
 ) -> Verdict {
     let ec = cost_error(current_costs, mix);
     let er = cost_error(recommended_costs, mix);
@@ -67,21 +69,16 @@ pub fn verdict(
     let keep = low <= 0.0;
     let pct = |x: f64| format!("{:.1}%", 100.0 * x);
     let words = if gain <= 0.0 {
-        "keep your design: no design in the same memory is predicted to cost less".to_string()
+        format!("keep your design: no design in the same memory is predicted to cost less ({unit})")
     } else if keep {
         format!(
-            "keep your design: the predicted gain, {}, is inside the model's error ({} to {})",
+            "keep your design: the predicted gain in {unit}, {}, is inside the model's error ({} to {})",
             pct(gain),
             pct(low),
             pct(high)
         )
     } else {
-        format!(
-            "change: {} less I/O per operation predicted ({} to {} within the model's error)",
-            pct(gain),
-            pct(low),
-            pct(high)
-        )
+        format!("change: {} less {unit} predicted ({} to {} within the model's error)", pct(gain), pct(low), pct(high))
     };
     Verdict { gain, low, high, current_error: ec, recommended_error: er, keep, words }
 }
@@ -144,23 +141,25 @@ pub(crate) fn option_diff(
 mod tests {
     use super::*;
 
+    const IO: &str = "I/O per operation";
+
     #[test]
     fn a_gain_inside_the_model_error_says_keep() {
         let mix = [0.0, 1.0, 0.0, 0.0];
         let costs = [0.0, 1.0, 0.0, 0.0];
         // Reads only: each cost ±5%, so a gain must beat 1 − 1.05/0.95 ≈ −… i.e. be above ~9.5%.
-        let small = verdict(1.0, 0.93, &costs, &costs, &mix);
+        let small = verdict(1.0, 0.93, &costs, &costs, &mix, IO);
         assert!(small.keep, "{small:?}");
         assert!((small.gain - 0.07).abs() < 1e-12);
         assert!((small.low - (1.0 - 0.93 * 1.05 / 0.95)).abs() < 1e-12, "{}", small.low);
         assert!(small.words.starts_with("keep your design"), "{}", small.words);
-        let big = verdict(1.0, 0.5, &costs, &costs, &mix);
+        let big = verdict(1.0, 0.5, &costs, &costs, &mix, IO);
         assert!(!big.keep && big.low > 0.4 && big.high < 0.55, "{big:?}");
         assert!(big.words.starts_with("change"), "{}", big.words);
         // The break-even gain: 1 − 0.95/1.05.
         let edge = 1.0 - 0.95 / 1.05;
-        assert!(verdict(1.0, 1.0 - edge + 1e-9, &costs, &costs, &mix).keep);
-        assert!(!verdict(1.0, 1.0 - edge - 1e-6, &costs, &costs, &mix).keep);
+        assert!(verdict(1.0, 1.0 - edge + 1e-9, &costs, &costs, &mix, IO).keep);
+        assert!(!verdict(1.0, 1.0 - edge - 1e-6, &costs, &costs, &mix, IO).keep);
     }
 
     #[test]

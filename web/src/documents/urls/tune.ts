@@ -15,6 +15,8 @@ import { configToState, stateToConfig, stateToWorkload, workloadProblems, worklo
 import type { Workload } from '../engine';
 
 export const CUSTOM_DESIGN = 'custom';
+/** The largest memory budget the tuner takes: 2^50 bytes. */
+export const MAX_MEMORY_MIB = 1_073_741_824;
 export const CUSTOM_WORKLOAD = 'custom';
 /** The design came in the link ("Tune for this" on a model page), in the lab's design fields. */
 export const LINKED_DESIGN = 'link';
@@ -81,7 +83,30 @@ export const tuneParams = {
     ],
   }),
   rho: numberParam({ key: 'rho', label: 'robustness', symbol: 'ρ', default: 0, min: 0, max: 4, step: 0.05, help: 'KL-divergence radius of the workloads to guard against (Endure); 0 tunes for the expected workload only.' }),
+  memory: numberParam({
+    key: 'mem',
+    label: 'memory budget',
+    unit: 'MiB',
+    default: 0,
+    min: 0,
+    max: MAX_MEMORY_MIB,
+    help: 'The memory every design must fit; 0: what the current design uses. RocksDB: memtables, block cache, and index and filter blocks outside it; the engine: buffer and filters.',
+  }),
+  rank: enumParam({
+    key: 'rank',
+    label: 'rank by',
+    default: 'io',
+    options: [
+      { value: 'io', label: 'I/O per operation' },
+      { value: 'time', label: 'predicted time on this device', help: 'Each design priced in µs per operation on this device, once it is calibrated (Time on this device).' },
+    ],
+  }),
 };
+
+/** Why the memory budget (MiB) cannot be tuned for, or null: 0 (the current design's) or 1 MiB to 2^30 MiB (2^50 bytes, the tuner's range). */
+export function memoryBudgetProblem(mib: number): string | null {
+  return mib > 0 && mib < 1 ? `memory budget must be 0 (what the current design uses) or between 1 and ${MAX_MEMORY_MIB} MiB, got ${mib}` : null;
+}
 
 export type TuneSchema = typeof tuneParams;
 export type TuneState = StateOf<TuneSchema>;

@@ -17,6 +17,7 @@ export function RocksdbAdvice({ result }: { result: TuneResult }) {
   const rec = result.recommended === 'robust' ? result.robust : result.nominal;
   const changes = result.changes ?? [];
   const m = result.current.memory;
+  const rm = rec.memory;
   return (
     <div data-testid="tune-advice">
       <p className={v.keep ? 'field-msg' : 'field-msg ok'} data-testid="tune-verdict-model" data-keep={String(v.keep)} data-gain={v.gain} data-low={v.low} data-high={v.high}>
@@ -26,7 +27,10 @@ export function RocksdbAdvice({ result }: { result: TuneResult }) {
       {changes.length > 0 && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="The recommendation as RocksDB options">
         <table className="data-table option-diff" data-testid="tune-changes">
-          <caption>The recommendation as RocksDB options{result.shares_note ? ` (share: ${result.shares_note})` : ''}</caption>
+          <caption>
+            The recommendation as RocksDB options; shares of the gain in {result.rank === 'time' ? 'predicted time per operation' : 'I/O per operation'}
+            {result.shares_note ? ` (${result.shares_note})` : ''}
+          </caption>
           <thead>
             <tr>
               <th>option</th>
@@ -64,7 +68,12 @@ export function RocksdbAdvice({ result }: { result: TuneResult }) {
       )}
       {m && (
         <p className="caption" data-testid="tune-memory" data-total={m.total}>
-          Memory as RocksDB charges it: {formatBytes(m.total)} = {formatBytes(m.memtables)} memtables ({result.write_buffers ?? 2} × write_buffer_size) + {formatBytes(m.block_cache)} block cache + {formatBytes(m.outside_cache)} index and filters outside it.
+          Current memory as RocksDB charges it: {formatBytes(m.total)} = {formatBytes(m.memtables)} memtables ({result.write_buffers ?? 2} × write_buffer_size) + {formatBytes(m.block_cache)} block cache + {formatBytes(m.outside_cache)} index and filters outside it.
+        </p>
+      )}
+      {rm && (
+        <p className="caption" data-testid="tune-memory-recommended" data-total={rm.total}>
+          Recommended: {formatBytes(rm.total)} = {formatBytes(rm.memtables)} memtables + {formatBytes(rm.block_cache)} block cache + {formatBytes(rm.outside_cache)} outside it.
         </p>
       )}
       {result.current.steady && rec.steady && (

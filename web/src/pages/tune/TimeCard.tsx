@@ -2,7 +2,8 @@
  * Time as well as pages: calibrate this browser's storage (OPFS page reads and writes) and the
  * engine's CPU per operation class, then price the current and the recommended design in µs per
  * operation and ops/s (`lsm calibrate` and `lsm predict --calibration` natively, the same code).
- * The calibration is kept in this browser (localStorage) until it is run again.
+ * The calibration is kept in this browser (localStorage) until it is run again; the page holds it,
+ * since the tuner can rank by it ("rank by: predicted time on this device").
  */
 import { useEffect, useRef, useState } from 'react';
 import type { Calibration, EngineConfig, PricedDesign, TimeCost, TuneResult } from '../../documents/engine';
@@ -11,7 +12,8 @@ import { engineClient } from '../../engine/client';
 
 const KEY = 'lsm-navigator/calibration';
 
-function stored(): Calibration | null {
+/** The calibration this browser keeps, if any. */
+export function storedCalibration(): Calibration | null {
   try {
     const text = localStorage.getItem(KEY);
     const c = text ? (JSON.parse(text) as Calibration) : null;
@@ -21,8 +23,19 @@ function stored(): Calibration | null {
   }
 }
 
-export function TimeCard({ result, current, onProblem }: { result: TuneResult | null; current: EngineConfig; onProblem: (p: string | null) => void }) {
-  const [calibration, setCalibration] = useState<Calibration | null>(stored);
+export function TimeCard({
+  result,
+  current,
+  calibration,
+  onCalibrated,
+  onProblem,
+}: {
+  result: TuneResult | null;
+  current: EngineConfig;
+  calibration: Calibration | null;
+  onCalibrated: (c: Calibration) => void;
+  onProblem: (p: string | null) => void;
+}) {
   const [busy, setBusy] = useState(false);
   const [times, setTimes] = useState<{ for: TuneResult; current: TimeCost; recommended: TimeCost } | null>(null);
   const rec: PricedDesign | null = result ? (result.recommended === 'robust' ? result.robust : result.nominal) : null;
@@ -48,7 +61,7 @@ export function TimeCard({ result, current, onProblem }: { result: TuneResult | 
     try {
       const { calibration: c } = await engineClient().call('calibrate', { config: current });
       localStorage.setItem(KEY, JSON.stringify(c));
-      setCalibration(c);
+      onCalibrated(c);
     } catch (e) {
       onProblem(e instanceof Error ? e.message : String(e));
     } finally {

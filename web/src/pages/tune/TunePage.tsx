@@ -7,7 +7,8 @@
  * then the files to take home, one by one or as one zip.
  */
 import { useEffect, useMemo, useState } from 'react';
-import type { EngineConfig, TraceFit, TuneResult, TuneTarget, Workload } from '../../documents/engine';
+import type { Calibration, EngineConfig, TraceFit, TuneRank, TuneResult, TuneTarget, Workload } from '../../documents/engine';
+import { formatBytes } from '../../documents/format';
 import { looksLikeTrace, looksLikeYcsb, traceFitNotes, ycsbImportNotes } from '../../documents/importKind';
 import {
   CUSTOM_DESIGN,
@@ -17,6 +18,7 @@ import {
   customWorkloadProblems,
   customWorkloadState,
   linkedDesign,
+  memoryBudgetProblem,
   tuneUrl,
 } from '../../documents/urls/tune';
 import { engineClient } from '../../engine/client';
@@ -25,6 +27,7 @@ import { ParamControl } from '../../ui/controls/ParamControl';
 import { Page } from '../../ui/layout/Page';
 import { useUrlState } from '../../ui/state/useUrlState';
 import { RankFrequencyCard } from './RankFrequencyCard';
+import { storedCalibration } from './TimeCard';
 import { TuneResults } from './TuneResults';
 import { YourWorkloadControls } from './YourWorkloadControls';
 
@@ -79,22 +82,37 @@ export function TunePage() {
   const linked = useMemo(() => (linkKey ? (JSON.parse(linkKey) as EngineConfig) : null), [linkKey]);
   const current = s.design === CUSTOM_DESIGN ? (custom?.config ?? null) : s.design === LINKED_DESIGN ? linked : preset;
 
+  // This device's calibration (Time on this device): once there is one, the tuner can rank by time.
+  const [calibration, setCalibration] = useState<Calibration | null>(storedCalibration);
+  const rank: TuneRank = s.rank === 'time' && calibration ? 'time' : 'io';
+  const rankedOn = rank === 'time' ? calibration : null;
+  // The memory budget in MiB; 0: what the current design uses.
+  const memoryProblem = memoryBudgetProblem(s.memory);
+  const memory = s.memory > 0 && !memoryProblem ? s.memory * 1_048_576 : null;
+
   // The engine's tuner runs in the engine worker; a newer request supersedes an older one.
   const [tuned, setTuned] = useState<{ result: TuneResult; millis: number } | null>(null);
   const [tuneError, setTuneError] = useState<string | null>(null);
+  // What the current design uses, as the last tune without a budget priced it (the field's default).
+  const [currentMemory, setCurrentMemory] = useState<number | null>(null);
   useEffect(() => {
-    if (!current || !workload) return;
+    if (!current || !workload || memoryProblem) return;
     let live = true;
     setTuned(null);
     setTuneError(null);
     engineClient()
-      .call('tune', { config: current, workload, rho: s.rho, target: s.target as TuneTarget })
-      .then((r) => live && setTuned(r))
+      .call('tune', { config: current, workload, options: { rho: s.rho, target: s.target as TuneTarget, memory, rank, calibration: rankedOn } })
+      .then((r) => {
+        if (!live) return;
+        setTuned(r);
+        const used = r.result.current.memory?.total ?? (memory === null ? r.result.memory_bytes : null);
+        if (used !== null) setCurrentMemory(used);
+      })
       .catch((e: unknown) => live && setTuneError(e instanceof Error ? e.message : String(e)));
     return () => {
       live = false;
     };
-  }, [current, workload, s.rho, s.target]);
+  }, [current, workload, s.rho, s.target, memory, memoryProblem, rank, rankedOn]);
 
   /** A YCSB properties file, a Workload JSON, or a KVBench trace to fit: the workload to tune for. */
   const importWorkload = async (file: File) => {
@@ -165,6 +183,21 @@ export function TunePage() {
           <ControlGroup title="Where you could be">
             <ParamControl {...url.bind('target')} />
             <ParamControl {...url.bind('rho')} />
+            <ParamControl {...url.bind('memory')} noSlider />
+            {memoryProblem ? (
+              <p role="alert" className="field-msg field-error" data-testid="tune-memory-error">
+                {memoryProblem}
+              </p>
+            ) : (
+              currentMemory !== null && (
+                <p className="caption" data-testid="tune-memory-default" data-bytes={currentMemory}>
+                  0 = what the current design uses: {formatBytes(currentMemory)} ({(currentMemory / 1_048_576).toFixed(1)} MiB).
+                </p>
+              )
+            )}
+            <ParamControl {...url.bind('rank')} disabled={!calibration} />
+            {!calibration && <p className="caption" data-testid="tune-rank-note">Calibrate this device (Time on this device, below) to rank by predicted time.</p>}
+            {calibration && s.rank === 'time' && <p className="caption">Ranked on {calibration.device}.</p>}
           </ControlGroup>
           {ownWorkload && (
             <YourWorkloadControls
@@ -208,7 +241,7 @@ export function TunePage() {
         </p>
       )}
       {current && workload && (
-        <TuneResults tuned={tuned} current={current} workload={workload} onProblem={setProblem} />
+        <TuneResults tuned={tuned} current={current} workload={workload} calibration={calibration} onCalibrated={setCalibration} onProblem={setProblem} />
       )}
     </Page>
   );

@@ -7,7 +7,7 @@ import { zipSync, strToU8 } from 'fflate';
 import { useMemo, useState } from 'react';
 import type { ExportDesign } from '../../documents/designs/exportDesigns';
 import { measuredByClass, measuredIoPerOp } from '../../documents/designs/monkeyView';
-import type { BundleFile, EngineConfig, PricedDesign, TuneProof, TuneResult, Workload } from '../../documents/engine';
+import type { BundleFile, Calibration, EngineConfig, PricedDesign, TuneProof, TuneResult, Workload } from '../../documents/engine';
 import { formatBytes, formatSig } from '../../documents/format';
 import { engineClient } from '../../engine/client';
 import { withTask } from '../../engine/session';
@@ -30,15 +30,24 @@ interface Measured {
   total: number;
 }
 
+/** A design's cost in the unit the tuner ranked by: predicted µs per operation, or I/O per operation. */
+function rankedCost(p: PricedDesign): number {
+  return p.time ? p.time.mean_us : p.prediction.expected;
+}
+
 export function TuneResults({
   tuned,
   current,
   workload,
+  calibration,
+  onCalibrated,
   onProblem,
 }: {
   tuned: { result: TuneResult; millis: number } | null;
   current: EngineConfig;
   workload: Workload;
+  calibration: Calibration | null;
+  onCalibrated: (c: Calibration) => void;
   onProblem: (problem: string | null) => void;
 }) {
   const [measured, setMeasured] = useState<{ for: TuneResult; rows: Measured[] } | null>(null);
@@ -136,6 +145,8 @@ export function TuneResults({
         ]
       : [];
 
+  const byTime = result?.rank === 'time';
+  const unit = byTime ? 'µs per op' : 'I/O per op';
   const rows = result
     ? ([
         ['current', 'Current design', result.current],
@@ -145,17 +156,19 @@ export function TuneResults({
         id,
         label,
         shape: p.summary,
-        expected: p.prediction.expected,
+        expected: rankedCost(p),
+        io: p.prediction.expected,
         worst: p.worst,
-        gain: result.current.prediction.expected > 0 ? 1 - p.prediction.expected / result.current.prediction.expected : 0,
+        gain: rankedCost(result.current) > 0 ? 1 - rankedCost(p) / rankedCost(result.current) : 0,
       }))
     : [];
   type Row = (typeof rows)[number];
   const columns: Column<Row>[] = [
     { key: 'label', label: 'design' },
     { key: 'shape', label: 'shape' },
-    { key: 'expected', label: 'predicted cost', unit: 'I/O per op', format: (v) => <span data-value={String(v)}>{formatSig(Number(v), 4)}</span> },
-    { key: 'worst', label: 'worst within ρ', unit: 'I/O per op', format: (v) => <span data-value={String(v)}>{formatSig(Number(v), 4)}</span> },
+    { key: 'expected', label: byTime ? 'predicted time' : 'predicted cost', unit, format: (v) => <span data-value={String(v)}>{formatSig(Number(v), 4)}</span> },
+    ...(byTime ? [{ key: 'io' as const, label: 'predicted I/O', unit: 'I/O per op', format: (v: unknown) => <span data-value={String(v)}>{formatSig(Number(v), 4)}</span> }] : []),
+    { key: 'worst', label: 'worst within ρ', unit, format: (v) => <span data-value={String(v)}>{formatSig(Number(v), 4)}</span> },
     { key: 'gain', label: 'predicted gain', format: (v) => <span data-value={String(v)}>{`${(Number(v) * 100).toFixed(1)}%`}</span> },
   ];
 
@@ -165,7 +178,7 @@ export function TuneResults({
     const q = (xs: number[]) => xs.map((y, i) => ({ x: (100 * (i + 0.5)) / xs.length, y }));
     return {
       x: { label: 'share of sampled workloads', unit: '%' },
-      y: { label: 'predicted cost', unit: 'I/O per op' },
+      y: { label: result.rank === 'time' ? 'predicted time' : 'predicted cost', unit: result.rank === 'time' ? 'µs per op' : 'I/O per op' },
       series: [
         { id: 'current', label: 'current', points: q(n.current), color: '#5d6b7f' },
         { id: 'nominal', label: 'nominal', points: q(n.nominal), color: SERIES_COLORS[0] },
@@ -184,7 +197,7 @@ export function TuneResults({
           <div>
             <h2>Where you could be</h2>
             <p className="caption">
-              Same memory as the current design{result && ` (${formatBytes(result.memory_bytes)} for ${result.target === 'rocksdb' ? 'memtables, block cache, and index and filter blocks' : 'buffer and filters'})`}, over the designs{' '}
+              {result ? `${formatBytes(result.memory_bytes)} of memory for every design (${result.target === 'rocksdb' ? 'memtables, block cache, and index and filter blocks' : 'buffer and filters'})` : 'The same memory for every design'}, ranked by {byTime ? `predicted time on ${result?.calibration?.device ?? 'this device'}` : 'I/O per operation'}, over the designs{' '}
               {result?.target === 'rocksdb' ? 'RocksDB runs, set by its own options, the block cache taking what the rest leaves' : 'the engine runs (policy, size ratio, filter bits, Monkey or uniform filters, lazy leveling around the best shapes, Mnemosyne\'s filters for the best designs)'}. Each is priced by the engine's own merge policy and filter sizing replayed on sizes, so a predicted cost is what the engine will measure.
               {tuned && ` ${tuned.result.candidates.toLocaleString('en-US')} designs priced in ${tuned.millis.toFixed(0)} ms; robustness costs ${(tuned.result.expected_loss * 100).toFixed(2)}% at the expected workload.`}
             </p>
@@ -304,7 +317,7 @@ export function TuneResults({
           </>
         )}
       </article>
-      <TimeCard result={result} current={current} onProblem={onProblem} />
+      <TimeCard result={result} current={current} calibration={calibration} onCalibrated={onCalibrated} onProblem={onProblem} />
       {designs.length > 0 && (
         <article className="card wide" data-testid="tune-bundle">
           <header className="card-head">

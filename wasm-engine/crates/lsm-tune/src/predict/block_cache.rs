@@ -130,8 +130,12 @@ fn block(rate: f64, t: &Times) -> (f64, f64, f64) {
     if t.all {
         return (if rate > 0.0 { 1.0 } else { 0.0 }, 0.0, if rate > 0.0 { 1.0 } else { 0.0 });
     }
-    let e_low = (-rate * t.low).exp();
-    let e_high = (-rate * t.high).exp();
+    chain((-rate * t.low).exp(), (-rate * t.high).exp())
+}
+
+/// `block` from e^{−λ T_low} and e^{−λ T_high}: the search for T_low holds T_high, so
+/// `Population` takes e^{−λ T_high} once per T_high instead of once per step.
+fn chain(e_low: f64, e_high: f64) -> (f64, f64, f64) {
     let a = 1.0 - e_low;
     let b = 1.0 - e_high * e_low;
     let hit = if a > 0.0 { a / (1.0 + a - b) } else { 0.0 };
@@ -139,13 +143,6 @@ fn block(rate: f64, t: &Times) -> (f64, f64, f64) {
     let low = miss * a + hit * (e_high - e_high * e_low);
     let high = hit * (1.0 - e_high);
     (hit, low, high)
-}
-
-/// Keys of class c per group, as shares of the key space (`share[c]`).
-struct Population<'a> {
-    groups: &'a [Blocks],
-    meta: &'a [Meta],
-    share: &'a [f64],
 }
 
 /// A key this many times hotter than the mean key of its blocks is not part of their mean.
@@ -158,39 +155,153 @@ fn bulk_mean(g: &Blocks, share: &[f64]) -> f64 {
     weighted().filter(|&(r, _)| r <= HOT * mean).map(|(_, x)| x).sum()
 }
 
-impl Population<'_> {
-    /// Expected bytes cached in the low and the high pool.
-    fn occupancy(&self, t: &Times) -> (f64, f64) {
-        let mut low = 0.0;
-        let mut high = 0.0;
-        for m in self.meta {
-            let (_, l, h) = meta_block(m.rate, t);
-            low += m.charge * l;
-            high += m.charge * h;
+/// What the occupancy of one group needs that does not depend on the characteristic times,
+/// taken once per solve (the search evaluates the occupancy a few hundred times).
+struct Group {
+    /// Blocks × the bytes each is charged.
+    bytes: f64,
+    /// The typical block's rate (its base and its keys at their mean), as an index into
+    /// `Population::rates`.
+    typical: usize,
+    /// Per popularity class: its block's rate (an index into `Population::rates`), the keys' weight
+    /// (keys × share × presence), and the blocks it leaves stale per operation.
+    classes: Vec<(usize, f64, f64)>,
+    /// The rates (> 0) of the classes with no keys here (weight 0): they add 0 × their chain,
+    /// which is nothing unless the chain is not finite (`idle_breaks`); and the least of them.
+    idle: Vec<f64>,
+    idle_least: f64,
+}
+
+/// Whether a class with no keys in its group (rate > 0, finite) still makes the group's
+/// occupancy NaN, as 0 × its chain: only when its chain is not finite, which needs 1 + a to round
+/// to 1 with a = 1 − e^{−λ T_low} > 0, so λ T_low at most 2⁻⁵³ give or take exp's rounding (2⁻⁵⁰
+/// leaves room). The solver's bracketing reads such a NaN, so it is kept, not fixed, here: the
+/// prepared occupancy is the plain one, bit for bit.
+fn idle_breaks(rate: f64, low: f64, high: f64) -> bool {
+    if rate * low > IDLE_SAFE {
+        return false;
+    }
+    let (_, l, h) = chain((-rate * low).exp(), (-rate * high).exp());
+    !(l.is_finite() && h.is_finite())
+}
+
+/// λ T_low above which a chain is finite whatever exp's last bit (2⁻⁵⁰).
+const IDLE_SAFE: f64 = 1.0 / 1_125_899_906_842_624.0;
+
+/// The blocks a cache holds (`groups` of data blocks whose keys of class c make up `share[c]` of
+/// a group's keys, index and filter blocks `meta`), prepared for the search of T_low and T_high.
+/// Many blocks share a rate (files of one level alike): each distinct rate's chain is taken once
+/// per step.
+struct Population {
+    /// The distinct rates of the groups' typical blocks and classes.
+    rates: Vec<f64>,
+    groups: Vec<Group>,
+    meta: Vec<Meta>,
+}
+
+/// A `Population` at one T_high: each distinct rate's e^{−λ T_high} taken once.
+struct AtHigh<'a> {
+    population: &'a Population,
+    high: f64,
+    meta: Vec<f64>,
+    /// e^{−λ T_high} of each of `Population::rates`.
+    rates: Vec<f64>,
+}
+
+impl Population {
+    fn new(groups: &[Blocks], meta: &[Meta], share: &[f64]) -> Population {
+        let mut rates = Vec::new();
+        let mut index: std::collections::BTreeMap<u64, usize> = std::collections::BTreeMap::new();
+        let mut index_of = |rate: f64| {
+            *index.entry(rate.to_bits()).or_insert_with(|| {
+                rates.push(rate);
+                rates.len() - 1
+            })
+        };
+        let groups = groups
+            .iter()
+            .map(|g| {
+                let mean = bulk_mean(g, share);
+                let (mut classes, mut idle) = (Vec::new(), Vec::new());
+                for (((r, p), s), leave) in g.rate.iter().zip(&g.presence).zip(share).zip(&g.leave) {
+                    let weight = g.keys * s * p;
+                    let (rate, stale) = (g.base + r + (g.keys - 1.0).max(0.0) * mean, weight * leave);
+                    if weight == 0.0 && stale == 0.0 && rate >= 0.0 && rate.is_finite() {
+                        // A rate of 0 has a = 0 and hit 0: always finite.
+                        if rate > 0.0 {
+                            idle.push(rate);
+                        }
+                    } else {
+                        classes.push((index_of(rate), weight, stale));
+                    }
+                }
+                let idle_least = idle.iter().copied().fold(f64::INFINITY, f64::min);
+                Group {
+                    bytes: g.blocks * g.charge,
+                    typical: index_of(g.base + g.keys * mean),
+                    classes,
+                    idle,
+                    idle_least,
+                }
+            })
+            .collect();
+        Population { rates, groups, meta: meta.to_vec() }
+    }
+
+    fn at_high(&self, high: f64) -> AtHigh<'_> {
+        let e = |rate: f64| (-rate * high).exp();
+        AtHigh {
+            population: self,
+            high,
+            meta: self.meta.iter().map(|m| e(m.rate)).collect(),
+            rates: self.rates.iter().map(|&r| e(r)).collect(),
         }
-        for g in self.groups {
-            let mean = bulk_mean(g, self.share);
-            let typical = g.base + g.keys * mean;
-            let (_, l0, h0) = block(typical, t);
+    }
+}
+
+impl AtHigh<'_> {
+    /// Expected bytes cached in the low and the high pool at T_low = `low` (not `Times::all`).
+    fn occupancy(&self, low: f64) -> (f64, f64) {
+        let p = self.population;
+        let mut low_bytes = 0.0;
+        let mut high_bytes = 0.0;
+        for (m, &e_high) in p.meta.iter().zip(&self.meta) {
+            // `meta_block`, its e^{−λ T_high} taken once.
+            let e_both = e_high * (-m.rate * low).exp();
+            low_bytes += m.charge * (e_high - e_both);
+            high_bytes += m.charge * (1.0 - e_high);
+        }
+        // Each distinct rate's share of time in the low and the high pool.
+        let pools: Vec<(f64, f64)> = p
+            .rates
+            .iter()
+            .zip(&self.rates)
+            .map(|(&rate, &e_high)| {
+                let (_, l, h) = chain((-rate * low).exp(), e_high);
+                (l, h)
+            })
+            .collect();
+        for g in &p.groups {
+            let (l0, h0) = pools[g.typical];
             // A block is typical, except that each of its keys may make it hotter or colder:
             // first order in the composition, one key at a time.
             let (mut l, mut h) = (l0, h0);
-            for (((r, p), s), leave) in g.rate.iter().zip(&g.presence).zip(self.share).zip(&g.leave) {
-                let (_, lc, hc) = block(g.base + r + (g.keys - 1.0).max(0.0) * mean, t);
-                l += g.keys * s * p * (lc - l0);
-                h += g.keys * s * p * (hc - h0);
+            for &(rate, weight, stale) in &g.classes {
+                let (lc, hc) = pools[rate];
+                l += weight * (lc - l0);
+                h += weight * (hc - h0);
                 // Blocks left stale per operation, each cached T_low more from the low pool, or
                 // T_high and then T_low from the high pool (Little's law).
-                if !t.all {
-                    let stale = g.keys * s * p * leave;
-                    l += stale * (lc + hc) * t.low;
-                    h += stale * hc * t.high;
-                }
+                l += stale * (lc + hc) * low;
+                h += stale * hc * self.high;
             }
-            low += g.blocks * g.charge * l.clamp(0.0, 1.0);
-            high += g.blocks * g.charge * h.clamp(0.0, 1.0);
+            if g.idle_least * low <= IDLE_SAFE && g.idle.iter().any(|&rate| idle_breaks(rate, low, self.high)) {
+                (l, h) = (f64::NAN, f64::NAN);
+            }
+            low_bytes += g.bytes * l.clamp(0.0, 1.0);
+            high_bytes += g.bytes * h.clamp(0.0, 1.0);
         }
-        (low, high)
+        (low_bytes, high_bytes)
     }
 }
 
@@ -216,7 +327,6 @@ fn solve(target: f64, guess: f64, tolerance: f64, f: impl Fn(f64) -> f64) -> f64
 /// The characteristic times of data blocks `groups` (keys of class c making up `share[c]` of
 /// each group's keys) and index and filter blocks `meta` in `cache`.
 pub(super) fn characteristic_times(groups: &[Blocks], meta: &[Meta], share: &[f64], cache: CacheShape) -> Times {
-    let pop = Population { groups, meta, share };
     let requested: f64 = groups
         .iter()
         .filter(|g| g.base > 0.0 || g.rate.iter().any(|&r| r > 0.0))
@@ -229,19 +339,21 @@ pub(super) fn characteristic_times(groups: &[Blocks], meta: &[Meta], share: &[f6
     if requested <= cache.capacity {
         return Times { low: 0.0, high: 0.0, all: true };
     }
-    let total = |t: &Times| {
-        let (l, h) = pop.occupancy(t);
+    let pop = Population::new(groups, meta, share);
+    let total = |at: &AtHigh<'_>, low: f64| {
+        let (l, h) = at.occupancy(low);
         l + h
     };
     // A first guess: a single LRU's time, where rates are per operation and the cache holds
     // about `capacity` of the blocks requested.
-    let lru = solve(cache.capacity, 1.0, 1e-4, |low| total(&Times { low, high: 0.0, all: false }));
+    let single = pop.at_high(0.0);
+    let lru = solve(cache.capacity, 1.0, 1e-4, |low| total(&single, low));
     if cache.high_share <= 0.0 {
         return Times { low: lru, high: 0.0, all: false };
     }
     let guess = std::cell::Cell::new(lru);
-    let low_for = |high: f64| {
-        let low = solve(cache.capacity, guess.get(), 1e-4, |low| total(&Times { low, high, all: false }));
+    let low_for = |at: &AtHigh<'_>| {
+        let low = solve(cache.capacity, guess.get(), 1e-4, |low| total(at, low));
         guess.set(low);
         low
     };
@@ -249,15 +361,16 @@ pub(super) fn characteristic_times(groups: &[Blocks], meta: &[Meta], share: &[f6
     // blocks hit again never fill it).
     let high_cap = cache.capacity * cache.high_share;
     let high_held = |high: f64| {
-        let low = low_for(high);
-        pop.occupancy(&Times { low, high, all: false }).1
+        let at = pop.at_high(high);
+        let low = low_for(&at);
+        at.occupancy(low).1
     };
     // Unbounded only if every block requested fits in the high pool: with T_high → ∞ a block hit
     // once never leaves it, so over time it holds them all. (Probing T_high = 10¹² instead solved
     // T_low to where a = 1 − e^{−λT_low} rounds to 0, found the pool empty, and then priced every
     // block as a hit: YCSB E at 1M, 8 → 120 MiB of cache, predicted 96% fewer reads, measured 20%.)
     let high = if requested <= high_cap { 1e12 } else { solve(high_cap, 4.0 * lru, 1e-3, high_held) };
-    Times { low: low_for(high), high, all: false }
+    Times { low: low_for(&pop.at_high(high)), high, all: false }
 }
 
 /// Hit probability of a request for a key of class c in `g`.
@@ -414,6 +527,78 @@ mod tests {
         let predicted: f64 =
             classes.iter().enumerate().map(|(c, (count, pc))| *count as f64 * pc * hit(&g, c, &share, &t)).sum();
         (predicted, measured)
+    }
+
+    /// The occupancy as the model states it, one block's chain at a time: what `AtHigh::occupancy`
+    /// must equal bit for bit (it only takes each distinct exponential once).
+    fn plain_occupancy(groups: &[Blocks], meta: &[Meta], share: &[f64], t: &Times) -> (f64, f64) {
+        let mut low = 0.0;
+        let mut high = 0.0;
+        for m in meta {
+            let (_, l, h) = meta_block(m.rate, t);
+            low += m.charge * l;
+            high += m.charge * h;
+        }
+        for g in groups {
+            let mean = bulk_mean(g, share);
+            let typical = g.base + g.keys * mean;
+            let (_, l0, h0) = block(typical, t);
+            let (mut l, mut h) = (l0, h0);
+            for (((r, p), s), leave) in g.rate.iter().zip(&g.presence).zip(share).zip(&g.leave) {
+                let (_, lc, hc) = block(g.base + r + (g.keys - 1.0).max(0.0) * mean, t);
+                l += g.keys * s * p * (lc - l0);
+                h += g.keys * s * p * (hc - h0);
+                let stale = g.keys * s * p * leave;
+                l += stale * (lc + hc) * t.low;
+                h += stale * hc * t.high;
+            }
+            low += g.blocks * g.charge * l.clamp(0.0, 1.0);
+            high += g.blocks * g.charge * h.clamp(0.0, 1.0);
+        }
+        (low, high)
+    }
+
+    #[test]
+    fn the_prepared_occupancy_is_the_plain_one_bit_for_bit() {
+        // Three groups: two alike (files of one level share their rates), one with classes that
+        // have no keys there (presence 0), one of them at a rate whose chain breaks (NaN) at
+        // T_low = 2⁻⁵³, T_high = 10¹² — the plain sum carries that NaN, so must the prepared one.
+        let mut rng = Rng::new(7);
+        let classes = 12;
+        let share: Vec<f64> = (0..classes).map(|_| 1.0 / classes as f64).collect();
+        let group = |rng: &mut Rng, zero_from: usize| Blocks {
+            blocks: 100.0 + 1_000.0 * rng.next_f64(),
+            charge: 4_096.0,
+            keys: 4.0,
+            base: 1e-6 * rng.next_f64(),
+            rate: (0..classes).map(|c| if c == classes - 1 { 0.0 } else { 1e-4 * rng.next_f64() }).collect(),
+            presence: (0..classes).map(|c| if c >= zero_from { 0.0 } else { rng.next_f64() }).collect(),
+            leave: (0..classes).map(|_| 1e-7 * rng.next_f64()).collect(),
+            age: Age::WARM,
+        };
+        let a = group(&mut rng, classes);
+        let mut idle = group(&mut rng, 8);
+        idle.rate[9] = 1.0;
+        let groups = vec![a.clone(), a, idle];
+        let meta = [Meta { charge: 8_192.0, rate: 1e-3 }, Meta { charge: 100.0, rate: 0.0 }];
+        let pop = Population::new(&groups, &meta, &share);
+        assert!(pop.rates.len() < 2 * (classes + 1), "alike groups share their rates: {}", pop.rates.len());
+        let same = |x: f64, y: f64| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
+        let mut broke = 0;
+        for high in [0.0, 1.0, 3.7e4, 1e12] {
+            let at = pop.at_high(high);
+            let lows = (-60..=40).map(|e| 2f64.powi(e) * 1.3).chain([f64::powi(2.0, -53), 1e-11, 0.5, 7e5]);
+            for low in lows {
+                let plain = plain_occupancy(&groups, &meta, &share, &Times { low, high, all: false });
+                let prepared = at.occupancy(low);
+                assert!(
+                    same(plain.0, prepared.0) && same(plain.1, prepared.1),
+                    "T_low {low}, T_high {high}: plain {plain:?}, prepared {prepared:?}"
+                );
+                broke += usize::from(plain.0.is_nan());
+            }
+        }
+        assert!(broke > 0, "the case of a breaking chain is exercised");
     }
 
     #[test]
