@@ -17,7 +17,8 @@
 //! current design is always a candidate, so the recommendation is never predicted worse than
 //! where you are.
 //! The nominal design minimises the predicted cost at the expected workload; the robust one the
-//! worst case within ρ (ρ = 0: the nominal design).
+//! worst case within ρ (ρ = 0: the nominal design). The cost is I/O per operation, or with a
+//! device calibration (`rank`) the predicted time per operation on that device.
 //!
 //! A design RocksDB runs (imported from its OPTIONS file) tuned for RocksDB is searched instead
 //! over RocksDB's own knobs (`knobs`: memtable size, level-0 trigger, level base, multiplier,
