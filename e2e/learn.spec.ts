@@ -96,7 +96,8 @@ test('learn: moving controls redraws the numbers the models compute', async ({ p
 
   // The teaching view opens on the same policy and bits, its size ratio brought into the classroom's range.
   const teach = page.getByTestId('learn-teach-link');
-  await expect(teach).toHaveAttribute('href', '#/teach?v=1&T=6&pol=tiering&fa=monkey&b=7.5&spd=2');
+  // The whole teaching state, its merge controls at their defaults (merges when you step).
+  await expect(teach).toHaveAttribute('href', '#/teach?v=1&T=6&pol=tiering&fa=monkey&b=7.5&mg=step&l0s=2&l0x=4&spd=2');
   await teach.click();
   await expect(page.getByRole('radio', { name: 'Tiering' })).toBeChecked();
   await expect(page.getByRole('textbox', { name: /size ratio/i })).toHaveValue('6');
