@@ -2,7 +2,7 @@
 // (Debian's librocksdb 7.8), with what RocksDB did counted the way the engine counts it.
 //
 //   lsm ops --workload W | referee --db DIR --options OPTIONS_FILE [--block-cache-bytes N]
-//       [--direct-reads auto|on|off] [--wal on|off] [--sync-compactions on|off]
+//       [--direct-reads auto|on|off] [--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off]
 //
 // The stream (stdin): the 8 bytes "LSMOPS1\n", then records, each a tag byte and its payload:
 //   'L' / 'R'   the load / run phase begins (no payload)
@@ -89,7 +89,7 @@ uint64_t nanos_since(Clock::time_point t0) {
 // Invalid arguments: exit 2, as the `lsm` CLI does for its own flags.
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr, "referee: %s\n(usage: referee --db DIR --options OPTIONS_FILE [--block-cache-bytes N] "
-               "[--direct-reads auto|on|off] [--wal on|off] [--sync-compactions on|off] < stream)\n",
+               "[--direct-reads auto|on|off] [--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off] < stream)\n",
                message.c_str());
   std::fflush(stderr);
   std::_Exit(2);
@@ -590,6 +590,9 @@ struct PerfSums {
   uint64_t internal_keys_skipped = 0;
   uint64_t internal_deletes_skipped = 0;
   uint64_t memtables_queried = 0;
+  // Nanoseconds reading, checksumming and decompressing blocks from storage; only with
+  // --time-block-reads on (perf timers cost a clock read each, so runs leave them off).
+  uint64_t block_read_ns = 0;
   std::map<uint32_t, LevelPerf> by_level;
   Latency latency;
 
@@ -609,6 +612,7 @@ struct PerfSums {
     internal_keys_skipped += p->internal_key_skipped_count;
     internal_deletes_skipped += p->internal_delete_skipped_count;
     memtables_queried += p->get_from_memtable_count;
+    block_read_ns += p->block_read_time + p->block_checksum_time + p->block_decompress_time;
     iostats_bytes_read += rocksdb::get_iostats_context()->bytes_read;
     if (p->level_to_perf_context != nullptr) {
       for (const auto& [level, c] : *p->level_to_perf_context) {
@@ -646,6 +650,7 @@ struct PerfSums {
     j.field("internal_keys_skipped", internal_keys_skipped);
     j.field("internal_deletes_skipped", internal_deletes_skipped);
     j.field("memtables_queried", memtables_queried);
+    if (block_read_ns > 0) j.field("block_read_ns", block_read_ns);
     j.key("latency_ns").begin_object(true);
     j.field("count", latency.count);
     j.field_real("mean", latency.count > 0 ? latency.sum / static_cast<double>(latency.count) : 0.0);
@@ -1014,13 +1019,13 @@ int play(int argc, char** argv, bool fixed_stack) {
   std::string db_path, options_path;
   int64_t block_cache_bytes = -1;  // -1: as the OPTIONS file leaves it
   std::string direct_mode = "auto";
-  bool wal = false, sync_compactions = true;
+  bool wal = false, sync_compactions = true, time_block_reads = false;
 
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--help" || flag == "-h") {
       std::printf("referee --db DIR --options OPTIONS_FILE [--block-cache-bytes N] [--direct-reads auto|on|off] "
-                  "[--wal on|off] [--sync-compactions on|off] < LSMOPS1 stream\n");
+                  "[--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off] < LSMOPS1 stream\n");
       return 0;
     }
     if (i + 1 >= argc) usage_error(flag + " takes a value");
@@ -1046,8 +1051,10 @@ int play(int argc, char** argv, bool fixed_stack) {
       wal = parse_on_off("--wal", v);
     } else if (flag == "--sync-compactions") {
       sync_compactions = parse_on_off("--sync-compactions", v);
+    } else if (flag == "--time-block-reads") {
+      time_block_reads = parse_on_off("--time-block-reads", v);
     } else {
-      usage_error("unknown flag " + flag + " (flags: --db, --options, --block-cache-bytes, --direct-reads, --wal, --sync-compactions)");
+      usage_error("unknown flag " + flag + " (flags: --db, --options, --block-cache-bytes, --direct-reads, --wal, --sync-compactions, --time-block-reads)");
     }
   }
   if (db_path.empty()) usage_error("--db DIR is required (a directory that does not exist or is empty)");
@@ -1169,8 +1176,10 @@ int play(int argc, char** argv, bool fixed_stack) {
   write_options.disableWAL = !wal;
   rocksdb::ReadOptions read_options;
 
-  // Counts only (no timers): cheap enough to read around every operation.
-  rocksdb::SetPerfLevel(rocksdb::PerfLevel::kEnableCount);
+  // Counts only (no timers): cheap enough to read around every operation. A calibration asks for
+  // the block-read timers too: what a storage read costs RocksDB itself, alignment and decompression
+  // included, is the price its predictions need.
+  rocksdb::SetPerfLevel(time_block_reads ? rocksdb::PerfLevel::kEnableTimeExceptForMutex : rocksdb::PerfLevel::kEnableCount);
   rocksdb::get_perf_context()->EnablePerLevelPerfContext();
 
   Quiet quiet{db, !opened.disable_auto_compactions};
@@ -1363,6 +1372,7 @@ int play(int argc, char** argv, bool fixed_stack) {
   if (!direct) j.field("direct_reads_reason", direct_reason);
   j.field_bool("wal", wal);
   j.field_bool("sync_compactions", sync_compactions);
+  j.field_bool("time_block_reads", time_block_reads);
 
   // The options as RocksDB opened them.
   {

@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { rocksdbBlockReadUs } from './calibrate.mjs';
 import { LSM, buildReferee, playOnRocksdb, playStream } from './referee.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-referee-test-'));
@@ -425,6 +426,33 @@ test('zero-result lookups: a 10 bits/key Bloom filter skips ~99% of data blocks,
   // At most one data block per file a lookup can reach: every L0 file and one file per deeper level.
   const l0 = none.tree_after_load.levels[0].file_count;
   assert.ok(perLookup(mn, 'data_block_reads') <= l0 + levelsWithFiles(none.tree_after_load) + 0.01);
+});
+
+test('--time-block-reads on: RocksDB times its storage reads, counting exactly what an untimed run counts', async (t) => {
+  const workload = workloadFile('timed-lookups', {
+    preload: { entries: 20000, key_space: 0, key_bytes: 16, value_bytes: 1000 },
+    operations: 2000,
+    mix: { get_existing: 1 },
+    distribution: { kind: 'uniform' },
+  });
+  const untimed = await playOnRocksdb({ workload, driver, optionsFile: BLOOM(), blockCacheBytes: 0 });
+  const timed = await playOnRocksdb({ workload, driver, optionsFile: BLOOM(), blockCacheBytes: 0, extraArgs: ['--time-block-reads', 'on'] });
+  assert.equal(untimed.time_block_reads, false);
+  assert.equal(timed.time_block_reads, true);
+  const u = untimed.run.lookups.existing;
+  const e = timed.run.lookups.existing;
+  assert.equal(u.block_read_ns, undefined, 'an untimed run reports no read time');
+  assert.equal(e.block_reads, u.block_reads, 'timers change no count');
+  assert.equal(e.data_block_reads, u.data_block_reads);
+  assert.ok(e.block_reads >= 1500, `${e.block_reads} storage reads`);
+  const priced = rocksdbBlockReadUs(timed.run);
+  assert.equal(priced.reads, e.block_reads);
+  t.diagnostic(`RocksDB's own price of a storage block read: ${priced.us.toFixed(1)} µs over ${priced.reads} reads`);
+  // A storage read (direct where allowed) costs at least a microsecond and well under a lookup's
+  // whole mean latency times the reads it made.
+  assert.ok(priced.us >= 1 && priced.us < 100_000, `${priced.us} µs per read`);
+  assert.ok((priced.us * e.block_reads) / e.count <= e.latency_ns.mean / 1000 + 1e-9, 'read time is part of the call time');
+  assert.equal(rocksdbBlockReadUs(untimed.run), null, 'untimed: no price');
 });
 
 test('deletes, inserts and scans under Zipf keys, background compactions and the default block cache', async () => {
