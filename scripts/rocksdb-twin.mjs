@@ -16,7 +16,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { env, root, setup } from './setup.mjs';
 import { buildReferee } from '../interop/rocksdb/referee.mjs';
-import { SHAPES, agreementCounts, caseLines, repredictCase, runCase } from '../interop/rocksdb/twin.mjs';
+import { SHAPES, agreementCounts, caseLines, repredictCase, rerunEngineCase, runCase } from '../interop/rocksdb/twin.mjs';
 
 const usage = `npm run rocksdb-twin -- [options]
 
@@ -30,7 +30,10 @@ const usage = `npm run rocksdb-twin -- [options]
   --predict-only   measure nothing: make the predicted column of a stored table (--in) again with
                    today's \`lsm predict\`, keep its engine and RocksDB figures, write it to --out
                    (default: over --in); prints the agreement before and after
-  --in FILE        the stored table --predict-only reads (default public/measured/rocksdb-twin.json)
+  --engine-again   run the engine again (and lsm predict) for the stored cases --only and
+                   --workloads select, keep RocksDB's figures and every other case as stored,
+                   write it to --out (default: over --in); prints the agreement before and after
+  --in FILE        the stored table --predict-only or --engine-again reads (default public/measured/rocksdb-twin.json)
   --help           this text`;
 
 function fail(message) {
@@ -49,6 +52,7 @@ try {
       workloads: { type: 'string', default: 'abcdef' },
       out: { type: 'string' },
       'predict-only': { type: 'boolean', default: false },
+      'engine-again': { type: 'boolean', default: false },
       in: { type: 'string', default: path.join(root, 'public/measured/rocksdb-twin.json') },
       help: { type: 'boolean', default: false },
     },
@@ -75,7 +79,9 @@ const unknownShape = only.find((id) => !SHAPES.some((s) => s.id === id));
 if (unknownShape) fail(`--only: no shape "${unknownShape}"`);
 const letters = values.workloads.replaceAll(',', '');
 if (!/^[a-f]+$/.test(letters)) fail(`--workloads must be letters from abcdef, got "${letters}"`);
-const out = values.out ?? (values['predict-only'] ? values.in : path.join(root, 'public/measured/rocksdb-twin.json'));
+const fromStored = values['predict-only'] || values['engine-again'];
+if (values['predict-only'] && values['engine-again']) fail('--predict-only and --engine-again: give one');
+const out = values.out ?? (fromStored ? values.in : path.join(root, 'public/measured/rocksdb-twin.json'));
 
 /** The agreement of a table, one line per side, then each figure that does not agree. */
 function printAgreement(title, cases) {
@@ -87,7 +93,7 @@ function printAgreement(title, cases) {
 setup();
 const built = spawnSync('cargo', ['build', '--release', '--bin', 'lsm', '--manifest-path', path.join(root, 'wasm-engine/Cargo.toml')], { stdio: 'inherit', env });
 if (built.status !== 0) process.exit(1);
-if (values['predict-only']) {
+if (fromStored) {
   let table;
   try {
     table = JSON.parse(fs.readFileSync(values.in, 'utf8'));
@@ -98,8 +104,17 @@ if (values['predict-only']) {
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'rocksdb-twin-predict-'));
   try {
     printAgreement('stored', table.cases);
-    const cases = table.cases.map((c, i) => repredictCase(c, path.join(work, String(i))));
-    printAgreement('predicted again', cases);
+    const selected = (c) => only.includes(c.shape) && letters.includes(c.workload.replace(/^ycsb:/, ''));
+    const cases = table.cases.map((c, i) => {
+      const dir = path.join(work, String(i));
+      if (!values['engine-again']) return repredictCase(c, dir);
+      if (!selected(c)) return c;
+      const t0 = Date.now();
+      const again = rerunEngineCase(c, dir);
+      console.log(`${caseLines(again).join('\n')}\n  (engine again in ${((Date.now() - t0) / 1000).toFixed(1)} s)`);
+      return again;
+    });
+    printAgreement(values['engine-again'] ? 'engine run again' : 'predicted again', cases);
     fs.writeFileSync(out, `${JSON.stringify({ ...table, predictedAt: new Date().toISOString(), cases }, null, 1)}\n`);
     console.log(`\nwrote ${path.relative(root, out)}`);
   } finally {

@@ -301,6 +301,37 @@ export function repredictCase(c, dir) {
   };
 }
 
+/** The engine run as `configFile` on the workload (merges inline, in memory): its Report. */
+function runEngine(configFile, workload, records, operations, dir) {
+  const reportFile = path.join(dir, 'report.json');
+  // Merges inline: RocksDB's driver waits for compactions after every write that seals a memtable
+  // (--sync-compactions on), so both trees have every merge installed when a lookup comes.
+  execFileSync(LSM, ['run', '--config', configFile, '--workload', workload, '--records', String(records), '--operations', String(operations), '--merges', 'inline', '--report', reportFile], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  return JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+}
+
+/**
+ * A stored case with the engine run again and `lsm predict` made again (same shape, scale, cache,
+ * workload and sizes); RocksDB's figures and tree are kept as stored. For an engine change: the
+ * engine's side takes minutes where RocksDB's takes many.
+ */
+export function rerunEngineCase(c, dir) {
+  const shape = SHAPES.find((s) => s.id === c.shape);
+  if (!shape) throw new Error(`stored case names shape "${c.shape}", which SHAPES does not have`);
+  const { configFile } = importShape({ dir, shape, scale: c.scale, cache: c.blockCacheBytes });
+  const report = runEngine(configFile, c.workload, c.records, c.operations, dir);
+  const predicted = predictWith(configFile, c.workload, c.records, c.operations);
+  return {
+    ...c,
+    run: { ...c.run, engine: engineFigures(report, 'run'), predicted: predictedFigures(predicted, 'run') },
+    load: { ...c.load, engine: engineFigures(report, 'load'), predicted: predictedFigures(predicted, 'load') },
+    trees: { ...c.trees, engine: engineTree(report.tree) },
+    engineMeasured: new Date().toISOString(),
+  };
+}
+
 /**
  * One case: shape × workload at `records` / `operations`, sizes scaled by `scale`, a block cache
  * of `blockCacheBytes` (scaled default). Writes its files under `dir`; resolves to both sides'
@@ -309,13 +340,7 @@ export function repredictCase(c, dir) {
 export async function runCase({ driver, dir, shape, workload, records, operations, scale = 1, blockCacheBytes }) {
   const cache = blockCacheBytes ?? Math.round(DEFAULT_BLOCK_CACHE * scale);
   const { optionsFile, configFile, imported } = importShape({ dir, shape, scale, cache });
-  const reportFile = path.join(dir, 'report.json');
-  // Merges inline: RocksDB's driver waits for compactions after every write that seals a memtable
-  // (--sync-compactions on), so both trees have every merge installed when a lookup comes.
-  execFileSync(LSM, ['run', '--config', configFile, '--workload', workload, '--records', String(records), '--operations', String(operations), '--merges', 'inline', '--report', reportFile], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  const report = JSON.parse(fs.readFileSync(reportFile, 'utf8'));
+  const report = runEngine(configFile, workload, records, operations, dir);
   const predicted = predictWith(configFile, workload, records, operations);
   const rocks = await playOnRocksdb({ driver, workload, records, operations, optionsFile, blockCacheBytes: cache, dbDir: path.join(dir, 'db') });
   fs.rmSync(path.join(dir, 'db'), { recursive: true, force: true });
