@@ -327,11 +327,13 @@ impl RequiredPlugin {
             policy: per_level::POLICY_NAME.into(),
             file: per_level::POLICY_FILE.into(),
             note: format!(
-                "plugin required: the recommendation gives each level its own filter bits ({}), which an OPTIONS file \
-                 cannot say (it holds one filter_policy, here the same memory's mean); build {} into your application \
-                 and set table_options.filter_policy = lsm_navigator::NewPerLevelBloomPolicy() after loading the OPTIONS \
-                 file — without it RocksDB runs the mean bits on every level, not the design priced",
+                "plugin required: the recommendation gives each level its own filter bits ({}; {} on average over the \
+                 data), which an OPTIONS file cannot say (its one filter_policy holds the exporter's capacity-weighted \
+                 mean of the levels' bits); build {} into your application and set table_options.filter_policy = \
+                 lsm_navigator::NewPerLevelBloomPolicy() after loading the OPTIONS file — without it RocksDB runs that \
+                 one value on every level, not the design priced",
                 per_level::bits_summary(&bits),
+                (config.filter.bits_per_key * 1000.0).round() / 1000.0,
                 per_level::POLICY_FILE
             ),
             bits_by_level: bits,
