@@ -460,6 +460,10 @@ export function proofLines(c) {
       `  ${design.padEnd(12)} ${mem.padEnd(46)} ${c.predicted[design].toFixed(4).padStart(11)} ${range(runs.map((r) => r.ioPerOp), 4).padStart(11)} ${range(runs.map((r) => r.blocksPerOp), 4).padStart(9)} ${range(runs.map((r) => r.dataBlocksPerOp), 4).padStart(11)} ${`${range(runs.map((r) => r.writtenPerUserByte), 3)}, ${range(runs.map((r) => r.writtenPerUserByteAll), 3)}`.padStart(23)}  ${range(runs.map((r) => r.opsPerSecond), 0).padEnd(22)} ${lat}`,
     );
   }
+  for (const design of ['current', 'recommended']) {
+    const built = c.runs[design][0].filterBitsByLevel ?? [];
+    if (built.length > 0) lines.push(`  filter bits/key as RocksDB built them (${design}, ${c.runs[design][0].filterPolicy}): ${built.map((l) => `L${l.level} ${l.bitsPerKey.toFixed(2)}`).join(', ')}`);
+  }
   lines.push(
     `  gain: predicted ${pct(c.predicted.gain)} · measured I/O per op ${gainText(c.gains.ioPerOp)} · blocks read per op ${gainText(c.gains.blocksPerOp)} · written per user byte ${c.runs.current[0].userBytesWritten > 0 ? gainText(c.gains.writtenPerUserByte) : '— (the run writes nothing)'} (load + run ${gainText(c.gains.writtenPerUserByteAll)}) · ops/s ${gainText(c.gains.opsPerSecond)}`,
   );
@@ -478,10 +482,6 @@ export function proofLines(c) {
           `priced at ${atRun.pageReadUs.toFixed(1)} µs: current ${atRun.current.ops_per_sec.toFixed(0)}, recommended ${atRun.recommended.ops_per_sec.toFixed(0)} ops/s predicted`,
       );
     }
-  }
-  for (const design of ['current', 'recommended']) {
-    const built = c.runs[design][0].filterBitsByLevel ?? [];
-    if (built.length > 0) lines.push(`  filter bits/key as RocksDB built them (${design}, ${c.runs[design][0].filterPolicy}): ${built.map((l) => `L${l.level} ${l.bitsPerKey.toFixed(2)}`).join(', ')}`);
   }
   if (c.runs.current.some((r) => !r.directReads) || c.runs.recommended.some((r) => !r.directReads)) {
     lines.push('  WARNING: the filesystem refused direct reads: blocks "read from storage" may have come from the OS page cache');
