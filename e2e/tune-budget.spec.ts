@@ -2,8 +2,12 @@
  * The Tune page's inputs besides the design and the workload, as a person sees them: the memory
  * budget (default: what the current design uses, shown; a bad one refused naming the field and
  * its range) and what the designs are ranked by (I/O per operation, or predicted time on this
- * device once it is calibrated).
+ * device once it is calibrated), and whether a C++ filter plugin may be recommended (per-level
+ * bits through the shipped policy.h; off by default).
  */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import { openPage } from './helpers';
 
@@ -94,6 +98,71 @@ test('tune: once this device is calibrated the designs can be ranked by predicte
   await expect(page.getByTestId('tune-verdict-model')).toContainText('time per operation on a test device with dear writes');
   const changes = page.getByTestId('tune-changes');
   if ((await changes.count()) > 0) await expect(changes.locator('caption')).toContainText('shares of the gain in predicted time per operation');
+  await expect(page.locator('text=NaN')).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('tune: the per-level filter plugin is off by default; allowed, a recommendation that needs it says so and the bundle carries policy.h', async ({ page }) => {
+  test.setTimeout(180_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'tune-plugin-'));
+  // 200,000 records of 16 + 100 B under a 2 MiB memtable, 4 bits/key, a 256 KiB cache; half the
+  // lookups of keys never written (interop/rocksdb/plugin.test.mjs plays it on RocksDB).
+  const options = path.join(dir, 'OPTIONS-plugin');
+  fs.writeFileSync(
+    options,
+    [
+      '[Version]',
+      '  rocksdb_version=7.8.3',
+      '[DBOptions]',
+      '  create_if_missing=true',
+      '[CFOptions "default"]',
+      '  write_buffer_size=2097152',
+      '  max_bytes_for_level_base=8388608',
+      '  target_file_size_base=2097152',
+      '[TableOptions/BlockBasedTable "default"]',
+      '  filter_policy=bloomfilter:4:false',
+      '  format_version=5',
+      '  block_cache={capacity=262144}',
+      '',
+    ].join('\n'),
+  );
+  const workload = path.join(dir, 'half-missing.json');
+  fs.writeFileSync(
+    workload,
+    JSON.stringify({
+      kind: 'lsm-navigator/workload',
+      version: 1,
+      name: 'half missing',
+      seed: 7,
+      preload: { entries: 200000, key_space: 0, key_bytes: 16, value_bytes: 100 },
+      operations: 100000,
+      mix: { get_missing: 0.5, get_existing: 0.5 },
+      distribution: { kind: 'uniform' },
+    }),
+  );
+  const errors = await openPage(page, 'tune', 'Tune');
+  await page.getByTestId('tune-options').setInputFiles(options);
+  await page.getByTestId('tune-workload-file').setInputFiles(workload);
+  const verdict = page.getByTestId('tune-verdict-model');
+  await expect(verdict).toHaveAttribute('data-keep', 'false', { timeout: 60_000 });
+  const box = page.getByRole('checkbox', { name: /Allow a C\+\+ filter plugin \(per-level bits\)/ });
+  await expect(box).not.toBeChecked();
+  await expect(page.getByTestId('tune-plugin-required')).toHaveCount(0);
+  const before = await verdict.innerText();
+  await box.check();
+  await expect(verdict).not.toHaveText(before, { timeout: 60_000 });
+  const required = page.getByTestId('tune-plugin-required');
+  await expect(required).toContainText('Plugin required');
+  await expect(required).toContainText('policy.h');
+  const bits = ((await required.getAttribute('data-bits')) ?? '').split(',').map(Number);
+  expect(new Set(bits).size, `bits differ by level: ${bits}`).toBeGreaterThan(1);
+  await expect(verdict).toContainText('plugin required');
+  await expect(page.getByTestId('tune-changes').locator('tr[data-option*="policy.h"]')).toHaveCount(1);
+  const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('tune-zip').click()]);
+  const bytes = fs.readFileSync(await zip.path());
+  for (const name of ['policy.h', 'compare.sh', 'recommended.OPTIONS']) {
+    expect(bytes.includes(Buffer.from(`lsm-navigator-tune/${name}`)), name).toBe(true);
+  }
   await expect(page.locator('text=NaN')).toHaveCount(0);
   expect(errors).toEqual([]);
 });

@@ -23,6 +23,8 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
   const repeats = Number(option('--repeats', '2'));
   if (!(Number.isInteger(repeats) && repeats >= 1 && repeats <= 20)) fail(`--repeats must be a whole number in [1, 20], got "${option('--repeats')}"`);
   const optionsFile = option('--options', null);
+  const plugin = option('--plugin', null);
+  if (plugin !== null && plugin !== 'per-level-filters') fail(`--plugin must be per-level-filters, got "${plugin}"`);
   const out = option('--out', path.join(root, 'public/measured/tune-proof-rocksdb.json'));
   const start = optionsFile ? fs.readFileSync(optionsFile, 'utf8') : defaultOptionsText(path.join(work, 'defaults'));
   const currentText = scaleOptions(start, scale);
@@ -55,7 +57,7 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
     fs.mkdirSync(path.dirname(out), { recursive: true });
     fs.writeFileSync(
       out,
-      `${JSON.stringify({ kind: 'lsm-navigator/tune-proof-rocksdb', version: 1, measured: new Date().toISOString(), from, scale, blockCacheBytes, records, operations, repeats, calibration, cases }, null, 1)}\n`,
+      `${JSON.stringify({ kind: 'lsm-navigator/tune-proof-rocksdb', version: 1, measured: new Date().toISOString(), from, scale, blockCacheBytes, records, operations, repeats, plugin, calibration, cases }, null, 1)}\n`,
     );
   };
   for (const letter of letters) {
@@ -70,6 +72,7 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
       operations,
       repeats,
       calibration,
+      plugin,
       log: (l) => console.error(l),
     });
     console.log(`${proofLines(c).join('\n')}\n  (${((Date.now() - t0) / 1000).toFixed(0)} s)`);

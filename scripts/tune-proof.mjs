@@ -21,7 +21,8 @@
  *
  * Options: --records N, --operations N, --robust ρ (default 0, engine target), --target engine|rocksdb, --only abc,
  *          and for --target rocksdb: --options FILE, --scale F (sizes of the OPTIONS × F, e.g. 1/5; the
- *          block cache too), --repeats N (default 2), --out FILE
+ *          block cache too), --repeats N (default 2), --out FILE, --plugin per-level-filters (the tune may give
+ *          each level its own filter bits through the shipped C++ policy; the proof then builds the referee with it)
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

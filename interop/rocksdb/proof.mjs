@@ -15,12 +15,19 @@
  *   4. each run is reduced to the proof's figures (blocks read from storage per operation, bytes
  *      written by flush + compaction per user byte, ops/s, latency per class, memory), and the
  *      gain the tune predicted is set against the gain measured, with the runs' spread as noise.
+ *
+ * With `plugin: 'per-level-filters'` the tune may give each level its own filter bits (`lsm tune
+ * --plugin per-level-filters`); when the recommendation needs them (the result's `plugin`), its
+ * C++ policy (`lsm export --format rocksdb-cpp`, policy.h) is compiled into a second referee,
+ * which installs it as the recommended design's filter_policy: the proof measures the plugin
+ * design on RocksDB. Each run's filter bits per level as RocksDB built them (filter bytes × 8 over
+ * entries, from the tables' properties) are in its figures.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LSM, playOnRocksdb } from './referee.mjs';
+import { LSM, buildReferee, playOnRocksdb } from './referee.mjs';
 import { DEFAULT_BLOCK_CACHE, rocksdbFigures } from './twin.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -210,7 +217,16 @@ export function proofFigures(report, pageBytes) {
     latency,
     directReads: report.direct_reads,
     levels: (report.tree_after_run?.levels ?? []).filter((l) => l.file_count > 0).map((l) => l.level),
+    filterBitsByLevel: filterBitsByLevel(report.tree_after_run),
+    filterPolicy: report.options?.filter_policy ?? null,
   };
+}
+
+/** Filter bits per key of each level holding files, as RocksDB built them: { level, entries, bitsPerKey }. */
+export function filterBitsByLevel(tree) {
+  return (tree?.levels ?? [])
+    .filter((l) => l.file_count > 0)
+    .map((l) => ({ level: l.level, entries: l.entries, bitsPerKey: l.entries > 0 ? ((l.filter_bytes ?? 0) * 8) / l.entries : 0 }));
 }
 
 /**
@@ -266,7 +282,7 @@ function exportRocksdb(configFile, workloadFile) {
  * `blockCacheBytes` for the current design, workload `workload` (ycsb:a … or a file) at
  * `records` / `operations`, `repeats` runs per design alternating. Files go under `dir`.
  */
-export async function runProof({ driver, dir, currentText, blockCacheBytes = DEFAULT_BLOCK_CACHE, workload, records, operations, repeats = 2, calibration = null, log = () => {} }) {
+export async function runProof({ driver, dir, currentText, blockCacheBytes = DEFAULT_BLOCK_CACHE, workload, records, operations, repeats = 2, calibration = null, plugin = null, log = () => {} }) {
   fs.mkdirSync(dir, { recursive: true });
   const file = (name, text) => {
     const p = path.join(dir, name);
@@ -286,7 +302,7 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
   const currentConfig = file('current.engine.json', `${JSON.stringify(config, null, 2)}\n`);
 
   const t0 = Date.now();
-  const tuned = lsm(['tune', '--config', currentConfig, '--workload', workload, '--records', String(records), '--operations', String(operations), '--target', 'rocksdb']);
+  const tuned = lsm(['tune', '--config', currentConfig, '--workload', workload, '--records', String(records), '--operations', String(operations), '--target', 'rocksdb', ...(plugin ? ['--plugin', plugin] : [])]);
   const tuneMs = Date.now() - t0;
   const t = JSON.parse(tuned.stdout);
   // A gain inside the model's error says "keep your design": then nothing changes.
@@ -305,17 +321,29 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
     recommended.changes.push({ section: 'block cache', key: 'block_cache capacity', from: String(cache.current), to: String(cache.recommended) });
   }
 
+  // A recommendation that needs the per-level policy runs with it: a referee built with its policy.h.
+  const needsPlugin = !keep && t.plugin ? t.plugin : null;
+  const drivers = { current: driver, recommended: driver };
+  if (needsPlugin) {
+    const policyDir = path.join(dir, 'policy');
+    fs.mkdirSync(policyDir, { recursive: true });
+    fs.writeFileSync(path.join(policyDir, 'policy.h'), lsm(['export', '--design', recommendedConfig, '--format', 'rocksdb-cpp', '--workload', workloadFile]).stdout);
+    drivers.recommended = buildReferee(path.join(dir, 'referee-with-policy'), { policyDir });
+    recommended.changes.push({ section: 'C++ plugin', key: 'filter_policy', from: 'the OPTIONS file\'s', to: `${needsPlugin.policy} (policy.h)` });
+  }
   const runs = { current: [], recommended: [] };
   const options = { current: currentOptions, recommended: recommendedOptionsFile };
   for (let i = 0; i < repeats; i++) {
     for (const design of ['current', 'recommended']) {
       const t1 = Date.now();
       const dbDir = path.join(dir, `db-${design}-${i}`);
+      const filterPlugin = design === 'recommended' && needsPlugin !== null;
       const report = await playOnRocksdb({
-        driver,
+        driver: drivers[design],
         workload: workloadFile,
         optionsFile: options[design],
         blockCacheBytes: cache[design],
+        filterPlugin,
         dbDir,
         extraArgs: ['--time-block-reads', 'on'],
       });
@@ -354,6 +382,8 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
     memoryTuned: t.memory_bytes,
     summary: { current: t.current.summary, recommended: rec.summary },
     verdict: t.verdict ?? null,
+    pluginAllowed: plugin,
+    plugin: needsPlugin,
     tuneChanges: keep ? [] : (t.changes ?? []),
     memoryBudget: t.memory_bytes,
     changes: recommended.changes,
@@ -398,6 +428,8 @@ export function proofLines(c) {
   lines.push(`  current:     ${c.summary.current}`);
   lines.push(`  recommended: ${c.summary.recommended}`);
   if (c.verdict) lines.push(`  verdict: ${c.verdict.words}`);
+  if (c.plugin) lines.push(`  plugin: ${c.plugin.policy} from policy.h, bits/key by level as exported: ${c.plugin.bits_by_level.map((b, i) => `L${i} ${b}`).join(', ')}`);
+  else if (c.pluginAllowed) lines.push(`  plugin ${c.pluginAllowed} allowed, not needed: the recommendation runs from its OPTIONS file alone`);
   for (const x of c.tuneChanges ?? []) lines.push(`    ${x.option}: ${x.from} → ${x.to} (${(100 * x.share).toFixed(1)}% of the gain) — ${x.reason}`);
   const st = c.predicted.steady;
   if (st?.current && st?.recommended) {
@@ -427,6 +459,10 @@ export function proofLines(c) {
     lines.push(
       `  ${design.padEnd(12)} ${mem.padEnd(46)} ${c.predicted[design].toFixed(4).padStart(11)} ${range(runs.map((r) => r.ioPerOp), 4).padStart(11)} ${range(runs.map((r) => r.blocksPerOp), 4).padStart(9)} ${range(runs.map((r) => r.dataBlocksPerOp), 4).padStart(11)} ${`${range(runs.map((r) => r.writtenPerUserByte), 3)}, ${range(runs.map((r) => r.writtenPerUserByteAll), 3)}`.padStart(23)}  ${range(runs.map((r) => r.opsPerSecond), 0).padEnd(22)} ${lat}`,
     );
+  }
+  for (const design of ['current', 'recommended']) {
+    const built = c.runs[design][0].filterBitsByLevel ?? [];
+    if (built.length > 0) lines.push(`  filter bits/key as RocksDB built them (${design}, ${c.runs[design][0].filterPolicy}): ${built.map((l) => `L${l.level} ${l.bitsPerKey.toFixed(2)}`).join(', ')}`);
   }
   lines.push(
     `  gain: predicted ${pct(c.predicted.gain)} · measured I/O per op ${gainText(c.gains.ioPerOp)} · blocks read per op ${gainText(c.gains.blocksPerOp)} · written per user byte ${c.runs.current[0].userBytesWritten > 0 ? gainText(c.gains.writtenPerUserByte) : '— (the run writes nothing)'} (load + run ${gainText(c.gains.writtenPerUserByteAll)}) · ops/s ${gainText(c.gains.opsPerSecond)}`,

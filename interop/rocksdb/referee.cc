@@ -2,7 +2,12 @@
 // (Debian's librocksdb 7.8), with what RocksDB did counted the way the engine counts it.
 //
 //   lsm ops --workload W | referee --db DIR --options OPTIONS_FILE [--block-cache-bytes N]
-//       [--direct-reads auto|on|off] [--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off]
+//       [--direct-reads auto|on|off] [--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off] [--filter-plugin on|off]
+//
+// Built with -DLSM_NAVIGATOR_POLICY -I DIR, where DIR holds a design's `policy.h` (`lsm export
+// --format rocksdb-cpp`: per-level filter bits, a plugin an OPTIONS file cannot name), the driver
+// can install that policy as the table's filter_policy (--filter-plugin on), in place of the
+// OPTIONS file's; the tree it reports then carries the filter bytes RocksDB built per level.
 //
 // The stream (stdin): the 8 bytes "LSMOPS1\n", then records, each a tag byte and its payload:
 //   'L' / 'R'   the load / run phase begins (no payload)
@@ -71,8 +76,13 @@
 #include "rocksdb/perf_level.h"
 #include "rocksdb/statistics.h"
 #include "rocksdb/table.h"
+#include "rocksdb/table_properties.h"
 #include "rocksdb/utilities/options_util.h"
 #include "rocksdb/version.h"
+
+#ifdef LSM_NAVIGATOR_POLICY
+#include "policy.h"  // lsm_navigator::NewPerLevelBloomPolicy (lsm export --format rocksdb-cpp)
+#endif
 
 namespace {
 
@@ -89,7 +99,7 @@ uint64_t nanos_since(Clock::time_point t0) {
 // Invalid arguments: exit 2, as the `lsm` CLI does for its own flags.
 [[noreturn]] void usage_error(const std::string& message) {
   std::fprintf(stderr, "referee: %s\n(usage: referee --db DIR --options OPTIONS_FILE [--block-cache-bytes N] "
-               "[--direct-reads auto|on|off] [--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off] < stream)\n",
+               "[--direct-reads auto|on|off] [--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off] [--filter-plugin on|off] < stream)\n",
                message.c_str());
   std::fflush(stderr);
   std::_Exit(2);
@@ -821,6 +831,14 @@ void settle(const Quiet& quiet, Referee& ref, std::vector<std::string>& notes) {
 std::string tree_json(rocksdb::DB* db, int num_levels, int indent_depth) {
   std::vector<rocksdb::LiveFileMetaData> files;
   db->GetLiveFilesMetaData(&files);
+  // Each table's filter size, from its properties (what the filter policy built for it).
+  rocksdb::TablePropertiesCollection props;
+  db->GetPropertiesOfAllTables(&props);
+  auto filter_bytes_of = [&](const rocksdb::LiveFileMetaData& f) -> uint64_t {
+    auto it = props.find(f.db_path + "/" + f.relative_filename);
+    if (it == props.end()) it = props.find(f.db_path + f.name);
+    return it == props.end() ? 0 : it->second->filter_size;
+  };
   std::vector<std::vector<rocksdb::LiveFileMetaData>> levels(std::max(num_levels, 1));
   for (auto& f : files) {
     if (f.level >= static_cast<int>(levels.size())) levels.resize(f.level + 1);
@@ -838,11 +856,12 @@ std::string tree_json(rocksdb::DB* db, int num_levels, int indent_depth) {
     } else {
       std::sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.smallestkey < b.smallestkey; });
     }
-    uint64_t bytes = 0, entries = 0, deletions = 0;
+    uint64_t bytes = 0, entries = 0, deletions = 0, filter_bytes = 0;
     for (const auto& f : v) {
       bytes += f.size;
       entries += f.num_entries;
       deletions += f.num_deletions;
+      filter_bytes += filter_bytes_of(f);
     }
     total_files += v.size();
     total_bytes += bytes;
@@ -854,6 +873,7 @@ std::string tree_json(rocksdb::DB* db, int num_levels, int indent_depth) {
     j.field("bytes", bytes);
     j.field("entries", entries);
     j.field("deletions", deletions);
+    j.field("filter_bytes", filter_bytes);
     j.key("files").begin_array();
     for (const auto& f : v) {
       j.begin_object(true);
@@ -862,6 +882,7 @@ std::string tree_json(rocksdb::DB* db, int num_levels, int indent_depth) {
       j.field("size", f.size);
       j.field("entries", f.num_entries);
       j.field("deletions", f.num_deletions);
+      j.field("filter_bytes", filter_bytes_of(f));
       j.field("smallest_key_hex", hex(f.smallestkey));
       j.field("largest_key_hex", hex(f.largestkey));
       j.end_object();
@@ -1019,13 +1040,13 @@ int play(int argc, char** argv, bool fixed_stack) {
   std::string db_path, options_path;
   int64_t block_cache_bytes = -1;  // -1: as the OPTIONS file leaves it
   std::string direct_mode = "auto";
-  bool wal = false, sync_compactions = true, time_block_reads = false;
+  bool wal = false, sync_compactions = true, time_block_reads = false, filter_plugin = false;
 
   for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
     if (flag == "--help" || flag == "-h") {
       std::printf("referee --db DIR --options OPTIONS_FILE [--block-cache-bytes N] [--direct-reads auto|on|off] "
-                  "[--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off] < LSMOPS1 stream\n");
+                  "[--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off] [--filter-plugin on|off] < LSMOPS1 stream\n");
       return 0;
     }
     if (i + 1 >= argc) usage_error(flag + " takes a value");
@@ -1053,8 +1074,13 @@ int play(int argc, char** argv, bool fixed_stack) {
       sync_compactions = parse_on_off("--sync-compactions", v);
     } else if (flag == "--time-block-reads") {
       time_block_reads = parse_on_off("--time-block-reads", v);
+    } else if (flag == "--filter-plugin") {
+      filter_plugin = parse_on_off("--filter-plugin", v);
+#ifndef LSM_NAVIGATOR_POLICY
+      if (filter_plugin) usage_error("--filter-plugin on needs a driver built with a policy.h (g++ -DLSM_NAVIGATOR_POLICY -I DIR)");
+#endif
     } else {
-      usage_error("unknown flag " + flag + " (flags: --db, --options, --block-cache-bytes, --direct-reads, --wal, --sync-compactions, --time-block-reads)");
+      usage_error("unknown flag " + flag + " (flags: --db, --options, --block-cache-bytes, --direct-reads, --wal, --sync-compactions, --time-block-reads, --filter-plugin)");
     }
   }
   if (db_path.empty()) usage_error("--db DIR is required (a directory that does not exist or is empty)");
@@ -1097,16 +1123,25 @@ int play(int argc, char** argv, bool fixed_stack) {
   auto* table_options = cf_options.table_factory ? cf_options.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>() : nullptr;
   if (table_options == nullptr) {
     if (block_cache_bytes >= 0) usage_error("--block-cache-bytes needs a block-based table (the OPTIONS file's table_factory is another)");
+    if (filter_plugin) usage_error("--filter-plugin needs a block-based table (the OPTIONS file's table_factory is another)");
     notes.push_back("the table factory is not block-based: no block cache, filter or perf fields of block-based tables apply");
-  } else if (block_cache_bytes >= 0) {
+  } else if (block_cache_bytes >= 0 || filter_plugin) {
     rocksdb::BlockBasedTableOptions t = *table_options;
     if (block_cache_bytes == 0) {
       t.no_block_cache = true;
       t.block_cache = nullptr;
-    } else {
+    } else if (block_cache_bytes > 0) {
       t.no_block_cache = false;
       t.block_cache = rocksdb::NewLRUCache(static_cast<size_t>(block_cache_bytes));
     }
+#ifdef LSM_NAVIGATOR_POLICY
+    if (filter_plugin) {
+      // The design's per-level bits: the policy picks them by the level a table is built for.
+      t.filter_policy = lsm_navigator::NewPerLevelBloomPolicy();
+      notes.push_back(std::string("filter plugin: the OPTIONS file's filter_policy is replaced by ") + t.filter_policy->Name() +
+                      " (policy.h), which gives each level the bits the design lists (see tree_after_*: filter_bytes per level)");
+    }
+#endif
     cf_options.table_factory.reset(rocksdb::NewBlockBasedTableFactory(t));
   }
 
@@ -1419,6 +1454,7 @@ int play(int argc, char** argv, bool fixed_stack) {
     if (opened_table != nullptr) {
       const auto& t = *opened_table;
       j.field("filter_policy", t.filter_policy ? t.filter_policy->Name() : "none");
+      j.field_bool("filter_plugin", filter_plugin);
       j.field("filter_policy_id", t.filter_policy ? t.filter_policy->GetId() : "none");
       // Bits per key: 7.8 has no accessor; the policy's id carries it ("bloomfilter:10:false",
       // "ribbonfilter:10:-1" and the like), as the OPTIONS file writes it.

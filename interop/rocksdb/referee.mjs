@@ -12,7 +12,12 @@
  *
  * From a shell (compiles the driver into a temporary directory, prints the JSON):
  *   node interop/rocksdb/referee.mjs --workload ycsb:b --records 1000000 --operations 500000 \
- *       --options OPTIONS.ini [--block-cache-bytes N] [driver flags...]
+ *       --options OPTIONS.ini [--policy DIR] [--block-cache-bytes N] [driver flags...]
+ *
+ * A design with per-level filter bits needs the C++ policy `lsm export --format rocksdb-cpp`
+ * writes (`policy.h`, a plugin an OPTIONS file cannot name): `buildReferee(dir, { policyDir })`
+ * compiles it into the driver, and `filterPlugin: true` (the driver's --filter-plugin on) installs
+ * it as the table's filter_policy; from a shell, `--policy DIR` (DIR holding policy.h) does both.
  */
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,22 +28,32 @@ import { fileURLToPath } from 'node:url';
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const LSM = path.join(path.resolve(here, '../..'), 'wasm-engine/target/release/lsm');
 
-/** Compile the driver into `dir` (g++ -std=c++17 -O2, -lrocksdb); returns the executable's path. */
-export function buildReferee(dir) {
+/**
+ * Compile the driver into `dir` (g++ -std=c++17 -O2, -lrocksdb); returns the executable's path.
+ * With `policyDir` (a directory holding an exported `policy.h`), the per-level filter policy is
+ * compiled in, for runs with `filterPlugin: true`.
+ */
+export function buildReferee(dir, { policyDir } = {}) {
   const exe = path.join(dir, 'referee');
   fs.mkdirSync(dir, { recursive: true });
-  execFileSync('g++', ['-std=c++17', '-O2', path.join(here, 'referee.cc'), '-o', exe, '-lrocksdb', '-lpthread'], {
+  const policy = [];
+  if (policyDir) {
+    if (!fs.existsSync(path.join(policyDir, 'policy.h'))) throw new Error(`buildReferee: ${policyDir} holds no policy.h (lsm export --format rocksdb-cpp writes it)`);
+    policy.push('-DLSM_NAVIGATOR_POLICY', '-I', policyDir);
+  }
+  execFileSync('g++', ['-std=c++17', '-O2', ...policy, path.join(here, 'referee.cc'), '-o', exe, '-lrocksdb', '-lpthread'], {
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   return exe;
 }
 
 /** The driver's command line for these settings (everything after the executable). */
-export function refereeArgs({ dbDir, optionsFile, blockCacheBytes, extraArgs = [] }) {
+export function refereeArgs({ dbDir, optionsFile, blockCacheBytes, filterPlugin = false, extraArgs = [] }) {
   if (!dbDir) throw new Error('refereeArgs: dbDir is required');
   if (!optionsFile) throw new Error('refereeArgs: optionsFile is required (a RocksDB OPTIONS file)');
   const args = ['--db', dbDir, '--options', optionsFile];
   if (blockCacheBytes !== undefined && blockCacheBytes !== null) args.push('--block-cache-bytes', String(blockCacheBytes));
+  if (filterPlugin) args.push('--filter-plugin', 'on');
   return [...args, ...extraArgs];
 }
 
@@ -91,7 +106,7 @@ export async function playStream({ driver, input, optionsFile, blockCacheBytes, 
  * Play workload W on RocksDB: `lsm ops --workload W [--records N --operations N]` piped into the
  * driver. Resolves to the driver's JSON; rejects with the failing side's status and stderr.
  */
-export async function playOnRocksdb({ lsm = LSM, workload, records, operations, optionsFile, blockCacheBytes, dbDir, driver, extraArgs = [] }) {
+export async function playOnRocksdb({ lsm = LSM, workload, records, operations, optionsFile, blockCacheBytes, filterPlugin = false, dbDir, driver, extraArgs = [] }) {
   if (!driver) throw new Error('playOnRocksdb: driver is required (buildReferee(dir) compiles it)');
   if (!workload) throw new Error('playOnRocksdb: workload is required (ycsb:a … ycsb:f, a YCSB properties file or Workload JSON)');
   if (!fs.existsSync(lsm)) {
@@ -102,7 +117,7 @@ export async function playOnRocksdb({ lsm = LSM, workload, records, operations, 
   if (operations !== undefined) opsArgs.push('--operations', String(operations));
   return withDbDir(dbDir, async (db) => {
     const ops = spawn(lsm, opsArgs, { stdio: ['ignore', 'pipe', 'pipe'] });
-    const referee = spawn(driver, refereeArgs({ dbDir: db, optionsFile, blockCacheBytes, extraArgs }), { stdio: ['pipe', 'pipe', 'pipe'] });
+    const referee = spawn(driver, refereeArgs({ dbDir: db, optionsFile, blockCacheBytes, filterPlugin, extraArgs }), { stdio: ['pipe', 'pipe', 'pipe'] });
     referee.stdin.on('error', () => {});
     ops.stdout.pipe(referee.stdin);
     // A referee that dies early (RocksDB aborting on an option) must not leave lsm ops blocked
@@ -145,15 +160,16 @@ async function main(argv) {
   const operations = take('--operations');
   const optionsFile = take('--options');
   const dbDir = take('--db');
+  const policyDir = take('--policy');
   if (!workload || !optionsFile) {
-    console.error('usage: node interop/rocksdb/referee.mjs --workload W [--records N] [--operations N] --options OPTIONS_FILE [--db DIR] [referee flags]');
+    console.error('usage: node interop/rocksdb/referee.mjs --workload W [--records N] [--operations N] --options OPTIONS_FILE [--policy DIR] [--db DIR] [referee flags]');
     process.exit(2);
   }
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-referee-'));
   try {
-    const driver = buildReferee(work);
+    const driver = buildReferee(work, { policyDir });
     const t0 = Date.now();
-    const report = await playOnRocksdb({ workload, records, operations, optionsFile, dbDir, driver, extraArgs: argv });
+    const report = await playOnRocksdb({ workload, records, operations, optionsFile, dbDir, driver, filterPlugin: Boolean(policyDir), extraArgs: argv });
     console.error(`referee: played in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
     process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } finally {

@@ -542,6 +542,23 @@ export interface TuneOptions {
   rank: TuneRank;
   /** Needed when rank is time. */
   calibration: Calibration | null;
+  /** A plugin the user accepts building in (RocksDB target): per-level filter bits through the shipped C++ policy. Absent/null: none. */
+  plugin?: TunePlugin | null;
+}
+
+/** Plugins the tuner may recommend (lsm-tune `per_level::Plugin`). */
+export type TunePlugin = 'per-level-filters';
+
+/** A plugin the recommendation cannot run without (lsm-tune `RequiredPlugin`). */
+export interface RequiredPlugin {
+  plugin: TunePlugin;
+  /** The policy's name as RocksDB records it. */
+  policy: string;
+  /** The bundle's file holding it: policy.h. */
+  file: string;
+  /** Bits per key by RocksDB level, L0 first. */
+  bits_by_level: number[];
+  note: string;
 }
 
 /** The Tune result document (wasm-engine/crates/lsm-tune/src/lib.rs), the same as `lsm tune` prints. */
@@ -577,6 +594,10 @@ export interface TuneResult {
   shares_note?: string;
   robust_note?: string;
   export_warnings?: string[];
+  /** The plugin the user accepted, if any. */
+  plugin_allowed?: TunePlugin;
+  /** The plugin the recommendation needs; absent when its OPTIONS file alone runs it. */
+  plugin?: RequiredPlugin;
 }
 
 /** Measured I/O per operation of the current and the recommended design, and where. */

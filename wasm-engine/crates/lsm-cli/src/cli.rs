@@ -314,6 +314,11 @@ pub(crate) struct TuneArgs {
     /// RocksDB's max_write_buffer_number, for the memory charge (whole number in [1, 64]).
     #[arg(long, value_name = "N", default_value = "2")]
     pub(crate) max_write_buffer_number: String,
+    /// A plugin you accept building into your application (--target rocksdb): per-level-filters
+    /// lets the search give each level its own filter bits (Monkey's split) through the shipped
+    /// C++ policy (policy.h, `lsm export --format rocksdb-cpp`); the result says when it is required.
+    #[arg(long, value_name = "PLUGIN", value_parser = Named(&["per-level-filters"]))]
+    pub(crate) plugin: Option<String>,
     /// What the designs are ranked by: io (I/O per operation) or time (predicted µs per operation
     /// on the device of --calibration, which time needs).
     #[arg(long, value_name = "UNIT", default_value = "io", value_parser = Named(&["io", "time"]))]

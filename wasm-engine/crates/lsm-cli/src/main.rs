@@ -520,6 +520,7 @@ fn tune(a: &TuneArgs) -> Result<()> {
     options.memory = a.memory.as_deref().map(|m| number::<f64>(m, "memory")).transpose()?;
     options.write_buffers = number(&a.max_write_buffer_number, "max-write-buffer-number")?;
     options.rank = a.rank.parse()?;
+    options.plugin = a.plugin.as_deref().map(str::parse).transpose()?;
     options.calibration = match &a.calibration {
         Some(path) => Some(Calibration::from_json(&read(path)?).map_err(|e| in_file(path, e))?),
         None if options.rank == lsm_tune::Rank::Time => {

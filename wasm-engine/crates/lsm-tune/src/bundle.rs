@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::predict::CLASSES;
-use super::{Priced, Target, TuneResult, allocation_name, human_bytes, shape_summary};
+use super::{Priced, RequiredPlugin, Target, TuneResult, allocation_name, human_bytes, shape_summary};
 use lsm_core::config::{Allocation, EngineConfig};
 use lsm_core::error::Result;
 use lsm_export::{self as export, Format};
@@ -43,7 +43,11 @@ pub fn files(result: &TuneResult, proof: Option<&Proof>) -> Result<Vec<BundleFil
     let w = &result.workload;
     let mut out = vec![file("REPORT.md", report(result, proof))];
     out.push(file("recommended.OPTIONS", export::export(&rec.config, Format::Rocksdb, Some(w))?.text));
-    if matches!(rec.config.filter.allocation, Allocation::Monkey | Allocation::Explicit) {
+    let plugin = RequiredPlugin::of(&rec.config);
+    if let Some(p) = &plugin {
+        // The plugin the recommendation cannot run without, under the name referee.cc includes.
+        out.push(file(&p.file, export::export(&rec.config, Format::RocksdbCpp, Some(w))?.text));
+    } else if matches!(rec.config.filter.allocation, Allocation::Monkey | Allocation::Explicit) {
         out.push(file("recommended-filter-policy.cc", export::export(&rec.config, Format::RocksdbCpp, Some(w))?.text));
     }
     out.push(file("current.OPTIONS", export::export(&result.current.config, Format::Rocksdb, Some(w))?.text));
@@ -59,7 +63,10 @@ pub fn files(result: &TuneResult, proof: Option<&Proof>) -> Result<Vec<BundleFil
     props_text.push_str(&props);
     out.push(file("workload.properties", props_text));
     out.push(file("workload.db_bench.sh", export::export(&rec.config, Format::DbBench, Some(w))?.text));
-    out.push(file("compare.sh", compare_script(result.current.config.block_cache.bytes, rec.config.block_cache.bytes)));
+    out.push(file(
+        "compare.sh",
+        compare_script(result.current.config.block_cache.bytes, rec.config.block_cache.bytes, plugin.is_some()),
+    ));
     out.push(file("referee.cc", REFEREE_SOURCE.into()));
     out.push(file("tune-result.json", serde_json::to_string_pretty(result).unwrap_or_default() + "\n"));
     Ok(out)
@@ -71,8 +78,21 @@ const REFEREE_SOURCE: &str = include_str!("../../../../interop/rocksdb/referee.c
 
 /// Plays workload.json's exact operation stream on RocksDB with each OPTIONS file through the
 /// referee and prints, per run, RocksDB's own counts per operation; `db_bench` as an argument
-/// adds the db_bench comparison (workload.db_bench.sh).
-fn compare_script(current_cache: u64, recommended_cache: u64) -> String {
+/// adds the db_bench comparison (workload.db_bench.sh). With `plugin`, the referee is built with
+/// the bundle's policy.h and installs it for the recommended design (--filter-plugin on).
+fn compare_script(current_cache: u64, recommended_cache: u64, plugin: bool) -> String {
+    let (build_flags, plugin_note, recommended_flags) = if plugin {
+        (
+            "-DLSM_NAVIGATOR_POLICY -I \"$here\" ",
+            "#\n# The recommended design needs the C++ plugin policy.h (per-level filter bits, which an OPTIONS\n\
+             # file cannot say): the referee is built with it and installs it as the recommended design's\n\
+             # filter_policy (--filter-plugin on); db_bench cannot load it, so its recommended run has the\n\
+             # OPTIONS file's mean bits on every level.\n",
+            " --filter-plugin on",
+        )
+    } else {
+        ("", "", "")
+    };
     format!(
         "#!/bin/sh
 # The comparison on real RocksDB, by RocksDB's own counters. The referee (referee.cc, built here
@@ -95,22 +115,22 @@ fn compare_script(current_cache: u64, recommended_cache: u64) -> String {
 #
 # `sh compare.sh db_bench` then also runs workload.db_bench.sh (db_bench: the same key and
 # operation counts, but its own uniform keys and one operation type at a time) per design.
-set -e
+{plugin_note}set -e
 here=\"$(cd \"$(dirname \"$0\")\" && pwd)\"
 WORK=\"${{WORK:-$(mktemp -d)}}\"
 LSM=\"${{LSM:-lsm}}\"
 REPEATS=\"${{REPEATS:-2}}\"
 command -v \"$LSM\" > /dev/null || {{ echo \"compare.sh: lsm not found (put LSM Navigator's CLI on PATH or set LSM)\" >&2; exit 2; }}
 mkdir -p \"$WORK\"
-g++ -std=c++17 -O2 \"$here/referee.cc\" -o \"$WORK/referee\" -lrocksdb -lpthread
+g++ -std=c++17 -O2 {build_flags}\"$here/referee.cc\" -o \"$WORK/referee\" -lrocksdb -lpthread
 printf '%-12s %4s %10s %10s %10s %9s %15s %15s %15s\\n' design run blocks/op data/op written/B ops/s get_p50/p99 write_p50/p99 scan_p50/p99
 i=1
 while [ \"$i\" -le \"$REPEATS\" ]; do
   for design in current recommended; do
-    if [ \"$design\" = current ]; then cache={current_cache}; else cache={recommended_cache}; fi
+    if [ \"$design\" = current ]; then cache={current_cache}; plugin=; else cache={recommended_cache}; plugin=\"{recommended_flags}\"; fi
     rm -rf \"$WORK/db-$design\"
     \"$LSM\" ops --workload \"$here/workload.json\" | \"$WORK/referee\" --db \"$WORK/db-$design\" \\
-      --options \"$here/$design.OPTIONS\" --block-cache-bytes \"$cache\" > \"$WORK/$design-$i.json\" 2> \"$WORK/$design-$i.log\"
+      --options \"$here/$design.OPTIONS\" --block-cache-bytes \"$cache\"$plugin > \"$WORK/$design-$i.json\" 2> \"$WORK/$design-$i.log\"
     rm -rf \"$WORK/db-$design\"
     grep -q '\"direct_reads\": true' \"$WORK/$design-$i.json\" || echo \"warning: $design run $i: no direct reads (see $WORK/$design-$i.json): blocks may come from the page cache\" >&2
     grep '^referee: summary' \"$WORK/$design-$i.log\" | awk -v design=\"$design\" -v run=\"$i\" '
@@ -269,6 +289,9 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
     if let Some(v) = &r.verdict {
         s.push_str(&format!("\n**Verdict:** {}.\n", v.words));
     }
+    if let Some(p) = &r.plugin {
+        s.push_str(&format!("\n**Plugin required ({}):** {}.\n", p.plugin.name(), p.note));
+    }
     s.push_str("\n## What changed\n\n");
     if r.changes.is_empty() {
         for c in changes(&cur.config, &rec.config) {
@@ -324,8 +347,17 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
          - `workload.db_bench.sh`: the same key and operation counts for db_bench (`sh compare.sh db_bench` runs it too)\n\
          - `tune-result.json`: everything above as data\n",
     );
-    if matches!(rec.config.filter.allocation, Allocation::Monkey | Allocation::Explicit) {
-        s.push_str("- `recommended-filter-policy.cc`: the per-level Bloom filter policy RocksDB needs for Monkey's allocation\n");
+    match RequiredPlugin::of(&rec.config) {
+        Some(p) => s.push_str(&format!(
+            "- `{}`: **plugin required** — the C++ filter policy giving each level its own bits ({}); RocksDB runs the \
+             recommendation only with it (`compare.sh` builds the referee with it)\n",
+            p.file,
+            super::per_level::bits_summary(&p.bits_by_level)
+        )),
+        None if matches!(rec.config.filter.allocation, Allocation::Monkey | Allocation::Explicit) => {
+            s.push_str("- `recommended-filter-policy.cc`: the per-level Bloom filter policy RocksDB needs for Monkey's allocation\n");
+        }
+        None => {}
     }
     s
 }

@@ -9,6 +9,14 @@ use lsm_core::error::Result;
 use lsm_core::universal::UniversalConfig;
 use serde::{Deserialize, Serialize};
 
+use super::per_level::{self, Allocator};
+
+/// The moves of a knob from a design (`moves_with`, with or without the plugin).
+pub(crate) type Moves<'a> = &'a dyn Fn(Knob, &EngineConfig) -> Vec<EngineConfig>;
+
+/// How the recommendation's diff names the per-level policy (no OPTIONS file option can say it).
+pub const PER_LEVEL_OPTION: &str = "per-level filter_policy (C++ plugin policy.h)";
+
 /// One of RocksDB's options (or a group that moves together) the search sets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -37,11 +45,15 @@ pub enum Knob {
     CompactionStyle,
     /// Universal's `max_size_amplification_percent`.
     UniversalSizeAmplification,
+    /// Bits per key by level through the shipped C++ policy (`policy.h`): only when the user
+    /// accepts the plugin (`per_level`).
+    PerLevelFilters,
 }
 
 /// Every knob, in the order a round tries them.
-pub const KNOBS: [Knob; 12] = [
+pub const KNOBS: [Knob; 13] = [
     Knob::FilterBits,
+    Knob::PerLevelFilters,
     Knob::WriteBufferSize,
     Knob::CacheIndexAndFilterBlocks,
     Knob::OptimizeFiltersForHits,
@@ -83,6 +95,7 @@ impl Knob {
             Knob::CacheIndexAndFilterBlocks => "cache_index_and_filter_blocks",
             Knob::CompactionStyle => "compaction_style",
             Knob::UniversalSizeAmplification => "compaction_options_universal",
+            Knob::PerLevelFilters => PER_LEVEL_OPTION,
         }
     }
 
@@ -113,6 +126,11 @@ impl Knob {
                 "universal compaction (tiering) writes each byte fewer times than leveled, lookups probe more runs"
             }
             Knob::UniversalSizeAmplification => "how much newer data may pile up before everything is merged",
+            Knob::PerLevelFilters => {
+                "Monkey's split of the same filter memory: more bits where a lookup probes often for little memory \
+                 (level 0's files, small upper levels), fewer (none on the last level when every lookup finds its key) \
+                 where a filter costs much and saves little; needs the C++ policy policy.h built into the application"
+            }
         }
     }
 }
@@ -294,6 +312,46 @@ pub fn moves(knob: Knob, c: &EngineConfig) -> Vec<EngineConfig> {
     out
 }
 
+/// The designs one move of `knob` reaches from `c`, with per-level bits where the user accepts
+/// the plugin (`per_level`: Some): the `PerLevelFilters` knob splits a design's filter memory
+/// over its levels (or returns to one value everywhere), and every move of a design whose bits are
+/// split splits them again for its new shape and memory. Without the plugin, `moves`.
+pub(crate) fn moves_with(knob: Knob, c: &EngineConfig, per_level: Option<&Allocator>) -> Vec<EngineConfig> {
+    let Some(allocator) = per_level else { return moves(knob, c) };
+    let split = per_level::needs_plugin(c);
+    match knob {
+        Knob::PerLevelFilters if split => {
+            let mut n = c.clone();
+            n.filter.allocation = Allocation::Uniform;
+            n.levels.truncate(2);
+            vec![with_level_bits(n)]
+        }
+        // Split at every filter memory, not only the design's: the split frees what a uniform
+        // filter wastes (on the last level, when lookups find their keys), which pays only with
+        // less memory in filters and more in the cache, a move the bits knob alone cannot make.
+        Knob::PerLevelFilters if c.filter.kind != FilterKind::Ribbon => FILTER_BITS
+            .into_iter()
+            .filter(|&b| b > 0.0)
+            .filter_map(|b| {
+                let mut n = c.clone();
+                n.filter.bits_per_key = b;
+                if n.filter.kind == FilterKind::Bloom {
+                    n.filter.kind = FilterKind::FastLocalBloom;
+                }
+                allocator.allocate(&n)
+            })
+            .collect(),
+        Knob::PerLevelFilters => Vec::new(),
+        // A split design's last level is Monkey's to set, and its law is Bloom's.
+        Knob::OptimizeFiltersForHits | Knob::FilterKind if split => Vec::new(),
+        _ if split => moves(knob, c)
+            .into_iter()
+            .map(|n| if per_level::applies(&n) { allocator.allocate(&n).unwrap_or(n) } else { n })
+            .collect(),
+        _ => moves(knob, c),
+    }
+}
+
 /// Universal compaction with RocksDB's defaults but the design's level-0 trigger.
 fn to_universal(c: &EngineConfig) -> EngineConfig {
     let mut n = c.clone();
@@ -348,13 +406,15 @@ const ROUNDS: usize = 4;
 /// an option the user must carry (and is far inside the model's error).
 const MIN_STEP: f64 = 0.01;
 
-/// Coordinate descent from `start` (priced): `fit` sets a moved design's block cache to the
-/// budget's rest (None: it does not fit), `price` prices it, `cost` ranks, and `allowed(before,
-/// after)` may refuse a move whatever its cost (a move that would cost more in the run the user
-/// will measure, though less in the steady state).
+/// Coordinate descent from `start` (priced): `moves` gives a knob's moves from a design
+/// (`moves_with`), `fit` sets a moved design's block cache to the budget's rest (None: it does
+/// not fit), `price` prices it, `cost` ranks, and `allowed(before, after)` may refuse a move
+/// whatever its cost (a move that would cost more in the run the user will measure, though less
+/// in the steady state).
 pub(crate) fn descend<T: Clone>(
     start: T,
     config_of: &dyn Fn(&T) -> &EngineConfig,
+    moves: Moves<'_>,
     fit: &dyn Fn(EngineConfig) -> Option<EngineConfig>,
     price: &mut dyn FnMut(EngineConfig) -> Result<T>,
     cost: &dyn Fn(&T) -> f64,

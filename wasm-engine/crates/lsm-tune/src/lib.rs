@@ -29,15 +29,18 @@
 //! move leaves. Designs are ranked by their steady-state cost (`steady`: each write at its share
 //! of the flushes and merges it causes); the gain carries the model's stated error (`verdict`),
 //! and inside it the verdict is "keep your design". Every candidate exports to RocksDB OPTIONS
-//! with no warning the current design has not: per-level bits (Monkey's) are not searched, since
-//! RocksDB's OPTIONS hold one `filter_policy` and per-level bits need the shipped C++ policy
-//! (`lsm export --format rocksdb-cpp`), a plugin the user must build in.
+//! with no warning the current design has not. RocksDB's OPTIONS hold one `filter_policy`, so
+//! per-level bits (Monkey's) are searched only when the user accepts a plugin
+//! (`TuneOptions::plugin`, `per_level`): the shipped C++ policy (`lsm export --format
+//! rocksdb-cpp`, `policy.h`) gives each level its bits; the result then says the plugin is
+//! required (`TuneResult::plugin`, a line of the diff), and the bundle carries it.
 
 pub mod bundle;
 mod designs;
 mod keymap;
 pub mod knobs;
 pub mod memory;
+pub mod per_level;
 mod popularity;
 pub mod predict;
 mod rank;
@@ -62,6 +65,7 @@ use lsm_core::config::{Allocation, EngineConfig, Granularity};
 use lsm_core::error::{Error, Result};
 use lsm_core::workload::Workload;
 pub use memory::{DEFAULT_WRITE_BUFFERS, Memory};
+pub use per_level::Plugin;
 use predict::{Prediction, Predictor, class_mix};
 pub use rank::Rank;
 use rank::Ranker;
@@ -283,9 +287,58 @@ pub struct TuneResult {
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub robust_note: String,
     /// What `lsm export --format rocksdb` cannot express of the recommendation (beyond what it
-    /// cannot express of the current design): empty for every RocksDB candidate.
+    /// cannot express of the current design): empty for every RocksDB candidate (per-level bits a
+    /// required plugin carries are in `plugin`, not here).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub export_warnings: Vec<String>,
+    /// The plugins the user accepted (`TuneOptions::plugin`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin_allowed: Option<Plugin>,
+    /// The plugin the recommendation needs (its per-level bits cannot be said in OPTIONS): None
+    /// when the OPTIONS file alone runs it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<RequiredPlugin>,
+}
+
+/// A plugin the recommendation cannot run without.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RequiredPlugin {
+    /// Which (`per-level-filters`).
+    pub plugin: Plugin,
+    /// The policy's name as RocksDB records it (`lsm_navigator.PerLevelBloomPolicy`).
+    pub policy: String,
+    /// The bundle's file holding it (`policy.h`; `lsm export --format rocksdb-cpp`).
+    pub file: String,
+    /// Bits per key by RocksDB level (index = the level a table is built for, L0 first).
+    pub bits_by_level: Vec<f64>,
+    /// What to do with it, in words.
+    pub note: String,
+}
+
+impl RequiredPlugin {
+    /// The plugin `config` needs, if any.
+    pub fn of(config: &EngineConfig) -> Option<RequiredPlugin> {
+        if !per_level::needs_plugin(config) {
+            return None;
+        }
+        let bits = per_level::bits_by_level(config);
+        Some(RequiredPlugin {
+            plugin: Plugin::PerLevelFilters,
+            policy: per_level::POLICY_NAME.into(),
+            file: per_level::POLICY_FILE.into(),
+            note: format!(
+                "plugin required: the recommendation gives each level its own filter bits ({}; {} on average over the \
+                 data), which an OPTIONS file cannot say (its one filter_policy holds the exporter's capacity-weighted \
+                 mean of the levels' bits); build {} into your application and set table_options.filter_policy = \
+                 lsm_navigator::NewPerLevelBloomPolicy() after loading the OPTIONS file — without it RocksDB runs that \
+                 one value on every level, not the design priced",
+                per_level::bits_summary(&bits),
+                (config.filter.bits_per_key * 1000.0).round() / 1000.0,
+                per_level::POLICY_FILE
+            ),
+            bits_by_level: bits,
+        })
+    }
 }
 
 /// The tuner's inputs besides the design and the workload.
@@ -306,6 +359,9 @@ pub struct TuneOptions {
     pub rank: Rank,
     /// The device to rank on when `rank` is time (`lsm calibrate`, the Tune page's Calibrate).
     pub calibration: Option<Calibration>,
+    /// A plugin the user accepts building in (RocksDB target): per-level filter bits through the
+    /// shipped C++ policy. None (the default): only what an OPTIONS file can say.
+    pub plugin: Option<Plugin>,
 }
 
 /// Allowed `TuneOptions::memory`, inclusive.
@@ -321,6 +377,7 @@ impl TuneOptions {
             write_buffers: DEFAULT_WRITE_BUFFERS,
             rank: Rank::Io,
             calibration: None,
+            plugin: None,
         }
     }
 
@@ -654,6 +711,8 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
         shares_note: String::new(),
         robust_note: String::new(),
         export_warnings: Vec::new(),
+        plugin_allowed: None,
+        plugin: None,
     })
 }
 
@@ -716,11 +775,25 @@ impl RocksdbData {
     }
 }
 
-/// The field names of what `lsm export --format rocksdb` cannot express of `c`.
+/// The field names of what `lsm export --format rocksdb` cannot express of `c`. A design whose
+/// bits the per-level policy sets (`per_level::needs_plugin`) is exported as OPTIONS plus the
+/// policy: the OPTIONS file's warnings about per-level bits are what the policy carries, so they
+/// give way to what the policy (`rocksdb-cpp`) cannot express.
 fn export_warnings(c: &EngineConfig, workload: &Workload) -> Vec<String> {
-    lsm_export::export(c, lsm_export::Format::Rocksdb, Some(workload))
-        .map(|e| e.warnings.iter().map(|w| format!("{}: {}", w.field, w.message)).collect())
-        .unwrap_or_else(|e| vec![e.to_string()])
+    let text = |f: lsm_export::Format| -> Vec<String> {
+        lsm_export::export(c, f, Some(workload))
+            .map(|e| e.warnings.iter().map(|w| format!("{}: {}", w.field, w.message)).collect())
+            .unwrap_or_else(|e| vec![e.to_string()])
+    };
+    if !per_level::needs_plugin(c) {
+        return text(lsm_export::Format::Rocksdb);
+    }
+    let mut out: Vec<String> = text(lsm_export::Format::Rocksdb)
+        .into_iter()
+        .filter(|w| !(w.starts_with("levels") || w.starts_with("filter.bits_per_key")))
+        .collect();
+    out.extend(text(lsm_export::Format::RocksdbCpp));
+    out
 }
 
 /// RocksDB's knobs within one memory budget (`knobs`): coordinate descent from the current
@@ -738,6 +811,23 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
     let predictor = Predictor::new(workload)?;
     let data = RocksdbData::new(workload, current.page_bytes);
     let budget = options.memory.unwrap_or_else(|| memory::charge(current, &data.held(current), wb).total);
+    // Per-level bits only where the user accepts the plugin that sets them.
+    let allocator = options.plugin.map(|Plugin::PerLevelFilters| per_level::Allocator {
+        data: data.data,
+        key_bytes: data.key_bytes,
+        value_bytes: data.value_bytes,
+        zero: mix[0],
+        existing: mix[1],
+    });
+    // The moves without the plugin, and with it: the descent is greedy, so more moves can lead
+    // it elsewhere; both are searched and the better kept, so accepting the plugin never gives
+    // a recommendation predicted worse than refusing it.
+    let plain = |k: Knob, c: &EngineConfig| knobs::moves_with(k, c, None);
+    let with_plugin = |k: Knob, c: &EngineConfig| knobs::moves_with(k, c, allocator.as_ref());
+    let mut move_sets: Vec<knobs::Moves<'_>> = vec![&plain];
+    if allocator.is_some() {
+        move_sets.push(&with_plugin);
+    }
     let price = |config: EngineConfig, quick: bool| -> Result<Priced> {
         let prediction = if quick {
             predictor.quick(&config, QUICK_SAMPLES)?
@@ -781,39 +871,52 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
         })?,
     };
     let mut candidates_priced = 1;
+    let mut search_with =
+        |key: fn(&Priced) -> f64, moves: knobs::Moves<'_>| -> Result<(Priced, Vec<knobs::Step<Priced>>)> {
+            // A move must not cost more in the run than it saves: the steady state prices writes the
+            // run may never see, and a user measures the run (the proof does).
+            let run_no_worse = |a: &Priced, b: &Priced| run_cost(b) <= run_cost(a) * (1.0 + RUN_SLACK);
+            let d = descend(
+                price(start.clone(), true)?,
+                &|p: &Priced| &p.config,
+                moves,
+                &fit,
+                &mut |c| price(c, true),
+                &key,
+                &run_no_worse,
+            )?;
+            candidates_priced += d.priced + 1;
+            // The path priced in full: the choice and the shares are made on full prices.
+            let mut path =
+                vec![if options.memory.is_none() { current_priced.clone() } else { price(start.clone(), false)? }];
+            let mut steps = Vec::new();
+            for s in &d.steps {
+                let after = price(s.after.config.clone(), false)?;
+                candidates_priced += 1;
+                steps.push(knobs::Step { knob: s.knob, before: path[path.len() - 1].clone(), after: after.clone() });
+                path.push(after);
+            }
+            // Ties go to the earlier design on the path: the start first. Priced in full, a design must
+            // still cost no more than the start in the run.
+            let best = path
+                .iter()
+                .filter(|p| run_no_worse(&path[0], p))
+                .fold(&path[0], |b, p| if key(p) < key(b) - 1e-12 { p } else { b })
+                .clone();
+            let upto = path.iter().position(|p| p.config == best.config).unwrap_or(0);
+            steps.truncate(upto);
+            Ok((best, steps))
+        };
+    // Each set of moves searched; ties go to the first (no plugin).
     let mut search = |key: fn(&Priced) -> f64| -> Result<(Priced, Vec<knobs::Step<Priced>>)> {
-        // A move must not cost more in the run than it saves: the steady state prices writes the
-        // run may never see, and a user measures the run (the proof does).
-        let run_no_worse = |a: &Priced, b: &Priced| run_cost(b) <= run_cost(a) * (1.0 + RUN_SLACK);
-        let d = descend(
-            price(start.clone(), true)?,
-            &|p: &Priced| &p.config,
-            &fit,
-            &mut |c| price(c, true),
-            &key,
-            &run_no_worse,
-        )?;
-        candidates_priced += d.priced + 1;
-        // The path priced in full: the choice and the shares are made on full prices.
-        let mut path =
-            vec![if options.memory.is_none() { current_priced.clone() } else { price(start.clone(), false)? }];
-        let mut steps = Vec::new();
-        for s in &d.steps {
-            let after = price(s.after.config.clone(), false)?;
-            candidates_priced += 1;
-            steps.push(knobs::Step { knob: s.knob, before: path[path.len() - 1].clone(), after: after.clone() });
-            path.push(after);
+        let mut best: Option<(Priced, Vec<knobs::Step<Priced>>)> = None;
+        for moves in &move_sets {
+            let found = search_with(key, *moves)?;
+            if best.as_ref().is_none_or(|b| key(&found.0) < key(&b.0) - 1e-12) {
+                best = Some(found);
+            }
         }
-        // Ties go to the earlier design on the path: the start first. Priced in full, a design must
-        // still cost no more than the start in the run.
-        let best = path
-            .iter()
-            .filter(|p| run_no_worse(&path[0], p))
-            .fold(&path[0], |b, p| if key(p) < key(b) - 1e-12 { p } else { b })
-            .clone();
-        let upto = path.iter().position(|p| p.config == best.config).unwrap_or(0);
-        steps.truncate(upto);
-        Ok((best, steps))
+        best.ok_or_else(|| Error::invalid("plugin", "no search was run"))
     };
     let (nominal, nominal_steps) = search(|p| p.ranked())?;
     let (robust, robust_steps) =
@@ -851,8 +954,15 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
     if !verdict.keep {
         verdict.words.push_str(&write_amplification_caveat(&current_priced, chosen, mix[3]));
     }
-    let changes =
-        if verdict.keep { Vec::new() } else { option_changes(&current_priced, chosen, steps, workload, ranked_key) };
+    let plugin = if verdict.keep { None } else { RequiredPlugin::of(&chosen.config) };
+    if let Some(p) = &plugin {
+        verdict.words.push_str(&format!("; {}", p.note));
+    }
+    let changes = if verdict.keep {
+        Vec::new()
+    } else {
+        option_changes(&current_priced, chosen, steps, workload, ranked_key, options.plugin.is_some())
+    };
     let samples = sample_neighbourhood(&mix, rho, NEIGHBOUR_SAMPLES, 1)?;
     let on = |p: &Priced| costs_over(&samples, &p.ranked_costs());
     let grown = grown(workload, &current_priced.config, &chosen.config)?;
@@ -890,6 +1000,8 @@ fn tune_rocksdb(current: &EngineConfig, workload: &Workload, options: &TuneOptio
         changes,
         verdict: Some(verdict),
         export_warnings: export_warnings_new,
+        plugin_allowed: options.plugin,
+        plugin,
         current: current_priced,
         nominal,
         robust,
@@ -904,9 +1016,23 @@ fn option_changes(
     steps: &[knobs::Step<Priced>],
     workload: &Workload,
     key: impl Fn(&Priced) -> f64,
+    plugin_allowed: bool,
 ) -> Vec<OptionChange> {
     let whole = key(current) - key(chosen);
-    let exported = |c: &EngineConfig| verdict::options_of(c, workload);
+    // With the plugin accepted, the per-level policy is one more "option" of the diff.
+    let exported = |c: &EngineConfig| {
+        let mut o = verdict::options_of(c, workload);
+        if plugin_allowed {
+            let bits = per_level::bits_by_level(c);
+            let value = if bits.is_empty() {
+                "none (the OPTIONS file's filter_policy on every level)".to_string()
+            } else {
+                format!("{}: {}", per_level::POLICY_NAME, per_level::bits_summary(&bits))
+            };
+            o.push((format!("C++ plugin {}", per_level::POLICY_FILE), knobs::PER_LEVEL_OPTION.to_string(), value));
+        }
+        o
+    };
     let step_diffs: Vec<(Knob, f64, String, Vec<String>)> = steps
         .iter()
         .map(|s| {
@@ -947,7 +1073,10 @@ fn option_changes(
                 } else {
                     // A knob moved more than once says why once, then each move's figures in order.
                     let figures = own.iter().map(|d| d.2.clone()).collect::<Vec<_>>().join("; then ");
-                    (format!("{}; {figures}", own[0].0.why()), own.iter().map(|d| d.1).sum())
+                    let required = RequiredPlugin::of(&chosen.config)
+                        .filter(|_| option == knobs::PER_LEVEL_OPTION)
+                        .map_or(String::new(), |p| format!("{}. ", p.note));
+                    (format!("{required}{}; {figures}", own[0].0.why()), own.iter().map(|d| d.1).sum())
                 }
             };
             OptionChange { section, option, from, to, reason, share }

@@ -51,9 +51,11 @@ pub(crate) struct Held {
 }
 
 /// Whether `config` drops the last level's filter (`optimize_filters_for_hits`, as the importer
-/// spells it: explicit bits, the deepest level's 0).
+/// spells it: explicit bits, the deepest level's 0). A design whose bits the per-level policy
+/// sets (`per_level`) spends `bits_per_key` × keys as split, whatever its last level gets.
 pub(crate) fn drops_last_filter(config: &EngineConfig) -> bool {
     config.filter.allocation == Allocation::Explicit
+        && !super::per_level::needs_plugin(config)
         && config.levels.last().is_some_and(|l| l.bits_per_key == Some(0.0))
         && config.levels.iter().rev().skip(1).any(|l| l.bits_per_key.unwrap_or(0.0) > 0.0)
 }

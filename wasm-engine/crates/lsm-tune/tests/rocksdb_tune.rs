@@ -215,3 +215,60 @@ fn a_recommendation_that_writes_more_says_so() {
     let said = format!("write amplification {:.2} → {:.2}", before.write_amp, after.write_amp);
     assert!(v.words.contains(&said) && v.words.contains("writes are 0%"), "{}", v.words);
 }
+
+/// 200,000 records of 16 + 100 B under a 2 MiB memtable, an 8 MiB level base and 4 bits/key of
+/// Bloom filter, a 256 KiB cache; half the lookups of keys never written (the case
+/// interop/rocksdb/plugin.test.mjs plays on RocksDB).
+fn plugin_case() -> (EngineConfig, Workload) {
+    let text = "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n  create_if_missing=true\n[CFOptions \"default\"]\n  \
+                write_buffer_size=2097152\n  max_bytes_for_level_base=8388608\n  target_file_size_base=2097152\n\
+                [TableOptions/BlockBasedTable \"default\"]\n  filter_policy=bloomfilter:4:false\n  format_version=5\n  \
+                block_cache={capacity=262144}\n";
+    let current = lsm_export::import(text, lsm_export::ImportKind::Rocksdb).expect("imports").config;
+    let mut w = Workload::from_json(
+        r#"{"kind":"lsm-navigator/workload","version":1,"name":"half missing","seed":7,
+            "preload":{"entries":200000,"key_space":0,"key_bytes":16,"value_bytes":100},"operations":100000,
+            "mix":{"get_missing":0.5,"get_existing":0.5},"distribution":{"kind":"uniform"}}"#,
+    )
+    .expect("workload");
+    w.name = "plugin case".into();
+    (current, w)
+}
+
+#[test]
+fn the_plugin_is_searched_only_when_accepted_and_its_design_is_never_predicted_worse() {
+    let (current, w) = plugin_case();
+    let plain = tuned(&current, &w);
+    assert!(plain.plugin.is_none() && plain.plugin_allowed.is_none());
+    assert!(plain.changes.iter().all(|c| !c.option.contains("plugin")), "{:?}", plain.changes);
+    let mut o = TuneOptions::new(0.0, Target::Rocksdb);
+    o.plugin = Some(lsm_tune::Plugin::PerLevelFilters);
+    let t = tune_with(&current, &w, &o).expect("tunes");
+    assert_eq!(t.plugin_allowed, Some(lsm_tune::Plugin::PerLevelFilters));
+    // Searched with and without the plugin, the better kept: never predicted worse.
+    let (a, b) = (plain.nominal.ranked(), t.nominal.ranked());
+    assert!(b <= a + 1e-12, "with the plugin {b} vs without {a}");
+    // Here the split pays: more bits on the small upper levels, fewer on the last.
+    let p = t.plugin.clone().expect("the recommendation needs the plugin");
+    assert_eq!(p.file, "policy.h");
+    assert!(p.bits_by_level[0] > p.bits_by_level[p.bits_by_level.len() - 1], "{:?}", p.bits_by_level);
+    assert!(t.verdict.as_ref().is_some_and(|v| v.words.contains("plugin required")));
+    let line = t.changes.iter().find(|c| c.option.contains("policy.h")).expect("a diff line for the plugin");
+    assert!(line.reason.starts_with("plugin required"), "{}", line.reason);
+    assert!(line.to.starts_with("lsm_navigator.PerLevelBloomPolicy: L0 "), "{}", line.to);
+    // The memory is the same budget, as RocksDB charges it.
+    let m = t.nominal.memory.clone().expect("charged");
+    assert!((m.total - t.memory_bytes).abs() <= 1.0, "{} vs {}", m.total, t.memory_bytes);
+    // Its OPTIONS file loses nothing the plugin does not carry; the bundle carries the plugin.
+    assert!(t.export_warnings.is_empty(), "{:?}", t.export_warnings);
+    let files = lsm_tune::bundle::files(&t, None).expect("bundle");
+    let policy = files.iter().find(|f| f.name == "policy.h").expect("policy.h in the bundle");
+    assert!(policy.text.contains("PerLevelBloomPolicy"));
+    let compare = files.iter().find(|f| f.name == "compare.sh").expect("compare.sh");
+    assert!(compare.text.contains("-DLSM_NAVIGATOR_POLICY") && compare.text.contains("--filter-plugin on"));
+    assert!(files.iter().find(|f| f.name == "REPORT.md").is_some_and(|f| f.text.contains("Plugin required")));
+    // Without the plugin the bundle has neither.
+    let plain_files = lsm_tune::bundle::files(&plain, None).expect("bundle");
+    assert!(plain_files.iter().all(|f| f.name != "policy.h"));
+    assert!(plain_files.iter().find(|f| f.name == "compare.sh").is_some_and(|f| !f.text.contains("--filter-plugin")));
+}

@@ -87,10 +87,11 @@ pub fn tune(current_json: &str, workload_json: &str, rho: f64, target: &str) -> 
 }
 
 /// Tune as `tune` does, with the rest of the tuner's inputs (`options_json`): `{rho, target,
-/// memory, rank, calibration, write_buffers}` — `memory` the budget in bytes (null: what the
+/// memory, rank, calibration, write_buffers, plugin}` — `memory` the budget in bytes (null: what the
 /// current design uses; RocksDB charges memtables, block cache, and index and filter blocks held
 /// outside it), `rank` "io" or "time" (time needs `calibration`, a calibration document),
-/// `write_buffers` RocksDB's `max_write_buffer_number` (default 2).
+/// `write_buffers` RocksDB's `max_write_buffer_number` (default 2), `plugin` a plugin the user
+/// accepts ("per-level-filters": per-level filter bits through the shipped C++ policy; null: none).
 #[wasm_bindgen]
 pub fn tune_with(current_json: &str, workload_json: &str, options_json: &str) -> Result<String, JsError> {
     #[derive(serde::Deserialize)]
@@ -106,6 +107,8 @@ pub fn tune_with(current_json: &str, workload_json: &str, options_json: &str) ->
         calibration: Option<Calibration>,
         #[serde(default)]
         write_buffers: Option<u32>,
+        #[serde(default)]
+        plugin: Option<String>,
     }
     let current = EngineConfig::from_json(current_json).map_err(js)?;
     let workload = Workload::from_json(workload_json).map_err(js)?;
@@ -115,6 +118,7 @@ pub fn tune_with(current_json: &str, workload_json: &str, options_json: &str) ->
     options.rank = o.rank.as_deref().unwrap_or("io").parse().map_err(js)?;
     options.calibration = o.calibration;
     options.write_buffers = o.write_buffers.unwrap_or(lsm_tune::DEFAULT_WRITE_BUFFERS);
+    options.plugin = o.plugin.as_deref().map(str::parse).transpose().map_err(js)?;
     json(&lsm_tune::tune_with(&current, &workload, &options).map_err(js)?)
 }
 

@@ -8,7 +8,7 @@
 import type { EngineConfig } from '../engine';
 import { hashFor } from '../routes';
 import { defineUrlState, encodeQuery } from '../url/codec';
-import { defaultsOf, enumParam, numberParam, type StateOf } from '../url/params';
+import { booleanParam, defaultsOf, enumParam, numberParam, type StateOf } from '../url/params';
 import { YCSB_CORE } from '../ycsb';
 import { labParams } from './lab';
 import { configToState, stateToConfig, stateToWorkload, workloadProblems, workloadToState, type WorkloadFields } from './labDocuments';
@@ -100,6 +100,12 @@ export const tuneParams = {
       { value: 'io', label: 'I/O per operation' },
       { value: 'time', label: 'predicted time on this device', help: 'Each design priced in µs per operation on this device, once it is calibrated (Time on this device).' },
     ],
+  }),
+  plugin: booleanParam({
+    key: 'plugin',
+    label: 'Allow a C++ filter plugin (per-level bits)',
+    default: false,
+    help: 'RocksDB target: let the search give each level its own filter bits (Monkey’s split) through the shipped C++ policy, policy.h, which you then build into your application. The recommendation says when it needs it; off, only what an OPTIONS file can say.',
   }),
 };
 

@@ -2,7 +2,9 @@
  * The RocksDB recommendation in RocksDB's own words: the verdict with the model's error around the
  * gain ("keep your design" when that range holds 0), the options to change (old → new, why, and
  * each one's share of the gain), the memory as RocksDB charges it, each design's steady-state
- * write and space amplification, and why the robust design is what it is.
+ * write and space amplification, and why the robust design is what it is. When the user allowed the
+ * per-level filter plugin and the recommendation needs it, it says so first: the bundle's policy.h
+ * must be built into the application, or RocksDB runs other filters than those priced.
  */
 import type { PricedDesign, TuneResult } from '../../documents/engine';
 import { formatBytes, formatSig } from '../../documents/format';
@@ -24,6 +26,18 @@ export function RocksdbAdvice({ result }: { result: TuneResult }) {
         {/* The words carry the verdict ("keep your design: …" or "change: …"); said once, as a sentence. */}
         {v.words.charAt(0).toUpperCase() + v.words.slice(1)}.
       </p>
+      {result.plugin && (
+        <p className="field-msg" role="note" data-testid="tune-plugin-required" data-bits={result.plugin.bits_by_level.join(',')}>
+          <strong>Plugin required:</strong> bits per key by level {result.plugin.bits_by_level.map((b, i) => `L${i} ${b}`).join(', ')} through{' '}
+          <code>{result.plugin.policy}</code> in <code>{result.plugin.file}</code> (in the bundle). Build it into your application and set it as the
+          table's filter_policy after loading the OPTIONS file; without it RocksDB gives every level the OPTIONS file's one value.
+        </p>
+      )}
+      {!result.plugin && result.plugin_allowed && !v.keep && (
+        <p className="caption" data-testid="tune-plugin-not-needed">
+          The filter plugin was allowed; this recommendation does not need it (its OPTIONS file says everything).
+        </p>
+      )}
       {changes.length > 0 && (
         <div className="table-wrap" tabIndex={0} role="region" aria-label="The recommendation as RocksDB options">
         <table className="data-table option-diff" data-testid="tune-changes">

@@ -89,6 +89,8 @@ export function TunePage() {
   // The memory budget in MiB; 0: what the current design uses.
   const memoryProblem = memoryBudgetProblem(s.memory);
   const memory = s.memory > 0 && !memoryProblem ? s.memory * 1_048_576 : null;
+  // The per-level filter plugin, only when the user accepts it (and only RocksDB can use it).
+  const plugin = s.plugin && s.target === 'rocksdb' ? ('per-level-filters' as const) : null;
 
   // The engine's tuner runs in the engine worker; a newer request supersedes an older one.
   const [tuned, setTuned] = useState<{ result: TuneResult; millis: number } | null>(null);
@@ -101,7 +103,7 @@ export function TunePage() {
     setTuned(null);
     setTuneError(null);
     engineClient()
-      .call('tune', { config: current, workload, options: { rho: s.rho, target: s.target as TuneTarget, memory, rank, calibration: rankedOn } })
+      .call('tune', { config: current, workload, options: { rho: s.rho, target: s.target as TuneTarget, memory, rank, calibration: rankedOn, plugin } })
       .then((r) => {
         if (!live) return;
         setTuned(r);
@@ -112,7 +114,7 @@ export function TunePage() {
     return () => {
       live = false;
     };
-  }, [current, workload, s.rho, s.target, memory, memoryProblem, rank, rankedOn]);
+  }, [current, workload, s.rho, s.target, memory, memoryProblem, rank, rankedOn, plugin]);
 
   /** A YCSB properties file, a Workload JSON, or a KVBench trace to fit: the workload to tune for. */
   const importWorkload = async (file: File) => {
@@ -195,6 +197,7 @@ export function TunePage() {
                 </p>
               )
             )}
+            <ParamControl {...url.bind('plugin')} disabled={s.target !== 'rocksdb'} />
             <ParamControl {...url.bind('rank')} disabled={!calibration} />
             {!calibration && <p className="caption" data-testid="tune-rank-note">Calibrate this device (Time on this device, below) to rank by predicted time.</p>}
             {calibration && s.rank === 'time' && <p className="caption">Ranked on {calibration.device}.</p>}
