@@ -1,0 +1,232 @@
+//! Who runs the background merger's steps (`merger::MergerCore`): a thread of its own (natively),
+//! or the caller, one step at a time (`Merger::stepped`: a seeded test scheduler interleaves the
+//! writer's operations with merger steps, so every interleaving replays from its seed). Either
+//! way the writer only submits tasks, collects outcomes, and waits for the merger when a write
+//! must stall; the stepped driver "waits" by running a merger step itself, which is what the
+//! thread would do while the writer blocks.
+//!
+//! The browser keeps `Merging::Paced`: a second worker would need the open OPFS files (an OPFS
+//! sync access handle belongs to one worker) and the merger's storage handle shared across
+//! workers, which wasm32-unknown-unknown's single-threaded memory does not allow.
+
+use crate::job::Job;
+use crate::merger::{MergerCore, Outcome, Task};
+use crate::storage::Storage;
+use lsm_core::error::{Error, Result};
+
+/// A background merger to hand to `Engine::merge_in_background`.
+pub struct Merger {
+    pub(crate) driver: Driver,
+}
+
+impl Merger {
+    /// A merger whose steps the caller drives (`Engine::background_step`), on `storage`: a
+    /// second handle on the engine's files (a `MemStorage` clone shares them). The engine runs
+    /// steps itself only while a write stalls.
+    pub fn stepped(storage: Box<dyn Storage>) -> Merger {
+        Merger { driver: Driver::Stepped(Box::new(MergerCore::new(storage))) }
+    }
+
+    /// A merger on a thread of its own, on `storage`: a second handle on the engine's files
+    /// (`FileStorage::open` on the same directory).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn thread(storage: Box<dyn Storage + Send>) -> Result<Merger> {
+        Ok(Merger { driver: Driver::Thread(thread::Worker::start(storage)?) })
+    }
+}
+
+/// How the merger's steps are run.
+pub(crate) enum Driver {
+    /// By the caller, one at a time.
+    Stepped(Box<MergerCore>),
+    /// On a thread of its own.
+    #[cfg(not(target_arch = "wasm32"))]
+    Thread(thread::Worker),
+}
+
+impl Driver {
+    /// Give the merger a task.
+    pub(crate) fn submit(&mut self, task: Task) {
+        match self {
+            Driver::Stepped(core) => core.add(task),
+            #[cfg(not(target_arch = "wasm32"))]
+            Driver::Thread(w) => w.submit(task),
+        }
+    }
+
+    /// Tasks done since the last call.
+    pub(crate) fn take_finished(&mut self) -> Vec<Outcome> {
+        match self {
+            Driver::Stepped(core) => core.take_finished(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Driver::Thread(w) => w.take_finished(),
+        }
+    }
+
+    /// Wait until the merger has made a step of progress or finished a task (the stepped
+    /// driver runs that step here). Only called with a task given and not yet collected.
+    pub(crate) fn wait(&mut self) -> Result<()> {
+        match self {
+            Driver::Stepped(core) => {
+                core.step();
+                Ok(())
+            }
+            #[cfg(not(target_arch = "wasm32"))]
+            Driver::Thread(w) => w.wait(),
+        }
+    }
+
+    /// One merger step, for a caller driving the steps; false for a threaded merger (its
+    /// thread runs them) or when there is nothing to do.
+    pub(crate) fn step(&mut self) -> bool {
+        match self {
+            Driver::Stepped(core) => core.step(),
+            #[cfg(not(target_arch = "wasm32"))]
+            Driver::Thread(_) => false,
+        }
+    }
+}
+
+/// The merger as the writer holds it: its driver and the jobs given to it, not yet installed.
+pub(crate) struct Background {
+    pub(crate) driver: Driver,
+    /// The flush the merger holds (its buffer is the engine's immutable one).
+    pub(crate) flush: Option<(u64, Job)>,
+    /// The merge the merger holds.
+    pub(crate) merge: Option<(u64, Job)>,
+    /// Numbers tasks.
+    pub(crate) next_number: u64,
+}
+
+impl Background {
+    pub(crate) fn new(merger: Merger) -> Self {
+        Background { driver: merger.driver, flush: None, merge: None, next_number: 1 }
+    }
+
+    /// Jobs given and not yet installed.
+    pub(crate) fn in_flight(&self) -> usize {
+        usize::from(self.flush.is_some()) + usize::from(self.merge.is_some())
+    }
+}
+
+/// The merger's thread. It holds its own storage handle and a `MergerCore`; tasks and outcomes
+/// cross under one lock, and a condition variable wakes whichever side waits.
+#[cfg(not(target_arch = "wasm32"))]
+mod thread {
+    use std::collections::VecDeque;
+    use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
+    use std::thread::JoinHandle;
+
+    use super::{Error, MergerCore, Outcome, Result, Storage, Task};
+
+    #[derive(Default)]
+    struct Shared {
+        tasks: VecDeque<Task>,
+        finished: Vec<Outcome>,
+        /// Steps done so far (a waiting writer wakes on a change).
+        steps: u64,
+        /// The engine is gone: stop after the current step.
+        stop: bool,
+        /// The thread has ended (a panic would otherwise leave a writer waiting for ever).
+        exited: bool,
+    }
+
+    type Channel = Arc<(Mutex<Shared>, Condvar)>;
+
+    fn lock(m: &Mutex<Shared>) -> MutexGuard<'_, Shared> {
+        // Nothing panics while holding the lock; a poisoned one still holds consistent data.
+        m.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    pub(crate) struct Worker {
+        channel: Channel,
+        thread: Option<JoinHandle<()>>,
+    }
+
+    /// Marks the thread ended, however it ends.
+    struct Exit(Channel);
+
+    impl Drop for Exit {
+        fn drop(&mut self) {
+            let (m, cv) = &*self.0;
+            lock(m).exited = true;
+            cv.notify_all();
+        }
+    }
+
+    impl Worker {
+        pub(crate) fn start(storage: Box<dyn Storage + Send>) -> Result<Worker> {
+            let channel: Channel = Arc::default();
+            let theirs = channel.clone();
+            let thread = std::thread::Builder::new()
+                .name("lsm-merger".into())
+                .spawn(move || run(storage, theirs))
+                .map_err(|e| Error::State(format!("could not start the merger thread: {e}")))?;
+            Ok(Worker { channel, thread: Some(thread) })
+        }
+
+        pub(crate) fn submit(&mut self, task: Task) {
+            let (m, cv) = &*self.channel;
+            lock(m).tasks.push_back(task);
+            cv.notify_all();
+        }
+
+        pub(crate) fn take_finished(&mut self) -> Vec<Outcome> {
+            std::mem::take(&mut lock(&self.channel.0).finished)
+        }
+
+        pub(crate) fn wait(&mut self) -> Result<()> {
+            let (m, cv) = &*self.channel;
+            let mut shared = lock(m);
+            let seen = shared.steps;
+            while shared.steps == seen && shared.finished.is_empty() && !shared.exited {
+                shared = cv.wait(shared).unwrap_or_else(PoisonError::into_inner);
+            }
+            if shared.exited && shared.finished.is_empty() {
+                return Err(Error::State("the merger thread has ended".into()));
+            }
+            Ok(())
+        }
+    }
+
+    impl Drop for Worker {
+        fn drop(&mut self) {
+            {
+                let (m, cv) = &*self.channel;
+                lock(m).stop = true;
+                cv.notify_all();
+            }
+            if let Some(t) = self.thread.take() {
+                let _ = t.join();
+            }
+        }
+    }
+
+    fn run(storage: Box<dyn Storage + Send>, channel: Channel) {
+        let _exit = Exit(channel.clone());
+        let mut core = MergerCore::new(storage);
+        let (m, cv) = &*channel;
+        loop {
+            {
+                let mut shared = lock(m);
+                while shared.tasks.is_empty() && !core.busy() && !shared.stop {
+                    shared = cv.wait(shared).unwrap_or_else(PoisonError::into_inner);
+                }
+                if shared.stop {
+                    // Jobs not installed are abandoned: their outputs are orphans the next open
+                    // removes, their inputs are still in the tree.
+                    return;
+                }
+                while let Some(t) = shared.tasks.pop_front() {
+                    core.add(t);
+                }
+            }
+            core.step();
+            let done = core.take_finished();
+            let mut shared = lock(m);
+            shared.finished.extend(done);
+            shared.steps += 1;
+            cv.notify_all();
+        }
+    }
+}
