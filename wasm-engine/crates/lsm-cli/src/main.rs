@@ -113,7 +113,8 @@ fn open_engine(config: EngineConfig, store: &Store) -> Result<Engine> {
                     "background needs --dir (the merger thread opens the files itself)",
                 ));
             };
-            engine.merge_in_background(Merger::thread(Box::new(FileStorage::open(dir)?))?)?;
+            let open = || -> Result<Box<dyn Storage + Send>> { Ok(Box::new(FileStorage::open(dir)?)) };
+            engine.merge_in_background(Merger::threads(open)?)?;
             Merging::Background
         }
         _ => Merging::Paced,

@@ -42,8 +42,8 @@ use lsm_core::pacing::{self, Stall};
 const MAX_MOVES_AT_ONCE: usize = 64;
 
 impl Engine {
-    /// Run flushes and merges on `merger` from now on (`Merging::Background`): a thread of its
-    /// own (`Merger::thread`), or steps the caller drives (`Merger::stepped`,
+    /// Run flushes and merges on `merger` from now on (`Merging::Background`): threads of its
+    /// own (`Merger::threads`), or steps the caller drives (`Merger::stepped`,
     /// `background_step`). Whatever is pending runs to completion first.
     pub fn merge_in_background(&mut self, merger: Merger) -> Result<()> {
         self.settle()?;

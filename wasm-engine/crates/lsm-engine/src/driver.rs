@@ -12,7 +12,7 @@
 use crate::job::Job;
 use crate::merger::{MergerCore, Outcome, Task};
 use crate::storage::Storage;
-use lsm_core::error::{Error, Result};
+use lsm_core::error::Result;
 
 /// A background merger to hand to `Engine::merge_in_background`.
 pub struct Merger {
@@ -27,11 +27,12 @@ impl Merger {
         Merger { driver: Driver::Stepped(Box::new(MergerCore::new(storage))) }
     }
 
-    /// A merger on a thread of its own, on `storage`: a second handle on the engine's files
-    /// (`FileStorage::open` on the same directory).
+    /// A merger on threads of its own: one for flushes, one for merges (as RocksDB keeps
+    /// flushes from waiting behind compactions), each on a handle `open` gives it on the
+    /// engine's files (`FileStorage::open` on the same directory).
     #[cfg(not(target_arch = "wasm32"))]
-    pub fn thread(storage: Box<dyn Storage + Send>) -> Result<Merger> {
-        Ok(Merger { driver: Driver::Thread(thread::Worker::start(storage)?) })
+    pub fn threads(open: impl Fn() -> Result<Box<dyn Storage + Send>>) -> Result<Merger> {
+        Ok(Merger { driver: Driver::Thread(thread::Worker::start(open()?, open()?)?) })
     }
 }
 
@@ -68,7 +69,9 @@ impl Driver {
     pub(crate) fn wait(&mut self) -> Result<()> {
         match self {
             Driver::Stepped(core) => {
-                core.step();
+                if core.busy() {
+                    core.step();
+                }
                 Ok(())
             }
             #[cfg(not(target_arch = "wasm32"))]
@@ -109,25 +112,28 @@ impl Background {
     }
 }
 
-/// The merger's thread. It holds its own storage handle and a `MergerCore`; tasks and outcomes
-/// cross under one lock, and a condition variable wakes whichever side waits.
+/// The merger's threads, a flush lane and a merge lane. Each holds its own storage handle and a
+/// `MergerCore` (the same state machine the stepped driver runs, given one kind of task); tasks
+/// and outcomes cross under one lock, and a condition variable wakes whichever side waits.
 #[cfg(not(target_arch = "wasm32"))]
 mod thread {
     use std::collections::VecDeque;
     use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
     use std::thread::JoinHandle;
 
-    use super::{Error, MergerCore, Outcome, Result, Storage, Task};
+    use super::{MergerCore, Outcome, Result, Storage, Task};
+    use lsm_core::error::Error;
 
     #[derive(Default)]
     struct Shared {
-        tasks: VecDeque<Task>,
+        /// Tasks for the flush lane and for the merge lane.
+        tasks: [VecDeque<Task>; 2],
         finished: Vec<Outcome>,
         /// Steps done so far (a waiting writer wakes on a change).
         steps: u64,
         /// The engine is gone: stop after the current step.
         stop: bool,
-        /// The thread has ended (a panic would otherwise leave a writer waiting for ever).
+        /// A thread has ended (a panic would otherwise leave a writer waiting for ever).
         exited: bool,
     }
 
@@ -140,7 +146,7 @@ mod thread {
 
     pub(crate) struct Worker {
         channel: Channel,
-        thread: Option<JoinHandle<()>>,
+        threads: Vec<JoinHandle<()>>,
     }
 
     /// Marks the thread ended, however it ends.
@@ -155,19 +161,22 @@ mod thread {
     }
 
     impl Worker {
-        pub(crate) fn start(storage: Box<dyn Storage + Send>) -> Result<Worker> {
-            let channel: Channel = Arc::default();
-            let theirs = channel.clone();
-            let thread = std::thread::Builder::new()
-                .name("lsm-merger".into())
-                .spawn(move || run(storage, theirs))
-                .map_err(|e| Error::State(format!("could not start the merger thread: {e}")))?;
-            Ok(Worker { channel, thread: Some(thread) })
+        pub(crate) fn start(flushes: Box<dyn Storage + Send>, merges: Box<dyn Storage + Send>) -> Result<Worker> {
+            let mut worker = Worker { channel: Arc::default(), threads: Vec::new() };
+            for (lane, storage) in [flushes, merges].into_iter().enumerate() {
+                let theirs = worker.channel.clone();
+                let thread = std::thread::Builder::new()
+                    .name(if lane == 0 { "lsm-flush" } else { "lsm-merge" }.into())
+                    .spawn(move || run(storage, theirs, lane))
+                    .map_err(|e| Error::State(format!("could not start a merger thread: {e}")))?;
+                worker.threads.push(thread);
+            }
+            Ok(worker)
         }
 
         pub(crate) fn submit(&mut self, task: Task) {
             let (m, cv) = &*self.channel;
-            lock(m).tasks.push_back(task);
+            lock(m).tasks[usize::from(!task.flush)].push_back(task);
             cv.notify_all();
         }
 
@@ -196,20 +205,20 @@ mod thread {
                 lock(m).stop = true;
                 cv.notify_all();
             }
-            if let Some(t) = self.thread.take() {
+            for t in self.threads.drain(..) {
                 let _ = t.join();
             }
         }
     }
 
-    fn run(storage: Box<dyn Storage + Send>, channel: Channel) {
+    fn run(storage: Box<dyn Storage + Send>, channel: Channel, lane: usize) {
         let _exit = Exit(channel.clone());
         let mut core = MergerCore::new(storage);
         let (m, cv) = &*channel;
         loop {
             {
                 let mut shared = lock(m);
-                while shared.tasks.is_empty() && !core.busy() && !shared.stop {
+                while shared.tasks[lane].is_empty() && !core.busy() && !shared.stop {
                     shared = cv.wait(shared).unwrap_or_else(PoisonError::into_inner);
                 }
                 if shared.stop {
@@ -217,7 +226,7 @@ mod thread {
                     // removes, their inputs are still in the tree.
                     return;
                 }
-                while let Some(t) = shared.tasks.pop_front() {
+                while let Some(t) = shared.tasks[lane].pop_front() {
                     core.add(t);
                 }
             }

@@ -25,8 +25,8 @@ pub enum Merging {
     /// when each write that seals a memtable waits for compactions (the referee's
     /// `--sync-compactions on`): the tree after N writes has every merge installed.
     Inline,
-    /// Flushes and merges run on a merger of their own (`Engine::merge_in_background`: a
-    /// thread natively) while the writer goes on; the writer installs each result once its
+    /// Flushes and merges run on a merger of their own (`Engine::merge_in_background`: a flush
+    /// thread and a merge thread natively) while the writer goes on; the writer installs each result once its
     /// outputs are durable, and writes stall only when the merger falls behind (`background`).
     /// Natively only: the browser keeps `Paced` (see above). Set without a merger, writes
     /// run as `Paced`.

@@ -275,7 +275,7 @@ fn a_starved_merger_stalls_writes_and_they_are_counted() {
     assert!(all == oracle);
 }
 
-/// A real merger thread over files: the same answers as the oracle, the tree reopened intact.
+/// Real merger threads over files: the same answers as the oracle, the tree reopened intact.
 #[cfg(feature = "files")]
 #[test]
 fn a_merger_thread_over_files_agrees_with_the_oracle() {
@@ -286,7 +286,8 @@ fn a_merger_thread_over_files_agrees_with_the_oracle() {
         let dir = base.join(format!("lsm-bg-thread-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         let mut engine = Engine::create(config.clone(), Box::new(FileStorage::open(&dir).unwrap())).unwrap();
-        engine.merge_in_background(Merger::thread(Box::new(FileStorage::open(&dir).unwrap())).unwrap()).unwrap();
+        let open = || -> Result<Box<dyn Storage + Send>, Error> { Ok(Box::new(FileStorage::open(&dir)?)) };
+        engine.merge_in_background(Merger::threads(open).unwrap()).unwrap();
         assert_eq!(engine.merging, Merging::Background);
         let mut rng = Rng::new(0x7EAD + n as u64);
         let mut oracle = State::new();
