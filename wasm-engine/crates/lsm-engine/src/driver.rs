@@ -5,7 +5,7 @@
 //! must stall; the stepped driver "waits" by running a merger step itself, which is what the
 //! thread would do while the writer blocks.
 //!
-//! The browser keeps `Merging::Paced`: a second worker would need the open OPFS files (an OPFS
+//! The threads come with the `files` feature (native builds); the browser keeps `Merging::Paced`: a second worker would need the open OPFS files (an OPFS
 //! sync access handle belongs to one worker) and the merger's storage handle shared across
 //! workers, which wasm32-unknown-unknown's single-threaded memory does not allow.
 
@@ -30,7 +30,7 @@ impl Merger {
     /// A merger on threads of its own: one for flushes, one for merges (as RocksDB keeps
     /// flushes from waiting behind compactions), each on a handle `open` gives it on the
     /// engine's files (`FileStorage::open` on the same directory).
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(feature = "files")]
     pub fn threads(open: impl Fn() -> Result<Box<dyn Storage + Send>>) -> Result<Merger> {
         Ok(Merger { driver: Driver::Thread(thread::Worker::start(open()?, open()?)?) })
     }
@@ -41,7 +41,7 @@ pub(crate) enum Driver {
     /// By the caller, one at a time.
     Stepped(Box<MergerCore>),
     /// On a thread of its own.
-    #[cfg(not(target_arch = "wasm32"))]
+    #[cfg(feature = "files")]
     Thread(thread::Worker),
 }
 
@@ -50,7 +50,7 @@ impl Driver {
     pub(crate) fn submit(&mut self, task: Task) {
         match self {
             Driver::Stepped(core) => core.add(task),
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(feature = "files")]
             Driver::Thread(w) => w.submit(task),
         }
     }
@@ -59,7 +59,7 @@ impl Driver {
     pub(crate) fn take_finished(&mut self) -> Vec<Outcome> {
         match self {
             Driver::Stepped(core) => core.take_finished(),
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(feature = "files")]
             Driver::Thread(w) => w.take_finished(),
         }
     }
@@ -74,7 +74,7 @@ impl Driver {
                 }
                 Ok(())
             }
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(feature = "files")]
             Driver::Thread(w) => w.wait(),
         }
     }
@@ -84,7 +84,7 @@ impl Driver {
     pub(crate) fn step(&mut self) -> bool {
         match self {
             Driver::Stepped(core) => core.step(),
-            #[cfg(not(target_arch = "wasm32"))]
+            #[cfg(feature = "files")]
             Driver::Thread(_) => false,
         }
     }
@@ -115,7 +115,7 @@ impl Background {
 /// The merger's threads, a flush lane and a merge lane. Each holds its own storage handle and a
 /// `MergerCore` (the same state machine the stepped driver runs, given one kind of task); tasks
 /// and outcomes cross under one lock, and a condition variable wakes whichever side waits.
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(feature = "files")]
 mod thread {
     use std::collections::VecDeque;
     use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
