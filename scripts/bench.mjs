@@ -13,7 +13,7 @@
  * 5. Phase by phase against RocksDB's own db_bench (Debian rocksdb-tools), the native engine on
  *    files: random load, point lookups (existing, then missing), short range scans, overwrites and
  *    a 50/50 read/update mix, each with its ratio; and the wasm engine against native, per phase.
- * 5b. Insert latency with merges inline against paced (the default), rounds alternating, side by
+ * 5b. Insert latency with merges inline, paced (the default) and background, rounds alternating, side by
  *    side: the load of 5 on files for the engine's leveling design and for RocksDB's shape (its
  *    defaults with db_bench's 4 MiB buffer, imported), p50/p99/p99.9/max insert latency, the
  *    ingest rate and the rate to quiescence, and the stalls (`--skip-latency` leaves it out).
@@ -273,7 +273,7 @@ function rocksdbShapeConfig(work) {
 }
 
 function latencyBench(rounds, n) {
-  console.log(`\n== insert latency: merges inline vs paced, ${fmt(n)} random inserts on files (16 B keys, 100 B values, no log) ==`);
+  console.log(`\n== insert latency: merges inline vs paced vs background, ${fmt(n)} random inserts on files (16 B keys, 100 B values, no log) ==`);
   const cli = path.join(root, 'wasm-engine/target/release/lsm');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-latency-'));
   const designs = [
@@ -286,7 +286,7 @@ function latencyBench(rounds, n) {
   try {
     for (let i = 0; i < rounds; i++) {
       for (const d of designs) {
-        for (const merges of ['inline', 'paced']) {
+        for (const merges of ['inline', 'paced', 'background']) {
           const dir = path.join(work, 'db');
           fs.rmSync(dir, { recursive: true, force: true });
           const line = JSON.parse(run(cli, ['bench', '--config', d.config, '--workload', workload, '--no-wal', '--dir', dir, '--latency', '--merges', merges]));
@@ -300,14 +300,14 @@ function latencyBench(rounds, n) {
     fs.rmSync(work, { recursive: true, force: true });
   }
   const us = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(1)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
-  console.log(`\n  ${'design'.padEnd(30)} ${'merges'.padEnd(7)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'p99.9'.padStart(9)} ${'max'.padStart(9)} ${'worst max'.padStart(10)} ${'ingest/s'.padStart(10)} ${'to quiet/s'.padStart(11)}  stalls (slowed/stopped/flush waits, time)`);
+  console.log(`\n  ${'design'.padEnd(30)} ${'merges'.padEnd(10)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'p99.9'.padStart(9)} ${'max'.padStart(9)} ${'worst max'.padStart(10)} ${'ingest/s'.padStart(10)} ${'to quiet/s'.padStart(11)}  stalls (slowed/stopped/flush waits, time)`);
   for (const d of designs) {
-    for (const merges of ['inline', 'paced']) {
+    for (const merges of ['inline', 'paced', 'background']) {
       const xs = samples[`${d.id}/${merges}`];
       const lat = (k) => median(xs.map((x) => x.insert_latency_ns[k]));
       const st = xs.at(-1).load_stalls;
       console.log(
-        `  ${d.label.padEnd(30)} ${merges.padEnd(7)} ${us(lat('p50')).padStart(9)} ${us(lat('p99')).padStart(9)} ${us(lat('p999')).padStart(9)} ${us(lat('max')).padStart(9)} ${us(Math.max(...xs.map((x) => x.insert_latency_ns.max))).padStart(10)} ${fmt(median(xs.map((x) => x.ingest_ops_per_sec))).padStart(10)} ${fmt(median(xs.map((x) => x.load_ops_per_sec))).padStart(11)}  ${st.slowdowns}/${st.stops}/${st.flush_waits}, ${us(median(xs.map((x) => x.load_stalls.stalled_ns)))}`,
+        `  ${d.label.padEnd(30)} ${merges.padEnd(10)} ${us(lat('p50')).padStart(9)} ${us(lat('p99')).padStart(9)} ${us(lat('p999')).padStart(9)} ${us(lat('max')).padStart(9)} ${us(Math.max(...xs.map((x) => x.insert_latency_ns.max))).padStart(10)} ${fmt(median(xs.map((x) => x.ingest_ops_per_sec))).padStart(10)} ${fmt(median(xs.map((x) => x.load_ops_per_sec))).padStart(11)}  ${st.slowdowns}/${st.stops}/${st.flush_waits}, ${us(median(xs.map((x) => x.load_stalls.stalled_ns)))}`,
       );
     }
   }

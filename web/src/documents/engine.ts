@@ -212,8 +212,14 @@ export interface Stats {
   stalls?: StallCounters;
 }
 
-/** When automatic merges run (lsm-engine/src/merging.rs Merging; the CLI's `--merges`). */
+/**
+ * When automatic merges run in the browser (lsm-engine/src/merging.rs Merging; the CLI's `--merges`).
+ * The native engine also has `background` (merger threads); the worker has one thread, so it keeps these two.
+ */
 export type Merging = 'paced' | 'inline';
+
+/** When a report's merges ran: the browser's modes, or natively `background` (`lsm run --merges background`). */
+export type ReportMerging = Merging | 'background';
 
 /**
  * Where writes stand against the write-stall thresholds between two writes (lsm-engine/src/merging.rs
@@ -337,7 +343,7 @@ export interface Report {
   engine: string;
   config: EngineConfig;
   /** When the run's merges ran (absent in reports written before it was recorded). */
-  merges?: Merging;
+  merges?: ReportMerging;
   workload: Workload | null;
   source: string;
   preload_operations: number;

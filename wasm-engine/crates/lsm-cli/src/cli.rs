@@ -151,8 +151,10 @@ pub(crate) struct Store {
     pub(crate) no_wal: bool,
     /// When merges run: paced (each write merges a slice of the pending work; writes stall at the
     /// design's write_stalls thresholds) or inline (every merge to completion inside the write whose
-    /// flush made it due, as RocksDB with the referee's --sync-compactions on).
-    #[arg(long, value_name = "MODE", default_value = "paced", value_parser = Named(&["paced", "inline"]))]
+    /// flush made it due, as RocksDB with the referee's --sync-compactions on) or background
+    /// (flushes and merges on a thread of their own, with --dir; writes stall only when it falls
+    /// behind).
+    #[arg(long, value_name = "MODE", default_value = "paced", value_parser = Named(&["paced", "inline", "background"]))]
     pub(crate) merges: String,
 }
 

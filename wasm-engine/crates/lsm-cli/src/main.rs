@@ -12,7 +12,7 @@ use lsm_core::calibration::{Calibration, time_cost};
 use lsm_core::config::EngineConfig;
 use lsm_core::error::{Error, Result};
 use lsm_core::workload::{MAX_OPERATIONS, Workload};
-use lsm_engine::engine::{Engine, Merging};
+use lsm_engine::engine::{Engine, Merger, Merging};
 use lsm_engine::storage::{FileStorage, MemStorage, Storage};
 use lsm_runner::clock::now_ns;
 use lsm_runner::report::{Report, Timings};
@@ -102,7 +102,23 @@ fn main() -> ExitCode {
 fn open_engine(config: EngineConfig, store: &Store) -> Result<Engine> {
     let mut engine = Engine::create(config, storage(store.dir.as_deref())?)?;
     engine.set_write_ahead_log(!store.no_wal);
-    engine.merging = if store.merges == "inline" { Merging::Inline } else { Merging::Paced };
+    engine.merging = match store.merges.as_str() {
+        "inline" => Merging::Inline,
+        "background" => {
+            // The merger opens the same files on a handle of its own; memory storage lives in
+            // one thread.
+            let Some(dir) = store.dir.as_deref() else {
+                return Err(Error::invalid(
+                    "--merges",
+                    "background needs --dir (the merger thread opens the files itself)",
+                ));
+            };
+            let open = || -> Result<Box<dyn Storage + Send>> { Ok(Box::new(FileStorage::open(dir)?)) };
+            engine.merge_in_background(Merger::threads(open)?)?;
+            Merging::Background
+        }
+        _ => Merging::Paced,
+    };
     Ok(engine)
 }
 

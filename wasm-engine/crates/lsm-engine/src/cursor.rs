@@ -213,6 +213,11 @@ impl RunCursor {
         self.current.as_ref().map_or(&[], TableCursor::encoded)
     }
 
+    /// Every table of the run, in key order.
+    pub fn tables(&self) -> &[Rc<Table>] {
+        &self.tables
+    }
+
     /// The table the current entry comes from.
     pub fn table(&self) -> Option<&Rc<Table>> {
         self.current.as_ref().map(TableCursor::table)

@@ -6,8 +6,12 @@
 //! tree, and `open` recovers exactly what was synced.
 
 use std::rc::Rc;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::cursor::RunCursor;
+use crate::driver::Background;
+pub use crate::driver::Merger;
 use crate::hex::decode_hex;
 use crate::job::Job;
 use crate::lookup::{FilterPolicy, probe_table};
@@ -70,6 +74,11 @@ pub struct Engine {
     pub(crate) pace: PaceState,
     /// Reads a clock in nanoseconds, to time stalls (the engine itself has none).
     pub(crate) stall_clock: Option<fn() -> f64>,
+    /// Ids for logs, runs and tables: shared with a background merger, which names its outputs
+    /// from it (`State::next_id` follows it in every manifest record).
+    pub(crate) ids: Arc<AtomicU64>,
+    /// The background merger and the jobs it holds (`Merging::Background`).
+    pub(crate) background: Option<Background>,
 }
 
 impl Engine {
@@ -100,6 +109,7 @@ impl Engine {
             }
         };
         let config = state.config.clone();
+        let next_id = state.next_id;
         let mut stats = Stats::default();
         let mut levels: Vec<Vec<Run>> = Vec::new();
         let mut by_run: std::collections::BTreeMap<(usize, u64), Vec<Rc<Table>>> = Default::default();
@@ -144,6 +154,8 @@ impl Engine {
             merging: Merging::default(),
             pace: PaceState::default(),
             stall_clock: None,
+            ids: Arc::new(AtomicU64::new(next_id)),
+            background: None,
         };
         // Filters come back as built; the policy brings them to the optimum again.
         engine.mark_filters_stale();
@@ -172,6 +184,7 @@ impl Engine {
         for n in logs {
             self.stats.wal_records_replayed += wal::replay(n, self.storage.as_mut(), &mut self.memtable)?;
             self.state.next_id = self.state.next_id.max(n + 1);
+            self.ids.fetch_max(n + 1, Ordering::Relaxed);
             self.replayed_logs.push(n);
         }
         Ok(())
@@ -195,9 +208,12 @@ impl Engine {
     }
 
     pub(crate) fn allocate_id(&mut self) -> u64 {
-        let id = self.state.next_id;
-        self.state.next_id += 1;
-        id
+        self.ids.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// The next id to be allocated, as a manifest edit records it.
+    pub(crate) fn next_id(&self) -> u64 {
+        self.ids.load(Ordering::Relaxed)
     }
 
     /// The design it runs: the one stored in its manifest (a reopened database keeps the one it was
@@ -223,6 +239,7 @@ impl Engine {
 
     /// Run every merge that is due to completion: a quiet tree (RocksDB's `WaitForCompact`).
     pub fn settle(&mut self) -> Result<()> {
+        self.drain_background()?;
         self.finish_job()?;
         if self.auto_compact {
             self.maintain()?;
@@ -291,7 +308,10 @@ impl Engine {
 
     fn write(&mut self, key: &[u8], value: Option<&[u8]>, class: OpClass) -> Result<()> {
         self.check_entry(key, value)?;
-        if !self.memtable.is_empty() && self.buffer_full_after(key, value) {
+        if self.backgrounded() {
+            let full = !self.memtable.is_empty() && self.buffer_full_after(key, value);
+            self.background_write(full)?;
+        } else if !self.memtable.is_empty() && self.buffer_full_after(key, value) {
             self.flush_buffer(true)?;
         } else if self.pace.pending {
             self.pace_write(crate::memtable::entry_bytes(key, value))?;
@@ -482,7 +502,10 @@ impl Engine {
                 .enumerate()
                 .map(|(i, runs)| level_info(&self.config, i + 1, runs, self.lookups))
                 .collect(),
-            merging_level: self.job.as_ref().map(|j| j.source_level),
+            merging_level: self.job.as_ref().map(|j| j.source_level).or_else(|| {
+                let bg = self.background.as_ref()?;
+                bg.merge.as_ref().or(bg.flush.as_ref()).map(|(_, j)| j.source_level)
+            }),
             merge_progress: self.job.as_ref().map(|j| crate::tree::MergeProgress {
                 pages_read: j.counters.pages_read + j.merge.counters.pages_read,
                 pages_written: j.counters.data_pages_written + j.counters.meta_pages_written,

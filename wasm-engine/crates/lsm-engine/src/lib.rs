@@ -4,13 +4,16 @@
 //! `lsm_core`; which design is good is the models' business. Storage is a trait (`storage`), so
 //! the same engine runs on memory, native files (feature `files`), OPFS and IndexedDB.
 
+mod background;
 pub mod batch;
 mod cache;
 pub mod cursor;
+mod driver;
 pub mod engine;
 pub mod fast_local_bloom;
 mod filestats;
 pub mod filter;
+mod filter_budget;
 pub(crate) mod filter_sizing;
 mod frame;
 mod hex;
@@ -21,6 +24,7 @@ mod maintenance;
 mod manifest;
 pub mod memtable;
 pub mod merge;
+mod merger;
 pub mod merging;
 mod pacer;
 pub mod page;

@@ -77,6 +77,9 @@ impl Engine {
     /// Write the buffer out (merged into level 1's newest run if that has room); returns once it
     /// is in a table (and, with merges inline, once the merges it made due are done).
     pub fn flush(&mut self) -> Result<()> {
+        if self.backgrounded() {
+            return self.background_flush();
+        }
         self.flush_buffer(false)
     }
 
@@ -101,8 +104,8 @@ impl Engine {
         }
         self.flushing_wal = Some(std::mem::replace(&mut self.wal, wal));
         self.immutable = Some(frozen.clone());
-        self.job = Some(self.flush_job(frozen.clone()));
-        if paced && self.auto_compact && self.merging == Merging::Paced {
+        self.job = Some(self.flush_job(frozen.clone(), true));
+        if paced && self.auto_compact && self.paced_mode() {
             self.pace.pending = true;
             self.pace.stale = true;
             return Ok(());
@@ -122,7 +125,7 @@ impl Engine {
         if self.auto_compact {
             match self.merging {
                 Merging::Inline => self.maintain()?,
-                Merging::Paced => {
+                Merging::Paced | Merging::Background => {
                     self.pace.pending = true;
                     self.pace.stale = true;
                 }
@@ -131,15 +134,16 @@ impl Engine {
         Ok(())
     }
 
-    /// The job that writes `frozen` into level 1 (merged into its newest run if that has room).
-    fn flush_job(&mut self, frozen: crate::memtable::Frozen) -> Job {
+    /// The job that writes `frozen` into level 1 (merged into its newest run if that has room
+    /// and `may_absorb`: not while a background merge may be reading that run).
+    pub(crate) fn flush_job(&mut self, frozen: crate::memtable::Frozen, may_absorb: bool) -> Job {
         let bytes: u64 = (0..frozen.len()).map(|i| crate::memtable::entry_bytes(frozen.key(i), frozen.value(i))).sum();
         let plan = compaction::choose_flush(&self.shape(), &self.config, bytes);
         let absorbed: Vec<Rc<Table>> = match plan {
-            FlushPlan::IntoNewestRun => {
+            FlushPlan::IntoNewestRun if may_absorb => {
                 self.levels.first().and_then(|l| l.first()).map(|r| r.tables.clone()).unwrap_or_default()
             }
-            FlushPlan::NewRun => Vec::new(),
+            FlushPlan::IntoNewestRun | FlushPlan::NewRun => Vec::new(),
         };
         let level1_runs = self.levels.first().map_or(0, Vec::len);
         let older_exist = level1_runs > usize::from(!absorbed.is_empty()) || self.deeper_data_exists(1);
@@ -181,7 +185,7 @@ impl Engine {
     }
 
     /// Start the merge the policy asks for, if any.
-    fn start_job(&mut self) -> Result<bool> {
+    pub(crate) fn start_job(&mut self) -> Result<bool> {
         if self.config.compaction.universal.is_some() {
             let Some(picked) = self.universal_pick() else { return Ok(false) };
             match self.universal_start(picked) {
@@ -267,7 +271,7 @@ impl Engine {
         if let Some(c) = &plan.cursor {
             edit.cursors = BTreeMap::from([(plan.level.to_string(), encode_hex(c))]);
         }
-        edit.next_id = self.state.next_id;
+        edit.next_id = self.next_id();
         let mut state = self.state.clone();
         state.apply(&edit);
         self.manifest.commit(self.storage.as_mut(), &edit, &state)?;
@@ -450,7 +454,7 @@ impl Engine {
         Ok(())
     }
 
-    fn level1_prior(&self) -> (f64, f64) {
+    pub(crate) fn level1_prior(&self) -> (f64, f64) {
         let level1: Vec<&Rc<Table>> = self.levels.first().into_iter().flatten().flat_map(|r| r.tables.iter()).collect();
         if level1.is_empty() {
             return (0.0, 0.0);
@@ -464,7 +468,7 @@ impl Engine {
     }
 
     /// Commit a finished job to the manifest, then install it and delete its inputs.
-    fn complete(&mut self, job: Job) -> Result<()> {
+    pub(crate) fn complete(&mut self, job: Job) -> Result<()> {
         let mut edit = Edit {
             remove: job.inputs.iter().map(|t| t.id).collect(),
             add: job
@@ -482,7 +486,7 @@ impl Engine {
             // (holding only later writes) is the oldest one recovery needs.
             edit.wal = Some(self.wal.number);
         }
-        edit.next_id = self.state.next_id;
+        edit.next_id = self.next_id();
         let mut state = self.state.clone();
         state.apply(&edit);
         if let Err(e) = self.manifest.commit(self.storage.as_mut(), &edit, &state) {
@@ -579,6 +583,8 @@ impl Engine {
 
     /// Advance merges by about `max_pages` output pages. Returns true while work remains.
     pub fn step(&mut self, max_pages: u64) -> Result<bool> {
+        // A job picked here must not take tables a background merge is reading.
+        self.drain_background()?;
         let more = self.step_once(max_pages)?;
         self.pace.pending = more;
         Ok(more)
@@ -588,7 +594,7 @@ impl Engine {
         if self.job.is_none() {
             // A frozen buffer whose flush failed to commit flushes again before any merge.
             if let Some(frozen) = self.immutable.clone() {
-                self.job = Some(self.flush_job(frozen));
+                self.job = Some(self.flush_job(frozen, true));
             } else if !self.start_job()? {
                 return Ok(false);
             }
@@ -617,6 +623,7 @@ impl Engine {
 
     /// Flush the buffer and merge the whole tree into a single run on the deepest level.
     pub fn compact_all(&mut self) -> Result<()> {
+        self.drain_background()?;
         let auto = std::mem::replace(&mut self.auto_compact, false);
         let result = self.flush().and_then(|()| self.finish_job()).and_then(|()| self.merge_everything());
         self.auto_compact = auto;

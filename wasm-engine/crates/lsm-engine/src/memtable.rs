@@ -7,7 +7,7 @@
 //! sit together in a small bucket sorted by the full key.
 
 use std::collections::BTreeMap;
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// Where one version lives in the arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,13 +76,13 @@ pub struct Memtable {
 }
 
 /// A flushed buffer: its arena and its entries in key order, shareable so a failed flush can
-/// restore them.
+/// restore them, and between threads (a background merger flushes it while lookups read it).
 #[derive(Clone, Debug)]
 pub struct Frozen {
     /// Every key and value the buffer took, superseded versions included.
-    pub arena: Rc<Vec<u8>>,
+    pub arena: Arc<Vec<u8>>,
     /// The newest version of each key, in key order.
-    pub entries: Rc<Vec<EntryRef>>,
+    pub entries: Arc<Vec<EntryRef>>,
 }
 
 impl Frozen {
@@ -272,7 +272,7 @@ impl Memtable {
         // The next buffer will fill to about the same size: reserve it once instead of doubling.
         let capacity = self.arena.capacity();
         let arena = std::mem::replace(&mut self.arena, Vec::with_capacity(capacity));
-        Frozen { arena: Rc::new(arena), entries: Rc::new(entries) }
+        Frozen { arena: Arc::new(arena), entries: Arc::new(entries) }
     }
 
     /// Put a frozen buffer's entries back (a flush that failed before it was committed).

@@ -105,6 +105,7 @@ pub struct Output {
 }
 
 /// How an output file is cut at the files two levels down (the "grandparents").
+#[derive(Clone, Debug)]
 enum CutRule {
     /// LevelDB's: once the file overlaps more than `limit` bytes there. The overlap counted
     /// runs on across outputs cut for size, and only a cut made by this limit resets it.
@@ -115,6 +116,7 @@ enum CutRule {
 
 /// The files two levels down that one merge's outputs are cut against, and where the merge is
 /// among them.
+#[derive(Clone, Debug)]
 struct Grandparents {
     /// Smallest key, largest key and entry bytes of each table two levels down, in key order.
     tables: Vec<(Vec<u8>, Vec<u8>, u64)>,
@@ -209,6 +211,16 @@ impl Grandparents {
     }
 }
 
+/// What a merge decides besides its sources: whether tombstones go, where outputs are cut. Plain
+/// data, so a merger on another thread can run the same merge over cursors of its own
+/// (`Merge::rules`, `Merge::with_rules`).
+#[derive(Clone, Debug)]
+pub struct MergeRules {
+    drop_tombstones: bool,
+    target_bytes: u64,
+    grandparents: Option<Grandparents>,
+}
+
 /// A k-way merge in progress: `step` moves entries from the sources into the current output table,
 /// which the caller starts (`start_output`) and takes to seal (`take_output`), one at a time.
 pub struct Merge {
@@ -258,6 +270,28 @@ impl Merge {
     ) -> Self {
         self.grandparents = Some(Grandparents::new(tables, CutRule::Rocksdb { target, max_compaction_bytes }));
         self
+    }
+
+    /// Its rules, as it was set up (before its first step).
+    pub fn rules(&self) -> MergeRules {
+        MergeRules {
+            drop_tombstones: self.drop_tombstones,
+            target_bytes: self.target_bytes,
+            grandparents: self.grandparents.clone(),
+        }
+    }
+
+    /// The same merge as the one `rules` came from, over `sources` (the same inputs, in the
+    /// same order, read through other cursors).
+    pub fn with_rules(sources: Vec<Source>, rules: MergeRules) -> Self {
+        let mut merge = Merge::new(sources, rules.drop_tombstones, rules.target_bytes);
+        merge.grandparents = rules.grandparents;
+        merge
+    }
+
+    /// Its sources, newest first.
+    pub fn sources(&self) -> &[Source] {
+        &self.sources
     }
 
     /// Whether an output table is being written.

@@ -25,6 +25,12 @@ pub enum Merging {
     /// when each write that seals a memtable waits for compactions (the referee's
     /// `--sync-compactions on`): the tree after N writes has every merge installed.
     Inline,
+    /// Flushes and merges run on a merger of their own (`Engine::merge_in_background`: a flush
+    /// thread and a merge thread natively) while the writer goes on; the writer installs each result once its
+    /// outputs are durable, and writes stall only when the merger falls behind (`background`).
+    /// Natively only: the browser keeps `Paced` (see above). Set without a merger, writes
+    /// run as `Paced`.
+    Background,
 }
 
 /// Where writes stand against the write-stall thresholds (`Engine::write_stall`): what a view of
@@ -34,8 +40,9 @@ pub struct WriteStallState {
     /// The thresholds' verdict on the tree as it stands (`pacing::stall`): what the next write
     /// does if merge work is pending.
     pub stall: Stall,
-    /// Writes pace the merges and stall at all (automatic merges on, `Merging::Paced`); merges
-    /// inline or left to `step` never stall a write.
+    /// Writes pace the merges (or wait for a background merger) and stall at all (automatic
+    /// merges on, `Merging::Paced` or `Background`); merges inline or left to `step` never
+    /// stall a write.
     pub paced: bool,
     /// Merge work is pending, so the next write merges its share first (slowed down: a larger
     /// slice; stopped: slices until the verdict is no longer `Stop`).

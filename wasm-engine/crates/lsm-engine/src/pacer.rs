@@ -25,8 +25,11 @@ impl Engine {
         let debt = self.debt();
         WriteStallState {
             stall: pacing::stall(&debt, &self.config.write_stalls),
-            paced: self.auto_compact && self.merging == Merging::Paced,
-            merges_pending: self.pace.pending && self.auto_compact && self.merging == Merging::Paced,
+            paced: self.auto_compact && self.merging != Merging::Inline,
+            merges_pending: match self.merging {
+                Merging::Background => self.background_jobs() > 0,
+                _ => self.pace.pending && self.auto_compact && self.paced_mode(),
+            },
             level0_files: debt.level0_files,
             pending_bytes: debt.pending_bytes,
             slice_pages: SLICE_PAGES,
@@ -34,9 +37,14 @@ impl Engine {
         }
     }
 
+    /// Writes pace the merges: `Merging::Paced`, or `Background` without a merger.
+    pub(crate) fn paced_mode(&self) -> bool {
+        self.merging == Merging::Paced || (self.merging == Merging::Background && self.background.is_none())
+    }
+
     /// Pace one write of `write_bytes` (before it enters the buffer): merge its share, or stall.
     pub(crate) fn pace_write(&mut self, write_bytes: u64) -> Result<()> {
-        if !self.pace.pending || !self.auto_compact || self.merging != Merging::Paced {
+        if !self.pace.pending || !self.auto_compact || !self.paced_mode() {
             return Ok(());
         }
         let debt = self.debt();
@@ -79,7 +87,7 @@ impl Engine {
     /// finds a quiet tree. Counted as a stall when anything was owed.
     pub(crate) fn settle_before_flush(&mut self) -> Result<()> {
         let owed = self.job.is_some() || (self.pace.pending && self.auto_compact);
-        if !owed || self.merging != Merging::Paced || !self.auto_compact {
+        if !owed || !self.paced_mode() || !self.auto_compact {
             return self.finish_job();
         }
         let started = self.stall_clock.map(|now| now());
@@ -92,7 +100,7 @@ impl Engine {
         Ok(())
     }
 
-    fn add_stalled_since(&mut self, started: Option<f64>) {
+    pub(crate) fn add_stalled_since(&mut self, started: Option<f64>) {
         if let (Some(start), Some(now)) = (started, self.stall_clock) {
             self.stats.stalls.stalled_ns += (now() - start).max(0.0) as u64;
         }
@@ -146,7 +154,7 @@ impl Engine {
     }
 
     /// Level-1 files and the pending merge bytes of the tree as it stands.
-    fn level_debt(&self) -> Debt {
+    pub(crate) fn level_debt(&self) -> Debt {
         let c = &self.config;
         let universal = c.compaction.universal.as_ref();
         let level1_files = self.levels.first().map_or(0, |l| l.iter().map(|r| r.tables.len() as u64).sum());

@@ -257,7 +257,8 @@ pub struct StallCounters {
     pub slowdowns: u64,
     /// Writes stopped at a stop threshold.
     pub stops: u64,
-    /// Writes whose flush waited for the merges still pending from the last flush.
+    /// Writes whose flush waited for the merges still pending from the last flush (background
+    /// merges: for the last buffer's flush to be installed).
     pub flush_waits: u64,
     /// Output pages merged by writes while they were slowed down or stopped.
     pub pages_merged: u64,

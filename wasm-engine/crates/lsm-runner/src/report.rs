@@ -123,7 +123,7 @@ pub struct Report {
     pub engine: String,
     /// The design the engine ran (`Engine::config`: for a reopened database, the one it stored).
     pub config: EngineConfig,
-    /// When its merges ran (`Engine::merging`: `paced` or `inline`, the CLI's `--merges`), which
+    /// When its merges ran (`Engine::merging`: `paced`, `inline` or `background`, the CLI's `--merges`), which
     /// decides the latency tail and the stalls; absent in reports written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub merges: Option<Merging>,

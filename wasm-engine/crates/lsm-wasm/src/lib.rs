@@ -333,6 +333,8 @@ impl WasmEngine {
         self.engine.merging = match mode {
             "paced" => Merging::Paced,
             "inline" => Merging::Inline,
+            // No "background": wasm32-unknown-unknown has one thread per worker, and a second
+            // worker cannot share the engine's OPFS handles (see `Merging::Background`).
             _ => return Err(JsError::new(&format!("merges: must be \"paced\" or \"inline\", got \"{mode}\""))),
         };
         Ok(())

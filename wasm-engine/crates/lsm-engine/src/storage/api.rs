@@ -40,6 +40,12 @@ pub trait Storage {
     /// Remove a file. The name is gone at once; a backend that works in the background removes the bytes
     /// only after every `commit_later` asked before.
     fn delete(&mut self, file: &str) -> Result<()>;
+    /// Let go of what this handle keeps open for `file` (descriptors, buffers) after writing its
+    /// appends out: a second handle on the same files (a background merger's) releases each table
+    /// it has finished writing or reading, so a table the other handle deletes frees its space.
+    fn close(&mut self, _file: &str) -> Result<()> {
+        Ok(())
+    }
     /// Whether a file of this name exists.
     fn exists(&mut self, file: &str) -> Result<bool>;
     /// All file names, sorted.
@@ -129,6 +135,9 @@ impl<S: Storage + ?Sized> Storage for Box<S> {
     }
     fn delete(&mut self, file: &str) -> Result<()> {
         (**self).delete(file)
+    }
+    fn close(&mut self, file: &str) -> Result<()> {
+        (**self).close(file)
     }
     fn exists(&mut self, file: &str) -> Result<bool> {
         (**self).exists(file)

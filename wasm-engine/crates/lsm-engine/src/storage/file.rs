@@ -380,6 +380,13 @@ impl Storage for FileStorage {
         self.disk.submit(file, DiskWork::Unlink(path))
     }
 
+    fn close(&mut self, file: &str) -> Result<()> {
+        self.flush_writer(file)?;
+        self.writers.remove(file);
+        self.readers.remove(file);
+        Ok(())
+    }
+
     fn exists(&mut self, file: &str) -> Result<bool> {
         self.disk.settle(Some(file))?;
         Ok(self.writers.contains_key(file) || self.path(file).exists())
