@@ -155,20 +155,6 @@ impl Engine {
         self.collect()
     }
 
-    /// The buffer freezes (lookups still read it) and a fresh log takes the writes after it.
-    fn rotate(&mut self) -> Result<()> {
-        let frozen = self.memtable.freeze();
-        let number = self.allocate_id();
-        let mut wal = self.wal.successor(number);
-        if let Err(e) = wal.create(self.storage.as_mut()) {
-            self.memtable.restore(&frozen);
-            return Err(e);
-        }
-        self.flushing_wal = Some(std::mem::replace(&mut self.wal, wal));
-        self.immutable = Some(frozen);
-        Ok(())
-    }
-
     /// Level 1's files and the pending merge bytes of the installed tree (refreshed only when it
     /// changed).
     fn background_debt(&mut self) -> pacing::Debt {

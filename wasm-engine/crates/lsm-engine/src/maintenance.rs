@@ -94,16 +94,7 @@ impl Engine {
             return Ok(());
         }
         self.settle_before_flush()?;
-        let frozen = self.memtable.freeze();
-        // The writes after this one go to a fresh log, so the flush's commit can retire this one.
-        let number = self.allocate_id();
-        let mut wal = self.wal.successor(number);
-        if let Err(e) = wal.create(self.storage.as_mut()) {
-            self.memtable.restore(&frozen);
-            return Err(e);
-        }
-        self.flushing_wal = Some(std::mem::replace(&mut self.wal, wal));
-        self.immutable = Some(frozen.clone());
+        let frozen = self.rotate()?;
         self.job = Some(self.flush_job(frozen.clone(), true));
         if paced && self.auto_compact && self.paced_mode() {
             self.pace.pending = true;
@@ -136,6 +127,21 @@ impl Engine {
 
     /// The job that writes `frozen` into level 1 (merged into its newest run if that has room
     /// and `may_absorb`: not while a background merge may be reading that run).
+    /// The buffer freezes (lookups still read it) and a fresh log takes the writes after it, so
+    /// the flush's commit can retire the old one. Every merge mode flushes through this.
+    pub(crate) fn rotate(&mut self) -> Result<crate::memtable::Frozen> {
+        let frozen = self.memtable.freeze();
+        let number = self.allocate_id();
+        let mut wal = self.wal.successor(number);
+        if let Err(e) = wal.create(self.storage.as_mut()) {
+            self.memtable.restore(&frozen);
+            return Err(e);
+        }
+        self.flushing_wal = Some(std::mem::replace(&mut self.wal, wal));
+        self.immutable = Some(frozen.clone());
+        Ok(frozen)
+    }
+
     pub(crate) fn flush_job(&mut self, frozen: crate::memtable::Frozen, may_absorb: bool) -> Job {
         let bytes: u64 = (0..frozen.len()).map(|i| crate::memtable::entry_bytes(frozen.key(i), frozen.value(i))).sum();
         let plan = compaction::choose_flush(&self.shape(), &self.config, bytes);
