@@ -7,24 +7,13 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-
 use lsm_core::config::EngineConfig;
 use lsm_core::error::Error;
 use lsm_core::rng::Rng;
 use lsm_engine::engine::{Engine, Merger, Merging};
 use lsm_engine::storage::{MemStorage, Storage};
 
-type State = BTreeMap<Vec<u8>, Vec<u8>>;
-/// A write: key and value, or None for a delete.
-type Write = (Vec<u8>, Option<Vec<u8>>);
-
-fn apply(state: &mut State, op: &Write) {
-    match &op.1 {
-        Some(v) => state.insert(op.0.clone(), v.clone()),
-        None => state.remove(&op.0),
-    };
-}
+use common::{State, Write, apply};
 
 /// An engine on `storage` whose merger's steps the test drives, on a second handle.
 fn stepped(config: &EngineConfig, storage: &MemStorage) -> Result<Engine, Error> {
@@ -155,24 +144,8 @@ fn run_until_crash(config: &EngineConfig, storage: &MemStorage, rng: &mut Rng) -
                 engine.background_step();
             }
         }
-        let key = format!("key{:04}", rng.below(400)).into_bytes();
-        let value =
-            (rng.below(10) > 1).then(|| format!("value-{op}-{}", "x".repeat(rng.below(60) as usize)).into_bytes());
-        let result = match &value {
-            Some(v) => engine.put(&key, v),
-            None => engine.delete(&key),
-        };
-        if result.is_err() {
+        if !common::random_acked_write(&mut engine, rng, op, &mut pending, &mut acked) {
             break;
-        }
-        pending.push((key, value));
-        if rng.below(16) == 0 {
-            if engine.sync().is_err() {
-                break;
-            }
-            for p in pending.drain(..) {
-                apply(&mut acked, &p);
-            }
         }
     }
     // The crash: no close, no sync; the writer's and the merger's memory are simply gone.

@@ -292,3 +292,47 @@ pub(crate) fn table_ids(e: &lsm_engine::engine::Engine) -> Vec<(usize, Vec<u64>)
         .map(|l| (l.level, l.runs.iter().flat_map(|r| r.tables.iter().map(|t| t.id)).collect()))
         .collect()
 }
+
+/// What a crash test knows was acknowledged: each key's newest value.
+pub(crate) type State = std::collections::BTreeMap<Vec<u8>, Vec<u8>>;
+/// A write: key and value, or None for a delete.
+pub(crate) type Write = (Vec<u8>, Option<Vec<u8>>);
+
+/// `op` applied to `state`.
+pub(crate) fn apply(state: &mut State, op: &Write) {
+    match &op.1 {
+        Some(v) => state.insert(op.0.clone(), v.clone()),
+        None => state.remove(&op.0),
+    };
+}
+
+/// One write of a crash trial (operation `op`: a put over 400 keys, a delete one time in five),
+/// and about one time in sixteen a sync that acknowledges every write pending before it. False
+/// once the engine fails (the injected failure): the trial stops there.
+pub(crate) fn random_acked_write(
+    engine: &mut lsm_engine::engine::Engine,
+    rng: &mut lsm_core::rng::Rng,
+    op: u64,
+    pending: &mut Vec<Write>,
+    acked: &mut State,
+) -> bool {
+    let key = format!("key{:04}", rng.below(400)).into_bytes();
+    let value = (rng.below(10) > 1).then(|| format!("value-{op}-{}", "x".repeat(rng.below(60) as usize)).into_bytes());
+    let result = match &value {
+        Some(v) => engine.put(&key, v),
+        None => engine.delete(&key),
+    };
+    if result.is_err() {
+        return false;
+    }
+    pending.push((key, value));
+    if rng.below(16) == 0 {
+        if engine.sync().is_err() {
+            return false;
+        }
+        for p in pending.drain(..) {
+            apply(acked, &p);
+        }
+    }
+    true
+}

@@ -6,17 +6,13 @@
 
 mod common;
 
-use std::collections::BTreeMap;
-
 use lsm_core::config::{Allocation, CompactionConfig, EngineConfig, FilterKind, Granularity};
 use lsm_core::error::Error;
 use lsm_core::rng::Rng;
 use lsm_engine::engine::{Engine, Merging};
 use lsm_engine::storage::{MemStorage, Storage};
 
-type State = BTreeMap<Vec<u8>, Vec<u8>>;
-/// A write: key and value, or None for a delete.
-type Write = (Vec<u8>, Option<Vec<u8>>);
+use common::{State, Write, apply};
 
 fn configs() -> Vec<EngineConfig> {
     let n = None;
@@ -58,13 +54,6 @@ fn configs() -> Vec<EngineConfig> {
     ]
 }
 
-fn apply(state: &mut State, op: &Write) {
-    match &op.1 {
-        Some(v) => state.insert(op.0.clone(), v.clone()),
-        None => state.remove(&op.0),
-    };
-}
-
 /// One trial: random writes with periodic syncs until the injected failure, then a crash.
 /// Returns the acknowledged state and the unacknowledged writes, or None if the database was
 /// never created.
@@ -80,24 +69,8 @@ fn run_until_crash(
     let mut acked = State::new();
     let mut pending: Vec<Write> = Vec::new();
     for op in 0..20_000u64 {
-        let key = format!("key{:04}", rng.below(400)).into_bytes();
-        let value =
-            (rng.below(10) > 1).then(|| format!("value-{op}-{}", "x".repeat(rng.below(60) as usize)).into_bytes());
-        let result = match &value {
-            Some(v) => engine.put(&key, v),
-            None => engine.delete(&key),
-        };
-        if result.is_err() {
+        if !common::random_acked_write(&mut engine, rng, op, &mut pending, &mut acked) {
             break;
-        }
-        pending.push((key, value));
-        if rng.below(16) == 0 {
-            if engine.sync().is_err() {
-                break;
-            }
-            for p in pending.drain(..) {
-                apply(&mut acked, &p);
-            }
         }
     }
     // Whether a flush or merge was half done when the engine stopped.
