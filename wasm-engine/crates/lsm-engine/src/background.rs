@@ -10,10 +10,12 @@
 //! acknowledged writes and nothing lost. Lookups and scans read the installed tree (and the
 //! frozen buffer until its flush installs), so a job's outputs become visible only at install.
 //!
-//! At most one flush and one merge are given out at once, so they never share a table: a flush
-//! merged into level 1's newest run (`FlushPlan::IntoNewestRun`) is planned only while no merge
-//! is out, and no merge starts while such a flush is out. A flush installs into a run numbered
-//! at install, so it is newer than any merge output however the two finish.
+//! At most one flush and one merge are given out at once, and they never share a table: a flush
+//! here always writes a new run into level 1, never merged into its newest run as inline and paced
+//! flushes may (`FlushPlan::IntoNewestRun`), so the flush lane's work is one buffer's bytes and a
+//! buffer never waits while level 1 is rewritten: the merge lane merges level 1's runs as the
+//! policy asks, and the stall verdict counts them like RocksDB's level-0 files. A flush installs
+//! into a run numbered at install, so it is newer than any merge output however the two finish.
 //!
 //! Writes stall only when the merger falls behind: a write that fills the buffer while the last
 //! one is still flushing stops until that flush installs (RocksDB's `max_write_buffer_number` of
@@ -172,12 +174,11 @@ impl Engine {
         if bg.flush.is_none()
             && let Some(frozen) = self.immutable.clone()
         {
-            let job = self.flush_job(frozen, !merge_out);
+            // Never into level 1's newest run: that would rewrite the run on the flush lane.
+            let job = self.flush_job(frozen, false);
             self.submit(job);
         }
-        let Some(bg) = self.background.as_ref() else { return Ok(()) };
-        let flush_takes_tables = bg.flush.as_ref().is_some_and(|(_, j)| !j.inputs.is_empty());
-        if merge_out || flush_takes_tables || !self.pace.pending {
+        if merge_out || !self.pace.pending {
             return Ok(());
         }
         for _ in 0..MAX_MOVES_AT_ONCE {
