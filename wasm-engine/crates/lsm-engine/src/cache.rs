@@ -64,6 +64,9 @@ pub struct BlockCache<V> {
     /// RocksDB's LRUCache with a high-priority pool: a block hit once moves to the head of the
     /// high-priority pool, so blocks read again outlive blocks read once.
     midpoint_insertion: bool,
+    /// The block evicted last, kept so a reader can refill its memory instead of allocating a
+    /// fresh page and freeing the old one on every miss (`take_spare`). Not charged: one block.
+    spare: Option<V>,
 }
 
 impl<V: Clone> BlockCache<V> {
@@ -73,6 +76,7 @@ impl<V: Clone> BlockCache<V> {
             high_capacity: (capacity as f64 * high_ratio.clamp(0.0, 1.0)) as u64,
             nodes: Vec::new(),
             free: Vec::new(),
+            spare: None,
             map: FxHashMap::default(),
             high: Pool { head: NIL, tail: NIL, bytes: 0 },
             low: Pool { head: NIL, tail: NIL, bytes: 0 },
@@ -115,6 +119,11 @@ impl<V: Clone> BlockCache<V> {
             self.remove(victim);
             self.evictions += 1;
         }
+    }
+
+    /// The block evicted last, if no one took it yet: its memory, for the next block read.
+    pub fn take_spare(&mut self) -> Option<V> {
+        self.spare.take()
     }
 
     pub fn enabled(&self) -> bool {
@@ -208,7 +217,7 @@ impl<V: Clone> BlockCache<V> {
     fn remove(&mut self, i: usize) {
         self.unlink(i);
         let key = self.nodes[i].key;
-        self.nodes[i].block = None;
+        self.spare = self.nodes[i].block.take();
         self.map.remove(&key);
         self.free.push(i);
     }
@@ -274,6 +283,21 @@ mod tests {
         assert!(c.get(&key(0)).is_some() && c.get(&key(2)).is_some() && c.get(&key(3)).is_some());
         assert_eq!(c.resident_bytes(), 300);
         assert_eq!(c.evictions, 1);
+    }
+
+    #[test]
+    fn the_block_evicted_last_is_handed_out_once_for_reuse() {
+        let mut c = BlockCache::new(200, 0.0);
+        let first: Rc<[u8]> = Rc::from(vec![7u8; 4]);
+        c.insert(key(0), first.clone(), 100, Priority::Low);
+        c.insert(key(1), page(), 100, Priority::Low);
+        assert!(c.take_spare().is_none(), "nothing evicted yet");
+        c.insert(key(2), page(), 100, Priority::Low);
+        let spare = c.take_spare().expect("block 0 was evicted");
+        assert!(Rc::ptr_eq(&spare, &first), "the spare is the evicted block itself");
+        assert!(c.take_spare().is_none(), "handed out once");
+        assert!(c.get(&key(0)).is_none());
+        assert_eq!(c.resident_bytes(), 200);
     }
 
     #[test]

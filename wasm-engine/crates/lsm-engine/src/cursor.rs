@@ -4,9 +4,9 @@
 
 use std::rc::Rc;
 
-use crate::cache::{BlockKey, BlockKind, Priority};
+use crate::cache::{BlockKey, BlockKind};
 use crate::page;
-use crate::table::{Block, ReadCtx, Table};
+use crate::table::{Block, ReadCtx, Table, read_page_into_cache};
 use lsm_core::error::{Error, Result};
 
 /// Physical read-ahead without a cache, in pages.
@@ -131,9 +131,7 @@ impl TableCursor {
                 self.buf.extend_from_slice(&bytes);
             } else {
                 ctx.counters.data_pages_read += 1;
-                let bytes: Rc<[u8]> = Rc::from(ctx.storage.read(&t.file, offset, page_bytes)?);
-                page::verify(&t.file, offset, &bytes)?;
-                ctx.cache.insert(key, Block::Page(bytes.clone()), page_bytes as u64, Priority::Low);
+                let bytes = read_page_into_cache(&t.file, offset, page_bytes, key, ctx)?;
                 self.buf.clear();
                 self.buf.extend_from_slice(&bytes);
             }

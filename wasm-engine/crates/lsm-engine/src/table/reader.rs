@@ -21,8 +21,8 @@ use super::partitions::{FilterTop, IndexTop, PartitionedMeta, PinnedPartitions};
 /// What the block cache holds for tables: a data page, a filter module or a table's fence pointers.
 #[derive(Clone, Debug)]
 pub enum Block {
-    /// A data page, its checksum verified.
-    Page(Rc<[u8]>),
+    /// A data page, its checksum verified (a `Vec` so an evicted page's memory can be refilled).
+    Page(Rc<Vec<u8>>),
     /// One filter module, decoded and verified.
     Module(Rc<Module>),
     /// A table's fence pointers (or one index partition), decoded and verified.
@@ -650,9 +650,29 @@ impl Table {
             return f(&bytes);
         }
         ctx.counters.data_pages_read += 1;
-        let bytes: Rc<[u8]> = Rc::from(ctx.storage.read(&self.file, offset, len)?);
-        page::verify(&self.file, offset, &bytes)?;
-        ctx.cache.insert(key, Block::Page(bytes.clone()), len as u64, Priority::Low);
+        let bytes = read_page_into_cache(&self.file, offset, len, key, ctx)?;
         f(&bytes)
     }
+}
+
+/// Read data page `key` (`len` bytes at `offset` of `file`) from storage, verify it and cache it.
+/// The page lands in the memory of the block the cache evicted last when there is one: a miss in
+/// a full cache then costs no allocation, no copy and no free.
+pub(crate) fn read_page_into_cache(
+    file: &str,
+    offset: u64,
+    len: usize,
+    key: BlockKey,
+    ctx: &mut ReadCtx<'_>,
+) -> Result<Rc<Vec<u8>>> {
+    let mut buf = match ctx.cache.take_spare() {
+        Some(Block::Page(old)) => Rc::try_unwrap(old).unwrap_or_default(),
+        _ => Vec::new(),
+    };
+    buf.resize(len, 0);
+    ctx.storage.read_into(file, offset, &mut buf)?;
+    page::verify(file, offset, &buf)?;
+    let bytes = Rc::new(buf);
+    ctx.cache.insert(key, Block::Page(bytes.clone()), len as u64, Priority::Low);
+    Ok(bytes)
 }
