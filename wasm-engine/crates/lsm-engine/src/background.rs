@@ -39,6 +39,10 @@ use crate::table::Table;
 use lsm_core::error::Result;
 use lsm_core::pacing::{self, Stall};
 
+/// The longest a slowed-down write waits for the merger (a step that seals a large table can take
+/// far longer; the stop threshold, not one write, is what holds the writer back until merges catch up).
+const SLOWDOWN_WAIT: std::time::Duration = std::time::Duration::from_millis(1);
+
 /// Trivial moves the writer makes in a row before it gives the merger a merge (a guard: each
 /// move changes the tree, and the policy stops asking for them once levels fit).
 const MAX_MOVES_AT_ONCE: usize = 64;
@@ -92,7 +96,7 @@ impl Engine {
             Stall::Slowdown => {
                 self.stats.stalls.slowdowns += 1;
                 let started = self.stall_clock.map(|now| now());
-                let waited = self.wait_once();
+                let waited = self.wait_briefly();
                 self.add_stalled_since(started);
                 waited
             }
@@ -147,6 +151,15 @@ impl Engine {
             self.wait_once()?;
         }
         Ok(())
+    }
+
+    /// A slowed-down write's wait: one merger step or `SLOWDOWN_WAIT`, whichever comes first
+    /// (RocksDB delays such a write by about a millisecond at a time), then install what finished.
+    fn wait_briefly(&mut self) -> Result<()> {
+        if let Some(bg) = self.background.as_mut() {
+            bg.driver.wait_at_most(SLOWDOWN_WAIT)?;
+        }
+        self.collect()
     }
 
     /// One merger step (or one finished job), then install what finished.

@@ -79,6 +79,16 @@ impl Driver {
         }
     }
 
+    /// Like `wait`, but a threaded merger is waited for at most `limit`: a slowed-down write
+    /// yields the merger a moment, it does not sit out a step that seals a large table.
+    pub(crate) fn wait_at_most(&mut self, limit: std::time::Duration) -> Result<()> {
+        match self {
+            Driver::Stepped(_) => self.wait(),
+            #[cfg(feature = "files")]
+            Driver::Thread(w) => w.wait_at_most(limit),
+        }
+    }
+
     /// One merger step, for a caller driving the steps; false for a threaded merger (its
     /// thread runs them) or when there is nothing to do.
     pub(crate) fn step(&mut self) -> bool {
@@ -191,6 +201,21 @@ mod thread {
             while shared.steps == seen && shared.finished.is_empty() && !shared.exited {
                 shared = cv.wait(shared).unwrap_or_else(PoisonError::into_inner);
             }
+            if shared.exited && shared.finished.is_empty() {
+                return Err(Error::State("the merger thread has ended".into()));
+            }
+            Ok(())
+        }
+    }
+
+    impl Worker {
+        pub(crate) fn wait_at_most(&mut self, limit: std::time::Duration) -> Result<()> {
+            let (m, cv) = &*self.channel;
+            let shared = lock(m);
+            let seen = shared.steps;
+            let (shared, _) = cv
+                .wait_timeout_while(shared, limit, |s| s.steps == seen && s.finished.is_empty() && !s.exited)
+                .unwrap_or_else(PoisonError::into_inner);
             if shared.exited && shared.finished.is_empty() {
                 return Err(Error::State("the merger thread has ended".into()));
             }
