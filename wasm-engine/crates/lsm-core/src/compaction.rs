@@ -229,18 +229,33 @@ pub fn choose_file(
     if config.compaction.dynamic_level_bytes {
         return choose_file_dynamic(levels, runs_in_level_1, cursors, config);
     }
-    if levels.first().is_some_and(|l| !l.is_empty() && runs_in_level_1 > config.level(1).max_runs as usize) {
-        return level1_plan(levels, 2, false, config);
+    // The due level with the highest score goes first, as in LevelDB's and RocksDB's pickers:
+    // level 1 scored by its files against the trigger, deeper levels by bytes against capacity
+    // (ties to the smaller level). Inline merging drains every due merge after each flush, so two
+    // levels are due at once only while merges run beside the writes; there, level 1 always first
+    // would let level 2 grow past its capacity for as long as flushes keep coming, and every
+    // level-1 merge would rewrite all of it.
+    let mut best: Option<(usize, f64)> = None;
+    let level1_runs = config.level(1).max_runs as usize;
+    if levels.first().is_some_and(|l| !l.is_empty() && runs_in_level_1 > level1_runs) {
+        best = Some((1, runs_in_level_1 as f64 / (level1_runs + 1) as f64));
     }
     for (idx, tables) in levels.iter().enumerate().skip(1) {
         let level = idx + 1;
         let total: u64 = tables.iter().map(|t| t.bytes).sum();
-        if tables.is_empty() || (total as f64) <= geometry(config, level).capacity {
+        let capacity = geometry(config, level).capacity;
+        if tables.is_empty() || (total as f64) <= capacity {
             continue;
         }
-        return level_plan(levels, level, cursors, config);
+        let score = total as f64 / capacity;
+        if best.is_none_or(|(_, top)| score > top) {
+            best = Some((level, score));
+        }
     }
-    None
+    match best? {
+        (1, _) => level1_plan(levels, 2, false, config),
+        (level, _) => level_plan(levels, level, cursors, config),
+    }
 }
 
 /// Level 1's merge into level `into`: every flushed file, with the files of `into` they overlap.
@@ -658,6 +673,21 @@ mod file_tests {
         more.push(t(8, 100, 55, 65));
         let plan = choose_file(&[more, l1], 4, &[], &c).unwrap();
         assert_eq!((plan.level, plan.tables, plan.overlapping), (1, vec![1, 2, 3, 8], vec![5, 6]));
+    }
+
+    #[test]
+    fn the_due_level_with_the_highest_score_merges_first() {
+        let c = leveldb();
+        let l0 = vec![t(1, 100, 10, 50), t(2, 100, 20, 60), t(3, 100, 30, 40), t(8, 100, 55, 65)];
+        // Level 1 holds 4 files against a trigger of 4 (score 1.0); level 2, 300 bytes against 250 (1.2).
+        let l1 = vec![t(4, 100, 0, 9), t(5, 100, 10, 30), t(6, 100, 31, 70)];
+        let plan = choose_file(&[l0.clone(), l1.clone()], 4, &[], &c).unwrap();
+        assert_eq!((plan.level, plan.tables), (2, vec![4]));
+        // With 6 files level 1 scores 1.5 and goes first.
+        let mut more = l0;
+        more.extend([t(12, 100, 70, 80), t(13, 100, 81, 90)]);
+        let plan = choose_file(&[more, l1], 6, &[], &c).unwrap();
+        assert_eq!(plan.level, 1);
     }
 
     #[test]
