@@ -81,6 +81,8 @@ impl Driver {
 
     /// Like `wait`, but a threaded merger is waited for at most `limit`: a slowed-down write
     /// yields the merger a moment, it does not sit out a step that seals a large table.
+    /// (Without threads, `limit` has nothing to bound: the stepped driver's wait is one step.)
+    #[cfg_attr(not(feature = "files"), allow(unused_variables))]
     pub(crate) fn wait_at_most(&mut self, limit: std::time::Duration) -> Result<()> {
         match self {
             Driver::Stepped(_) => self.wait(),
