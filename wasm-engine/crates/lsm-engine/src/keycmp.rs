@@ -87,7 +87,7 @@ mod tests {
         // Short keys over few byte values, so that long common prefixes, zero bytes and proper
         // prefixes are common.
         let mut rng = lsm_core::rng::Rng::new(31);
-        let mut key = |rng: &mut lsm_core::rng::Rng| -> Vec<u8> {
+        let key = |rng: &mut lsm_core::rng::Rng| -> Vec<u8> {
             let len = (rng.next_u64() % 20) as usize;
             (0..len).map(|_| [0u8, 1, 0x7f, 0xff][(rng.next_u64() % 4) as usize]).collect()
         };
