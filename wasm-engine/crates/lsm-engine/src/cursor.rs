@@ -5,6 +5,7 @@
 use std::rc::Rc;
 
 use crate::cache::{BlockKey, BlockKind};
+use crate::keycmp::compare;
 use crate::page;
 use crate::table::{Block, ReadCtx, Table, read_page_into_cache};
 use lsm_core::error::{Error, Result};
@@ -102,7 +103,7 @@ impl TableCursor {
                 self.pos = next;
                 self.remaining -= 1;
                 if let Some(target) = &self.seek_to {
-                    if self.buf[self.key.0..self.key.1] < target[..] {
+                    if compare(&self.buf[self.key.0..self.key.1], target).is_lt() {
                         continue;
                     }
                     self.seek_to = None;
@@ -185,7 +186,7 @@ impl RunCursor {
     /// Tables must be sorted and disjoint. Starts at the first entry ≥ `start`.
     pub fn new(tables: Vec<Rc<Table>>, start: Option<&[u8]>) -> RunCursor {
         let next_table = match start {
-            Some(k) => tables.partition_point(|t| t.max_key() < k),
+            Some(k) => tables.partition_point(|t| compare(t.max_key(), k).is_lt()),
             None => 0,
         };
         RunCursor { tables, next_table, current: None, start: start.map(Box::from) }

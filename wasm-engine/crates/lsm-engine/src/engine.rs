@@ -14,6 +14,7 @@ use crate::driver::Background;
 pub use crate::driver::Merger;
 use crate::hex::decode_hex;
 use crate::job::Job;
+use crate::keycmp::compare;
 use crate::lookup::{FilterPolicy, probe_table};
 use crate::manifest::{Manifest, State};
 use crate::memtable::{Frozen, Memtable};
@@ -451,12 +452,15 @@ impl Engine {
             // cursors in order (newer runs first).
             let mut best: Option<usize> = None;
             for (i, (_, c)) in cursors.iter().enumerate() {
-                if c.valid() && c.key() <= end && best.is_none_or(|b| c.key() < cursors[b].1.key()) {
+                if c.valid()
+                    && compare(c.key(), end).is_le()
+                    && best.is_none_or(|b| compare(c.key(), cursors[b].1.key()).is_lt())
+                {
                     best = Some(i);
                 }
             }
             let from_buffer = match (buffered.peek(), best) {
-                (Some((bk, _)), Some(b)) => *bk <= cursors[b].1.key(),
+                (Some((bk, _)), Some(b)) => compare(bk, cursors[b].1.key()).is_le(),
                 (Some(_), None) => true,
                 (None, Some(_)) => false,
                 (None, None) => break,
@@ -479,7 +483,7 @@ impl Engine {
             }
             for (li, c) in cursors.iter_mut() {
                 let mut ctx = ReadCtx { storage: &mut *storage, cache: &mut self.cache, counters: &mut counters[*li] };
-                while c.valid() && c.key() <= &key[..] {
+                while c.valid() && compare(c.key(), &key).is_le() {
                     c.advance(&mut ctx)?;
                 }
             }
@@ -554,8 +558,8 @@ where
 {
     fn next(&mut self) -> Option<(&'a [u8], Option<&'a [u8]>)> {
         match (self.newer.peek(), self.older.peek()) {
-            (Some(n), Some(o)) if o.0 < n.0 => self.older.next(),
-            (Some(n), Some(o)) if o.0 == n.0 => {
+            (Some(n), Some(o)) if compare(o.0, n.0).is_lt() => self.older.next(),
+            (Some(n), Some(o)) if crate::keycmp::equal(o.0, n.0) => {
                 self.older.next();
                 self.newer.next()
             }

@@ -9,6 +9,8 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use crate::keycmp;
+
 /// Where one version lives in the arena.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EntryRef {
@@ -108,7 +110,7 @@ impl Frozen {
 
     /// As `Memtable::get`: `None` when the key is not here, `Some(None)` for a tombstone.
     pub fn get(&self, key: &[u8]) -> Option<Option<&[u8]>> {
-        let i = self.entries.binary_search_by(|e| e.key(&self.arena).cmp(key)).ok()?;
+        let i = self.entries.binary_search_by(|e| keycmp::compare(e.key(&self.arena), key)).ok()?;
         Some(self.value(i))
     }
 
@@ -118,8 +120,10 @@ impl Frozen {
         start: &'a [u8],
         end: &'a [u8],
     ) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
-        let from = self.entries.partition_point(|e| e.key(&self.arena) < start);
-        (from..self.len()).map(|i| (self.key(i), self.value(i))).take_while(move |(k, _)| *k <= end)
+        let from = self.entries.partition_point(|e| keycmp::compare(e.key(&self.arena), start).is_lt());
+        (from..self.len())
+            .map(|i| (self.key(i), self.value(i)))
+            .take_while(move |(k, _)| keycmp::compare(k, end).is_le())
     }
 
     /// Entry bytes it holds (as `Memtable::bytes` counted them).
@@ -156,7 +160,7 @@ impl Memtable {
     }
 
     fn find(&self, key: &[u8]) -> Option<&EntryRef> {
-        self.map.get(&prefix(key))?.entries().iter().find(|e| e.key(&self.arena) == key)
+        self.map.get(&prefix(key))?.entries().iter().find(|e| keycmp::equal(e.key(&self.arena), key))
     }
 
     /// Entry bytes written since the buffer was empty, overwrites included.
@@ -205,13 +209,13 @@ impl Memtable {
             std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
         };
         let replaced = match bucket {
-            Bucket::One(e) if e.key(arena) == key => Some(std::mem::replace(e, new)),
+            Bucket::One(e) if keycmp::equal(e.key(arena), key) => Some(std::mem::replace(e, new)),
             bucket => {
                 let mut v = match std::mem::replace(bucket, Bucket::Many(Vec::new())) {
                     Bucket::One(e) => vec![e],
                     Bucket::Many(v) => v,
                 };
-                let r = match v.binary_search_by(|e| e.key(arena).cmp(key)) {
+                let r = match v.binary_search_by(|e| keycmp::compare(e.key(arena), key)) {
                     Ok(i) => Some(std::mem::replace(&mut v[i], new)),
                     Err(i) => {
                         v.insert(i, new);
@@ -247,7 +251,7 @@ impl Memtable {
             .flatten()
             .flat_map(|(_, b)| b.entries().iter())
             .map(move |e| (e.key(arena), e.value(arena)))
-            .filter(move |(k, _)| *k >= start && *k <= end)
+            .filter(move |(k, _)| keycmp::compare(k, start).is_ge() && keycmp::compare(k, end).is_le())
     }
 
     /// Every entry in key order, as (key, value or `None` for a tombstone).

@@ -95,7 +95,7 @@ pub fn search(file: &str, offset: u64, page: &[u8], key: &[u8]) -> Result<Found>
     for _ in 0..count(page) {
         let ((ks, ke), value, next) = entry_at(page, pos)
             .ok_or_else(|| Error::corruption(file, offset + pos as u64, "entry overruns its page"))?;
-        match page[ks..ke].cmp(key) {
+        match crate::keycmp::compare(&page[ks..ke], key) {
             std::cmp::Ordering::Less => pos = next,
             std::cmp::Ordering::Equal => {
                 return Ok(match value {

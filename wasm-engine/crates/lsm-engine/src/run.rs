@@ -3,6 +3,7 @@
 
 use std::rc::Rc;
 
+use crate::keycmp::compare;
 use crate::table::Table;
 
 #[derive(Clone, Debug)]
@@ -37,8 +38,8 @@ impl Run {
     /// The table whose key range holds `key`, if any.
     #[inline]
     pub fn table_for(&self, key: &[u8]) -> Option<&Rc<Table>> {
-        let i = self.tables.partition_point(|t| t.max_key() < key);
-        self.tables.get(i).filter(|t| t.min_key() <= key)
+        let i = self.tables.partition_point(|t| compare(t.max_key(), key).is_lt());
+        self.tables.get(i).filter(|t| compare(t.min_key(), key).is_le())
     }
 
     /// Tables overlapping `[lo, hi]`.
@@ -53,8 +54,8 @@ impl Run {
     /// file's first block before the scan learns its range has ended (the referee, as YCSB's
     /// client, sets no `iterate_upper_bound`).
     pub fn reached(&self, lo: &[u8], hi: &[u8]) -> Vec<Rc<Table>> {
-        let first = self.tables.partition_point(|t| t.max_key() < lo);
-        let past = first + self.tables[first..].partition_point(|t| t.min_key() <= hi);
+        let first = self.tables.partition_point(|t| compare(t.max_key(), lo).is_lt());
+        let past = first + self.tables[first..].partition_point(|t| compare(t.min_key(), hi).is_le());
         self.tables[first..(past + 1).min(self.tables.len())].to_vec()
     }
 }

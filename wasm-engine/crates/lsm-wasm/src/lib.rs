@@ -7,6 +7,8 @@
 
 mod bench;
 mod export;
+#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+mod heap;
 mod opfs;
 
 pub use bench::micro_bench;
