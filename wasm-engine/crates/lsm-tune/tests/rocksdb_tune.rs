@@ -199,10 +199,14 @@ fn a_write_heavy_workload_gets_a_later_level0_trigger_with_level1_sized_to_match
 
 #[test]
 fn a_recommendation_that_writes_more_says_so() {
-    // YCSB C (no writes) from RocksDB's defaults at 1,000,000 records: the memtables' memory goes
-    // to the block cache, and the smaller memtable writes each byte more often (measured on
-    // RocksDB: load 2.23 → 37.0 bytes written per user byte); the verdict says by how much.
-    let t = tuned(&true_defaults(), &ycsb('c', 1_000_000, 500_000));
+    // YCSB E (5% inserts, scans) from RocksDB's defaults at 1,000,000 records: a later level-0
+    // trigger with level 1 to match and a smaller memtable whose memory goes to the block cache
+    // write each byte more often; the verdict says by how much and how much of the workload
+    // writes. (This was YCSB C, measured on RocksDB at load 2.23 → 37.0 bytes written per user
+    // byte; since the block cache prices blocks of many keys by their hottest key, C's
+    // recommendation adds universal compaction and writes about as much as the defaults, 3.92 →
+    // 4.02 predicted; measured on RocksDB, load and run: 2.23 → 3.00 bytes per user byte.)
+    let t = tuned(&true_defaults(), &ycsb('e', 1_000_000, 500_000));
     let (before, after) = (t.current.steady.clone().expect("steady"), t.nominal.steady.clone().expect("steady"));
     let v = t.verdict.clone().expect("a verdict");
     assert!(!v.keep, "{v:?}");
@@ -213,7 +217,7 @@ fn a_recommendation_that_writes_more_says_so() {
         after.write_amp
     );
     let said = format!("write amplification {:.2} → {:.2}", before.write_amp, after.write_amp);
-    assert!(v.words.contains(&said) && v.words.contains("writes are 0%"), "{}", v.words);
+    assert!(v.words.contains(&said) && v.words.contains("writes are 5%"), "{}", v.words);
 }
 
 /// 200,000 records of 16 + 100 B under a 2 MiB memtable, an 8 MiB level base and 4 bits/key of

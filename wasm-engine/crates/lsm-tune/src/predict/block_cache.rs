@@ -15,11 +15,14 @@
 //! hit probability is a / (1 + a − b). T_high fills the high pool's share, T_low the rest.
 //! With T_high = 0 this is Che's LRU (hit probability a).
 //!
-//! Blocks hold several keys: a request's block has its key's rate plus, for the block's other
-//! keys, the mean rate of a key there (one distinguished key, the rest at their mean). The mean
-//! leaves out keys far hotter than it (`HOT`): the few hottest keys of a skewed workload sit in
-//! a few blocks, which the distinguished key accounts for, instead of warming every block a
-//! little.
+//! Blocks hold several keys: a request's block has its key's rate plus what the block's other
+//! keys add, a mixture over which popularity class the hottest of them is in (`neighbours`).
+//! Under a skewed workload a block of many keys (a level-0 file without a filter is read at the
+//! block covering every key looked up, there or not: ~150 keys of the key space a block at 1M
+//! records) is requested about as often as its hottest key makes it: most such blocks hold one
+//! warm key, and the hit rate, concave in the rate, is not the hit rate of the mean rate. (The
+//! model took the mean, less keys ten times hotter than it, and priced RocksDB's defaults on
+//! YCSB A at a hit rate of 0.039 where RocksDB measured 0.080.)
 //!
 //! A run starts from a cold cache (a load only writes, and RocksDB's flushes and compactions do
 //! not fill the cache), and a file written during the run starts with none of its data blocks
@@ -35,7 +38,8 @@
 /// block; the block's other requests (scans, zero-result lookups) add `base` per block. A key
 /// moves between places as a whole: its block sees its full rate or nothing, not the average.
 /// A key leaves (an update puts its newest version in the memtable) at `leave[c]` per
-/// operation; its block, no longer requested, stays cached until it ages out (stale).
+/// operation; its block, requested less, stays cached as long as its rate with the key kept it
+/// cached until it ages out (stale: a whole block when the key was its requests).
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Blocks {
     pub(super) blocks: f64,
@@ -134,25 +138,95 @@ fn block(rate: f64, t: &Times) -> (f64, f64, f64) {
 }
 
 /// `block` from e^{−λ T_low} and e^{−λ T_high}: the search for T_low holds T_high, so
-/// `Population` takes e^{−λ T_high} once per T_high instead of once per step.
+/// `Population` takes e^{−λ T_high} once per T_high instead of once per step. The hit
+/// probability a / (1 + a − b) is taken as a / (a + e^{−λ(T_high + T_low)}), the same quotient
+/// without the 1 that swallows a tiny a (a block requested so seldom is a miss, not 0 / 0).
 fn chain(e_low: f64, e_high: f64) -> (f64, f64, f64) {
     let a = 1.0 - e_low;
-    let b = 1.0 - e_high * e_low;
-    let hit = if a > 0.0 { a / (1.0 + a - b) } else { 0.0 };
+    let e_both = e_high * e_low;
+    let hit = if a > 0.0 { a / (a + e_both) } else { 0.0 };
     let miss = 1.0 - hit;
-    let low = miss * a + hit * (e_high - e_high * e_low);
+    let low = miss * a + hit * (e_high - e_both);
     let high = hit * (1.0 - e_high);
     (hit, low, high)
 }
 
-/// A key this many times hotter than the mean key of its blocks is not part of their mean.
-const HOT: f64 = 10.0;
+/// Components of the neighbour mixture lighter than this are left out (the rest reweighted):
+/// they change a hit rate by less than their weight, and each costs a chain per request.
+const NEGLIGIBLE: f64 = 1e-6;
 
-/// The mean rate a block's keys add, over the keys not `HOT`.
-fn bulk_mean(g: &Blocks, share: &[f64]) -> f64 {
-    let weighted = || g.rate.iter().zip(&g.presence).zip(share).map(|((r, p), s)| (*r, r * p * s));
-    let mean: f64 = weighted().map(|(_, x)| x).sum();
-    weighted().filter(|&(r, _)| r <= HOT * mean).map(|(_, x)| x).sum()
+/// What a block's other keys add to its requests, as a mixture over which popularity class the
+/// hottest of them is in: (weight, rate) pairs, the weights summing to 1.
+///
+/// A block spans `slots` keys of the key space other than the one requested; each is a key of
+/// class c, there, with probability share[c] × presence[c], so class c's keys in the block are
+/// Poisson with mean M_c = slots × share[c] × presence[c] (many slots, each seldom c). Classes
+/// taken hottest first, the hottest key is of class c with probability
+/// e^{−Σ_{hotter} M} (1 − e^{−M_c}); the block then holds E[n_c | n_c ≥ 1] = M_c / (1 − e^{−M_c})
+/// keys of class c and, the colder classes being independent of the hotter ones, their mean.
+/// The mixture keeps the mean rate (Σ M_c rate_c) and the spread around it that a skewed
+/// workload gives blocks of many keys: a block holding one hot key is requested far more than
+/// the mean and a block without one far less, and the hit rate, concave in the rate, is not the
+/// hit rate of the mean. (A block of a few keys is nearly its requested key alone.)
+fn neighbours(g: &Blocks, share: &[f64], slots: f64) -> Vec<(f64, f64)> {
+    let mut classes: Vec<(f64, f64)> = g
+        .rate
+        .iter()
+        .zip(&g.presence)
+        .zip(share)
+        .map(|((&r, &p), &s)| (r, slots.max(0.0) * s * p))
+        .filter(|&(r, m)| r > 0.0 && m > 0.0)
+        .collect();
+    classes.sort_by(|a, b| b.0.total_cmp(&a.0));
+    // tail[j]: the mean rate the classes colder than j add.
+    let mut tail = vec![0.0; classes.len() + 1];
+    for j in (0..classes.len()).rev() {
+        tail[j] = tail[j + 1] + classes[j].0 * classes[j].1;
+    }
+    let mut out = Vec::with_capacity(classes.len() + 1);
+    // Σ M of the classes hotter than the one at hand.
+    let mut hotter: f64 = 0.0;
+    for (j, &(r, m)) in classes.iter().enumerate() {
+        let some = -(-m).exp_m1();
+        let weight = (-hotter).exp() * some;
+        if weight > NEGLIGIBLE {
+            out.push((weight, r * m / some + tail[j + 1]));
+        }
+        hotter += m;
+    }
+    let none = (-hotter).exp();
+    if none > NEGLIGIBLE {
+        out.push((none, 0.0));
+    }
+    let total: f64 = out.iter().map(|x| x.0).sum();
+    if total > 0.0 {
+        out.iter_mut().for_each(|x| x.0 /= total);
+    } else {
+        out.push((1.0, tail[0]));
+    }
+    out
+}
+
+/// A group's requests as the hit rates need them: its blocks' base rate and age, and the
+/// neighbour mixture of a request for one of its keys (the other keys − 1 slots) and of a
+/// request for no key in particular (all keys slots).
+pub(super) struct Requests {
+    base: f64,
+    age: Age,
+    others: Vec<(f64, f64)>,
+    all: Vec<(f64, f64)>,
+}
+
+impl Requests {
+    /// `g`'s requests, its keys of class c making up `share[c]` of its keys.
+    pub(super) fn of(g: &Blocks, share: &[f64]) -> Requests {
+        Requests {
+            base: g.base,
+            age: g.age,
+            others: neighbours(g, share, g.keys - 1.0),
+            all: neighbours(g, share, g.keys),
+        }
+    }
 }
 
 /// What the occupancy of one group needs that does not depend on the characteristic times,
@@ -160,40 +234,20 @@ fn bulk_mean(g: &Blocks, share: &[f64]) -> f64 {
 struct Group {
     /// Blocks × the bytes each is charged.
     bytes: f64,
-    /// The typical block's rate (its base and its keys at their mean), as an index into
-    /// `Population::rates`.
-    typical: usize,
-    /// Per popularity class: its block's rate (an index into `Population::rates`), the keys' weight
-    /// (keys × share × presence), and the blocks it leaves stale per operation.
-    classes: Vec<(usize, f64, f64)>,
-    /// The rates (> 0) of the classes with no keys here (weight 0): they add 0 × their chain,
-    /// which is nothing unless the chain is not finite (`idle_breaks`); and the least of them.
-    idle: Vec<f64>,
-    idle_least: f64,
+    /// Its blocks' rates as the neighbour mixture of all their slots: (index into
+    /// `Population::rates`, weight).
+    mixture: Vec<(usize, f64)>,
+    /// Per popularity class that leaves: its block's rate with the key and without it (indices
+    /// into `Population::rates`), and the keys of the class leaving a block per operation.
+    stale: Vec<(usize, usize, f64)>,
 }
-
-/// Whether a class with no keys in its group (rate > 0, finite) still makes the group's
-/// occupancy NaN, as 0 × its chain: only when its chain is not finite, which needs 1 + a to round
-/// to 1 with a = 1 − e^{−λ T_low} > 0, so λ T_low at most 2⁻⁵³ give or take exp's rounding (2⁻⁵⁰
-/// leaves room). The solver's bracketing reads such a NaN, so it is kept, not fixed, here: the
-/// prepared occupancy is the plain one, bit for bit.
-fn idle_breaks(rate: f64, low: f64, high: f64) -> bool {
-    if rate * low > IDLE_SAFE {
-        return false;
-    }
-    let (_, l, h) = chain((-rate * low).exp(), (-rate * high).exp());
-    !(l.is_finite() && h.is_finite())
-}
-
-/// λ T_low above which a chain is finite whatever exp's last bit (2⁻⁵⁰).
-const IDLE_SAFE: f64 = 1.0 / 1_125_899_906_842_624.0;
 
 /// The blocks a cache holds (`groups` of data blocks whose keys of class c make up `share[c]` of
 /// a group's keys, index and filter blocks `meta`), prepared for the search of T_low and T_high.
 /// Many blocks share a rate (files of one level alike): each distinct rate's chain is taken once
 /// per step.
 struct Population {
-    /// The distinct rates of the groups' typical blocks and classes.
+    /// The distinct rates of the groups' mixtures and leaving classes.
     rates: Vec<f64>,
     groups: Vec<Group>,
     meta: Vec<Meta>,
@@ -221,28 +275,18 @@ impl Population {
         let groups = groups
             .iter()
             .map(|g| {
-                let mean = bulk_mean(g, share);
-                let (mut classes, mut idle) = (Vec::new(), Vec::new());
+                let mixture =
+                    neighbours(g, share, g.keys).into_iter().map(|(w, r)| (index_of(g.base + r), w)).collect();
+                // A leaving key's block: its own rate and the mean of the others, before and after.
+                let others = g.base + mean_rate(g, share, g.keys - 1.0);
+                let mut stale = Vec::new();
                 for (((r, p), s), leave) in g.rate.iter().zip(&g.presence).zip(share).zip(&g.leave) {
-                    let weight = g.keys * s * p;
-                    let (rate, stale) = (g.base + r + (g.keys - 1.0).max(0.0) * mean, weight * leave);
-                    if weight == 0.0 && stale == 0.0 && rate >= 0.0 && rate.is_finite() {
-                        // A rate of 0 has a = 0 and hit 0: always finite.
-                        if rate > 0.0 {
-                            idle.push(rate);
-                        }
-                    } else {
-                        classes.push((index_of(rate), weight, stale));
+                    let left = g.keys * s * p * leave;
+                    if left > 0.0 {
+                        stale.push((index_of(others + r), index_of(others), left));
                     }
                 }
-                let idle_least = idle.iter().copied().fold(f64::INFINITY, f64::min);
-                Group {
-                    bytes: g.blocks * g.charge,
-                    typical: index_of(g.base + g.keys * mean),
-                    classes,
-                    idle,
-                    idle_least,
-                }
+                Group { bytes: g.blocks * g.charge, mixture, stale }
             })
             .collect();
         Population { rates, groups, meta: meta.to_vec() }
@@ -257,6 +301,11 @@ impl Population {
             rates: self.rates.iter().map(|&r| e(r)).collect(),
         }
     }
+}
+
+/// The mean rate `slots` keys of `g` add to a block.
+fn mean_rate(g: &Blocks, share: &[f64], slots: f64) -> f64 {
+    slots.max(0.0) * g.rate.iter().zip(&g.presence).zip(share).map(|((r, p), s)| r * p * s).sum::<f64>()
 }
 
 impl AtHigh<'_> {
@@ -282,21 +331,20 @@ impl AtHigh<'_> {
             })
             .collect();
         for g in &p.groups {
-            let (l0, h0) = pools[g.typical];
-            // A block is typical, except that each of its keys may make it hotter or colder:
-            // first order in the composition, one key at a time.
-            let (mut l, mut h) = (l0, h0);
-            for &(rate, weight, stale) in &g.classes {
-                let (lc, hc) = pools[rate];
-                l += weight * (lc - l0);
-                h += weight * (hc - h0);
-                // Blocks left stale per operation, each cached T_low more from the low pool, or
-                // T_high and then T_low from the high pool (Little's law).
-                l += stale * (lc + hc) * low;
-                h += stale * hc * self.high;
+            let (mut l, mut h) = (0.0, 0.0);
+            for &(rate, weight) in &g.mixture {
+                l += weight * pools[rate].0;
+                h += weight * pools[rate].1;
             }
-            if g.idle_least * low <= IDLE_SAFE && g.idle.iter().any(|&rate| idle_breaks(rate, low, self.high)) {
-                (l, h) = (f64::NAN, f64::NAN);
+            for &(with, without, left) in &g.stale {
+                // A key leaving takes its rate from its block, but the block, cached as often as
+                // its rate with the key made it, stays cached T_low more from the low pool, or
+                // T_high and then T_low from the high pool (Little's law): the excess over what
+                // the rest of its keys keep cached. A block of one key is left stale; a block of
+                // many, hardly changed.
+                let ((lw, hw), (lo, ho)) = (pools[with], pools[without]);
+                l += left * ((lw + hw) - (lo + ho)).max(0.0) * low;
+                h += left * (hw - ho).max(0.0) * self.high;
             }
             low_bytes += g.bytes * l.clamp(0.0, 1.0);
             high_bytes += g.bytes * h.clamp(0.0, 1.0);
@@ -376,21 +424,24 @@ pub(super) fn characteristic_times(groups: &[Blocks], meta: &[Meta], share: &[f6
 /// Hit probability of a request for a key of class c in `g`.
 #[cfg(test)]
 fn hit(g: &Blocks, c: usize, share: &[f64], t: &Times) -> f64 {
-    hit_at(g, g.rate[c], share, t)
+    hit_at(&Requests::of(g, share), g.rate[c], t)
 }
 
-/// Hit probability of a request for a key that adds `rate` to its block in `g`.
-pub(super) fn hit_at(g: &Blocks, rate: f64, share: &[f64], t: &Times) -> f64 {
-    let mean = bulk_mean(g, share);
-    let total = g.base + rate + (g.keys - 1.0).max(0.0) * mean;
-    from_cold(finite_hit(block(total, t).0), total, g.age)
+/// Hit probability of a request for a key that adds `rate` to its block: over the mixture of
+/// what the block's other keys add (`neighbours`).
+pub(super) fn hit_at(r: &Requests, rate: f64, t: &Times) -> f64 {
+    mixed_hit(r, &r.others, r.base + rate, t)
 }
 
-/// A request's hit probability as the chain gives it, except where a block is requested so
-/// seldom that the chain's 1 + a − b rounds to 0 (∞): a is below 1's rounding, and the block
-/// is never requested again while cached, a miss.
-fn finite_hit(hit: f64) -> f64 {
-    if hit.is_finite() { hit } else { 0.0 }
+/// Hit probability of a request at `rate` plus each of `mixture`'s rates, each from a cold cache.
+fn mixed_hit(r: &Requests, mixture: &[(f64, f64)], rate: f64, t: &Times) -> f64 {
+    mixture
+        .iter()
+        .map(|&(w, extra)| {
+            let total = rate + extra;
+            w * from_cold(block(total, t).0, total, r.age)
+        })
+        .sum()
 }
 
 /// Popularity classes for the cache model: consecutive bins (hottest first) merged while their
@@ -410,11 +461,10 @@ pub(super) fn classes_of(counts: &[f64]) -> (Vec<usize>, usize) {
     (class, current + 1)
 }
 
-/// Hit probability of a request that is not for one key (a scan passing through `g`'s blocks).
-pub(super) fn hit_typical(g: &Blocks, share: &[f64], t: &Times) -> f64 {
-    let mean = bulk_mean(g, share);
-    let total = g.base + g.keys * mean;
-    from_cold(finite_hit(block(total, t).0), total, g.age)
+/// Hit probability of a request that is not for one key (a scan passing through `g`'s blocks,
+/// a lookup of a key not there): a block as its keys make it, all of them neighbours.
+pub(super) fn hit_typical(r: &Requests, t: &Times) -> f64 {
+    mixed_hit(r, &r.all, r.base, t)
 }
 
 #[cfg(test)]
@@ -540,17 +590,20 @@ mod tests {
             high += m.charge * h;
         }
         for g in groups {
-            let mean = bulk_mean(g, share);
-            let typical = g.base + g.keys * mean;
-            let (_, l0, h0) = block(typical, t);
-            let (mut l, mut h) = (l0, h0);
+            let (mut l, mut h) = (0.0, 0.0);
+            for (w, r) in neighbours(g, share, g.keys) {
+                let (_, lc, hc) = block(g.base + r, t);
+                l += w * lc;
+                h += w * hc;
+            }
+            let others = g.base + mean_rate(g, share, g.keys - 1.0);
             for (((r, p), s), leave) in g.rate.iter().zip(&g.presence).zip(share).zip(&g.leave) {
-                let (_, lc, hc) = block(g.base + r + (g.keys - 1.0).max(0.0) * mean, t);
-                l += g.keys * s * p * (lc - l0);
-                h += g.keys * s * p * (hc - h0);
-                let stale = g.keys * s * p * leave;
-                l += stale * (lc + hc) * t.low;
-                h += stale * hc * t.high;
+                let left = g.keys * s * p * leave;
+                if left > 0.0 {
+                    let ((_, lw, hw), (_, lo, ho)) = (block(others + r, t), block(others, t));
+                    l += left * ((lw + hw) - (lo + ho)).max(0.0) * t.low;
+                    h += left * (hw - ho).max(0.0) * t.high;
+                }
             }
             low += g.blocks * g.charge * l.clamp(0.0, 1.0);
             high += g.blocks * g.charge * h.clamp(0.0, 1.0);
@@ -561,8 +614,8 @@ mod tests {
     #[test]
     fn the_prepared_occupancy_is_the_plain_one_bit_for_bit() {
         // Three groups: two alike (files of one level share their rates), one with classes that
-        // have no keys there (presence 0), one of them at a rate whose chain breaks (NaN) at
-        // T_low = 2⁻⁵³, T_high = 10¹² — the plain sum carries that NaN, so must the prepared one.
+        // have no keys there (presence 0) and one at a rate whose chain has a below 1's rounding
+        // at the smallest T_low: the prepared sum is the plain one, and finite.
         let mut rng = Rng::new(7);
         let classes = 12;
         let share: Vec<f64> = (0..classes).map(|_| 1.0 / classes as f64).collect();
@@ -582,9 +635,8 @@ mod tests {
         let groups = vec![a.clone(), a, idle];
         let meta = [Meta { charge: 8_192.0, rate: 1e-3 }, Meta { charge: 100.0, rate: 0.0 }];
         let pop = Population::new(&groups, &meta, &share);
-        assert!(pop.rates.len() < 2 * (classes + 1), "alike groups share their rates: {}", pop.rates.len());
-        let same = |x: f64, y: f64| x.to_bits() == y.to_bits() || (x.is_nan() && y.is_nan());
-        let mut broke = 0;
+        // Each group: a mixture component and a leaving class per class at most; two groups alike.
+        assert!(pop.rates.len() <= 2 * (2 * classes + 2), "alike groups share their rates: {}", pop.rates.len());
         for high in [0.0, 1.0, 3.7e4, 1e12] {
             let at = pop.at_high(high);
             let lows = (-60..=40).map(|e| 2f64.powi(e) * 1.3).chain([f64::powi(2.0, -53), 1e-11, 0.5, 7e5]);
@@ -592,13 +644,130 @@ mod tests {
                 let plain = plain_occupancy(&groups, &meta, &share, &Times { low, high, all: false });
                 let prepared = at.occupancy(low);
                 assert!(
-                    same(plain.0, prepared.0) && same(plain.1, prepared.1),
+                    plain.0.to_bits() == prepared.0.to_bits() && plain.1.to_bits() == prepared.1.to_bits(),
                     "T_low {low}, T_high {high}: plain {plain:?}, prepared {prepared:?}"
                 );
-                broke += usize::from(plain.0.is_nan());
+                assert!(prepared.0.is_finite() && prepared.1.is_finite(), "T_low {low}, T_high {high}: {prepared:?}");
             }
         }
-        assert!(broke > 0, "the case of a breaking chain is exercised");
+    }
+
+    /// Zipf(θ) over `n` keys in blocks of `per_block`, a run of `ops` operations from a cold
+    /// cache of `capacity` blocks (high pool half): a share `reads` of them read their key, the
+    /// rest update it, and an updated key's newest version stays in the memtable for the rest of
+    /// the run (no flush), so its reads request no block. The predicted (at `moments` moments,
+    /// as `rocksdb::Pricer` prices a run) and the simulated hit rate of the block requests.
+    fn compare_leaving(n: usize, per_block: usize, capacity: usize, reads: f64, ops: usize) -> (f64, f64) {
+        let p: Vec<f64> = {
+            let w: Vec<f64> = (1..=n).map(|r| (r as f64).powf(-0.99)).collect();
+            let total: f64 = w.iter().sum();
+            w.iter().map(|x| x / total).collect()
+        };
+        let mut rng = Rng::new(5);
+        let mut perm: Vec<usize> = (0..n).collect();
+        for i in (1..n).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            perm.swap(i, j);
+        }
+        let cdf: Vec<f64> = p
+            .iter()
+            .scan(0.0, |a, x| {
+                *a += x;
+                Some(*a)
+            })
+            .collect();
+        let mut updated = vec![false; n];
+        let mut stream = Vec::new();
+        for _ in 0..ops {
+            let u = rng.next_f64();
+            let k = cdf.partition_point(|&c| c < u).min(n - 1);
+            if rng.next_f64() < reads {
+                if !updated[k] {
+                    stream.push(perm[k] / per_block);
+                }
+            } else {
+                updated[k] = true;
+            }
+        }
+        let measured = simulate(&stream, capacity, 0.5, 0);
+        // Classes of ranks: 64 one by one, then 10% wider each.
+        let mut classes = Vec::new();
+        let mut r = 0;
+        while r < n {
+            let end = if r < 64 { r + 1 } else { ((r as f64 * 1.1) as usize).min(n) };
+            classes.push(r..end);
+            r = end;
+        }
+        let share: Vec<f64> = classes.iter().map(|c| c.len() as f64 / n as f64).collect();
+        let mean: Vec<f64> = classes.iter().map(|c| p[c.clone()].iter().sum::<f64>() / c.len() as f64).collect();
+        let updates = 1.0 - reads;
+        let moments = 20;
+        let (mut requests, mut hits) = (0.0, 0.0);
+        for i in 0..moments {
+            let (from, to) = (ops as f64 * i as f64 / moments as f64, ops as f64 * (i + 1) as f64 / moments as f64);
+            let now = (from + to) / 2.0;
+            // A key is still read from its block if none of its operations so far updated it.
+            let present: Vec<f64> = classes
+                .iter()
+                .map(|c| p[c.clone()].iter().map(|pk| (-updates * pk * now).exp()).sum::<f64>() / c.len() as f64)
+                .collect();
+            // The rate a present key of the class adds (its keys' reads, weighted by presence).
+            let rate: Vec<f64> = classes
+                .iter()
+                .zip(&present)
+                .map(|(c, pr)| {
+                    let sum: f64 = p[c.clone()].iter().map(|pk| reads * pk * (-updates * pk * now).exp()).sum();
+                    sum / (pr * c.len() as f64).max(1e-300)
+                })
+                .collect();
+            let g = Blocks {
+                blocks: (n / per_block) as f64,
+                charge: 1.0,
+                keys: per_block as f64,
+                base: 0.0,
+                rate: rate.clone(),
+                presence: present.clone(),
+                leave: mean.iter().map(|m| updates * m).collect(),
+                age: Age { from, to },
+            };
+            let cache = CacheShape { capacity: capacity as f64, high_share: 0.5 };
+            let t = characteristic_times(std::slice::from_ref(&g), &[], &share, cache);
+            let requests_of = Requests::of(&g, &share);
+            for (c, range) in classes.iter().enumerate() {
+                let requested = range.len() as f64 * rate[c] * present[c];
+                requests += requested;
+                hits += requested * hit_at(&requests_of, rate[c], &t);
+            }
+        }
+        (hits / requests, measured)
+    }
+
+    #[test]
+    fn keys_updated_into_the_memtable_leave_their_blocks() {
+        // YCSB A's shape (half reads, half updates) from a cold cache of 500 blocks, 200,000
+        // operations: blocks of 4 keys (a file's own keys) and of 100 (a level-0 file without a
+        // filter, which every lookup of its key range reads, its own keys or not). A key leaving
+        // leaves its block stale only if it was the block's requests; of 100 keys it was not.
+        for (n, per_block) in [(20_000, 4), (200_000, 100)] {
+            let (predicted, measured) = compare_leaving(n, per_block, 500, 0.5, 200_000);
+            eprintln!("{per_block} keys per block: predicted {predicted:.4}, simulated {measured:.4}");
+            assert!((predicted - measured).abs() < 0.1 * measured, "predicted {predicted}, simulated {measured}");
+        }
+    }
+
+    #[test]
+    fn blocks_of_many_keys_hit_as_their_hottest_key_makes_them() {
+        // 150,000 keys, θ = 0.99: 150 keys a block (1,000 blocks) and 30 (5,000), caches of 100,
+        // 300 and 500 blocks, with and without a high pool. A block of many keys is requested as
+        // often as the hottest of them makes it, not at their mean: the model's mixture over the
+        // hottest key follows the simulation within 0.02 (at their mean, as before, it was 0.03–0.09 low).
+        for (per_block, capacity, high_share) in [(150, 100, 0.5), (150, 100, 0.0), (150, 300, 0.5), (30, 500, 0.5)] {
+            let (predicted, measured) = compare(150_000, per_block, capacity, high_share, 0.99);
+            eprintln!(
+                "{per_block} keys a block, cache {capacity}, high {high_share}: predicted {predicted:.4}, simulated {measured:.4}"
+            );
+            assert!((predicted - measured).abs() < 0.02, "predicted {predicted}, simulated {measured}");
+        }
     }
 
     #[test]
@@ -675,7 +844,7 @@ mod tests {
         let share = vec![1.0 / 40.0; 40];
         let t =
             characteristic_times(std::slice::from_ref(&g), &[], &share, CacheShape { capacity: 10.0, high_share: 0.5 });
-        assert_eq!(hit(&g, 3, &share, &t), 1.0);
+        assert!((hit(&g, 3, &share, &t) - 1.0).abs() < 1e-12);
         let none =
             characteristic_times(std::slice::from_ref(&g), &[], &share, CacheShape { capacity: 0.0, high_share: 0.5 });
         assert_eq!(hit(&g, 3, &share, &none), 0.0);

@@ -15,7 +15,7 @@ use lsm_core::partition;
 
 use super::super::writes::WriteSequence;
 use super::block_cache::{
-    Age, Blocks, CacheShape, Meta, Times, characteristic_times, classes_of, hit_at, hit_typical, meta_block,
+    Age, Blocks, CacheShape, Meta, Requests, Times, characteristic_times, classes_of, hit_at, hit_typical, meta_block,
 };
 use super::files::{File, FileTree};
 
@@ -373,10 +373,12 @@ impl Pricer<'_> {
         let t = characteristic_times(&coarse, &meta, &class_share, cache);
         (m.metadata, m.metadata_pages) = self.metadata_reads(&meta, &uses, &t);
         for ((g, fine), (width, access, missing, scan)) in coarse.iter().zip(&groups).zip(&accesses) {
+            // The neighbour mixtures once per group, not once per request class.
+            let requests = Requests::of(g, &class_share);
             for ((b, a), r) in bins.iter().zip(access).zip(&fine.rate) {
-                m.existing[1] += width * b.p * b.count * a * (1.0 - hit_at(g, *r, &class_share, &t));
+                m.existing[1] += width * b.p * b.count * a * (1.0 - hit_at(&requests, *r, &t));
             }
-            let typical = 1.0 - hit_typical(g, &class_share, &t);
+            let typical = 1.0 - hit_typical(&requests, &t);
             m.missing[1] += width * missing * typical;
             m.scan[1] += width * scan * typical;
         }
