@@ -306,6 +306,19 @@ pub(crate) fn apply(state: &mut State, op: &Write) {
     };
 }
 
+/// Whether `recovered` is the acknowledged writes plus some prefix of the `pending` ones (what a
+/// crash may leave: every acknowledged write, and the unacknowledged ones up to some point).
+pub(crate) fn is_acked_plus_prefix(acked: &State, pending: &[Write], recovered: &State) -> bool {
+    let mut candidate = acked.clone();
+    if candidate == *recovered {
+        return true;
+    }
+    pending.iter().any(|op| {
+        apply(&mut candidate, op);
+        candidate == *recovered
+    })
+}
+
 /// One write of a crash trial (operation `op`: a put over 400 keys, a delete one time in five),
 /// and about one time in sixteen a sync that acknowledges every write pending before it. False
 /// once the engine fails (the injected failure): the trial stops there.

@@ -12,7 +12,7 @@ use lsm_core::rng::Rng;
 use lsm_engine::engine::{Engine, Merging};
 use lsm_engine::storage::{MemStorage, Storage};
 
-use common::{State, Write, apply};
+use common::{State, Write, apply, is_acked_plus_prefix};
 
 fn configs() -> Vec<EngineConfig> {
     let n = None;
@@ -126,17 +126,8 @@ fn crash_trials(merging: Merging, seeds: std::ops::Range<u64>, at_least: u64) {
         let state =
             recovered(&storage).unwrap_or_else(|e| panic!("trial {trial} ({}): reopen failed: {e}", config.name));
         // The recovered state is the acknowledged one plus some prefix of the unacknowledged writes.
-        let mut candidate = acked.clone();
-        let mut matched = candidate == state;
-        for op in &pending {
-            if matched {
-                break;
-            }
-            apply(&mut candidate, op);
-            matched = candidate == state;
-        }
         assert!(
-            matched,
+            is_acked_plus_prefix(&acked, &pending, &state),
             "trial {trial} ({}): recovered state is not the acknowledged writes plus a prefix of the rest",
             config.name
         );

@@ -475,6 +475,42 @@ mod tests {
 
     /// RocksDB's LRU with a high pool, brute force: `low` and `high` most-recent-first lists.
     /// Requests before `warm` are not counted (0: the hit rate of a run from a cold cache).
+    /// Zipf(θ) over `n` key ranks, the `skip` hottest never requested: each rank's popularity
+    /// `p`, and a random placement of ranks in key order (`perm`), so neighbours in a block have
+    /// unrelated popularities as YCSB's hashed keys do.
+    struct ZipfKeys {
+        p: Vec<f64>,
+        cdf: Vec<f64>,
+        perm: Vec<usize>,
+    }
+
+    impl ZipfKeys {
+        fn new(n: usize, theta: f64, skip: usize, rng: &mut Rng) -> ZipfKeys {
+            let weights: Vec<f64> = (1..=n).map(|r| if r <= skip { 0.0 } else { (r as f64).powf(-theta) }).collect();
+            let total: f64 = weights.iter().sum();
+            let p: Vec<f64> = weights.iter().map(|w| w / total).collect();
+            let mut perm: Vec<usize> = (0..n).collect();
+            for i in (1..n).rev() {
+                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                perm.swap(i, j);
+            }
+            let cdf = p
+                .iter()
+                .scan(0.0, |a, x| {
+                    *a += x;
+                    Some(*a)
+                })
+                .collect();
+            ZipfKeys { p, cdf, perm }
+        }
+
+        /// One request's rank.
+        fn draw(&self, rng: &mut Rng) -> usize {
+            let u = rng.next_f64();
+            self.cdf.partition_point(|&c| c < u).min(self.p.len() - 1)
+        }
+    }
+
     fn simulate(stream: &[usize], capacity: usize, high_share: f64, warm: usize) -> f64 {
         let high_cap = (capacity as f64 * high_share) as usize;
         let mut low: VecDeque<usize> = VecDeque::new();
@@ -529,29 +565,11 @@ mod tests {
         skip: usize,
         cold_run: Option<usize>,
     ) -> (f64, f64) {
-        let weights: Vec<f64> = (1..=n).map(|r| if r <= skip { 0.0 } else { (r as f64).powf(-theta) }).collect();
-        let total: f64 = weights.iter().sum();
-        let p: Vec<f64> = weights.iter().map(|w| w / total).collect();
         let mut rng = Rng::new(11);
-        let mut perm: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-            perm.swap(i, j);
-        }
-        let cdf: Vec<f64> = p
-            .iter()
-            .scan(0.0, |a, x| {
-                *a += x;
-                Some(*a)
-            })
-            .collect();
-        let stream: Vec<usize> = (0..cold_run.unwrap_or(200_000))
-            .map(|_| {
-                let u = rng.next_f64();
-                let k = cdf.partition_point(|&c| c < u).min(n - 1);
-                perm[k] / per_block
-            })
-            .collect();
+        let keys = ZipfKeys::new(n, theta, skip, &mut rng);
+        let p = &keys.p;
+        let stream: Vec<usize> =
+            (0..cold_run.unwrap_or(200_000)).map(|_| keys.perm[keys.draw(&mut rng)] / per_block).collect();
         let measured = simulate(&stream, capacity, high_share, if cold_run.is_some() { 0 } else { stream.len() / 5 });
         let age = cold_run.map_or(Age::WARM, |run| Age { from: 0.0, to: run as f64 });
         // The model: one group of n / per_block blocks; keys in classes of ranks (64 one by one,
@@ -658,32 +676,16 @@ mod tests {
     /// the run (no flush), so its reads request no block. The predicted (at `moments` moments,
     /// as `rocksdb::Pricer` prices a run) and the simulated hit rate of the block requests.
     fn compare_leaving(n: usize, per_block: usize, capacity: usize, reads: f64, ops: usize) -> (f64, f64) {
-        let p: Vec<f64> = {
-            let w: Vec<f64> = (1..=n).map(|r| (r as f64).powf(-0.99)).collect();
-            let total: f64 = w.iter().sum();
-            w.iter().map(|x| x / total).collect()
-        };
         let mut rng = Rng::new(5);
-        let mut perm: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-            perm.swap(i, j);
-        }
-        let cdf: Vec<f64> = p
-            .iter()
-            .scan(0.0, |a, x| {
-                *a += x;
-                Some(*a)
-            })
-            .collect();
+        let keys = ZipfKeys::new(n, 0.99, 0, &mut rng);
+        let p = &keys.p;
         let mut updated = vec![false; n];
         let mut stream = Vec::new();
         for _ in 0..ops {
-            let u = rng.next_f64();
-            let k = cdf.partition_point(|&c| c < u).min(n - 1);
+            let k = keys.draw(&mut rng);
             if rng.next_f64() < reads {
                 if !updated[k] {
-                    stream.push(perm[k] / per_block);
+                    stream.push(keys.perm[k] / per_block);
                 }
             } else {
                 updated[k] = true;
