@@ -74,6 +74,11 @@ for (const c of PAGES) {
     // The controls are one press away.
     const toggle = page.getByTestId('controls-toggle');
     if ((await toggle.count()) > 0) {
+      // Back at the top, as a reader would be to see the button: the header unfolds first, and its
+      // growth moves the button, so press only once the header is open.
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await expect(header).not.toHaveClass(/compact/);
+      await expect.poll(async () => (await header.boundingBox())?.height ?? 0).toBe(open);
       await toggle.click();
       await expect(toggle).toHaveAttribute('aria-expanded', 'true');
       await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();
