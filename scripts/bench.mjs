@@ -185,9 +185,13 @@ function phaseWorkload(n, mix) {
   };
 }
 
-/** db_bench's settings, alike for every phase (what differs from the engine is printed). */
-const dbBenchSettings = (n, dir) => [
-  `--num=${n}`, `--reads=${phaseOperations(n)}`, `--writes=${phaseOperations(n)}`,
+/**
+ * db_bench's settings, alike for every phase (what differs from the engine is printed). The load
+ * takes no --writes: db_bench's fill benchmarks write --writes entries when it is given, not --num,
+ * so the load would hold only the phases' operation count of keys (and readrandom find a fraction).
+ */
+const dbBenchSettings = (n, dir, { load = false } = {}) => [
+  `--num=${n}`, ...(load ? [] : [`--reads=${phaseOperations(n)}`, `--writes=${phaseOperations(n)}`]),
   '--key_size=16', '--value_size=100', '--write_buffer_size=4194304', '--max_bytes_for_level_multiplier=10',
   '--bloom_bits=10', '--compression_type=none', '--disable_wal=1', '--threads=1', '--seek_nexts=10',
   '--readwritepercent=50', `--db=${dir}`,
@@ -195,6 +199,13 @@ const dbBenchSettings = (n, dir) => [
 
 const dbBenchRate = (out, name) => {
   const m = new RegExp(`^${name}\\s*:\\s*[0-9.]+ micros/op (\\d+) ops/sec`, 'm').exec(out);
+  if (!m) throw new Error(`db_bench printed no ${name} line:\n${out}`);
+  return Number(m[1]);
+};
+
+/** How many operations db_bench says a benchmark ran. */
+const dbBenchOperations = (out, name) => {
+  const m = new RegExp(`^${name}\\s*:.* (\\d+) operations;`, 'm').exec(out);
   if (!m) throw new Error(`db_bench printed no ${name} line:\n${out}`);
   return Number(m[1]);
 };
@@ -225,12 +236,17 @@ function rocksdbQuietSeconds(dir, ingestSeconds) {
 
 /** RocksDB's side of one round: every row's rate, the load's insert latency (µs → ns) and stalls. */
 function dbBenchRound(n, dir) {
-  const load = run('db_bench', ['--benchmarks=filluniquerandom,waitforcompaction', '--histogram=1', '--statistics=1', ...dbBenchSettings(n, dir)]);
+  const load = run('db_bench', ['--benchmarks=filluniquerandom,waitforcompaction', '--histogram=1', '--statistics=1', ...dbBenchSettings(n, dir, { load: true })]);
   const ingest = dbBenchRate(load, 'filluniquerandom');
+  const loaded = dbBenchOperations(load, 'filluniquerandom');
+  if (loaded !== n) throw new Error(`db_bench's load wrote ${loaded} keys, not ${n}`);
   const quiet = n / rocksdbQuietSeconds(dir, n / ingest);
   const phases = run('db_bench', [`--benchmarks=${PHASES.map((p) => p.rocksdb).join(',')}`, '--use_existing_db=1', ...dbBenchSettings(n, dir)]);
   const rates = { ingest, quiet };
   for (const p of PHASES) rates[p.id] = dbBenchRate(phases, p.rocksdb);
+  // Every existing-key lookup finds its key, as the engine's do.
+  const found = /^readrandom\s*:.*\((\d+) of (\d+) found\)/m.exec(phases);
+  if (!found || found[1] !== found[2]) throw new Error(`db_bench's readrandom found ${found ? `${found[1]} of ${found[2]}` : 'nothing it printed'} keys`);
   // The load's histogram is the first one printed (waitforcompaction prints none).
   const pct = /Percentiles: P50: ([0-9.]+) P75: [0-9.]+ P99: ([0-9.]+) P99\.9: ([0-9.]+)/.exec(load);
   const max = /Min: [0-9.]+\s+Median: [0-9.]+\s+Max: ([0-9.]+)/.exec(load);
