@@ -10,7 +10,7 @@ mod common;
 use lsm_core::config::EngineConfig;
 use lsm_core::error::Error;
 use lsm_core::rng::Rng;
-use lsm_engine::engine::{Engine, Merger, Merging};
+use lsm_engine::engine::{Engine, Merger};
 use lsm_engine::storage::{MemStorage, Storage};
 
 use common::{State, Write, is_acked_plus_prefix};
@@ -252,7 +252,7 @@ fn a_merger_thread_over_files_agrees_with_the_oracle() {
         let mut engine = Engine::create(config.clone(), Box::new(FileStorage::open(&dir).unwrap())).unwrap();
         let open = || -> Result<Box<dyn Storage + Send>, Error> { Ok(Box::new(FileStorage::open(&dir)?)) };
         engine.merge_in_background(Merger::threads(open).unwrap()).unwrap();
-        assert_eq!(engine.merging, Merging::Background);
+        assert_eq!(engine.merging, lsm_engine::engine::Merging::Background);
         let mut rng = Rng::new(0x7EAD + n as u64);
         let mut oracle = State::new();
         for op in 0..30_000u64 {
