@@ -26,8 +26,6 @@
 use std::rc::Rc;
 use std::sync::Arc;
 
-use rustc_hash::FxHashSet;
-
 use crate::driver::{Background, Merger};
 use crate::engine::Engine;
 use crate::filestats::FileStats;
@@ -271,17 +269,21 @@ impl Engine {
         failed.map_or(Ok(()), Err)
     }
 
-    /// Open a finished job's outputs and commit it: manifest record, tree, then the inputs'
-    /// deletion (`maintenance::complete`).
+    /// Take a finished job's outputs as the merger built them (opening any it could not hand
+    /// over) and commit the job: manifest record, tree, then the inputs' deletion
+    /// (`maintenance::complete`).
     fn install_finished(&mut self, mut job: Job, finished: Finished) -> Result<()> {
         let pins = self.config.block_cache.metadata_pins(job.flush);
-        for sealed in &finished.outputs {
-            let opened = Table::open(sealed.id, self.storage.as_mut(), pins, &mut self.stats.open);
+        let ids: Vec<u64> = finished.outputs.iter().map(|s| s.id).collect();
+        for sealed in finished.outputs {
+            let opened = match sealed.table {
+                Some(built) => Ok(built.into_table()),
+                None => Table::open(sealed.id, self.storage.as_mut(), pins, &mut self.stats.open),
+            };
             let mut table = match opened {
                 Ok(t) => t,
                 Err(e) => {
-                    let outputs: FxHashSet<u64> = finished.outputs.iter().map(|s| s.id).collect();
-                    for id in outputs {
+                    for id in ids {
                         let _ = self.storage.delete(&crate::table::table_file_name(id));
                     }
                     return Err(e);

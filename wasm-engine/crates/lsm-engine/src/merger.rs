@@ -10,8 +10,10 @@
 //! access statistics sit in a `RefCell` the writer updates on every probe. Sharing them with a
 //! thread would put atomics and locks on every lookup. Instead a task names its inputs by id; the
 //! merger opens them through its own handle (footer and block index, no filter), and hands back
-//! the ids of the outputs, which the writer opens when it installs them. Inputs are never deleted
-//! while a task reads them: the writer deletes them only after installing that task.
+//! its outputs whole, as the builder left them (`Handover`: a table that owns every block it
+//! holds may cross threads), so the writer installs them without reading anything back. Inputs
+//! are never deleted while a task reads them: the writer deletes them only after installing that
+//! task.
 
 use std::rc::Rc;
 use std::sync::Arc;
@@ -24,7 +26,7 @@ use crate::memtable::Frozen;
 use crate::merge::{Merge, MergeRules, Output, Progress, Source};
 use crate::stats::{ReadCounters, WriteCounters};
 use crate::storage::Storage;
-use crate::table::{ReadCtx, Table, TableBuilder, TableCache};
+use crate::table::{Handover, ReadCtx, Table, TableBuilder, TableCache};
 use lsm_core::config::{EngineConfig, MetadataPins};
 use lsm_core::error::{Error, Result};
 
@@ -66,7 +68,6 @@ pub(crate) struct Task {
 }
 
 /// An output table the merger wrote and made durable.
-#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Sealed {
     /// Its id (file `table_file_name(id)`).
     pub id: u64,
@@ -76,10 +77,12 @@ pub(crate) struct Sealed {
     pub found: f64,
     /// Bits per key its filter was sized for.
     pub bits_per_key: f64,
+    /// The table as built, its metadata pinned as the design pins it; `None` if it could not be
+    /// handed over (the writer then opens the file).
+    pub table: Option<Handover>,
 }
 
 /// A task done: its outputs, durable, and what it read and wrote.
-#[derive(Debug)]
 pub(crate) struct Finished {
     /// Outputs in the order written (key order).
     pub outputs: Vec<Sealed>,
@@ -265,8 +268,9 @@ impl Running {
         if log_c.is_some() {
             self.log_c = log_c;
         }
-        let Some(table) = builder.finish(id, spec, storage, &mut self.counters)? else { return Ok(()) };
+        let Some(mut table) = builder.finish(id, spec, storage, &mut self.counters)? else { return Ok(()) };
         self.files.push(table.file.clone());
+        table.apply_pins(task.config.block_cache.metadata_pins(task.flush));
         let estimate = FileStats::new(task.lookups, probes, found).estimate(task.lookups);
         let weight = Held {
             filter_bits: table.filter_bits() as f64,
@@ -274,7 +278,8 @@ impl Running {
             entry_bytes: table.entry_bytes,
             empty_probes: estimate.empty,
         };
-        self.outputs.push((Sealed { id, probes, found, bits_per_key: spec.bits_per_key }, weight));
+        let table = Handover::new(table).ok();
+        self.outputs.push((Sealed { id, probes, found, bits_per_key: spec.bits_per_key, table }, weight));
         Ok(())
     }
 

@@ -26,5 +26,5 @@ mod reader;
 pub use builder::TableBuilder;
 pub use format::{Fences, table_file_name};
 pub use partitions::{FilterTop, IndexTop};
-pub(crate) use reader::read_page_into_cache;
 pub use reader::{Block, ReadCtx, Table, TableCache};
+pub(crate) use reader::{Handover, read_page_into_cache};
