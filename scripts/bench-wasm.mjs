@@ -2,7 +2,8 @@
 /**
  * The engine compiled to wasm, run in Node (V8, the same engine as Chromium) on the benchmark
  * workload: prints one JSON line like `lsm bench` does natively.
- * Usage: node scripts/bench-wasm.mjs [config.json] [workload.json]
+ * Usage: node scripts/bench-wasm.mjs [config.json] [workload.json] [--no-wal]
+ * --no-wal: writes are not logged ahead, as `lsm bench --no-wal` (what the phase benchmark compares).
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -14,13 +15,17 @@ const pkg = path.join(root, 'web/src/wasm/pkg');
 const { initSync, WasmEngine } = await import(pathToFileURL(path.join(pkg, 'lsm_engine.js')).href);
 initSync({ module: fs.readFileSync(path.join(pkg, 'lsm_engine_bg.wasm')) });
 
-const configPath = process.argv[2] ?? path.join(root, 'public/examples/bench-config.json');
-const workloadPath = process.argv[3] ?? path.join(root, 'public/examples/bench-workload.json');
+const args = process.argv.slice(2);
+const noWal = args.includes('--no-wal');
+const [configArg, workloadArg] = args.filter((a) => a !== '--no-wal');
+const configPath = configArg ?? path.join(root, 'public/examples/bench-config.json');
+const workloadPath = workloadArg ?? path.join(root, 'public/examples/bench-workload.json');
 const config = fs.readFileSync(configPath, 'utf8');
 const workloadText = fs.readFileSync(workloadPath, 'utf8');
 const workload = JSON.parse(workloadText);
 
 const engine = new WasmEngine(config);
+if (noWal) engine.set_write_ahead_log(false);
 engine.start_workload(workloadText);
 // CPU seconds as well as wall seconds, as `lsm bench` gives them: on a shared machine the wall
 // clock also counts the time other processes held the cores.
@@ -43,6 +48,7 @@ engine.free();
 console.log(
   JSON.stringify({
     target: 'wasm',
+    wal: !noWal,
     preload_ops: workload.preload.entries,
     run_ops: workload.operations,
     load_seconds: loadSeconds,

@@ -291,7 +291,8 @@ function engineRound(cli, n, work, config, { files, wasm, merges }) {
     fs.writeFileSync(workload, JSON.stringify(phaseWorkload(n, p.mix)));
     let line;
     if (wasm) {
-      line = JSON.parse(run('node', ['scripts/bench-wasm.mjs', config, workload]));
+      // Without a log, as the native run (`--no-wal`) and db_bench (`--disable_wal=1`).
+      line = JSON.parse(run('node', ['scripts/bench-wasm.mjs', config, workload, '--no-wal']));
     } else {
       const args = ['bench', '--config', config, '--workload', workload, '--no-wal'];
       const dir = path.join(work, `db-${p.id}`);

@@ -328,6 +328,12 @@ impl WasmEngine {
         self.engine.auto_compact = on;
     }
 
+    /// Log writes ahead (the default) or not, as the CLI's `--no-wal` and RocksDB's
+    /// `disableWAL`: a benchmark compared with one that runs without a log must run without one too.
+    pub fn set_write_ahead_log(&mut self, on: bool) {
+        self.engine.set_write_ahead_log(on);
+    }
+
     /// When automatic merges run: `paced` (the default: each write merges a slice of the pending
     /// work and writes stall at the design's `write_stalls`) or `inline` (every merge to completion
     /// inside the write whose flush made it due), as the CLI's `--merges`.
