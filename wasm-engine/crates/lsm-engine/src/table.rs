@@ -20,11 +20,13 @@
 
 mod builder;
 mod format;
+mod handover;
 mod partitions;
 mod reader;
 
 pub use builder::TableBuilder;
 pub use format::{Fences, table_file_name};
+pub(crate) use handover::Handover;
 pub use partitions::{FilterTop, IndexTop};
+pub(crate) use reader::read_page_into_cache;
 pub use reader::{Block, ReadCtx, Table, TableCache};
-pub(crate) use reader::{Handover, read_page_into_cache};
