@@ -67,6 +67,8 @@ pub struct Engine {
     /// what they held.
     pub(crate) replayed_logs: Vec<u64>,
     scratch: Vec<ReadCounters>,
+    /// `get`'s reused list: each run's table that may hold the key, in probe order.
+    probe_plan: Vec<Option<usize>>,
     /// Run merges without being asked (the default), as `merging` says. Off, merges wait for `step`.
     pub auto_compact: bool,
     /// When automatic merges run: paced against the writes (the default) or inline.
@@ -151,6 +153,7 @@ impl Engine {
             filters: Default::default(),
             replayed_logs: Vec::new(),
             scratch: Vec::new(),
+            probe_plan: Vec::new(),
             auto_compact: true,
             merging: Merging::default(),
             pace: PaceState::default(),
@@ -374,14 +377,26 @@ impl Engine {
         };
         self.scratch.clear();
         self.scratch.resize(self.levels.len(), ReadCounters::default());
+        // Every run's table that may hold the key, found before any is probed, with its filter
+        // line asked for: a zero-result lookup probes them all, and their misses then overlap.
+        self.probe_plan.clear();
+        for run in self.levels.iter().flatten() {
+            let table = run.table_index_for(key);
+            if let Some(t) = table {
+                run.tables[t].prefetch_filter(key_hash);
+            }
+            self.probe_plan.push(table);
+        }
         let mut outcome = (OpClass::GetZeroResult, None);
         let storage = self.storage.as_mut();
+        let mut plan = self.probe_plan.iter();
         'levels: for (li, level) in self.levels.iter().enumerate() {
             for run in level {
-                let Some(table) = run.table_for(key) else {
+                let Some(&Some(t)) = plan.next() else {
                     self.scratch[li].runs_skipped_by_range += 1;
                     continue;
                 };
+                let table = &run.tables[t];
                 let mut ctx =
                     ReadCtx { storage: &mut *storage, cache: &mut self.cache, counters: &mut self.scratch[li] };
                 match probe_table(table, key, key_hash, &mut ctx, &policy)? {

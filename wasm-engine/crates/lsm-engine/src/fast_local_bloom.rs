@@ -67,6 +67,12 @@ impl FastLocalBloom {
         true
     }
 
+    /// The line a probe of `h` reads (its first word), for `prefetch`.
+    #[inline]
+    pub fn line(&self, h: u64) -> &u64 {
+        &self.words[self.line_start(h)]
+    }
+
     /// Size in bits, whole 512-bit lines.
     pub fn bits(&self) -> u64 {
         self.words.len() as u64 * 64

@@ -143,7 +143,7 @@ impl Engine {
     }
 
     pub(crate) fn flush_job(&mut self, frozen: crate::memtable::Frozen, may_absorb: bool) -> Job {
-        let bytes: u64 = (0..frozen.len()).map(|i| crate::memtable::entry_bytes(frozen.key(i), frozen.value(i))).sum();
+        let bytes = frozen.bytes();
         let plan = compaction::choose_flush(&self.shape(), &self.config, bytes);
         let absorbed: Vec<Rc<Table>> = match plan {
             FlushPlan::IntoNewestRun if may_absorb => {

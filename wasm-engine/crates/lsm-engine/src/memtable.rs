@@ -4,10 +4,11 @@
 //! Keys and values live in one arena (a write is an append, not two allocations), indexed by a
 //! B-tree on each key's first 8 bytes as a big-endian integer. Ordering by (prefix, key) is the
 //! same as ordering by key, so most comparisons are integer comparisons; keys that share a prefix
-//! sit together in a small bucket sorted by the full key.
+//! sit together in a small bucket sorted by the full key. A bitmap over the prefixes held
+//! (`PrefixFilter`) answers most lookups of absent keys in one cache line, before the B-tree walk.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::keycmp;
 
@@ -63,12 +64,53 @@ pub fn prefix(key: &[u8]) -> u64 {
     u64::from_be_bytes(b)
 }
 
+/// The buffer's index: each key's newest version by prefix, and the prefixes held as a filter
+/// (most keys a lookup or a new write asks for are absent). Frozen whole at a flush, so the
+/// frozen buffer answers lookups the same way.
+#[derive(Default, Debug)]
+struct Index {
+    map: BTreeMap<u64, Bucket>,
+    prefixes: PrefixFilter,
+}
+
+impl Index {
+    fn find(&self, arena: &[u8], key: &[u8]) -> Option<&EntryRef> {
+        let p = prefix(key);
+        if !self.prefixes.may_contain(p) {
+            return None;
+        }
+        self.map.get(&p)?.entries().iter().find(|e| keycmp::equal(e.key(arena), key))
+    }
+
+    /// Entries with keys in `[start, end]`, in key order.
+    fn range<'a>(
+        &'a self,
+        arena: &'a [u8],
+        start: &'a [u8],
+        end: &'a [u8],
+    ) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
+        let (lo, hi) = (prefix(start), prefix(end));
+        let buckets = if lo <= hi { Some(self.map.range(lo..=hi)) } else { None };
+        buckets
+            .into_iter()
+            .flatten()
+            .flat_map(|(_, b)| b.entries().iter())
+            .map(move |e| (e.key(arena), e.value(arena)))
+            .filter(move |(k, _)| keycmp::compare(k, start).is_ge() && keycmp::compare(k, end).is_le())
+    }
+
+    /// Every entry in key order.
+    fn entries(&self) -> impl Iterator<Item = &EntryRef> {
+        self.map.values().flat_map(Bucket::entries)
+    }
+}
+
 /// The write buffer: the newest version of each key (tombstones included) in key order, sized in entry
 /// bytes (key + value lengths).
 #[derive(Default, Debug)]
 pub struct Memtable {
     arena: Vec<u8>,
-    map: BTreeMap<u64, Bucket>,
+    index: Index,
     len: usize,
     bytes: u64,
     /// Entry bytes of every write since the buffer was empty, overwrites included.
@@ -77,41 +119,54 @@ pub struct Memtable {
     arena_bytes: u64,
 }
 
-/// A flushed buffer: its arena and its entries in key order, shareable so a failed flush can
+/// A flushed buffer: its arena and its index as they were, shareable so a failed flush can
 /// restore them, and between threads (a background merger flushes it while lookups read it).
+/// Freezing moves them, so a buffer switch costs the writer nothing however large the buffer;
+/// the flat list of entries in key order that a flush walks is built by whoever first asks for
+/// it (the flush, on the merger's thread when merges run in the background).
 #[derive(Clone, Debug)]
 pub struct Frozen {
     /// Every key and value the buffer took, superseded versions included.
-    pub arena: Arc<Vec<u8>>,
-    /// The newest version of each key, in key order.
-    pub entries: Arc<Vec<EntryRef>>,
+    arena: Arc<Vec<u8>>,
+    index: Arc<Index>,
+    /// The newest version of each key, in key order: built once, on first use.
+    entries: Arc<OnceLock<Vec<EntryRef>>>,
+    len: usize,
+    bytes: u64,
 }
 
 impl Frozen {
     /// Entries: one per key.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.len
     }
 
     /// Whether it holds no entry.
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.len == 0
+    }
+
+    fn entries(&self) -> &[EntryRef] {
+        self.entries.get_or_init(|| {
+            let mut entries = Vec::with_capacity(self.len);
+            entries.extend(self.index.entries().copied());
+            entries
+        })
     }
 
     /// The `i`-th key in key order.
     pub fn key(&self, i: usize) -> &[u8] {
-        self.entries[i].key(&self.arena)
+        self.entries()[i].key(&self.arena)
     }
 
     /// The `i`-th entry's value, or `None` for a tombstone.
     pub fn value(&self, i: usize) -> Option<&[u8]> {
-        self.entries[i].value(&self.arena)
+        self.entries()[i].value(&self.arena)
     }
 
     /// As `Memtable::get`: `None` when the key is not here, `Some(None)` for a tombstone.
     pub fn get(&self, key: &[u8]) -> Option<Option<&[u8]>> {
-        let i = self.entries.binary_search_by(|e| keycmp::compare(e.key(&self.arena), key)).ok()?;
-        Some(self.value(i))
+        self.index.find(&self.arena, key).map(|e| e.value(&self.arena))
     }
 
     /// Entries with keys in `[start, end]`, in key order.
@@ -120,15 +175,17 @@ impl Frozen {
         start: &'a [u8],
         end: &'a [u8],
     ) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
-        let from = self.entries.partition_point(|e| keycmp::compare(e.key(&self.arena), start).is_lt());
-        (from..self.len())
-            .map(|i| (self.key(i), self.value(i)))
-            .take_while(move |(k, _)| keycmp::compare(k, end).is_le())
+        self.index.range(&self.arena, start, end)
+    }
+
+    /// Every entry in key order, as (key, value or `None` for a tombstone).
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], Option<&[u8]>)> {
+        self.index.entries().map(|e| (e.key(&self.arena), e.value(&self.arena)))
     }
 
     /// Entry bytes it holds (as `Memtable::bytes` counted them).
     pub fn bytes(&self) -> u64 {
-        (0..self.len()).map(|i| entry_bytes(self.key(i), self.value(i))).sum()
+        self.bytes
     }
 }
 
@@ -160,7 +217,7 @@ impl Memtable {
     }
 
     fn find(&self, key: &[u8]) -> Option<&EntryRef> {
-        self.map.get(&prefix(key))?.entries().iter().find(|e| keycmp::equal(e.key(&self.arena), key))
+        self.index.find(&self.arena, key)
     }
 
     /// Entry bytes written since the buffer was empty, overwrites included.
@@ -200,10 +257,12 @@ impl Memtable {
         self.arena_bytes += lsm_core::arena::entry_arena_bytes(key.len() as u64, value.map_or(0, |v| v.len() as u64));
         let p = prefix(key);
         let arena = &self.arena;
-        let bucket = match self.map.entry(p) {
+        let index = &mut self.index;
+        let bucket = match index.map.entry(p) {
             std::collections::btree_map::Entry::Vacant(v) => {
                 v.insert(Bucket::One(new));
                 self.len += 1;
+                index.prefixes.insert(p, index.map.len(), || index.map.keys().copied());
                 return;
             }
             std::collections::btree_map::Entry::Occupied(o) => o.into_mut(),
@@ -243,53 +302,164 @@ impl Memtable {
         start: &'a [u8],
         end: &'a [u8],
     ) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
-        let arena = &self.arena;
-        let (lo, hi) = (prefix(start), prefix(end));
-        let buckets = if lo <= hi { Some(self.map.range(lo..=hi)) } else { None };
-        buckets
-            .into_iter()
-            .flatten()
-            .flat_map(|(_, b)| b.entries().iter())
-            .map(move |e| (e.key(arena), e.value(arena)))
-            .filter(move |(k, _)| keycmp::compare(k, start).is_ge() && keycmp::compare(k, end).is_le())
+        self.index.range(&self.arena, start, end)
     }
 
     /// Every entry in key order, as (key, value or `None` for a tombstone).
     pub fn iter(&self) -> impl Iterator<Item = (&[u8], Option<&[u8]>)> {
-        self.map.values().flat_map(|b| b.entries().iter()).map(|e| (e.key(&self.arena), e.value(&self.arena)))
+        self.index.entries().map(|e| (e.key(&self.arena), e.value(&self.arena)))
     }
 
-    /// Hand over every entry in key order and leave the buffer empty (a flush).
+    /// Hand over every entry and leave the buffer empty (a flush): the arena and the index move
+    /// as they are, so this costs the same for a buffer of any size.
     pub fn freeze(&mut self) -> Frozen {
-        let map = std::mem::take(&mut self.map);
-        let mut entries = Vec::with_capacity(self.len);
-        for bucket in map.into_values() {
-            match bucket {
-                Bucket::One(e) => entries.push(e),
-                Bucket::Many(v) => entries.extend(v),
-            }
-        }
+        // The next buffer will fill to about the same size: reserve it once instead of doubling,
+        // and start its prefix filter at this one's size.
+        let index = Index { map: BTreeMap::new(), prefixes: self.index.prefixes.emptied() };
+        let index = std::mem::replace(&mut self.index, index);
+        let capacity = self.arena.capacity();
+        let arena = std::mem::replace(&mut self.arena, Vec::with_capacity(capacity));
+        let frozen = Frozen {
+            arena: Arc::new(arena),
+            index: Arc::new(index),
+            entries: Arc::new(OnceLock::new()),
+            len: self.len,
+            bytes: self.bytes,
+        };
         self.len = 0;
         self.bytes = 0;
         self.logged_bytes = 0;
         self.arena_bytes = 0;
-        // The next buffer will fill to about the same size: reserve it once instead of doubling.
-        let capacity = self.arena.capacity();
-        let arena = std::mem::replace(&mut self.arena, Vec::with_capacity(capacity));
-        Frozen { arena: Arc::new(arena), entries: Arc::new(entries) }
+        frozen
     }
 
     /// Put a frozen buffer's entries back (a flush that failed before it was committed).
     pub fn restore(&mut self, frozen: &Frozen) {
-        for i in 0..frozen.len() {
-            self.put(frozen.key(i), frozen.value(i));
+        for (key, value) in frozen.iter() {
+            self.put(key, value);
         }
+    }
+}
+
+/// Which 8-byte prefixes the buffer holds, as a blocked Bloom filter: two bits of one 64-bit word
+/// per prefix, 16 to 32 bits per prefix. A buffer of a few hundred thousand keys is a B-tree of
+/// five or six levels, each a cache miss for a key it does not hold; this is one, and it says
+/// "absent" for all but 0.5-1.5% of such keys. It doubles (rebuilt from the B-tree's keys) as the
+/// buffer grows, so its size follows the buffer's without knowing it ahead.
+#[derive(Default, Debug)]
+struct PrefixFilter {
+    words: Vec<u64>,
+}
+
+/// Prefixes per word before the filter doubles (16 bits each).
+const PREFIXES_PER_WORD: usize = 4;
+/// The smallest filter: 4 KiB, 2,048 prefixes.
+const MIN_WORDS: usize = 512;
+
+impl PrefixFilter {
+    /// The word and the two bits `p` sets (a 64-bit mix, so prefixes that differ in their low
+    /// bytes only, as consecutive integers do, spread over every word).
+    #[inline]
+    fn place(&self, p: u64) -> (usize, u64) {
+        let mut h = p ^ (p >> 31);
+        h = h.wrapping_mul(0x7FB5_D329_728E_A185);
+        h ^= h >> 27;
+        h = h.wrapping_mul(0x81DA_DEF4_BC2D_D44D);
+        h ^= h >> 33;
+        let word = (h >> 12) as usize & (self.words.len() - 1);
+        (word, (1u64 << (h & 63)) | (1u64 << ((h >> 6) & 63)))
+    }
+
+    /// False: no key of prefix `p` is in the buffer.
+    #[inline]
+    fn may_contain(&self, p: u64) -> bool {
+        if self.words.is_empty() {
+            return false;
+        }
+        let (w, bits) = self.place(p);
+        self.words[w] & bits == bits
+    }
+
+    /// Record prefix `p`, the `held`-th distinct one; `all` lists every prefix held (`p` too),
+    /// for a rebuild when the filter doubles.
+    fn insert<I: Iterator<Item = u64>>(&mut self, p: u64, held: usize, all: impl FnOnce() -> I) {
+        if held > self.words.len() * PREFIXES_PER_WORD {
+            let words = (held / PREFIXES_PER_WORD).next_power_of_two().max(MIN_WORDS) * 2;
+            self.words = vec![0; words];
+            for q in all() {
+                self.set(q);
+            }
+        } else {
+            self.set(p);
+        }
+    }
+
+    fn set(&mut self, p: u64) {
+        let (w, bits) = self.place(p);
+        self.words[w] |= bits;
+    }
+
+    /// An empty filter of this one's size: the next buffer fills to about the same.
+    fn emptied(&self) -> PrefixFilter {
+        PrefixFilter { words: vec![0; self.words.len()] }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_prefix_filter_holds_every_prefix_and_passes_few_others() {
+        let mut m = Memtable::new();
+        // Consecutive integers, as the workloads' keys begin, then a spread of others.
+        let held: Vec<u64> = (0..50_000u64)
+            .map(|i| i * 3)
+            .chain((1..=50_000u64).map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15)))
+            .collect();
+        for &p in &held {
+            m.put(&p.to_be_bytes(), Some(b"v"));
+        }
+        assert_eq!(m.len(), held.len());
+        assert!(held.iter().all(|&p| m.index.prefixes.may_contain(p) && m.get(&p.to_be_bytes()).is_some()));
+        // 100,000 prefixes at 20 bits each (the filter doubled at 65,536): two bits of a word pass about 1%.
+        let absent = (0..100_000u64).map(|i| i * 3 + 1);
+        let passed = absent.filter(|&p| m.index.prefixes.may_contain(p)).count();
+        assert!((500..=2_500).contains(&passed), "{passed} of 100,000 absent prefixes passed");
+        m.freeze();
+        assert!(!m.index.prefixes.may_contain(0) && m.get(&0u64.to_be_bytes()).is_none());
+        m.put(b"k", Some(b"v"));
+        assert_eq!(m.get(b"k"), Some(Some(&b"v"[..])));
+    }
+
+    #[test]
+    fn freezing_moves_the_index_and_builds_the_flat_list_only_when_a_flush_walks_it() {
+        let mut m = Memtable::new();
+        for i in 0..10_000u64 {
+            m.put(&(i * 7).to_be_bytes(), Some(b"v"));
+        }
+        m.put(&14u64.to_be_bytes(), None);
+        let bytes = m.bytes();
+        let f = m.freeze();
+        assert!(m.is_empty() && m.bytes() == 0);
+        assert_eq!((f.len(), f.bytes()), (10_000, bytes));
+        // The switch built nothing; lookups and scans use the index that moved.
+        assert!(f.entries.get().is_none());
+        assert_eq!(f.get(&7u64.to_be_bytes()), Some(Some(&b"v"[..])));
+        assert_eq!(f.get(&14u64.to_be_bytes()), Some(None));
+        assert_eq!(f.get(&15u64.to_be_bytes()), None);
+        assert_eq!(f.range(&0u64.to_be_bytes(), &70u64.to_be_bytes()).count(), 11);
+        assert!(f.entries.get().is_none());
+        // A flush's walk builds the list once, in key order.
+        assert_eq!(f.key(9_999), &(9_999u64 * 7).to_be_bytes());
+        assert_eq!(f.value(2), None);
+        assert_eq!(f.entries.get().map(Vec::len), Some(10_000));
+        // The next buffer's prefix filter starts at this one's size, empty.
+        assert_eq!(m.index.prefixes.words.len(), f.index.prefixes.words.len());
+        assert!(m.index.prefixes.words.iter().all(|&w| w == 0));
+        m.restore(&f);
+        assert_eq!((m.len(), m.bytes()), (10_000, bytes));
+    }
 
     #[test]
     fn tracks_bytes_across_overwrites_and_tombstones() {

@@ -38,8 +38,13 @@ impl Run {
     /// The table whose key range holds `key`, if any.
     #[inline]
     pub fn table_for(&self, key: &[u8]) -> Option<&Rc<Table>> {
+        self.table_index_for(key).map(|i| &self.tables[i])
+    }
+
+    /// `table_for`'s table, as its place in `tables`.
+    pub fn table_index_for(&self, key: &[u8]) -> Option<usize> {
         let i = self.tables.partition_point(|t| compare(t.max_key(), key).is_lt());
-        self.tables.get(i).filter(|t| compare(t.min_key(), key).is_le())
+        self.tables.get(i).filter(|t| compare(t.min_key(), key).is_le()).map(|_| i)
     }
 
     /// Tables overlapping `[lo, hi]`.

@@ -104,7 +104,11 @@ impl Wal {
             return Ok(());
         }
         storage.append(&self.file, &[])?;
-        storage.sync(&self.file)
+        // Made durable on the disk's own thread, not the writer's: a new file's first sync
+        // commits the file system's journal, which waits behind every merge's writeback (a
+        // buffer switch took 40-220 ms at 100M entries). No write is promised durable before
+        // `Engine::sync`, which waits for this first.
+        storage.sync_later(&self.file)
     }
 }
 

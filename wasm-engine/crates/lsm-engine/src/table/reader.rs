@@ -336,6 +336,16 @@ impl Table {
         }
     }
 
+    /// Start fetching the filter line a probe of `key_hash` will read, when the filter is one
+    /// module held in memory. A lookup does this for every table it may probe before probing the
+    /// first, so their cache misses overlap instead of following one another.
+    #[inline]
+    pub fn prefetch_filter(&self, key_hash: u64) {
+        if let Some([module]) = self.pinned_filter.as_deref() {
+            module.prefetch(key_hash);
+        }
+    }
+
     /// The pinned filter modules (none when filters go through the block cache).
     pub fn pinned_modules(&self) -> Option<&[Rc<Module>]> {
         self.pinned_filter.as_deref()
