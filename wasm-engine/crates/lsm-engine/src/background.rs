@@ -2,10 +2,12 @@
 //! flushed by the merger while the writer goes on into a fresh one; merges run on the merger as
 //! soon as the policy asks for them; the writer installs each result when it next looks.
 //!
-//! The crash protocol, pipelined: the merger makes a job's outputs durable before it reports the
-//! job done (`merger`); only then does the writer append the manifest record naming them, swap
-//! the tree, and delete the inputs (and, for a flush, the log its buffer came from), each delete
-//! ordered after the record (`Storage::commit_later`). A crash at any point finds the last
+//! The crash protocol, pipelined: the merger writes a job's outputs and reports the job done
+//! (`merger`); the writer then asks its own handle to sync them (`Storage::sync_later`), appends
+//! the manifest record naming them, which reaches the disk only after those syncs, swaps the
+//! tree, and deletes the inputs (and, for a flush, the log its buffer came from), each delete
+//! ordered after the record (`Storage::commit_later`). Neither waits for the disk: a buffer
+//! waiting for its flush waits for the table's writing, never for its `fdatasync`. A crash at any point finds the last
 //! durable record's tree, whose tables are all there, and the logs it names: a prefix of the
 //! acknowledged writes and nothing lost. Lookups and scans read the installed tree (and the
 //! frozen buffer until its flush installs), so a job's outputs become visible only at install.
@@ -277,10 +279,12 @@ impl Engine {
         let pins = self.config.block_cache.metadata_pins(job.flush);
         let ids: Vec<u64> = finished.outputs.iter().map(|s| s.id).collect();
         for sealed in finished.outputs {
-            let opened = match sealed.table {
+            // The merger only wrote it; the record `complete` appends waits for this sync.
+            let synced = self.storage.sync_later(&crate::table::table_file_name(sealed.id));
+            let opened = synced.and_then(|()| match sealed.table {
                 Some(built) => Ok(built.into_table()),
                 None => Table::open(sealed.id, self.storage.as_mut(), pins, &mut self.stats.open),
-            };
+            });
             let mut table = match opened {
                 Ok(t) => t,
                 Err(e) => {

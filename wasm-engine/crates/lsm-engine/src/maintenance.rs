@@ -452,6 +452,9 @@ impl Engine {
         let spec = self.filter_spec(job, entries, builder.entry_bytes(), (probes - found).max(0.0));
         let table = builder.finish(id, spec, self.storage.as_mut(), &mut job.counters)?;
         if let Some(mut table) = table {
+            // Durable before the manifest names it, not before the merge goes on: the disk
+            // syncs this table while the merge builds the next.
+            self.storage.sync_later(&table.file)?;
             // A flush's output is opened in level 0: with pin_l0 its metadata stays pinned.
             table.apply_pins(self.config.block_cache.metadata_pins(job.flush));
             *table.stats.borrow_mut() = FileStats::new(self.lookups, probes, found);
