@@ -7,6 +7,7 @@
 mod background;
 pub mod batch;
 mod cache;
+mod commit;
 pub mod cursor;
 mod driver;
 pub mod engine;
@@ -28,6 +29,7 @@ mod merger;
 pub mod merging;
 mod pacer;
 pub mod page;
+mod read;
 mod reoptimise;
 pub mod ribbon;
 mod run;

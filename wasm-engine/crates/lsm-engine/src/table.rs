@@ -18,15 +18,16 @@
 //! block is their top level (`partitions`). Footer flags say which. Partitions always go through
 //! the block cache (unless pinned with level 0's); the top levels are pinned or cached.
 
+mod blocks;
 mod builder;
 mod format;
 mod handover;
 mod partitions;
 mod reader;
 
+pub(crate) use blocks::read_page_into_cache;
 pub use builder::TableBuilder;
 pub use format::{Fences, table_file_name};
 pub(crate) use handover::Handover;
 pub use partitions::{FilterTop, IndexTop};
-pub(crate) use reader::read_page_into_cache;
 pub use reader::{Block, ReadCtx, Table, TableCache};
