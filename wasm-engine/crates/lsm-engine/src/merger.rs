@@ -1,9 +1,9 @@
 //! The background merger's work: flushes and merges as plain-data `Task`s, run in bounded steps by
 //! a state machine (`MergerCore`) over a storage handle of its own. The writer (`background`)
 //! chooses every job and installs every result; the merger only reads the job's inputs and writes
-//! its outputs (the writer makes them durable). Who drives the steps is `driver`'s business: a thread of its
-//! own natively, or a caller (a seeded test scheduler) one step at a time — the same code either
-//! way, so a failure found under a seeded interleaving replays from its seed.
+//! its outputs (the writer makes them durable). Who drives the steps is `driver`'s business: a
+//! thread of its own natively, or a caller (a seeded test scheduler) one step at a time — the same
+//! code either way, so a failure found under a seeded interleaving replays from its seed.
 //!
 //! Why a task is plain data and the merger opens the input tables itself: the tree's tables are
 //! `Rc` (lookups clone them on the hot path, and the browser build has one thread), and their
