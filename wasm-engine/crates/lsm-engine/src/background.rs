@@ -7,10 +7,11 @@
 //! the manifest record naming them, which reaches the disk only after those syncs, swaps the
 //! tree, and deletes the inputs (and, for a flush, the log its buffer came from), each delete
 //! ordered after the record (`Storage::commit_later`). Neither waits for the disk: a buffer
-//! waiting for its flush waits for the table's writing, never for its `fdatasync`. A crash at any point finds the last
-//! durable record's tree, whose tables are all there, and the logs it names: a prefix of the
-//! acknowledged writes and nothing lost. Lookups and scans read the installed tree (and the
-//! frozen buffer until its flush installs), so a job's outputs become visible only at install.
+//! waiting for its flush waits for the table's writing, never for its `fdatasync`. A crash at
+//! any point finds the last durable record's tree, whose tables are all there, and the logs it
+//! names: a prefix of the acknowledged writes and nothing lost. Lookups and scans read the
+//! installed tree (and the frozen buffer until its flush installs), so a job's outputs become
+//! visible only at install.
 //!
 //! At most one flush and one merge are given out at once, and they never share a table: a flush
 //! here always writes a new run into level 1, never merged into its newest run as inline and paced

@@ -159,7 +159,7 @@ impl MergerCore {
             match Running::open(task, storage) {
                 Ok(r) => *running = Some(r),
                 Err((e, files)) => {
-                    release(storage, &files);
+                    let _ = release(storage, &files);
                     self.finished.push(Outcome { number, result: Err(e) });
                     return true;
                 }
@@ -180,7 +180,7 @@ impl MergerCore {
                     for (s, _) in &run.outputs {
                         let _ = storage.delete(&crate::table::table_file_name(s.id));
                     }
-                    release(storage, &run.files);
+                    let _ = release(storage, &run.files);
                     self.finished.push(Outcome { number: run.task.number, result: Err(e) });
                 }
             }
@@ -189,12 +189,18 @@ impl MergerCore {
     }
 }
 
-/// Let go of what the merger's handle keeps open for `files` (errors are the writer's business:
-/// the handle only releases descriptors).
-fn release(storage: &mut dyn Storage, files: &[String]) {
+/// Let go of what the merger's handle keeps open for `files`, writing out what it buffered for
+/// them; every file is let go of, and the first error is returned (on a failed task's way out it
+/// is ignored: the task's own error is the one reported).
+fn release(storage: &mut dyn Storage, files: &[String]) -> Result<()> {
+    let mut first = Ok(());
     for f in files {
-        let _ = storage.close(f);
+        let closed = storage.close(f);
+        if first.is_ok() {
+            first = closed;
+        }
     }
+    first
 }
 
 /// The merger opens inputs for sequential reading only: no filter, no pinned metadata.
@@ -290,14 +296,7 @@ impl Running {
     /// flush waits for the disk (a flush's `fdatasync` took up to 100 ms behind a merge's
     /// writeback, measured at 10M entries, and the writer's buffer waited for it).
     fn finish(self, storage: &mut dyn Storage) -> Result<Finished> {
-        let mut closed = Ok(());
-        for f in &self.files {
-            let c = storage.close(f);
-            if closed.is_ok() {
-                closed = c;
-            }
-        }
-        if let Err(e) = closed {
+        if let Err(e) = release(storage, &self.files) {
             for (s, _) in &self.outputs {
                 let _ = storage.delete(&crate::table::table_file_name(s.id));
             }

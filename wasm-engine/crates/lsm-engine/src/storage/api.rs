@@ -15,9 +15,10 @@ pub trait Storage {
     /// Make every appended byte of `file` durable.
     fn sync(&mut self, file: &str) -> Result<()>;
     /// Start making every byte appended to `file` so far durable, without waiting: they are
-    /// durable once `await_syncs` returns. A merge syncs each table it writes this way, so the
-    /// disk syncs one table while the merge builds the next. A backend that cannot sync in the
-    /// background syncs at once.
+    /// durable once `await_syncs` returns, whichever handle appended them. A merge syncs each
+    /// table it writes this way, so the disk syncs one table while the merge builds the next; the
+    /// writer syncs a background merger's tables this way when it installs them. A backend that
+    /// cannot sync in the background syncs at once.
     fn sync_later(&mut self, file: &str) -> Result<()> {
         self.sync(file)
     }
