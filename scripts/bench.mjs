@@ -14,12 +14,14 @@
  *    the random load counted both ways (the ingest as RocksDB's user sees it, and to quiescence), point
  *    lookups (existing, then missing), short range scans, overwrites and a 50/50 read/update mix, for the
  *    engine (merges on background threads) in RocksDB's shape and in its leveling design, each with its
- *    ratio; the load's insert latency (p50/p99/p99.9/max) and stalls for all three; at 1M also the wasm
+ *    ratio; the load's insert latency (p50/p99/p99.9/max), stalls and the host's steal time (how long this
+ *    VM's cores were kept from running it: scripts/host-steal.mjs) for all three; at 1M also the wasm
  *    engine against native in memory, per phase.
  * 5b. Insert latency with merges inline, paced (the default) and background, rounds alternating, side by
  *    side: the load of 5 on files for the engine's leveling design and for RocksDB's shape (its
  *    defaults with db_bench's 4 MiB buffer, imported), p50/p99/p99.9/max insert latency, the
- *    ingest rate and the rate to quiescence, and the stalls (`--skip-latency` leaves it out).
+ *    ingest rate and the rate to quiescence, the steal inside the slowest insert, and the stalls
+ *    (`--skip-latency` leaves it out).
  * 6. The hot paths' micro-benchmarks (scripts/bench-micro.mjs, which also runs alone): memtable
  *    insert, Bloom and modular filter build and probe, the k-way merge, a page search, a point
  *    lookup through the table reader, natively and as wasm with one timing loop, and their ratios.
@@ -33,6 +35,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { microBench } from './bench-micro.mjs';
+import { startHostSteal } from './host-steal.mjs';
 import { env, freePort, root, setup } from './setup.mjs';
 
 const args = process.argv.slice(2);
@@ -234,9 +237,19 @@ function rocksdbQuietSeconds(dir, ingestSeconds) {
   return Math.max(ingestSeconds, (lastEnd - openMicros) / 1e6);
 }
 
-/** RocksDB's side of one round: every row's rate, the load's insert latency (µs → ns) and stalls. */
+/**
+ * `run(cmd, args)` with the host's steal time sampled beside it (scripts/host-steal.mjs): its
+ * output, and the steal (null where the machine has no steal counter).
+ */
+function runStolen(cmd, args) {
+  const meter = startHostSteal();
+  const out = run(cmd, args);
+  return { out, steal: meter.stop() };
+}
+
+/** RocksDB's side of one round: every row's rate, the load's insert latency (µs → ns), stalls and the host's steal. */
 function dbBenchRound(n, dir) {
-  const load = run('db_bench', ['--benchmarks=filluniquerandom,waitforcompaction', '--histogram=1', '--statistics=1', ...dbBenchSettings(n, dir, { load: true })]);
+  const { out: load, steal } = runStolen('db_bench', ['--benchmarks=filluniquerandom,waitforcompaction', '--histogram=1', '--statistics=1', ...dbBenchSettings(n, dir, { load: true })]);
   const ingest = dbBenchRate(load, 'filluniquerandom');
   const loaded = dbBenchOperations(load, 'filluniquerandom');
   if (loaded !== n) throw new Error(`db_bench's load wrote ${loaded} keys, not ${n}`);
@@ -254,7 +267,8 @@ function dbBenchRound(n, dir) {
   const latency = { p50: pct[1] * 1e3, p99: pct[2] * 1e3, p999: pct[3] * 1e3, max: max[1] * 1e3 };
   // rocksdb.db.write.stall counts the writes that were delayed or stopped, rocksdb.stall.micros their time.
   const stalls = { count: dbBenchCount(load, 'rocksdb.db.write.stall'), ns: dbBenchCount(load, 'rocksdb.stall.micros') * 1e3 };
-  return { rates, latency, stalls };
+  // db_bench does not say when its slowest insert was, so only the load's steal is known.
+  return { rates, latency, stalls, steal: steal && { totalMs: steal.totalMs, longestMs: steal.longestMs, inMaxMs: null } };
 }
 
 /** The newest OPTIONS file RocksDB wrote in `db`, imported as an EngineConfig (its path). */
@@ -281,11 +295,12 @@ function printRocksdbShape(db) {
   console.log('          loads afresh before each phase and settles before it. Both sync each table they write; neither writes a log.');
 }
 
-/** The engine's side of one round: every row's rate, and the load's insert latency and stalls. */
+/** The engine's side of one round: every row's rate, and the load's insert latency, stalls and the host's steal. */
 function engineRound(cli, n, work, config, { files, wasm, merges }) {
   const rates = {};
   let latency = null;
   let stalls = null;
+  let steal = null;
   for (const p of [{ id: 'load', mix: null }, ...PHASES]) {
     const workload = path.join(work, `${p.id}.json`);
     fs.writeFileSync(workload, JSON.stringify(phaseWorkload(n, p.mix)));
@@ -300,7 +315,9 @@ function engineRound(cli, n, work, config, { files, wasm, merges }) {
       if (files) args.push('--dir', dir, '--merges', merges);
       // Only the load is timed op by op: the timer would weigh on the phases' rates.
       if (!p.mix && files) args.push('--latency');
-      line = JSON.parse(run(cli, args));
+      const timed = runStolen(cli, args);
+      line = JSON.parse(timed.out);
+      if (!p.mix && files) steal = stealOfLoad(timed.steal, line.insert_latency_ns);
       fs.rmSync(dir, { recursive: true, force: true });
     }
     if (p.mix) {
@@ -312,7 +329,15 @@ function engineRound(cli, n, work, config, { files, wasm, merges }) {
       stalls = line.load_stalls ? { count: line.load_stalls.slowdowns + line.load_stalls.stops + line.load_stalls.flush_waits, ns: line.load_stalls.stalled_ns } : null;
     }
   }
-  return { rates, latency, stalls };
+  return { rates, latency, stalls, steal };
+}
+
+/** The load's steal, and the most one core lost while the slowest insert ran (`max_end_monotonic_ns`). */
+function stealOfLoad(steal, latency) {
+  if (!steal) return null;
+  const end = latency?.max_end_monotonic_ns;
+  const inMaxMs = Number.isFinite(end) ? steal.within(end - latency.max, end) : null;
+  return { totalMs: steal.totalMs, longestMs: steal.longestMs, inMaxMs };
 }
 
 function phaseBench(rounds, scales) {
@@ -379,19 +404,32 @@ function printPhaseTable(samples, designs, inMemory) {
 function printLatencyTable(samples, designs, n) {
   const us = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(1)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
   console.log(`\n  insert latency during the load of ${fmt(n)} (db_bench --histogram; lsm bench --latency)`);
-  console.log(`  ${'system'.padEnd(26)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'p99.9'.padStart(9)} ${'max'.padStart(9)} ${'worst max'.padStart(10)}  ${'stalled writes'.padStart(14)} ${'time stalled'.padStart(13)}`);
+  console.log(`  ${'system'.padEnd(26)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'p99.9'.padStart(9)} ${'max'.padStart(9)} ${'worst max'.padStart(10)}  ${'stalled writes'.padStart(14)} ${'time stalled'.padStart(13)}  ${'host steal'.padStart(10)} ${'≤100 ms'.padStart(8)} ${'in max'.padStart(13)}`);
   const who = [{ id: 'rocksdb', label: 'RocksDB' }, ...designs];
   for (const w of who) {
     const xs = samples[w.id].filter((s) => s.latency);
     if (xs.length === 0) continue;
     const lat = (k) => median(xs.map((s) => s.latency[k]));
     console.log(
-      `  ${w.label.padEnd(26)} ${us(lat('p50')).padStart(9)} ${us(lat('p99')).padStart(9)} ${us(lat('p999')).padStart(9)} ${us(lat('max')).padStart(9)} ${us(Math.max(...xs.map((s) => s.latency.max))).padStart(10)}  ${fmt(median(xs.map((s) => s.stalls.count))).padStart(14)} ${us(median(xs.map((s) => s.stalls.ns))).padStart(13)}`,
+      `  ${w.label.padEnd(26)} ${us(lat('p50')).padStart(9)} ${us(lat('p99')).padStart(9)} ${us(lat('p999')).padStart(9)} ${us(lat('max')).padStart(9)} ${us(Math.max(...xs.map((s) => s.latency.max))).padStart(10)}  ${fmt(median(xs.map((s) => s.stalls.count))).padStart(14)} ${us(median(xs.map((s) => s.stalls.ns))).padStart(13)}  ${stealColumns(xs)}`,
     );
   }
   const p999 = (id) => median(samples[id].map((s) => s.latency.p999));
   console.log(`  medians of rounds (worst max: the longest single insert of any round). p99.9 engine/RocksDB: ${designs.map((d) => `${d.label.replace('engine, ', '')} ${(p999(d.id) / p999('rocksdb')).toFixed(2)}`).join(', ')} (aim ≤ 2);`);
   console.log("  the engine's stalled writes are slowdowns + stops + waits for a flush; RocksDB's, rocksdb.db.write.stall. Aim at 10M: max ≤ 50 ms.");
+  console.log('  host steal: time the hypervisor kept this VM\'s cores from running it during the load (/proc/stat, 10 ms ticks), the median of');
+  console.log('  rounds; ≤100 ms: the most one core lost within any 100 ms, the worst round; in max: the most one core lost while the');
+  console.log("  slowest insert ran, the median of rounds / in the worst max's round (db_bench does not say when its slowest was).");
+}
+
+/** The host-steal columns of a latency row (blank where the machine has no steal counter). */
+function stealColumns(xs) {
+  const st = xs.filter((s) => s.steal);
+  if (st.length === 0) return '';
+  const ms = (v) => (v === null ? '–' : `${Math.round(v)} ms`);
+  const worst = st.reduce((a, b) => (b.latency.max > a.latency.max ? b : a));
+  const inMax = worst.steal.inMaxMs === null ? '–' : `${ms(median(st.map((s) => s.steal.inMaxMs)))} / ${ms(worst.steal.inMaxMs)}`;
+  return `${ms(median(st.map((s) => s.steal.totalMs))).padStart(10)} ${ms(Math.max(...st.map((s) => s.steal.longestMs))).padStart(8)} ${inMax.padStart(13)}`;
 }
 
 /** RocksDB 7.8's defaults with db_bench's settings above, as the engine imports them. */
@@ -425,9 +463,10 @@ function latencyBench(rounds, n) {
         for (const merges of ['inline', 'paced', 'background']) {
           const dir = path.join(work, 'db');
           fs.rmSync(dir, { recursive: true, force: true });
-          const line = JSON.parse(run(cli, ['bench', '--config', d.config, '--workload', workload, '--no-wal', '--dir', dir, '--latency', '--merges', merges]));
+          const timed = runStolen(cli, ['bench', '--config', d.config, '--workload', workload, '--no-wal', '--dir', dir, '--latency', '--merges', merges]);
+          const line = JSON.parse(timed.out);
           fs.rmSync(dir, { recursive: true, force: true });
-          (samples[`${d.id}/${merges}`] ??= []).push(line);
+          (samples[`${d.id}/${merges}`] ??= []).push({ ...line, steal: stealOfLoad(timed.steal, line.insert_latency_ns) });
         }
       }
       console.log(`  round ${i + 1} of ${rounds} done`);
@@ -436,18 +475,27 @@ function latencyBench(rounds, n) {
     fs.rmSync(work, { recursive: true, force: true });
   }
   const us = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(1)} ms` : `${(ns / 1e3).toFixed(1)} µs`);
-  console.log(`\n  ${'design'.padEnd(30)} ${'merges'.padEnd(10)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'p99.9'.padStart(9)} ${'max'.padStart(9)} ${'worst max'.padStart(10)} ${'ingest/s'.padStart(10)} ${'to quiet/s'.padStart(11)}  stalls (slowed/stopped/flush waits, time)`);
+  console.log(`\n  ${'design'.padEnd(30)} ${'merges'.padEnd(10)} ${'p50'.padStart(9)} ${'p99'.padStart(9)} ${'p99.9'.padStart(9)} ${'max'.padStart(9)} ${'worst max'.padStart(10)} ${'ingest/s'.padStart(10)} ${'to quiet/s'.padStart(11)} ${'steal in max'.padStart(13)}  stalls (slowed/stopped/flush waits, time)`);
   for (const d of designs) {
     for (const merges of ['inline', 'paced', 'background']) {
       const xs = samples[`${d.id}/${merges}`];
       const lat = (k) => median(xs.map((x) => x.insert_latency_ns[k]));
       const st = xs.at(-1).load_stalls;
       console.log(
-        `  ${d.label.padEnd(30)} ${merges.padEnd(10)} ${us(lat('p50')).padStart(9)} ${us(lat('p99')).padStart(9)} ${us(lat('p999')).padStart(9)} ${us(lat('max')).padStart(9)} ${us(Math.max(...xs.map((x) => x.insert_latency_ns.max))).padStart(10)} ${fmt(median(xs.map((x) => x.ingest_ops_per_sec))).padStart(10)} ${fmt(median(xs.map((x) => x.load_ops_per_sec))).padStart(11)}  ${st.slowdowns}/${st.stops}/${st.flush_waits}, ${us(median(xs.map((x) => x.load_stalls.stalled_ns)))}`,
+        `  ${d.label.padEnd(30)} ${merges.padEnd(10)} ${us(lat('p50')).padStart(9)} ${us(lat('p99')).padStart(9)} ${us(lat('p999')).padStart(9)} ${us(lat('max')).padStart(9)} ${us(Math.max(...xs.map((x) => x.insert_latency_ns.max))).padStart(10)} ${fmt(median(xs.map((x) => x.ingest_ops_per_sec))).padStart(10)} ${fmt(median(xs.map((x) => x.load_ops_per_sec))).padStart(11)} ${stealInMax(xs).padStart(13)}  ${st.slowdowns}/${st.stops}/${st.flush_waits}, ${us(median(xs.map((x) => x.load_stalls.stalled_ns)))}`,
       );
     }
   }
-  console.log('  medians of rounds (worst max: the longest single insert of any round); stalls of the last round, time stalled its median');
+  console.log('  medians of rounds (worst max: the longest single insert of any round); stalls of the last round, time stalled its median;');
+  console.log("  steal in max: the most one core of this VM lost to the host while the slowest insert ran (/proc/stat), median / worst max's round");
+}
+
+/** The steal in the slowest insert, median of rounds / in the worst max's round ('' without a steal counter). */
+function stealInMax(xs) {
+  const st = xs.filter((x) => x.steal && x.steal.inMaxMs !== null);
+  if (st.length === 0) return '';
+  const worst = st.reduce((a, b) => (b.insert_latency_ns.max > a.insert_latency_ns.max ? b : a));
+  return `${Math.round(median(st.map((x) => x.steal.inMaxMs)))} / ${Math.round(worst.steal.inMaxMs)} ms`;
 }
 
 function modelsBench() {

@@ -128,7 +128,7 @@ const TS_LINTS = [
   // One-way layers and no import cycles (ARCHITECTURE.md); then proof that the rules catch a
   // deliberately added cycle or layer violation. The Rust side is a test in wasm-engine.
   ['npx', ['depcruise', 'web/src', 'models/src', '--config', '.dependency-cruiser.cjs']],
-  [process.execPath, ['--test', '--test-reporter=spec', 'scripts/dependency-rules.test.mjs', 'scripts/system.test.mjs']],
+  [process.execPath, ['--test', '--test-reporter=spec', 'scripts/dependency-rules.test.mjs', 'scripts/system.test.mjs', 'scripts/host-steal.test.mjs']],
 ];
 
 /**

@@ -376,6 +376,8 @@ export interface ClassLatency {
   p99_ns: number;
   p999_ns: number;
   max_ns: number;
+  /** When the slowest operation ended, on the runner's clock (`performance.now()` × 10⁶ in the browser). */
+  max_end_ns: number;
   /** (upper bound in ns, operations), doubling from 64 ns. */
   buckets: [number, number][];
 }

@@ -36,6 +36,10 @@ pub struct ClassLatency {
     pub p999_ns: f64,
     /// Slowest operation in nanoseconds (to the histogram's 3 significant digits).
     pub max_ns: f64,
+    /// When the slowest operation ended, on `clock::now_ns`'s scale: a bench lines it up with what
+    /// else the machine did then (natively, the host's steal time in `/proc/stat`).
+    #[serde(default)]
+    pub max_end_ns: f64,
     /// (upper bound in ns, operations) on a log scale, doubling from 64 ns.
     pub buckets: Vec<(f64, u64)>,
 }
@@ -71,6 +75,8 @@ pub struct LatencyReport {
 
 struct PhaseRecorder {
     histograms: Vec<Histogram<u64>>,
+    /// Per class: the slowest operation's exact time and its end (`ClassLatency::max_end_ns`).
+    slowest: Vec<(f64, f64)>,
     /// Engine time and operations so far, and at the last sample.
     busy_ns: f64,
     ops: u64,
@@ -85,6 +91,7 @@ impl PhaseRecorder {
             // hdrhistogram accepts 0 to 5 significant digits, so 3 cannot fail.
             #[allow(clippy::expect_used)]
             histograms: CLASSES.iter().map(|_| Histogram::new(3).expect("3 significant digits is valid")).collect(),
+            slowest: vec![(f64::NEG_INFINITY, 0.0); CLASSES.len()],
             busy_ns: 0.0,
             ops: 0,
             sample_ops: FIRST_SAMPLE_OPS,
@@ -93,7 +100,10 @@ impl PhaseRecorder {
         }
     }
 
-    fn record(&mut self, class: usize, ns: f64) {
+    fn record(&mut self, class: usize, ns: f64, end_ns: f64) {
+        if ns > self.slowest[class].0 {
+            self.slowest[class] = (ns, end_ns);
+        }
         // Auto-resizing histograms only refuse values beyond u64; a latency is far below that.
         let _ = self.histograms[class].record(ns.max(0.0).round() as u64);
         self.busy_ns += ns.max(0.0);
@@ -139,9 +149,9 @@ impl PhaseRecorder {
     fn summary(&self) -> (Vec<ClassLatency>, Vec<ThroughputSample>) {
         let classes = CLASSES
             .iter()
-            .zip(&self.histograms)
-            .filter(|(_, h)| !h.is_empty())
-            .map(|(name, h)| {
+            .zip(self.histograms.iter().zip(&self.slowest))
+            .filter(|(_, (h, _))| !h.is_empty())
+            .map(|(name, (h, &(_, max_end_ns)))| {
                 let q = |p: f64| h.value_at_quantile(p) as f64;
                 let mut buckets = Vec::new();
                 for v in h.iter_log(64, 2.0) {
@@ -157,6 +167,7 @@ impl PhaseRecorder {
                     p99_ns: q(0.99),
                     p999_ns: q(0.999),
                     max_ns: h.max() as f64,
+                    max_end_ns,
                     buckets,
                 }
             })
@@ -194,11 +205,12 @@ impl LatencyRecorder {
         LatencyRecorder { resolution_ns: clock::resolution_ns(), load: PhaseRecorder::new(), run: PhaseRecorder::new() }
     }
 
-    /// One operation of `class` (an index into `CLASSES`) that took `ns`.
-    pub fn record(&mut self, phase: Phase, class: usize, ns: f64) {
+    /// One operation of `class` (an index into `CLASSES`) that took `ns` and ended at `end_ns`
+    /// (`clock::now_ns`).
+    pub fn record(&mut self, phase: Phase, class: usize, ns: f64, end_ns: f64) {
         match phase {
-            Phase::Preload => self.load.record(class, ns),
-            Phase::Run => self.run.record(class, ns),
+            Phase::Preload => self.load.record(class, ns, end_ns),
+            Phase::Run => self.run.record(class, ns, end_ns),
         }
     }
 
@@ -218,11 +230,19 @@ mod tests {
     fn percentiles_and_throughput_follow_the_recorded_times() {
         let mut r = LatencyRecorder::new();
         // 990 reads of 1 µs and 10 of 1 ms; 5,000 inserts of 2 µs.
+        let mut clock = 0.0;
         for i in 0..1000 {
-            r.record(Phase::Run, 3, if i % 100 == 99 { 1_000_000.0 } else { 1_000.0 });
+            // The 10 reads of 1 ms: the 5th (i = 499) is made the slowest, by 1 ns.
+            let ns = match i {
+                499 => 1_000_001.0,
+                _ if i % 100 == 99 => 1_000_000.0,
+                _ => 1_000.0,
+            };
+            clock += ns;
+            r.record(Phase::Run, 3, ns, clock);
         }
-        for _ in 0..5000 {
-            r.record(Phase::Preload, 0, 2_000.0);
+        for i in 0..5000 {
+            r.record(Phase::Preload, 0, 2_000.0, f64::from(i));
         }
         let rep = r.report();
         let read = &rep.run[0];
@@ -234,8 +254,12 @@ mod tests {
         let mean = (990.0 * 1_000.0 + 10.0 * 1e6) / 1000.0;
         assert!((read.mean_ns / mean - 1.0).abs() < 1e-3, "{}", read.mean_ns);
         assert_eq!(read.buckets.iter().map(|b| b.1).sum::<u64>(), 1000);
+        // The slowest read ended after 495 reads of 1 µs and 5 of 1 ms (the 5th 1 ns longer).
+        assert_eq!(read.max_end_ns, 495.0 * 1_000.0 + 5.0 * 1_000_000.0 + 1.0);
         let insert = &rep.load[0];
         assert_eq!((insert.class.as_str(), insert.count), ("insert", 5000));
+        // All equal: the first of the slowest is kept.
+        assert_eq!(insert.max_end_ns, 0.0);
         // Engine time: 5,000 × 2 µs = 10 ms, so 500,000 inserts/s in every sample.
         assert_eq!(rep.load_throughput.iter().map(|s| s.ops).sum::<u64>(), 5000);
         assert!(rep.load_throughput.iter().all(|s| (s.ops_per_sec - 500_000.0).abs() < 1e-6));
@@ -247,7 +271,7 @@ mod tests {
     fn throughput_samples_stay_bounded() {
         let mut r = LatencyRecorder::new();
         for _ in 0..2_000_000 {
-            r.record(Phase::Run, 4, 500.0);
+            r.record(Phase::Run, 4, 500.0, 0.0);
         }
         let rep = r.report();
         assert!(rep.run_throughput.len() <= MAX_SAMPLES + 1, "{}", rep.run_throughput.len());

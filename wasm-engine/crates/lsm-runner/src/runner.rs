@@ -106,7 +106,8 @@ impl Tally {
             Some(recorder) => {
                 let start = clock::now_ns();
                 let class = self.execute(engine, phase, op)?;
-                recorder.record(phase, class, clock::now_ns() - start);
+                let end = clock::now_ns();
+                recorder.record(phase, class, end - start, end);
                 Ok(())
             }
         }
