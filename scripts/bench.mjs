@@ -314,10 +314,15 @@ function engineRound(cli, n, work, config, { files, wasm, merges }) {
       fs.rmSync(dir, { recursive: true, force: true });
       if (files) args.push('--dir', dir, '--merges', merges);
       // Only the load is timed op by op: the timer would weigh on the phases' rates.
-      if (!p.mix && files) args.push('--latency');
-      const timed = runStolen(cli, args);
-      line = JSON.parse(timed.out);
-      if (!p.mix && files) steal = stealOfLoad(timed.steal, line.insert_latency_ns);
+      // The sampler runs beside the timed load only, as beside db_bench's load.
+      if (!p.mix && files) {
+        args.push('--latency');
+        const timed = runStolen(cli, args);
+        line = JSON.parse(timed.out);
+        steal = stealOfLoad(timed.steal, line.insert_latency_ns);
+      } else {
+        line = JSON.parse(run(cli, args));
+      }
       fs.rmSync(dir, { recursive: true, force: true });
     }
     if (p.mix) {

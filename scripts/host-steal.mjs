@@ -18,8 +18,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** How often the sampler reads `/proc/stat`: twice per tick of the steal counter. */
-const SAMPLE_MS = 5;
+/**
+ * How often the sampler reads `/proc/stat`: once per tick of the steal counter. It then costs 2.7% of
+ * one core (an idle Node timer at this rate, 1.2%); every 5 ms cost 3.7%.
+ */
+const SAMPLE_MS = 10;
 /** The counter's unit (USER_HZ = 100 on Linux). */
 const TICK_MS = 10;
 /** The window in which `longestMs` counts one core's steal. */
@@ -91,8 +94,13 @@ export function startHostSteal() {
 /** The sampler: a line whenever a core's steal moves (and the first), each ended by `;`. */
 function sample(file) {
   let previous = '';
+  // One descriptor read again from offset 0 (18 µs a read here, against 60 µs opening it each time),
+  // and only its head, where the core lines are.
+  const stat = fs.openSync('/proc/stat', 'r');
+  const head = Buffer.alloc(1 << 16);
   const tick = () => {
-    const steal = readSteal();
+    const steal = readSteal(head.toString('latin1', 0, fs.readSync(stat, head, 0, head.length, 0)).replace(/\n[^\n]*$/, '\n'));
+    if (steal === null) return;
     const key = steal.join(' ');
     if (key !== previous) {
       fs.appendFileSync(file, `${process.hrtime.bigint()} ${key};\n`);
