@@ -431,10 +431,8 @@ function printLatencyTable(samples, designs, n) {
 function stealColumns(xs) {
   const st = xs.filter((s) => s.steal);
   if (st.length === 0) return '';
-  const ms = (v) => (v === null ? '–' : `${Math.round(v)} ms`);
-  const worst = st.reduce((a, b) => (b.latency.max > a.latency.max ? b : a));
-  const inMax = worst.steal.inMaxMs === null ? '–' : `${ms(median(st.map((s) => s.steal.inMaxMs)))} / ${ms(worst.steal.inMaxMs)}`;
-  return `${ms(median(st.map((s) => s.steal.totalMs))).padStart(10)} ${ms(Math.max(...st.map((s) => s.steal.longestMs))).padStart(8)} ${inMax.padStart(13)}`;
+  const ms = (v) => `${Math.round(v)} ms`;
+  return `${ms(median(st.map((s) => s.steal.totalMs))).padStart(10)} ${ms(Math.max(...st.map((s) => s.steal.longestMs))).padStart(8)} ${(stealInMax(st, (s) => s.latency.max) || '–').padStart(13)}`;
 }
 
 /** RocksDB 7.8's defaults with db_bench's settings above, as the engine imports them. */
@@ -487,7 +485,7 @@ function latencyBench(rounds, n) {
       const lat = (k) => median(xs.map((x) => x.insert_latency_ns[k]));
       const st = xs.at(-1).load_stalls;
       console.log(
-        `  ${d.label.padEnd(30)} ${merges.padEnd(10)} ${us(lat('p50')).padStart(9)} ${us(lat('p99')).padStart(9)} ${us(lat('p999')).padStart(9)} ${us(lat('max')).padStart(9)} ${us(Math.max(...xs.map((x) => x.insert_latency_ns.max))).padStart(10)} ${fmt(median(xs.map((x) => x.ingest_ops_per_sec))).padStart(10)} ${fmt(median(xs.map((x) => x.load_ops_per_sec))).padStart(11)} ${stealInMax(xs).padStart(13)}  ${st.slowdowns}/${st.stops}/${st.flush_waits}, ${us(median(xs.map((x) => x.load_stalls.stalled_ns)))}`,
+        `  ${d.label.padEnd(30)} ${merges.padEnd(10)} ${us(lat('p50')).padStart(9)} ${us(lat('p99')).padStart(9)} ${us(lat('p999')).padStart(9)} ${us(lat('max')).padStart(9)} ${us(Math.max(...xs.map((x) => x.insert_latency_ns.max))).padStart(10)} ${fmt(median(xs.map((x) => x.ingest_ops_per_sec))).padStart(10)} ${fmt(median(xs.map((x) => x.load_ops_per_sec))).padStart(11)} ${stealInMax(xs, (x) => x.insert_latency_ns.max).padStart(13)}  ${st.slowdowns}/${st.stops}/${st.flush_waits}, ${us(median(xs.map((x) => x.load_stalls.stalled_ns)))}`,
       );
     }
   }
@@ -495,12 +493,15 @@ function latencyBench(rounds, n) {
   console.log("  steal in max: the most one core of this VM lost to the host while the slowest insert ran (/proc/stat), median / worst max's round");
 }
 
-/** The steal in the slowest insert, median of rounds / in the worst max's round ('' without a steal counter). */
-function stealInMax(xs) {
-  const st = xs.filter((x) => x.steal && x.steal.inMaxMs !== null);
+/**
+ * The steal inside the slowest insert, the median of rounds / in the round whose slowest insert was
+ * the longest (`maxOf(round)`); '' where it is not known (no steal counter, or db_bench).
+ */
+function stealInMax(rounds, maxOf) {
+  const st = rounds.filter((r) => r.steal && r.steal.inMaxMs !== null);
   if (st.length === 0) return '';
-  const worst = st.reduce((a, b) => (b.insert_latency_ns.max > a.insert_latency_ns.max ? b : a));
-  return `${Math.round(median(st.map((x) => x.steal.inMaxMs)))} / ${Math.round(worst.steal.inMaxMs)} ms`;
+  const worst = st.reduce((a, b) => (maxOf(b) > maxOf(a) ? b : a));
+  return `${Math.round(median(st.map((r) => r.steal.inMaxMs)))} / ${Math.round(worst.steal.inMaxMs)} ms`;
 }
 
 function modelsBench() {

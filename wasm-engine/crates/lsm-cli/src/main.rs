@@ -44,13 +44,14 @@ macro_rules! outln {
     }};
 }
 
+mod bench;
 mod calibrate;
 mod cli;
 mod experiments;
 
 use cli::{
-    BenchArgs, CalibrateArgs, Command, Counts, ExportArgs, FitArgs, ImportArgs, PredictArgs, RunArgs, Store, TraceArgs,
-    TuneArgs, ValidateArgs, YcsbArgs,
+    CalibrateArgs, Command, Counts, ExportArgs, FitArgs, ImportArgs, PredictArgs, RunArgs, Store, TraceArgs, TuneArgs,
+    ValidateArgs, YcsbArgs,
 };
 
 fn main() -> ExitCode {
@@ -65,7 +66,7 @@ fn main() -> ExitCode {
         Command::Run(a) => run(&a),
         Command::Trace(a) => trace(&a),
         Command::Validate(a) => validate(&a),
-        Command::Bench(a) => bench(&a),
+        Command::Bench(a) => bench::bench(&a),
         Command::Export(a) => export(&a),
         Command::Import(a) => import(&a),
         Command::Ycsb(a) => ycsb_properties(&a),
@@ -228,24 +229,6 @@ fn ms_since(start: f64) -> f64 {
     (now_ns() - start) / 1e6
 }
 
-/// Seconds of CPU the process has used, all threads: a phase's own work on a shared machine,
-/// where the wall clock also counts the time other processes held the cores.
-fn cpu_seconds() -> f64 {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid timespec for the call to fill; it reads nothing else.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_PROCESS_CPUTIME_ID, &mut t) } == 0;
-    if ok { t.tv_sec as f64 + t.tv_nsec as f64 / 1e9 } else { f64::NAN }
-}
-
-/// CLOCK_MONOTONIC in nanoseconds: the clock `now_ns` (std's `Instant`) reads on Linux, from the
-/// kernel's origin instead of the process's first reading.
-fn monotonic_ns() -> f64 {
-    let mut t = libc::timespec { tv_sec: 0, tv_nsec: 0 };
-    // SAFETY: `t` is a valid timespec for the call to fill; it reads nothing else.
-    let ok = unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC, &mut t) } == 0;
-    if ok { t.tv_sec as f64 * 1e9 + t.tv_nsec as f64 } else { f64::NAN }
-}
-
 /// Drive a runner to the end, timing the preload and the run separately.
 fn drive(runner: &mut Runner, engine: &mut Engine) -> Result<Timings> {
     const STEP: u64 = 10_000;
@@ -380,75 +363,6 @@ fn validate(a: &ValidateArgs) -> Result<()> {
 
 /// RocksDB 7.8's defaults as `Options()` opens a database: what `lsm calibrate` measures by default.
 const ROCKSDB_DEFAULTS: &str = include_str!("../../../../public/presets/rocksdb.json");
-const BENCH_CONFIG: &str = include_str!("../../../../public/examples/bench-config.json");
-const BENCH_WORKLOAD: &str = include_str!("../../../../public/examples/bench-workload.json");
-
-fn bench(a: &BenchArgs) -> Result<()> {
-    let config = match &a.config {
-        Some(p) => load_config(p)?,
-        None => EngineConfig::from_json(BENCH_CONFIG)?,
-    };
-    let workload = match &a.workload {
-        Some(p) => load_workload(p, &a.counts)?,
-        None => Workload::from_json(BENCH_WORKLOAD)?,
-    };
-    let mut engine = open_engine(config, &a.store)?;
-    let mut runner = Runner::for_workload(&workload)?;
-    if a.latency {
-        runner.time_operations();
-    }
-    let start = now_ns();
-    let cpu_start = cpu_seconds();
-    runner.step(&mut engine, workload.preload.entries)?;
-    let ingest_s = ms_since(start) / 1e3;
-    // What the load left due, finished before the run (as db_bench's phases after a load find it).
-    engine.settle()?;
-    engine.sync()?;
-    let load_s = ms_since(start) / 1e3;
-    let load_cpu_s = cpu_seconds() - cpu_start;
-    let start = now_ns();
-    let cpu_start = cpu_seconds();
-    runner.step(&mut engine, workload.operations + 1)?;
-    let run_s = ms_since(start) / 1e3;
-    let run_cpu_s = cpu_seconds() - cpu_start;
-    let report = runner.report(&engine);
-    close_engine(engine, &a.store)?;
-    let mut line = serde_json::json!({
-        "target": "native",
-        "storage": if a.store.dir.is_some() { "files" } else { "memory" },
-        "wal": !a.store.no_wal,
-        "preload_ops": workload.preload.entries,
-        "run_ops": workload.operations,
-        "load_seconds": load_s,
-        "run_seconds": run_s,
-        "load_cpu_seconds": load_cpu_s,
-        "run_cpu_seconds": run_cpu_s,
-        "load_ops_per_sec": workload.preload.entries as f64 / load_s,
-        "run_ops_per_sec": workload.operations as f64 / run_s,
-        "found": report.results.get_existing_found,
-        "run_page_ios": report.summary.iter().map(|c| c.page_ios).sum::<u64>(),
-        "merges": a.store.merges,
-        "ingest_seconds": ingest_s,
-        "ingest_ops_per_sec": workload.preload.entries as f64 / ingest_s,
-    });
-    if let (Some(l), Some(object)) = (&report.latency, line.as_object_mut()) {
-        if let Some(insert) = l.load.iter().find(|c| c.class == "insert") {
-            object.insert(
-                "insert_latency_ns".into(),
-                serde_json::json!({
-                    "p50": insert.p50_ns, "p99": insert.p99_ns, "p999": insert.p999_ns, "max": insert.max_ns,
-                    // On CLOCK_MONOTONIC (Node's `process.hrtime`), so a bench can ask the host's
-                    // steal time for the slowest insert's span.
-                    "max_end_monotonic_ns": insert.max_end_ns + monotonic_ns() - now_ns(),
-                }),
-            );
-        }
-        object.insert("load_stalls".into(), serde_json::to_value(&report.preload.stalls).unwrap_or_default());
-    }
-    outln!("{line}");
-    Ok(())
-}
-
 fn export(a: &ExportArgs) -> Result<()> {
     let config = load_config(&a.design)?;
     let format: lsm_export::Format = a.format.parse()?;
