@@ -10,6 +10,8 @@ import type { Responses } from '../../engine/protocol';
 import type { EngineConfig, Workload } from '../../documents/engine';
 import { DesignSummary } from '../../ui/export/DesignSummary';
 import { detectImportKind, type ImportKind } from '../../documents/importKind';
+import { DESIGN_FILE } from '../../documents/fileCheck';
+import { readTextFile } from '../../ui/controls/readTextFile';
 import { WarningList } from '../../ui/export/WarningList';
 import { MooseLink } from './MooseLink';
 
@@ -26,7 +28,11 @@ export function ImportCard({ workload, onExport }: { workload: Workload | null; 
   const [kind, setKind] = useState<ImportKind>('rocksdb');
   const [source, setSource] = useState('pasted text');
   const [result, setResult] = useState<
-    { status: 'idle' } | { status: 'working' } | { status: 'done'; imported: Imported; source: string } | { status: 'error'; message: string }
+    | { status: 'idle' }
+    | { status: 'working' }
+    | { status: 'done'; imported: Imported; source: string }
+    | { status: 'error'; message: string }
+    | { status: 'refused'; message: string }
   >({ status: 'idle' });
 
   const onText = (value: string) => {
@@ -36,12 +42,21 @@ export function ImportCard({ workload, onExport }: { workload: Workload | null; 
   };
   const onFile = async (e: ChangeEvent<HTMLInputElement>) => {
     const file = e.target.files?.[0];
+    e.target.value = '';
     if (!file) return;
-    const content = await file.text();
+    // Checked before anything of it reaches the textarea: a binary or oversized file is refused
+    // from its size and first bytes, an empty one is named as such.
+    let content: string;
+    try {
+      content = await readTextFile(file, DESIGN_FILE);
+    } catch (err) {
+      setResult({ status: 'refused', message: err instanceof Error ? err.message : String(err) });
+      return;
+    }
+    setResult({ status: 'idle' });
     setText(content);
     setSource(file.name);
     setKind(detectImportKind(content, file.name));
-    e.target.value = '';
   };
   const run = async () => {
     setResult({ status: 'working' });
@@ -102,6 +117,11 @@ export function ImportCard({ workload, onExport }: { workload: Workload | null; 
           </button>
         </div>
       </div>
+      {result.status === 'refused' && (
+        <p className="error" role="alert" data-testid="import-error">
+          Not read: {result.message}
+        </p>
+      )}
       {result.status === 'error' && (
         <p className="error" role="alert" data-testid="import-error">
           The engine could not read this design: {result.message}

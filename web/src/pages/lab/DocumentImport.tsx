@@ -12,6 +12,8 @@ import { YCSB_CORE } from '../../documents/ycsb';
 import type { EngineConfig, Report, Workload } from '../../documents/engine';
 import { configToState, workloadToState } from '../../documents/urls/labDocuments';
 import type { LabState } from '../../documents/urls/lab';
+import { LAB_DOCUMENT_FILE } from '../../documents/fileCheck';
+import { readTextFile } from '../../ui/controls/readTextFile';
 import { newResultId, saveResult, type RunResult } from './results';
 
 interface PresetEntry {
@@ -227,8 +229,17 @@ export function DocumentImport({
               data-testid="doc-file"
               onChange={async (e) => {
                 const f = e.target.files?.[0];
-                if (f) await take(await f.text(), f.name);
                 e.target.value = '';
+                if (!f) return;
+                setMessage(null);
+                let body: string;
+                try {
+                  body = await readTextFile(f, LAB_DOCUMENT_FILE);
+                } catch (err) {
+                  setMessage({ ok: false, text: err instanceof Error ? err.message : String(err) });
+                  return;
+                }
+                await take(body, f.name);
               }}
             />
           </div>

@@ -6,6 +6,8 @@ import { useCallback, useEffect, useId, useState } from 'react';
 import { downloadText } from '../../ui/download/svg';
 import { formatSig } from '../../documents/format';
 import { readDocument } from './DocumentImport';
+import { REPORT_FILE } from '../../documents/fileCheck';
+import { readTextFile } from '../../ui/controls/readTextFile';
 import { resultCsv, resultJson } from './reportTables';
 import { deleteResult, listResults, onResultsChange, saveResult, type LabResult } from './results';
 
@@ -52,7 +54,7 @@ export function ResultsPanel({ onOpen }: { onOpen: (r: LabResult) => void }) {
   const importFile = async (f: File) => {
     setMessage(null);
     try {
-      const got = await readDocument(await f.text(), f.name);
+      const got = await readDocument(await readTextFile(f, REPORT_FILE), f.name);
       if (got.kind !== 'report') throw new Error(`${f.name} is a ${got.kind === 'config' ? 'design' : 'workload'}, not a report: load it on the Run tab`);
       await saveResult(got.result);
       setMessage({ ok: true, text: `Imported ${f.name}.` });
@@ -88,7 +90,7 @@ export function ResultsPanel({ onOpen }: { onOpen: (r: LabResult) => void }) {
         </div>
       </header>
       {message && (
-        <p className={`field-msg ${message.ok ? 'ok' : 'field-error'}`} role={message.ok ? 'status' : 'alert'}>
+        <p className={`field-msg ${message.ok ? 'ok' : 'field-error'}`} role={message.ok ? 'status' : 'alert'} data-testid="import-report-message">
           {message.text}
         </p>
       )}

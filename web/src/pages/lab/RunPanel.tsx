@@ -16,6 +16,8 @@ import type { RunResult } from './results';
 import { RunResultView } from './RunResultView';
 import type { LabSchema } from '../../documents/urls/lab';
 import { TaskProgress } from '../../ui/task/TaskProgress';
+import { TRACE_FILE } from '../../documents/fileCheck';
+import { readTextFile } from '../../ui/controls/readTextFile';
 
 interface Trace {
   name: string;
@@ -30,6 +32,7 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
   const [database, setDatabase] = useState(suggestDatabaseName);
   const [reuse, setReuse] = useState(false);
   const [trace, setTrace] = useState<Trace | null>(null);
+  const [traceProblem, setTraceProblem] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [stopMs, setStopMs] = useState<number | null>(null);
   const config = useMemo(() => stateToConfig(s), [s]);
@@ -140,13 +143,23 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
                   accept=".txt,.trace,text/plain"
                   onChange={async (e) => {
                     const f = e.target.files?.[0];
-                    if (!f) return;
-                    const text = await f.text();
-                    setTrace({ name: f.name, text, lines: text.split('\n').filter((l) => l.trim() !== '').length });
                     e.target.value = '';
+                    if (!f) return;
+                    setTraceProblem(null);
+                    try {
+                      const text = await readTextFile(f, TRACE_FILE);
+                      setTrace({ name: f.name, text, lines: text.split('\n').filter((l) => l.trim() !== '').length });
+                    } catch (err) {
+                      setTraceProblem(err instanceof Error ? err.message : String(err));
+                    }
                   }}
                 />
               </label>
+            )}
+            {traceProblem && !trace && (
+              <p className="field-msg field-error" role="alert" data-testid="run-trace-problem">
+                {traceProblem}
+              </p>
             )}
           </div>
         </div>

@@ -9,6 +9,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Calibration, EngineConfig, TraceFit, TuneRank, TuneResult, TuneTarget, Workload } from '../../documents/engine';
 import { formatBytes } from '../../documents/format';
+import { OPTIONS_FILE, WORKLOAD_FILE } from '../../documents/fileCheck';
 import { looksLikeTrace, looksLikeYcsb, traceFitNotes, ycsbImportNotes } from '../../documents/importKind';
 import {
   CUSTOM_DESIGN,
@@ -23,6 +24,7 @@ import {
 } from '../../documents/urls/tune';
 import { engineClient } from '../../engine/client';
 import { ControlGroup } from '../../ui/controls/ControlGroup';
+import { FileRefused, readTextFile } from '../../ui/controls/readTextFile';
 import { ParamControl } from '../../ui/controls/ParamControl';
 import { Page } from '../../ui/layout/Page';
 import { useUrlState } from '../../ui/state/useUrlState';
@@ -34,7 +36,7 @@ import { YourWorkloadControls } from './YourWorkloadControls';
 export function TunePage() {
   const url = useUrlState(tuneUrl);
   const s = url.state;
-  const [custom, setCustom] = useState<{ config: EngineConfig; name: string; warnings: string[] } | null>(null);
+  const [custom, setCustom] = useState<{ config: EngineConfig; name: string; warnings: string[]; unused: string[] } | null>(null);
   const [preset, setPreset] = useState<EngineConfig | null>(null);
   const [coreWorkload, setCoreWorkload] = useState<Workload | null>(null);
   // The last import (its workload as read, what the reader noted, a trace's fit): the page's
@@ -120,14 +122,19 @@ export function TunePage() {
   const importWorkload = async (file: File) => {
     setProblem(null);
     try {
-      const text = await file.text();
+      const text = await readTextFile(file, WORKLOAD_FILE);
       const client = engineClient();
       let read: NonNullable<typeof imported>;
       if (looksLikeTrace(text)) {
         const fit = await client.call('fitTrace', { name: file.name, text, keyBytes: 16 });
         read = { workload: fit.workload, name: file.name, notes: traceFitNotes(fit), fit };
       } else if (text.trimStart().startsWith('{')) {
-        const w = JSON.parse(text) as Workload;
+        let w: Workload;
+        try {
+          w = JSON.parse(text) as Workload;
+        } catch (err) {
+          throw new Error(`not JSON: ${err instanceof Error ? err.message : String(err)}`);
+        }
         await client.call('validate', { workload: w });
         read = { workload: w, name: file.name, notes: [] };
       } else if (looksLikeYcsb(text)) {
@@ -140,19 +147,25 @@ export function TunePage() {
       setImported(read);
       url.patch(customWorkloadState(read.workload));
     } catch (err) {
-      setProblem(`${file.name}: ${err instanceof Error ? err.message : String(err)}`);
+      setProblem(err instanceof FileRefused ? err.message : `${file.name}: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
 
   const importOptions = async (file: File) => {
     setProblem(null);
     try {
-      const r = await engineClient().call('import', { text: await file.text(), kind: 'rocksdb' });
-      setCustom({ config: r.config, name: file.name, warnings: r.warnings.map((w) => `${w.field} (${w.kind}): ${w.message}`) });
+      const text = await readTextFile(file, OPTIONS_FILE);
+      const r = await engineClient().call('import', { text, kind: 'rocksdb' });
+      setCustom({
+        config: r.config,
+        name: file.name,
+        warnings: r.warnings.map((w) => `${w.field} (${w.kind}): ${w.message}`),
+        unused: r.unknown_keys,
+      });
       // Your OPTIONS file is RocksDB's: advice for RocksDB, the engine target one click away.
       url.patch({ design: CUSTOM_DESIGN, target: 'rocksdb' });
     } catch (err) {
-      setProblem(`${file.name}: ${err instanceof Error ? err.message : String(err)}`);
+      setProblem(err instanceof FileRefused ? err.message : `${file.name}: ${err instanceof Error ? err.message : String(err)}`);
     }
   };
 
@@ -233,10 +246,28 @@ export function TunePage() {
       )}
       {imported?.fit && ownWorkload && <RankFrequencyCard fit={imported.fit} now={workload?.distribution ?? null} />}
       {custom && s.design === CUSTOM_DESIGN && (
-        <p className="caption" data-testid="tune-custom">
-          Your design: {custom.name}
-          {custom.warnings.length > 0 && ` (read with ${custom.warnings.length} approximations: ${custom.warnings.join('; ')})`}
-        </p>
+        <div className="caption" data-testid="tune-custom">
+          <p>
+            Your design: {custom.name}
+            {custom.warnings.length > 0 && ` (read with ${custom.warnings.length} approximations: ${custom.warnings.join('; ')})`}
+          </p>
+          {custom.unused.length === 0 ? (
+            <p data-testid="tune-unused-none">Keys not used (0): every key was read.</p>
+          ) : (
+            <details data-testid="tune-unused">
+              <summary>
+                Keys not used ({custom.unused.length}): the tuner prices the design without them
+              </summary>
+              <ul className="tune-unused-keys" data-testid="tune-unused-keys">
+                {custom.unused.map((k) => (
+                  <li key={k}>
+                    <code>{k}</code>
+                  </li>
+                ))}
+              </ul>
+            </details>
+          )}
+        </div>
       )}
       {tuneError && (
         <p role="alert" className="error" data-testid="tune-model-error">
