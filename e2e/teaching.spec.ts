@@ -311,3 +311,113 @@ test('embed links: the tree alone (still stepped by keys) and one chart alone, w
   // Nothing else on the page is visible: every visible card is the embedded one.
   expect(await page.locator('.card:visible').count()).toBe(1);
 });
+
+/** The "Next step: …" line, as a person in front of the screen sees it: its box, size, and whether anything covers it. */
+async function nextStepLine(page: Page) {
+  return page.locator('.teach-next').evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const style = getComputedStyle(el);
+    // Five points across the line: the topmost element at each must be the line itself.
+    const covered = [0.1, 0.3, 0.5, 0.7, 0.9].filter((f) => {
+      const top = document.elementFromPoint(r.left + r.width * f, r.top + r.height / 2);
+      return !(top && (top === el || el.contains(top)));
+    }).length;
+    return {
+      text: el.textContent ?? '',
+      top: r.top,
+      bottom: r.bottom,
+      left: r.left,
+      right: r.right,
+      height: r.height,
+      fontSize: parseFloat(style.fontSize),
+      background: style.backgroundColor,
+      covered,
+      viewport: { width: window.innerWidth, height: window.innerHeight },
+    };
+  });
+}
+
+for (const viewport of [
+  { width: 1440, height: 900 },
+  { width: 1920, height: 1080 },
+]) {
+  test(`presenter mode at ${viewport.width}×${viewport.height}: the next step is shown uncovered, the narration large, and the counters count what the tree draws at every step of a flush and a merge`, async ({ page }) => {
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.setViewportSize(viewport);
+    await page.goto('/#/teach');
+    const stage = page.getByTestId('teach-stage');
+    const narration = page.getByTestId('teach-narration');
+    await expect(page.getByTestId('teach-tree-buffer')).toHaveAttribute('data-entries', '0');
+    const fontSize = () => narration.evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+    expect(await fontSize()).toBeGreaterThanOrEqual(18);
+
+    await page.locator('body').click({ position: { x: 5, y: viewport.height - 20 } });
+    await page.keyboard.press('f');
+    await expect(stage).toHaveAttribute('data-fullscreen', 'true');
+    expect(await fontSize()).toBeGreaterThanOrEqual(24);
+
+    const checkNextStep = async (where: string) => {
+      const line = await nextStepLine(page);
+      expect(line.text, where).toMatch(/^Next step: \S/);
+      expect(line.covered, `${where}: points of the next-step line covered`).toBe(0);
+      expect(line.background, where).toBe('rgba(0, 0, 0, 0)');
+      expect(line.height, where).toBeGreaterThanOrEqual(line.fontSize);
+      expect(line.fontSize, where).toBeGreaterThanOrEqual(20);
+      expect(line.top, where).toBeGreaterThanOrEqual(0);
+      expect(line.bottom, where).toBeLessThanOrEqual(line.viewport.height);
+      expect(line.left, where).toBeGreaterThanOrEqual(0);
+      expect(line.right, where).toBeLessThanOrEqual(line.viewport.width);
+    };
+    await checkNextStep('full screen, step 0');
+
+    const buffer = page.getByTestId('teach-tree-buffer');
+    const level1 = page.getByTestId('teach-tree-level-1');
+    const level2 = page.getByTestId('teach-tree-level-2');
+    const frame = async () => Number(await stage.getAttribute('data-frame'));
+    const counter = async (id: string) => Number(await page.getByTestId(id).getAttribute('data-value'));
+    // What the tree shows, step by step: flushes are a buffer emptying into level 1, a merge is
+    // drawn from its first page (level 1 outlined, its new run growing) until level 2 holds it.
+    let flushes = 0;
+    let merges = 0;
+    let wasMerging = false;
+    let lastEntries = 0;
+    const seen = { flushSteps: 0, mergeSteps: 0, mergeEnded: false };
+    for (let step = 1; step <= 60 && !seen.mergeEnded; step++) {
+      const at = await frame();
+      await page.keyboard.press('ArrowRight');
+      await expect(stage).toHaveAttribute('data-frame', String(at + 1));
+      const entries = Number(await buffer.getAttribute('data-entries'));
+      const merging = (await level1.getAttribute('data-merging')) === 'true';
+      if (entries < lastEntries) {
+        flushes++;
+        seen.flushSteps++;
+      }
+      if (merging && !wasMerging) merges++;
+      if (merging) seen.mergeSteps++;
+      if (wasMerging && !merging) {
+        seen.mergeEnded = true;
+        expect(Number(await level2.getAttribute('data-runs'))).toBe(1);
+      }
+      const where = `step ${at + 1} (${merging ? 'merge drawn' : 'no merge drawn'})`;
+      expect(await counter('teach-flushes'), `${where}: Flushes`).toBe(flushes);
+      expect(await counter('teach-merges'), `${where}: Merges`).toBe(merges);
+      await expect(page.getByTestId('teach-merge-underway'), where).toHaveCount(merging ? 1 : 0);
+      if (merging) await expect(page.getByTestId('teach-merge-underway')).toHaveText('1 under way');
+      await checkNextStep(where);
+      wasMerging = merging;
+      lastEntries = entries;
+    }
+    expect(seen.flushSteps).toBeGreaterThanOrEqual(3);
+    expect(seen.mergeSteps).toBeGreaterThanOrEqual(3);
+    expect(seen.mergeEnded).toBe(true);
+    expect(await counter('teach-merges')).toBe(1);
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+    await page.screenshot({ path: path.join(ARTIFACTS, `teaching-presenter-${viewport.width}.png`) });
+    expect(await fontSize()).toBeGreaterThanOrEqual(24);
+    await page.keyboard.press('f');
+    await expect(stage).toHaveAttribute('data-fullscreen', 'false');
+    expect(await fontSize()).toBeGreaterThanOrEqual(18);
+    expect(errors).toEqual([]);
+  });
+}

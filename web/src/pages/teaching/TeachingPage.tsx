@@ -14,6 +14,7 @@ import { formatBytes, formatInt } from '../../documents/format';
 import { teachUrl } from '../../documents/urls/teaching';
 import {
   collapseLog,
+  countersOnScreen,
   stallHeadline,
   TEACH_BATCH,
   TEACH_BUFFER_BYTES,
@@ -65,6 +66,8 @@ export function TeachingPage() {
   }, [classroom.error]);
 
   const writes = frame ? totalWrites(frame.stats) : null;
+  // Counted as the tree draws them: a flush or merge from its first page on, not once installed.
+  const counted = countersOnScreen(frame?.tree ?? null, frame?.stats ?? null);
   const tree = frame?.tree ?? null;
   const inserted = frame?.inserted ?? 0;
   const atNewest = cursor === frames.length - 1;
@@ -214,11 +217,13 @@ export function TeachingPage() {
           </div>
           <div>
             <dt>Flushes</dt>
-            <dd data-testid="teach-flushes">{formatInt(writes?.flushes ?? 0)}</dd>
+            <dd data-testid="teach-flushes" data-value={counted.flushes}>{formatInt(counted.flushes)}</dd>
+            {counted.flushUnderWay && <dd className="teach-counter-note" data-testid="teach-flush-underway">1 under way</dd>}
           </div>
           <div>
             <dt>Merges</dt>
-            <dd data-testid="teach-merges">{formatInt(writes?.compactions ?? 0)}</dd>
+            <dd data-testid="teach-merges" data-value={counted.merges}>{formatInt(counted.merges)}</dd>
+            {counted.mergeUnderWay && <dd className="teach-counter-note" data-testid="teach-merge-underway">1 under way</dd>}
           </div>
           <div>
             <dt>Pages written</dt>

@@ -268,3 +268,22 @@ export function collapseLog(steps: readonly { lines: string[]; event: StepEvent 
   }
   return out.slice(0, max);
 }
+
+/**
+ * The Flushes and Merges counters as the tree shows them: the engine's Stats count a flush or a
+ * merge when it is installed, but the tree draws one from its first page ("new run: 32 of 32 pages
+ * merged"), so one under way (`merging_level`: 0 is a flush, ≥ 1 a merge of that level) is counted
+ * too, and said to be under way.
+ */
+export function countersOnScreen(tree: TreeShape | null, stats: Stats | null): { flushes: number; merges: number; flushUnderWay: boolean; mergeUnderWay: boolean } {
+  const w = stats ? totalWrites(stats) : null;
+  const level = tree?.merging_level ?? null;
+  const flushUnderWay = level === 0;
+  const mergeUnderWay = level !== null && level >= 1;
+  return {
+    flushes: (w?.flushes ?? 0) + (flushUnderWay ? 1 : 0),
+    merges: (w?.compactions ?? 0) + (mergeUnderWay ? 1 : 0),
+    flushUnderWay,
+    mergeUnderWay,
+  };
+}
