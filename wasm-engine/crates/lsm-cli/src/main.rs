@@ -545,12 +545,10 @@ mod tests {
         Cli::command().debug_assert();
     }
 
-    /// README.md's `lsm` lines parse as written, full sizes and all (tests/cli_args.rs runs them
-    /// on small inputs).
-    #[test]
-    fn every_readme_command_line_parses_as_written() {
-        let readme = include_str!("../../../../README.md");
-        let section = readme.split("\n## The engine\n").nth(1).unwrap_or_default();
+    /// The `lsm` lines of a Markdown section (from its `## ` heading to the next), the shell's part cut
+    /// off: each parses as written, full sizes and all. Returns how many there were.
+    fn parse_section(doc: &str, heading: &str) -> usize {
+        let section = doc.split(heading).nth(1).unwrap_or_default();
         let mut parsed = 0;
         for line in section.lines().take_while(|l| !l.starts_with("## ")) {
             let Some(line) = line.strip_prefix("./target/release/lsm ") else { continue };
@@ -562,6 +560,16 @@ mod tests {
             }
             parsed += 1;
         }
-        assert!(parsed >= 13, "{parsed} lines");
+        parsed
+    }
+
+    /// docs/cli.md's command lines (the full reference; tests/cli_args.rs runs them on small
+    /// inputs) and README.md's short list parse as written.
+    #[test]
+    fn every_documented_command_line_parses_as_written() {
+        let reference = parse_section(include_str!("../../../../docs/cli.md"), "\n## Commands\n");
+        assert!(reference >= 13, "docs/cli.md: {reference} lines");
+        let readme = parse_section(include_str!("../../../../README.md"), "\n## The CLI\n");
+        assert!(readme >= 5, "README.md: {readme} lines");
     }
 }

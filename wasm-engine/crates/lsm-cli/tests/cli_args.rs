@@ -1,7 +1,7 @@
 //! The command line itself: help for every command with each flag's units and range, clap's
 //! errors (exit code 2) for a command line of the wrong shape, the engine's (exit code 1) for a
-//! bad value, shell completions, and every `lsm` line of README.md's engine section run on small
-//! inputs.
+//! bad value, shell completions, and every `lsm` line of docs/cli.md's command reference run on
+//! small inputs.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
@@ -13,10 +13,11 @@ use lsm_runner::growth::{LOG2_RANGE, LOOKUPS_RANGE};
 use lsm_runner::write_amp::CHECKPOINT_RANGE;
 use lsm_tune::RHO_RANGE;
 
-/// The wasm-engine directory, where README.md's `lsm` lines run.
+/// The wasm-engine directory, where docs/cli.md's `lsm` lines run.
 const ENGINE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
 const PRESETS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../public/presets");
-const README: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../README.md");
+/// The CLI reference: its `## Commands` section holds every command line the tests run.
+const CLI_DOC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../docs/cli.md");
 
 /// Every command, in the order `lsm --help` lists them.
 const COMMANDS: [&str; 17] = [
@@ -332,11 +333,11 @@ fn completions_name_every_subcommand() {
     assert!(stderr(&out).contains("invalid value 'tcsh'"), "{}", stderr(&out));
 }
 
-/// The `lsm` lines of README.md's engine section, as written: arguments, and what the shell does
-/// with the output (`> file` or `| program`), comments dropped.
-fn readme_lines() -> Vec<(Vec<String>, Option<String>)> {
-    let readme = std::fs::read_to_string(README).unwrap();
-    let section = readme.split("\n## The engine\n").nth(1).expect("README.md has the engine section");
+/// The `lsm` lines of docs/cli.md's `## Commands` section, as written: arguments, and what the
+/// shell does with the output (`> file` or `| program`), comments dropped.
+fn documented_lines() -> Vec<(Vec<String>, Option<String>)> {
+    let doc = std::fs::read_to_string(CLI_DOC).unwrap();
+    let section = doc.split("\n## Commands\n").nth(1).expect("docs/cli.md has the Commands section");
     let block = section.split("```sh\n").nth(1).and_then(|b| b.split("```").next()).expect("its sh block");
     block
         .lines()
@@ -353,8 +354,8 @@ fn readme_lines() -> Vec<(Vec<String>, Option<String>)> {
 }
 
 #[test]
-fn every_readme_command_line_runs_on_small_inputs() {
-    let dir = scratch("readme");
+fn every_documented_command_line_runs_on_small_inputs() {
+    let dir = scratch("documented");
     let at = |name: &str| dir.join(name.trim_end_matches('/')).to_string_lossy().into_owned();
     let small = at("W.json");
     std::fs::write(&small, SMALL_WORKLOAD).unwrap();
@@ -367,11 +368,11 @@ fn every_readme_command_line_runs_on_small_inputs() {
     std::fs::create_dir_all(at("bench-db")).unwrap();
     std::fs::write(dir.join("bench-db/taken"), "").unwrap();
 
-    let lines = readme_lines();
+    let lines = documented_lines();
     assert!(lines.len() >= 13, "{lines:?}");
     let commands: Vec<&str> = lines.iter().map(|(args, _)| args[0].as_str()).collect();
     for command in ["run", "export", "trace", "bench", "ycsb", "predict", "tune", "growth", "writes", "keys"] {
-        assert!(commands.contains(&command), "README.md shows lsm {command}: {commands:?}");
+        assert!(commands.contains(&command), "docs/cli.md shows lsm {command}: {commands:?}");
     }
     for (args, redirect) in &lines {
         // Same flags, small inputs: files of the scratch directory, small counts and sizes.
