@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useMemo, useRef, useState, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, type ComponentType, type LazyExoticComponent } from 'react';
 import { keepEmbedded } from '../ui/layout/embed';
 import { scrollWhenShown } from '../ui/layout/anchor';
 import { useLocation } from '../ui/state/location';
@@ -25,6 +25,27 @@ export function App() {
     const link = bar?.querySelector<HTMLElement>('[aria-current="page"]');
     if (bar && link && bar.scrollWidth > bar.clientWidth) bar.scrollLeft = link.offsetLeft - (bar.clientWidth - link.offsetWidth) / 2;
   }, [route]);
+  // Which sides of the nav hold links scrolled out of sight.
+  const [more, setMore] = useState({ left: false, right: false });
+  const measureNav = useCallback(() => {
+    const bar = nav.current;
+    if (!bar) return;
+    const left = bar.scrollLeft > 1;
+    const right = bar.scrollLeft + bar.clientWidth < bar.scrollWidth - 1;
+    setMore((m) => (m.left === left && m.right === right ? m : { left, right }));
+  }, []);
+  useEffect(() => {
+    const bar = nav.current;
+    if (!bar) return;
+    measureNav();
+    const observer = new ResizeObserver(measureNav);
+    observer.observe(bar);
+    return () => observer.disconnect();
+  }, [measureNav, route, compact]);
+  const scrollNav = (direction: 1 | -1) => {
+    const bar = nav.current;
+    if (bar) bar.scrollBy({ left: direction * bar.clientWidth * 0.7, behavior: 'smooth' });
+  };
   useEffect(() => {
     if (!embed || !main.current) return;
     return keepEmbedded(main.current, embed);
@@ -49,13 +70,23 @@ export function App() {
           <img src="/favicon.svg" alt="" width={28} height={28} />
           <span>LSM Navigator</span>
         </a>
-        <nav aria-label="Pages" ref={nav}>
-          {ROUTES.map((r) => (
-            <a key={r.path} href={`#/${r.path}`} aria-current={r.path === route ? 'page' : undefined} title={r.blurb}>
-              {r.title}
-            </a>
-          ))}
-        </nav>
+        <div className="nav-scroller" data-more-left={more.left ? 'true' : 'false'} data-more-right={more.right ? 'true' : 'false'} data-testid="nav-scroller">
+          {/* On a phone the pages scroll sideways: a fade and an arrow on each side that has more. The
+              links themselves stay in the tab order; the arrows are for pointers. */}
+          <button type="button" className="nav-more nav-more-left" tabIndex={-1} aria-hidden="true" hidden={!more.left} onClick={() => scrollNav(-1)} data-testid="nav-more-left">
+            ‹
+          </button>
+          <nav aria-label="Pages" ref={nav} onScroll={measureNav}>
+            {ROUTES.map((r) => (
+              <a key={r.path} href={`#/${r.path}`} aria-current={r.path === route ? 'page' : undefined} title={r.blurb}>
+                {r.title}
+              </a>
+            ))}
+          </nav>
+          <button type="button" className="nav-more nav-more-right" tabIndex={-1} aria-hidden="true" hidden={!more.right} onClick={() => scrollNav(1)} data-testid="nav-more-right">
+            ›
+          </button>
+        </div>
       </header>
       <main className="app-main" id="main" tabIndex={-1} ref={main}>
         {location.unknown !== undefined && (

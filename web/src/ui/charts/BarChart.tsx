@@ -6,6 +6,7 @@ import { scaleBand } from 'd3';
 import { useMemo } from 'react';
 import { formatSig } from '../../documents/format';
 import { AxisLeft } from './axes';
+import { measureLabel, thinLabels } from './tickLabels';
 import { drawable } from './clean';
 import { columnTitle } from './csv';
 import { ChartFigure } from './ChartFigure';
@@ -60,10 +61,13 @@ export function BarChart(props: BarChartProps) {
   const { index } = crosshair;
 
   const cx = index !== null ? (band(index) ?? 0) + band.bandwidth() / 2 : 0;
-  // Many categories on a narrow chart: label every n-th bar so labels never overlap (about 7 px
-  // per character at 12 px); the tooltip still names each one.
-  const longest = Math.max(0, ...categories.map((c) => c.length));
-  const labelEvery = Math.max(1, Math.ceil((longest * 7 + 8) / Math.max(1, band.step())));
+  // Many categories on a narrow chart: every n-th bar labelled so that no two labels overlap
+  // (the shared thinning, measured in the page's font); the tooltip still names each one.
+  const categoryLabels = categories.map((c, ci) => {
+    const size = measureLabel(c, 12);
+    return { text: c, x: categoryLabelX((band(ci) ?? 0) + band.bandwidth() / 2, size, innerWidth), size };
+  });
+  const showCategory = thinLabels(categoryLabels.map((l) => ({ centre: l.x, size: l.size })));
   return (
     <ChartFigure
       testId={testId}
@@ -143,10 +147,10 @@ export function BarChart(props: BarChartProps) {
         ))}
         <g className="axis axis-x" transform={`translate(0,${innerHeight})`}>
           <line x2={innerWidth} stroke={INK_SOFT} />
-          {categories.map((c, ci) =>
-            ci % labelEvery === 0 ? (
-              <text key={c} x={categoryLabelX((band(ci) ?? 0) + band.bandwidth() / 2, c, innerWidth)} y={18} textAnchor="middle" fontSize={12} fill={INK_SOFT}>
-                {c}
+          {categoryLabels.map((l, ci) =>
+            showCategory[ci] ? (
+              <text key={l.text} x={l.x} y={18} textAnchor="middle" fontSize={12} fill={INK_SOFT}>
+                {l.text}
               </text>
             ) : null,
           )}
@@ -164,8 +168,8 @@ export function BarChart(props: BarChartProps) {
  * A category label's centre, moved in from the ends when it would reach more than a few pixels
  * past the plot (a long label on a phone), so it never runs off the chart.
  */
-function categoryLabelX(centre: number, label: string, innerWidth: number): number {
-  const half = (label.length * 7) / 2;
+function categoryLabelX(centre: number, width: number, innerWidth: number): number {
+  const half = width / 2;
   const slack = 12;
   if (half * 2 >= innerWidth + 2 * slack) return innerWidth / 2;
   return Math.min(innerWidth + slack - half, Math.max(half - slack, centre));

@@ -1,6 +1,7 @@
 /** Axes drawn by React from d3 scales, so tick labels are real <text> a test (or a reader) finds. */
 import { GRID, INK, INK_SOFT } from './palette';
 import type { NumScale, Tick } from './scales';
+import { thinHorizontal, thinVertical } from './tickLabels';
 
 const FONT = 12;
 
@@ -16,10 +17,12 @@ export function AxisBottom({
   title: string;
 }) {
   const [r0, r1] = scale.range();
+  // Labels that would touch a neighbour are dropped (the tick stays): none overprints another.
+  const shown = thinHorizontal(ticks, scale, FONT);
   return (
     <g className="axis axis-x" transform={`translate(0,${height})`}>
       <line x1={r0} x2={r1} stroke={INK_SOFT} strokeWidth={1} />
-      {ticks.map((t, i) => (
+      {shown.map((t, i) => (
         <g key={`${t.value}-${i}`} transform={`translate(${scale(t.value)},0)`}>
           <line y2={t.label ? 5 : 3} stroke={INK_SOFT} strokeWidth={1} />
           {t.label && (
@@ -52,9 +55,10 @@ export function AxisLeft({
   titleOffset: number;
 }) {
   const [r0, r1] = scale.range();
+  const shown = thinVertical(ticks, scale, FONT);
   return (
     <g className="axis axis-y">
-      {ticks.map((t, i) => (
+      {shown.map((t, i) => (
         <g key={`${t.value}-${i}`} transform={`translate(0,${scale(t.value)})`}>
           {t.label && <line x2={width} stroke={GRID} strokeWidth={1} />}
           <line x1={t.label ? -5 : -3} stroke={INK_SOFT} strokeWidth={1} />
