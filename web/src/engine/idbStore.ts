@@ -149,6 +149,8 @@ export async function plainKvBenchmark(
   keys: Uint8Array<ArrayBuffer>[],
   value: Uint8Array,
   batch: number,
+  /** After each transaction: the phase and the keys done in it. */
+  onProgress?: (phase: 'put' | 'get', done: number) => void,
 ): Promise<{ putMillis: number; getMillis: number }> {
   const name = 'lsm-navigator-bench-plain';
   await new Promise<void>((resolve) => {
@@ -161,6 +163,7 @@ export async function plainKvBenchmark(
     const tx = db.transaction('kv', 'readwrite');
     for (const k of keys.slice(i, i + batch)) void tx.store.put(value, k);
     await tx.done;
+    onProgress?.('put', Math.min(keys.length, i + batch));
   }
   const putMillis = performance.now() - start;
   const readStart = performance.now();
@@ -168,6 +171,7 @@ export async function plainKvBenchmark(
     const tx = db.transaction('kv', 'readonly');
     await Promise.all(keys.slice(i, i + batch).map((k) => tx.store.get(k)));
     await tx.done;
+    onProgress?.('get', Math.min(keys.length, i + batch));
   }
   const getMillis = performance.now() - readStart;
   db.close();

@@ -66,7 +66,55 @@ async function fetchJson<T>(url: string): Promise<T> {
   return (await r.json()) as T;
 }
 
-async function engineRow(backend: Backend, n: number, config: EngineConfig, workload: Workload, repeat: number): Promise<BenchRow> {
+/** Where a benchmark run stands: the store of how many, the phase, and the fraction of the whole run done (weighted by each phase's expected time). */
+export interface BenchProgress {
+  store: number;
+  stores: number;
+  label: string;
+  phase: 'insert' | 'lookup' | 'memory';
+  fraction: number;
+}
+
+/** Rates (ops/s) to weigh the stores by when no earlier run says better: what headless Chromium did here. */
+const FALLBACK_RATES: Record<string, { inserts: number; lookups: number }> = {
+  'engine-memory': { inserts: 400_000, lookups: 300_000 },
+  'engine-opfs': { inserts: 200_000, lookups: 120_000 },
+  'engine-idb': { inserts: 80_000, lookups: 80_000 },
+  'plain-idb': { inserts: 40_000, lookups: 60_000 },
+};
+
+/** The stores a run of n entries measures, in order. */
+export function benchStores(n: number): { id: string; label: string }[] {
+  const engine = [
+    { id: 'engine-memory', label: 'engine, memory' },
+    { id: 'engine-opfs', label: 'engine, OPFS' },
+    { id: 'engine-idb', label: 'engine, IndexedDB' },
+  ];
+  return n <= ALL_STORES_MAX_ENTRIES ? [...engine, { id: 'plain-idb', label: 'plain idb key-value store' }] : [engine[1]!];
+}
+
+/**
+ * The expected seconds of each store's two phases (and, above ALL_STORES_MAX_ENTRIES, the worker's
+ * memory measurement), from the rates of an earlier run (`prior`, the stored result) where it has
+ * the store, else FALLBACK_RATES: the weights the progress bar moves by. Pure.
+ */
+export function benchWeights(n: number, prior: readonly StoreSummary[] | null): { id: string; label: string; insert: number; lookup: number; memory: number }[] {
+  const lookups = benchLookups(n).count;
+  return benchStores(n).map((s) => {
+    const p = prior?.find((x) => x.id === s.id);
+    const rates = p && p.inserts.median > 0 && p.lookups.median > 0 ? { inserts: p.inserts.median, lookups: p.lookups.median } : FALLBACK_RATES[s.id]!;
+    return { ...s, insert: n / rates.inserts, lookup: lookups / rates.lookups, memory: n > ALL_STORES_MAX_ENTRIES ? 10 : 0 };
+  });
+}
+
+async function engineRow(
+  backend: Backend,
+  n: number,
+  config: EngineConfig,
+  workload: Workload,
+  repeat: number,
+  onPhase: (phase: 'insert' | 'lookup' | 'memory', fraction: number) => void = () => undefined,
+): Promise<BenchRow> {
   const client = engineClient();
   const name = `bench-${backend}`;
   for (const d of await client.call('list', {})) if (d.name === name) await client.call('remove', { key: d.key });
@@ -78,8 +126,17 @@ async function engineRow(backend: Backend, n: number, config: EngineConfig, work
     operations: lookups,
     mix: { get_existing: 1 - missingShare, get_missing: missingShare },
   };
-  const { report, physical, memory } = await client.call('run', { workload: w, label: 'storage benchmark', timed: false });
-  const workerBytes = n > ALL_STORES_MAX_ENTRIES ? await engineWorkerBytes() : null;
+  const { report, physical, memory } = await client.call(
+    'run',
+    { workload: w, label: 'storage benchmark', timed: false },
+    { onProgress: (p) => p.total && onPhase(p.phase === 'preload' ? 'insert' : 'lookup', Math.min(1, p.done / p.total)) },
+  );
+  onPhase('lookup', 1);
+  let workerBytes: number | null = null;
+  if (n > ALL_STORES_MAX_ENTRIES) {
+    onPhase('memory', 0);
+    workerBytes = await engineWorkerBytes();
+  }
   await client.call('close', {});
   const zero = report.summary.find((c) => c.class === 'get_zero_result');
   const t = report.timings ?? { preload_ms: NaN, run_ms: NaN };
@@ -118,21 +175,41 @@ export function benchKeys(n: number): Uint8Array<ArrayBuffer>[] {
 }
 
 /** Every store `repeats` times, in turn (memory, OPFS, IndexedDB, plain idb, then again), so a slow spell of the machine touches all of them alike. */
-export async function runStorageBenchmark(n: number, repeats: number, onRow: (row: BenchRow) => void): Promise<BenchRow[]> {
+export async function runStorageBenchmark(
+  n: number,
+  repeats: number,
+  onRow: (row: BenchRow) => void,
+  onProgress: (p: BenchProgress) => void = () => undefined,
+  prior: readonly StoreSummary[] | null = null,
+): Promise<BenchRow[]> {
   const config = await fetchJson<EngineConfig>('/examples/bench-config.json');
   const workload = await fetchJson<Workload>('/examples/bench-workload.json');
   const rows: BenchRow[] = [];
   const keys = n <= ALL_STORES_MAX_ENTRIES ? benchKeys(n) : [];
   const everyStore = n <= ALL_STORES_MAX_ENTRIES;
+  // The progress of the whole run: every phase of every store of every repeat, weighted by its expected time.
+  const weights = benchWeights(n, prior);
+  const perRepeat = weights.reduce((t, w) => t + w.insert + w.lookup + w.memory, 0);
+  const total = perRepeat * repeats;
+  const report = (repeat: number, store: number, phase: BenchProgress['phase'], f: number) => {
+    const w = weights[store]!;
+    const before = repeat * perRepeat + weights.slice(0, store).reduce((t, x) => t + x.insert + x.lookup + x.memory, 0);
+    const within = phase === 'insert' ? w.insert * f : phase === 'lookup' ? w.insert + w.lookup * f : w.insert + w.lookup + w.memory * f;
+    onProgress({ store: repeat * weights.length + store + 1, stores: weights.length * repeats, label: w.label, phase, fraction: Math.min(1, (before + within) / total) });
+  };
   for (let repeat = 0; repeat < repeats; repeat++) {
-    for (const backend of everyStore ? (['memory', 'opfs', 'idb'] as const) : (['opfs'] as const)) {
-      const row = await engineRow(backend, n, config, workload, repeat);
+    const backends = everyStore ? (['memory', 'opfs', 'idb'] as const) : (['opfs'] as const);
+    for (const [i, backend] of backends.entries()) {
+      const store = everyStore ? i : 0;
+      report(repeat, store, 'insert', 0);
+      const row = await engineRow(backend, n, config, workload, repeat, (phase, f) => report(repeat, store, phase, f));
       rows.push(row);
       onRow(row);
     }
     if (!everyStore) continue;
     const value = new Uint8Array(100).fill(0x61);
-    const plain = await plainKvBenchmark(keys, value, 10_000);
+    report(repeat, 3, 'insert', 0);
+    const plain = await plainKvBenchmark(keys, value, 10_000, (phase, done) => report(repeat, 3, phase === 'put' ? 'insert' : 'lookup', done / n));
     const row: BenchRow = {
       id: 'plain-idb',
       label: 'plain idb key-value store',

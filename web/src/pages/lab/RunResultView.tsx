@@ -92,6 +92,8 @@ export const RunResultView = memo(function RunResultView({ result }: { result: R
   // Classes with a prediction from the tree (lookups); updates are listed below the chart.
   const shown = rows.filter((r) => r.measured !== null && r.tree !== null);
   const zero = rows.find((r) => r.cls === 'zero');
+  // The by-level chart is of zero-result lookups: drawn only for a run that made some.
+  const zeroLookups = report.summary.find((c) => c.class === 'get_zero_result')?.count ?? 0;
   const runMs = report.timings?.run_ms ?? 0;
   const runOps = Object.values(report.operations).reduce((a, b) => a + b, 0);
 
@@ -146,6 +148,11 @@ export const RunResultView = memo(function RunResultView({ result }: { result: R
         </div>
       </header>
       <Readouts items={readouts} label="Run summary" />
+      {zeroLookups === 0 && (
+        <p className="caption" data-testid="level-chart-none">
+          This workload made no zero-result lookups, so there is no zero-result I/O by level to draw.
+        </p>
+      )}
       <CardGrid>
         <ChartCard
           id="overlay"
@@ -160,14 +167,16 @@ export const RunResultView = memo(function RunResultView({ result }: { result: R
             <p className="chart-placeholder">This run measured no point or range lookups.</p>
           )}
         </ChartCard>
-        <ChartCard
-          id="levels"
-          title="Zero-result I/O by level"
-          caption="Where the false positives happen: measured data pages read per zero-result lookup at each level, against the Σ of the FPRs of that level’s runs. Monkey moves them to the small levels."
-          csv={() => barChartCsv(levelChart)}
-        >
-          <BarChart {...levelChart} title="Zero-result I/O by level" data-testid="level-chart" height={280} />
-        </ChartCard>
+        {zeroLookups > 0 && (
+          <ChartCard
+            id="levels"
+            title="Zero-result I/O by level"
+            caption="Where the false positives happen: measured data pages read per zero-result lookup at each level, against the Σ of the FPRs of that level’s runs. Monkey moves them to the small levels."
+            csv={() => barChartCsv(levelChart)}
+          >
+            <BarChart {...levelChart} title="Zero-result I/O by level" data-testid="level-chart" height={280} />
+          </ChartCard>
+        )}
         <ChartCard
           id="tree"
           wide

@@ -3,24 +3,30 @@
  * left, and Cancel. For sweeps and comparisons, which run of how many is in progress, too.
  */
 import { formatCount, formatInt } from '../../documents/format';
+import { useMemo, useRef } from 'react';
 import { cancelTask, useLabEngine } from '../../engine/session';
+import { formatTimeLeft, paceEstimate, TimeLeft } from './timeLeft';
 import './task.css';
-
-function eta(seconds: number | null): string {
-  if (seconds === null || !Number.isFinite(seconds)) return '—';
-  if (seconds < 1) return '< 1 s';
-  if (seconds < 90) return `${Math.round(seconds)} s`;
-  return `${Math.floor(seconds / 60)} min ${Math.round(seconds % 60)} s`;
-}
 
 export function TaskProgress() {
   const { busy } = useLabEngine();
-  if (!busy) return null;
-  const p = busy.progress;
+  // One smoothed time left per task (a new task starts a new one).
+  const timer = useRef<{ startedAt: number; t: TimeLeft } | null>(null);
+  if (busy && timer.current?.startedAt !== busy.startedAt) timer.current = { startedAt: busy.startedAt, t: new TimeLeft() };
+  const p = busy?.progress ?? null;
   const fraction = p && p.total ? Math.min(1, p.done / p.total) : null;
-  const phase = p ? (p.phase === 'preload' ? 'Preloading' : p.phase === 'run' ? 'Running' : 'Finishing') : 'Starting';
-  const steps = busy.step;
+  const steps = busy?.step ?? null;
   const outer = steps ? (steps.index + (fraction ?? 0) / 2 + (p?.phase === 'run' ? 0.5 : 0)) / steps.total : null;
+  // Several runs (a sweep, a comparison): the pace over all of them so far; one run: the engine's
+  // own estimate (operations left at the current rate). Either way smoothed, never rising by half.
+  const left = useMemo(() => {
+    if (!busy || !timer.current) return null;
+    const now = performance.now();
+    const raw = outer !== null ? paceEstimate((now - busy.startedAt) / 1000, outer) : (p?.etaSeconds ?? null);
+    return timer.current.t.update(raw, now);
+  }, [p, outer, busy?.startedAt]);
+  if (!busy) return null;
+  const phase = p ? (p.phase === 'preload' ? 'Preloading' : p.phase === 'run' ? 'Running' : 'Finishing') : 'Starting';
   return (
     <section className="card task-progress" aria-label="Task in progress" data-testid="task-progress" data-phase={p?.phase ?? 'start'}>
       <div className="task-head">
@@ -69,7 +75,9 @@ export function TaskProgress() {
         </div>
         <div>
           <dt>Time left</dt>
-          <dd data-testid="progress-eta">{eta(p?.etaSeconds ?? null)}</dd>
+          <dd data-testid="progress-eta" data-value={left ?? ''}>
+            {formatTimeLeft(left)}
+          </dd>
         </div>
       </dl>
     </section>
