@@ -541,12 +541,17 @@ export type TuneTarget = 'engine' | 'rocksdb';
 /** What the tuner ranks designs by: I/O per operation, or predicted µs per operation on a calibrated device. */
 export type TuneRank = 'io' | 'time';
 
-/** The tuner's inputs besides the design and the workload (lsm-wasm `tune_with`, `lsm tune` flags). */
+/**
+ * The tuner's inputs besides the design and the workload: lsm-tune's `TuneOptions` document, which
+ * `lsm tune`'s flags and lsm-wasm's `tune_with` also build (unknown fields are refused).
+ */
 export interface TuneOptions {
   rho: number;
   target: TuneTarget;
   /** The memory budget in bytes; null: what the current design uses. */
   memory: number | null;
+  /** RocksDB's max_write_buffer_number the memory is charged with, in [1, 64]; absent: 2. */
+  write_buffers?: number;
   rank: TuneRank;
   /** Needed when rank is time. */
   calibration: Calibration | null;

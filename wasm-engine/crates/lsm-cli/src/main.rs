@@ -473,20 +473,17 @@ fn tune(a: &TuneArgs) -> Result<()> {
     let workload = load_workload(&a.workload, &a.counts)?;
     let rho: f64 = number(&a.robust, "robust")?;
     let target: lsm_tune::Target = a.target.parse()?;
-    let mut options = lsm_tune::TuneOptions::new(rho, target);
-    options.memory = a.memory.as_deref().map(|m| number::<f64>(m, "memory")).transpose()?;
-    options.write_buffers = number(&a.max_write_buffer_number, "max-write-buffer-number")?;
-    options.rank = a.rank.parse()?;
-    options.plugin = a.plugin.as_deref().map(str::parse).transpose()?;
-    options.calibration = match &a.calibration {
-        Some(path) => Some(Calibration::from_json(&read(path)?).map_err(|e| in_file(path, e))?),
-        None if options.rank == lsm_tune::Rank::Time => {
-            return Err(Error::invalid(
-                "--calibration",
-                "is required with --rank time: the device to price time on (a file from `lsm calibrate`)",
-            ));
-        }
-        None => None,
+    let options = lsm_tune::TuneOptions {
+        rho,
+        target,
+        memory: a.memory.as_deref().map(|m| number::<f64>(m, "memory")).transpose()?,
+        write_buffers: number(&a.max_write_buffer_number, "max-write-buffer-number")?,
+        rank: a.rank.parse()?,
+        calibration: match &a.calibration {
+            Some(path) => Some(Calibration::from_json(&read(path)?).map_err(|e| in_file(path, e))?),
+            None => None,
+        },
+        plugin: a.plugin.as_deref().map(str::parse).transpose()?,
     };
     let started = now_ns();
     let result = lsm_tune::tune_with(&config, &workload, &options)?;

@@ -286,7 +286,7 @@ fn bad_values_are_the_engines_errors_with_exit_code_1() {
         ),
         (
             vec!["tune", "--config", &config, "--workload", "ycsb:a", "--rank", "time"],
-            "lsm tune: --calibration: is required with --rank time",
+            "lsm tune: calibration: ranking by time needs a device calibration (a file from lsm calibrate, given as --calibration",
         ),
         (
             vec!["tune", "--config", &config, "--workload", "ycsb:a", "--max-write-buffer-number", "0"],

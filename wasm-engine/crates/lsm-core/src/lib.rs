@@ -14,6 +14,7 @@ pub mod calibration;
 pub mod compaction;
 pub mod config;
 pub mod error;
+pub mod filter_budget;
 pub mod filter_kinds;
 pub mod hash;
 pub mod layout;

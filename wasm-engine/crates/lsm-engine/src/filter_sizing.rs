@@ -5,10 +5,11 @@ use rustc_hash::FxHashSet;
 
 use crate::engine::Engine;
 use crate::filter::FilterSpec;
-use crate::filter_budget::{self, Held, TreeView};
+use crate::filter_budget;
 use crate::job::Job;
 use crate::run::Run;
 use crate::table::Table;
+use lsm_core::filter_budget::{Held, TreeView};
 
 impl Engine {
     /// The filter a new table of `entries` gets (z: its estimated empty probes, for Mnemosyne).

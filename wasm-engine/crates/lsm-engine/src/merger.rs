@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::cursor::RunCursor;
 use crate::filestats::{FileStats, InheritInput, inherit};
-use crate::filter_budget::{self, Held, TreeView};
+use crate::filter_budget;
 use crate::memtable::Frozen;
 use crate::merge::{Merge, MergeRules, Output, Progress, Source};
 use crate::stats::{ReadCounters, WriteCounters};
@@ -29,6 +29,7 @@ use crate::storage::Storage;
 use crate::table::{Handover, ReadCtx, Table, TableBuilder, TableCache};
 use lsm_core::config::{EngineConfig, MetadataPins};
 use lsm_core::error::{Error, Result};
+use lsm_core::filter_budget::{Held, TreeView};
 
 /// Output pages a merger step writes at most: small enough that a flush waiting behind a
 /// merge's step waits little, large enough that the step's bookkeeping is noise.

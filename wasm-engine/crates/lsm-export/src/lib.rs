@@ -34,6 +34,7 @@ use lsm_core::config::EngineConfig;
 use lsm_core::error::{Error, Result};
 pub use lsm_core::warning::{Warning, WarningKind};
 use lsm_core::workload::Workload;
+pub use rocksdb::{OptionsSection, RocksdbOptions};
 
 /// A target `export` writes. Parsed from its `name` (`db-bench` is accepted for `db_bench`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -116,6 +117,16 @@ pub fn export(config: &EngineConfig, format: Format, workload: Option<&Workload>
             None => Err(Error::invalid("workload", "the db_bench format needs a workload")),
         },
     }
+}
+
+/// The RocksDB OPTIONS file `export` writes for `config`, as sections and warnings: what a caller
+/// compares designs on (the tuner's option diff) without parsing text back. Validated as `export` is.
+pub fn rocksdb_options(config: &EngineConfig, workload: Option<&Workload>) -> Result<RocksdbOptions> {
+    config.validate()?;
+    if let Some(w) = workload {
+        w.validate()?;
+    }
+    Ok(rocksdb::options(config, workload))
 }
 
 /// What `import` reads; parsed from `rocksdb` or `engine`.

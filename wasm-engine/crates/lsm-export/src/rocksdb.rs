@@ -18,23 +18,88 @@ use super::{Export, Warning, WarningKind, number, one_line};
 /// RocksDB's defaults for the options the export sets conditionally.
 pub(crate) const DEFAULT_TARGET_FILE_SIZE_BASE: u64 = 64 << 20;
 
-/// An INI section being written: `name=value` statements with explanatory comments.
-struct Section {
-    header: String,
-    lines: Vec<String>,
+/// One line of an OPTIONS section, in file order: a statement, or the comment explaining the next.
+#[derive(Clone, Debug, PartialEq)]
+enum Line {
+    Note(String),
+    Set(String, String),
 }
 
-impl Section {
-    fn new(header: &str) -> Section {
-        Section { header: header.to_string(), lines: Vec::new() }
+/// One section of an exported OPTIONS file (`CFOptions "default"`), its statements in file order
+/// with the comments that explain them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct OptionsSection {
+    /// The section's title as the file writes it between brackets (`TableOptions/BlockBasedTable "default"`).
+    pub name: String,
+    lines: Vec<Line>,
+}
+
+impl OptionsSection {
+    fn new(name: &str) -> OptionsSection {
+        OptionsSection { name: name.to_string(), lines: Vec::new() }
     }
 
     fn note(&mut self, text: impl AsRef<str>) {
-        self.lines.push(format!("  # {}", text.as_ref()));
+        self.lines.push(Line::Note(text.as_ref().to_string()));
     }
 
     fn set(&mut self, name: &str, value: impl AsRef<str>) {
-        self.lines.push(format!("  {name}={}", value.as_ref()));
+        self.lines.push(Line::Set(name.to_string(), value.as_ref().to_string()));
+    }
+
+    /// `(option, value)` in file order.
+    pub fn options(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.lines.iter().filter_map(|l| match l {
+            Line::Set(k, v) => Some((k.as_str(), v.as_str())),
+            Line::Note(_) => None,
+        })
+    }
+
+    fn render(&self, out: &mut String) {
+        out.push('[');
+        out.push_str(&self.name);
+        out.push_str("]\n");
+        for line in &self.lines {
+            match line {
+                Line::Note(text) => out.push_str(&format!("  # {text}\n")),
+                Line::Set(k, v) => out.push_str(&format!("  {k}={v}\n")),
+            }
+        }
+    }
+}
+
+/// An OPTIONS file as the exporter builds it: its sections and what RocksDB cannot express of the
+/// design, before it is written out as text. The tuner compares designs on this, never on text.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RocksdbOptions {
+    /// `Version`, `DBOptions`, `CFOptions "default"`, `TableOptions/BlockBasedTable "default"`.
+    pub sections: Vec<OptionsSection>,
+    /// Every setting the file cannot express exactly (each is also a `LOSSY` comment of the text).
+    pub warnings: Vec<Warning>,
+    /// The comment block the file opens with.
+    preamble: String,
+}
+
+impl RocksdbOptions {
+    /// `(section, option, value)` of every statement, in file order.
+    pub fn entries(&self) -> impl Iterator<Item = (&str, &str, &str)> {
+        self.sections.iter().flat_map(|s| s.options().map(move |(k, v)| (s.name.as_str(), k, v)))
+    }
+
+    /// The value `option` has in `section`, if the file sets it.
+    pub fn get(&self, section: &str, option: &str) -> Option<&str> {
+        self.entries().find(|&(s, k, _)| s == section && k == option).map(|(_, _, v)| v)
+    }
+
+    /// The file, as `LoadOptionsFromFile` reads it.
+    pub fn render(&self) -> String {
+        let mut text = self.preamble.clone();
+        for section in &self.sections {
+            section.render(&mut text);
+            text.push('\n');
+        }
+        text.pop();
+        text
     }
 }
 
@@ -51,11 +116,17 @@ impl Lossy {
     }
 }
 
-pub(crate) fn options_file(config: &EngineConfig, workload: Option<&Workload>) -> Export {
+/// The OPTIONS file for `config` (sized for `workload` when given), as structure.
+pub(crate) fn options(config: &EngineConfig, workload: Option<&Workload>) -> RocksdbOptions {
     let m = Mapping::new(config, workload);
     let mut lossy = Lossy::default();
-    let mut cf = Section::new("[CFOptions \"default\"]");
-    let mut table = Section::new("[TableOptions/BlockBasedTable \"default\"]");
+    let mut version = OptionsSection::new("Version");
+    version.set("rocksdb_version", "7.0.0");
+    version.set("options_file_version", "1.1");
+    let mut db = OptionsSection::new("DBOptions");
+    db.set("create_if_missing", "true");
+    let mut cf = OptionsSection::new("CFOptions \"default\"");
+    let mut table = OptionsSection::new("TableOptions/BlockBasedTable \"default\"");
 
     write_buffer(&m, workload, &mut cf, &mut lossy);
     match m.style {
@@ -72,20 +143,13 @@ pub(crate) fn options_file(config: &EngineConfig, workload: Option<&Workload>) -
     cf.set("table_factory", "BlockBasedTable");
     cache(config, &mut table, &mut lossy);
 
-    let mut text = header(config, workload, &m, &lossy.0);
-    text.push_str("[Version]\n  rocksdb_version=7.0.0\n  options_file_version=1.1\n\n");
-    text.push_str("[DBOptions]\n  create_if_missing=true\n\n");
-    for section in [cf, table] {
-        text.push_str(&section.header);
-        text.push('\n');
-        for line in section.lines {
-            text.push_str(&line);
-            text.push('\n');
-        }
-        text.push('\n');
-    }
-    text.pop();
-    Export { text, warnings: lossy.0 }
+    let preamble = header(config, workload, &m, &lossy.0);
+    RocksdbOptions { sections: vec![version, db, cf, table], warnings: lossy.0, preamble }
+}
+
+pub(crate) fn options_file(config: &EngineConfig, workload: Option<&Workload>) -> Export {
+    let o = options(config, workload);
+    Export { text: o.render(), warnings: o.warnings }
 }
 
 fn header(config: &EngineConfig, workload: Option<&Workload>, m: &Mapping, warnings: &[Warning]) -> String {
@@ -125,7 +189,7 @@ fn header(config: &EngineConfig, workload: Option<&Workload>, m: &Mapping, warni
     h
 }
 
-fn write_buffer(m: &Mapping, workload: Option<&Workload>, cf: &mut Section, lossy: &mut Lossy) {
+fn write_buffer(m: &Mapping, workload: Option<&Workload>, cf: &mut OptionsSection, lossy: &mut Lossy) {
     let buffer = m.config.buffer_bytes;
     if m.config.buffer_trigger == BufferTrigger::Arena {
         // Already counted as RocksDB's arena counts write_buffer_size.
@@ -161,7 +225,7 @@ fn level_ratio(m: &Mapping, level: usize) -> f64 {
     m.config.level(level).size_ratio
 }
 
-fn leveled(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
+fn leveled(m: &Mapping, cf: &mut OptionsSection, lossy: &mut Lossy) {
     let c = m.config;
     // With dynamic level bytes the design names RocksDB's num_levels itself: its last level is
     // the engine's last level.
@@ -340,7 +404,7 @@ fn leveled(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
 }
 
 /// The design's own universal compaction (`compaction.universal`): every option as it is.
-fn universal_compaction(m: &Mapping, u: &UniversalConfig, cf: &mut Section, lossy: &mut Lossy) {
+fn universal_compaction(m: &Mapping, u: &UniversalConfig, cf: &mut OptionsSection, lossy: &mut Lossy) {
     let c = m.config;
     cf.set("compaction_style", "kCompactionStyleUniversal");
     cf.note("compaction.num_levels: L0 and the levels sorted runs are placed in");
@@ -387,7 +451,7 @@ fn universal_compaction(m: &Mapping, u: &UniversalConfig, cf: &mut Section, loss
     cf.set("level_compaction_dynamic_level_bytes", "false");
 }
 
-fn universal(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
+fn universal(m: &Mapping, cf: &mut OptionsSection, lossy: &mut Lossy) {
     let c = m.config;
     let k1 = u64::from(c.level(1).max_runs);
     let trigger = k1 + 1;
@@ -489,7 +553,7 @@ fn universal(m: &Mapping, cf: &mut Section, lossy: &mut Lossy) {
 
 /// Writes `filter_policy`; returns whether the last level's filter is dropped
 /// (`optimize_filters_for_hits`).
-fn filters(m: &Mapping, table: &mut Section, lossy: &mut Lossy) -> bool {
+fn filters(m: &Mapping, table: &mut OptionsSection, lossy: &mut Lossy) -> bool {
     let c = m.config;
     let bits = m.level_bits();
     // Levels from `drop_from` down have no filter.
@@ -623,7 +687,7 @@ fn filters(m: &Mapping, table: &mut Section, lossy: &mut Lossy) -> bool {
     drop_last
 }
 
-fn cache(config: &EngineConfig, table: &mut Section, lossy: &mut Lossy) {
+fn cache(config: &EngineConfig, table: &mut OptionsSection, lossy: &mut Lossy) {
     let b = &config.block_cache;
     table.note(format!("page_bytes {}", config.page_bytes));
     table.set("block_size", config.page_bytes.to_string());
@@ -673,7 +737,7 @@ fn cache(config: &EngineConfig, table: &mut Section, lossy: &mut Lossy) {
 
 /// The design's write-stall thresholds, option for option (`write_stalls`; RocksDB's defaults
 /// unless the design says otherwise).
-fn write_stalls(c: &EngineConfig, cf: &mut Section) {
+fn write_stalls(c: &EngineConfig, cf: &mut OptionsSection) {
     let w = &c.write_stalls;
     cf.note("write_stalls: when writes slow down and stop behind compactions");
     cf.set("level0_slowdown_writes_trigger", w.level0_slowdown_writes_trigger.to_string());

@@ -6,8 +6,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::predict::CLASSES;
-use super::{Priced, RequiredPlugin, Target, TuneResult, allocation_name, human_bytes, shape_summary};
+use crate::designs::{allocation_name, human_bytes, shape_summary};
+use crate::options::Target;
+use crate::predict::CLASSES;
+use crate::result::{Priced, RequiredPlugin, TuneResult};
 use lsm_core::config::{Allocation, EngineConfig};
 use lsm_core::error::Result;
 use lsm_export::{self as export, Format};
@@ -275,7 +277,7 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
         ));
     }
     if let (Some(a), Some(b)) = (&cur.memory, &rec.memory) {
-        let mem = |m: &crate::Memory| {
+        let mem = |m: &crate::rocksdb::memory::Memory| {
             format!(
                 "{} = memtables {} + cache {} + index/filters outside it {}",
                 human_bytes(m.total),
@@ -286,26 +288,37 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
         };
         s.push_str(&format!("| memory (as RocksDB charges it) | {} | {} |\n", mem(a), mem(b)));
     }
-    if let Some(v) = &r.verdict {
-        s.push_str(&format!("\n**Verdict:** {}.\n", v.words));
+    let advice = r.rocksdb.as_ref();
+    if let Some(a) = advice {
+        s.push_str(&format!("\n**Verdict:** {}.\n", a.verdict.words));
     }
-    if let Some(p) = &r.plugin {
+    if let Some(p) = advice.and_then(|a| a.plugin.as_ref()) {
         s.push_str(&format!("\n**Plugin required ({}):** {}.\n", p.plugin.name(), p.note));
     }
     s.push_str("\n## What changed\n\n");
-    if r.changes.is_empty() {
-        for c in changes(&cur.config, &rec.config) {
-            s.push_str(&format!("- {c}\n"));
+    match advice.filter(|a| !a.changes.is_empty()) {
+        None => {
+            for c in changes(&cur.config, &rec.config) {
+                s.push_str(&format!("- {c}\n"));
+            }
         }
-    } else {
-        s.push_str("| RocksDB option | current | recommended | share of the gain | why |\n|---|---|---|---|---|\n");
-        for c in &r.changes {
-            s.push_str(&format!("| `{}` | `{}` | `{}` | {} | {} |\n", c.option, c.from, c.to, pct(c.share), c.reason));
+        Some(a) => {
+            s.push_str("| RocksDB option | current | recommended | share of the gain | why |\n|---|---|---|---|---|\n");
+            for c in &a.changes {
+                s.push_str(&format!(
+                    "| `{}` | `{}` | `{}` | {} | {} |\n",
+                    c.option,
+                    c.from,
+                    c.to,
+                    pct(c.share),
+                    c.reason
+                ));
+            }
+            s.push_str(&format!("\nShares: {}.\n", a.shares_note));
         }
-        s.push_str(&format!("\nShares: {}.\n", r.shares_note));
     }
-    if !r.robust_note.is_empty() {
-        s.push_str(&format!("\nRobust design: {}.\n", r.robust_note));
+    if let Some(a) = advice.filter(|a| !a.robust_note.is_empty()) {
+        s.push_str(&format!("\nRobust design: {}.\n", a.robust_note));
     }
     let (class, share) = dominant(cur, &r.mix);
     s.push_str(&format!(
@@ -352,7 +365,7 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
             "- `{}`: **plugin required** — the C++ filter policy giving each level its own bits ({}); RocksDB runs the \
              recommendation only with it (`compare.sh` builds the referee with it)\n",
             p.file,
-            super::per_level::bits_summary(&p.bits_by_level)
+            crate::rocksdb::per_level::bits_summary(&p.bits_by_level)
         )),
         None if matches!(rec.config.filter.allocation, Allocation::Monkey | Allocation::Explicit) => {
             s.push_str("- `recommended-filter-policy.cc`: the per-level Bloom filter policy RocksDB needs for Monkey's allocation\n");

@@ -100,11 +100,11 @@ pub fn rocksdb_summary(c: &EngineConfig) -> String {
     };
     let filters = if c.filter.bits_per_key <= 0.0 {
         "no filters".to_string()
-    } else if super::per_level::needs_plugin(c) {
+    } else if crate::rocksdb::per_level::needs_plugin(c) {
         format!(
             "{kind} per level through the plugin {} ({}; {} on average)",
-            super::per_level::POLICY_FILE,
-            super::per_level::bits_summary(&super::per_level::bits_by_level(c)),
+            crate::rocksdb::per_level::POLICY_FILE,
+            crate::rocksdb::per_level::bits_summary(&crate::rocksdb::per_level::bits_by_level(c)),
             trim(c.filter.bits_per_key)
         )
     } else {

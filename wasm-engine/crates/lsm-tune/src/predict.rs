@@ -28,26 +28,25 @@
 
 use std::cell::{Cell, RefCell};
 
-use std::hash::{Hash, Hasher};
-
-use rustc_hash::{FxHashMap, FxHasher};
+use rustc_hash::FxHashMap;
 
 use lsm_core::arena;
 use lsm_core::bloom::fpr_at_bits_per_key;
 use lsm_core::compaction::{self, FlushPlan, Shape};
-use lsm_core::config::{Allocation, BufferTrigger, EngineConfig, Granularity};
+use lsm_core::config::{BufferTrigger, EngineConfig, Granularity};
 use lsm_core::error::{Error, Result};
 use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
 use lsm_core::mnemosyne::skip_filter;
-use lsm_core::monkey_birth::monkey_bits_at_birth;
 use lsm_core::workload::Workload;
 
 mod block_cache;
 mod files;
+mod filter_sizing;
 mod mnemosyne;
 mod rocksdb;
+mod twin;
 
-pub use rocksdb::TwinFigures;
+pub use twin::TwinFigures;
 
 use super::keymap::KeyMap;
 use super::popularity::{BIN_GROWTH, EXACT_RANKS, Popularity, QUICK_BIN_GROWTH, QUICK_EXACT_RANKS};
@@ -55,6 +54,8 @@ use super::writes::WriteSequence;
 
 /// Moments of the run phase at which lookups are priced.
 pub const SAMPLES: usize = 16;
+/// Moments of the run phase a quick first ranking prices lookups at.
+pub(crate) const QUICK_SAMPLES: usize = 4;
 /// The four operation classes, in Monkey's (and Endure's) order.
 pub const CLASSES: [&str; 4] = ["zero-result lookup", "non-zero-result lookup", "range lookup", "write"];
 
@@ -117,16 +118,6 @@ impl Run {
     }
 }
 
-/// The deepest level, the new run's level, the new run and the deepest level's runs (bytes, as
-/// bits), remembered under their hash with the answer.
-struct MonkeyAnswer {
-    deepest: usize,
-    dest_level: usize,
-    bytes: u64,
-    deepest_runs: Vec<u64>,
-    bits: f64,
-}
-
 struct Sim<'a> {
     config: &'a EngineConfig,
     entry_bytes: f64,
@@ -141,7 +132,7 @@ struct Sim<'a> {
     /// to `levels`: the policy is asked after every flush, and rebuilding it each time was a
     /// tenth of the tuner's time.
     shape: Shape,
-    monkey_memo: RefCell<FxHashMap<u64, MonkeyAnswer>>,
+    monkey_memo: RefCell<FxHashMap<u64, filter_sizing::MonkeyAnswer>>,
     buffer_lo: f64,
     /// The write at which the current flush happens (Mnemosyne's statistics are taken then).
     now: f64,
@@ -185,85 +176,6 @@ impl Sim<'_> {
         let meta_bytes =
             entries * bits_per_key / 8.0 + data * (self.key_bytes + 2.0) + tables * (4.0 * self.key_bytes + 160.0);
         data + (meta_bytes / page).ceil().max(tables)
-    }
-
-    /// Filter bits per key for a run of `entries` born at `dest_level`, as `filter_sizing` decides.
-    /// `lo`: where the new run's interval of the write sequence starts (for Mnemosyne's statistics).
-    fn bits_for(&self, dest_level: usize, entries: f64, lo: f64, consumed: &[(usize, usize)]) -> f64 {
-        let f = &self.config.filter;
-        let is_consumed = |l: usize, i: usize| consumed.contains(&(l, i));
-        match f.allocation {
-            Allocation::Uniform => f.bits_per_key,
-            Allocation::Explicit => self.config.level(dest_level).bits_per_key.unwrap_or(0.0),
-            Allocation::Monkey | Allocation::Mnemosyne => {
-                let mnemosyne = f.allocation == Allocation::Mnemosyne;
-                let live = |l: usize| self.levels[l].iter().enumerate().filter(move |&(i, _)| !is_consumed(l, i));
-                let deepest = (0..self.levels.len()).rev().find(|&l| live(l).next().is_some()).map_or(0, |l| l + 1);
-                let deepest = deepest.max(dest_level);
-                let others = self
-                    .levels
-                    .get(deepest - 1)
-                    .into_iter()
-                    .flat_map(move |_| live(deepest - 1))
-                    .map(|(_, r)| r.entries * self.entry_bytes);
-                let monkey = self.monkey_bits(deepest, dest_level, others, entries * self.entry_bytes);
-                // The budget that the staying filters leave (filter_sizing::unspent_bits_per_key).
-                let (spent, held) = self
-                    .levels
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(l, runs)| runs.iter().enumerate().map(move |(i, r)| (l, i, r)))
-                    .filter(|&(l, i, _)| !is_consumed(l, i))
-                    .fold((0.0, 0.0), |(s, h), (_, _, r)| (s + r.bits_per_key * r.entries, h + r.entries));
-                let unspent = ((f.bits_per_key * (held + entries) - spent) / entries.max(1.0)).max(0.0);
-                if !mnemosyne {
-                    return monkey.min(unspent).clamp(0.0, lsm_core::config::BITS_PER_KEY_RANGE.1);
-                }
-                // Mnemosyne sizes from lookup statistics, which only the run phase has; without
-                // them, Monkey's split capped at the average (filter_sizing::mnemosyne_bits).
-                let statistics = if self.counting { self.mnemosyne_bits(entries, lo, consumed) } else { None };
-                statistics.unwrap_or(monkey.min(f.bits_per_key)).min(unspent)
-            }
-        }
-        .clamp(0.0, lsm_core::config::BITS_PER_KEY_RANGE.1)
-    }
-
-    /// `monkey_bits_at_birth`, remembered: between two merges into the deepest level, every
-    /// flush (and every merge into the same level) asks the same question. A question is
-    /// looked up by its hash and compared in full, without building it (most are answered).
-    fn monkey_bits(
-        &self,
-        deepest: usize,
-        dest_level: usize,
-        deepest_runs: impl Iterator<Item = f64> + Clone,
-        bytes: f64,
-    ) -> f64 {
-        // Above the deepest level the new run's size does not enter the answer (its level counts
-        // at design size), and a growing level-1 run would otherwise make every flush a new question.
-        let bytes = if dest_level < deepest { 0.0 } else { bytes };
-        let mut h = FxHasher::default();
-        (deepest, dest_level, bytes.to_bits()).hash(&mut h);
-        deepest_runs.clone().for_each(|b| b.to_bits().hash(&mut h));
-        let key = h.finish();
-        if let Some(a) = self.monkey_memo.borrow().get(&key)
-            && a.deepest == deepest
-            && a.dest_level == dest_level
-            && a.bytes == bytes.to_bits()
-            && a.deepest_runs.iter().copied().eq(deepest_runs.clone().map(f64::to_bits))
-        {
-            return a.bits;
-        }
-        let runs: Vec<f64> = deepest_runs.collect();
-        let bits = monkey_bits_at_birth(self.config, deepest, dest_level, &runs, bytes);
-        let answer = MonkeyAnswer {
-            deepest,
-            dest_level,
-            bytes: bytes.to_bits(),
-            deepest_runs: runs.iter().map(|b| b.to_bits()).collect(),
-            bits,
-        };
-        self.monkey_memo.borrow_mut().insert(key, answer);
-        bits
     }
 
     fn ensure_level(&mut self, level: usize) {

@@ -46,22 +46,27 @@ fn every_design_fits_the_budget_and_the_defaults_gain_beyond_the_model_error() {
     assert_eq!(t.memory_bytes, m.total);
     assert_eq!(m.memtables, 2.0 * 1_048_576.0);
     assert_eq!(m.block_cache, 131_072.0);
-    assert_eq!(t.write_buffers, Some(2));
+    assert_eq!(advice(&t).write_buffers, 2);
     for p in [&t.nominal, &t.robust] {
         let pm = p.memory.clone().expect("charged");
         assert!((pm.total - t.memory_bytes).abs() <= 1.0, "{} vs {}", pm.total, t.memory_bytes);
     }
-    let v = t.verdict.clone().expect("a verdict");
+    let v = advice(&t).verdict.clone();
     assert!(!v.keep && v.low > 0.0, "{v:?}");
-    assert!(t.steady_gain.is_some_and(|g| g >= v.low && g <= v.high), "{:?} {v:?}", t.steady_gain);
+    let g = advice(&t).steady_gain;
+    assert!(g >= v.low && g <= v.high, "{g} {v:?}");
     // The diff names RocksDB options; the shares of the moves add up to the whole gain.
-    assert!(!t.changes.is_empty());
-    assert!(t.changes.iter().any(|c| c.option == "filter_policy" && c.from == "nullptr"), "{:?}", t.changes);
-    let shares: f64 = t.changes.iter().map(|c| c.share).sum();
+    assert!(!advice(&t).changes.is_empty());
+    assert!(
+        advice(&t).changes.iter().any(|c| c.option == "filter_policy" && c.from == "nullptr"),
+        "{:?}",
+        advice(&t).changes
+    );
+    let shares: f64 = advice(&t).changes.iter().map(|c| c.share).sum();
     assert!((shares - 1.0).abs() < 1e-6, "shares add up to {shares}");
-    assert!(t.changes.iter().all(|c| !c.reason.is_empty() && c.from != c.to));
-    assert!(t.export_warnings.is_empty(), "{:?}", t.export_warnings);
-    assert!(t.robust_note.contains("ρ = 0"), "{}", t.robust_note);
+    assert!(advice(&t).changes.iter().all(|c| !c.reason.is_empty() && c.from != c.to));
+    assert!(advice(&t).export_warnings.is_empty(), "{:?}", advice(&t).export_warnings);
+    assert!(advice(&t).robust_note.contains("ρ = 0"), "{}", advice(&t).robust_note);
 }
 
 #[test]
@@ -69,10 +74,10 @@ fn a_tuned_design_is_kept() {
     let w = ycsb('c', 20_000, 10_000);
     let first = tuned(&options("", ""), &w);
     let again = tuned(&first.nominal.config, &w);
-    let v = again.verdict.clone().expect("a verdict");
+    let v = advice(&again).verdict.clone();
     assert!(v.keep, "re-tuning the recommendation: {v:?}");
     assert!(v.words.starts_with("keep your design"), "{}", v.words);
-    assert!(again.changes.is_empty(), "{:?}", again.changes);
+    assert!(advice(&again).changes.is_empty(), "{:?}", advice(&again).changes);
 }
 
 #[test]
@@ -165,9 +170,13 @@ fn the_robust_view_says_why_it_equals_the_nominal_one() {
     assert!(t.robust.worst > t.robust.ranked(), "{} vs {}", t.robust.worst, t.robust.ranked());
     assert!(t.robust.worst_mix.iter().zip(&t.mix).any(|(a, b)| (a - b).abs() > 0.01));
     if t.robust.config == t.nominal.config {
-        assert!(t.robust_note.contains("no other design in the same memory costs less there"), "{}", t.robust_note);
+        assert!(
+            advice(&t).robust_note.contains("no other design in the same memory costs less there"),
+            "{}",
+            advice(&t).robust_note
+        );
     } else {
-        assert!(t.robust_note.starts_with("the robust design costs"), "{}", t.robust_note);
+        assert!(advice(&t).robust_note.starts_with("the robust design costs"), "{}", advice(&t).robust_note);
         assert!(t.robust.worst <= t.nominal.worst, "{} vs {}", t.robust.worst, t.nominal.worst);
     }
 }
@@ -189,12 +198,15 @@ fn a_write_heavy_workload_gets_a_later_level0_trigger_with_level1_sized_to_match
         after.write_amp
     );
     let number = |s: &str| s.parse::<f64>().expect("a number");
-    let trigger =
-        t.changes.iter().find(|c| c.option == "level0_file_num_compaction_trigger").expect("the trigger moves");
+    let trigger = advice(&t)
+        .changes
+        .iter()
+        .find(|c| c.option == "level0_file_num_compaction_trigger")
+        .expect("the trigger moves");
     assert!(number(&trigger.to) > number(&trigger.from), "{trigger:?}");
-    let base = t.changes.iter().find(|c| c.option == "max_bytes_for_level_base").expect("level 1 follows");
+    let base = advice(&t).changes.iter().find(|c| c.option == "max_bytes_for_level_base").expect("level 1 follows");
     assert!(number(&base.to) > number(&base.from), "{base:?}");
-    assert!(!t.verdict.expect("a verdict").keep);
+    assert!(!advice(&t).verdict.keep);
 }
 
 #[test]
@@ -208,7 +220,7 @@ fn a_recommendation_that_writes_more_says_so() {
     // 4.02 predicted; measured on RocksDB, load and run: 2.23 → 3.00 bytes per user byte.)
     let t = tuned(&true_defaults(), &ycsb('e', 1_000_000, 500_000));
     let (before, after) = (t.current.steady.clone().expect("steady"), t.nominal.steady.clone().expect("steady"));
-    let v = t.verdict.clone().expect("a verdict");
+    let v = advice(&t).verdict.clone();
     assert!(!v.keep, "{v:?}");
     assert!(
         after.write_amp >= 1.25 * before.write_amp,
@@ -243,28 +255,28 @@ fn plugin_case() -> (EngineConfig, Workload) {
 fn the_plugin_is_searched_only_when_accepted_and_its_design_is_never_predicted_worse() {
     let (current, w) = plugin_case();
     let plain = tuned(&current, &w);
-    assert!(plain.plugin.is_none() && plain.plugin_allowed.is_none());
-    assert!(plain.changes.iter().all(|c| !c.option.contains("plugin")), "{:?}", plain.changes);
+    assert!(advice(&plain).plugin.is_none() && advice(&plain).plugin_allowed.is_none());
+    assert!(advice(&plain).changes.iter().all(|c| !c.option.contains("plugin")), "{:?}", advice(&plain).changes);
     let mut o = TuneOptions::new(0.0, Target::Rocksdb);
     o.plugin = Some(lsm_tune::Plugin::PerLevelFilters);
     let t = tune_with(&current, &w, &o).expect("tunes");
-    assert_eq!(t.plugin_allowed, Some(lsm_tune::Plugin::PerLevelFilters));
+    assert_eq!(advice(&t).plugin_allowed, Some(lsm_tune::Plugin::PerLevelFilters));
     // Searched with and without the plugin, the better kept: never predicted worse.
     let (a, b) = (plain.nominal.ranked(), t.nominal.ranked());
     assert!(b <= a + 1e-12, "with the plugin {b} vs without {a}");
     // Here the split pays: more bits on the small upper levels, fewer on the last.
-    let p = t.plugin.clone().expect("the recommendation needs the plugin");
+    let p = advice(&t).plugin.clone().expect("the recommendation needs the plugin");
     assert_eq!(p.file, "policy.h");
     assert!(p.bits_by_level[0] > p.bits_by_level[p.bits_by_level.len() - 1], "{:?}", p.bits_by_level);
-    assert!(t.verdict.as_ref().is_some_and(|v| v.words.contains("plugin required")));
-    let line = t.changes.iter().find(|c| c.option.contains("policy.h")).expect("a diff line for the plugin");
+    assert!(advice(&t).verdict.words.contains("plugin required"));
+    let line = advice(&t).changes.iter().find(|c| c.option.contains("policy.h")).expect("a diff line for the plugin");
     assert!(line.reason.starts_with("plugin required"), "{}", line.reason);
     assert!(line.to.starts_with("lsm_navigator.PerLevelBloomPolicy: L0 "), "{}", line.to);
     // The memory is the same budget, as RocksDB charges it.
     let m = t.nominal.memory.clone().expect("charged");
     assert!((m.total - t.memory_bytes).abs() <= 1.0, "{} vs {}", m.total, t.memory_bytes);
     // Its OPTIONS file loses nothing the plugin does not carry; the bundle carries the plugin.
-    assert!(t.export_warnings.is_empty(), "{:?}", t.export_warnings);
+    assert!(advice(&t).export_warnings.is_empty(), "{:?}", advice(&t).export_warnings);
     let files = lsm_tune::bundle::files(&t, None).expect("bundle");
     let policy = files.iter().find(|f| f.name == "policy.h").expect("policy.h in the bundle");
     assert!(policy.text.contains("PerLevelBloomPolicy"));
@@ -275,4 +287,9 @@ fn the_plugin_is_searched_only_when_accepted_and_its_design_is_never_predicted_w
     let plain_files = lsm_tune::bundle::files(&plain, None).expect("bundle");
     assert!(plain_files.iter().all(|f| f.name != "policy.h"));
     assert!(plain_files.iter().find(|f| f.name == "compare.sh").is_some_and(|f| !f.text.contains("--filter-plugin")));
+}
+
+/// What only the RocksDB search gives; every result here comes from it.
+fn advice(t: &TuneResult) -> &lsm_tune::RocksdbAdvice {
+    t.rocksdb.as_ref().expect("a RocksDB search gives its advice")
 }

@@ -88,39 +88,14 @@ pub fn tune(current_json: &str, workload_json: &str, rho: f64, target: &str) -> 
     json(&lsm_tune::tune(&current, &workload, rho, target).map_err(js)?)
 }
 
-/// Tune as `tune` does, with the rest of the tuner's inputs (`options_json`): `{rho, target,
-/// memory, rank, calibration, write_buffers, plugin}` — `memory` the budget in bytes (null: what the
-/// current design uses; RocksDB charges memtables, block cache, and index and filter blocks held
-/// outside it), `rank` "io" or "time" (time needs `calibration`, a calibration document),
-/// `write_buffers` RocksDB's `max_write_buffer_number` (default 2), `plugin` a plugin the user
-/// accepts ("per-level-filters": per-level filter bits through the shipped C++ policy; null: none).
+/// Tune as `tune` does, with the rest of the tuner's inputs: `options_json` is a
+/// `lsm_tune::TuneOptions` document (`{rho, target, memory, rank, calibration, write_buffers,
+/// plugin}`), read and validated by `TuneOptions::from_json`.
 #[wasm_bindgen]
 pub fn tune_with(current_json: &str, workload_json: &str, options_json: &str) -> Result<String, JsError> {
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Options {
-        rho: f64,
-        target: String,
-        #[serde(default)]
-        memory: Option<f64>,
-        #[serde(default)]
-        rank: Option<String>,
-        #[serde(default)]
-        calibration: Option<Calibration>,
-        #[serde(default)]
-        write_buffers: Option<u32>,
-        #[serde(default)]
-        plugin: Option<String>,
-    }
     let current = EngineConfig::from_json(current_json).map_err(js)?;
     let workload = Workload::from_json(workload_json).map_err(js)?;
-    let o: Options = serde_json::from_str(options_json).map_err(|e| JsError::new(&format!("tune options: {e}")))?;
-    let mut options = lsm_tune::TuneOptions::new(o.rho, o.target.parse().map_err(js)?);
-    options.memory = o.memory;
-    options.rank = o.rank.as_deref().unwrap_or("io").parse().map_err(js)?;
-    options.calibration = o.calibration;
-    options.write_buffers = o.write_buffers.unwrap_or(lsm_tune::DEFAULT_WRITE_BUFFERS);
-    options.plugin = o.plugin.as_deref().map(str::parse).transpose().map_err(js)?;
+    let options = lsm_tune::TuneOptions::from_json(options_json).map_err(js)?;
     json(&lsm_tune::tune_with(&current, &workload, &options).map_err(js)?)
 }
 

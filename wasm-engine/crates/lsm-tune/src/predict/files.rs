@@ -481,6 +481,55 @@ fn rocksdb_cuts(
     cuts
 }
 
+/// The files probed, in order, by a lookup of the key at `x`, with their levels (1 = L0).
+pub(super) fn probe_list(levels: &[Vec<File>], x: f64) -> Vec<(usize, &File)> {
+    let mut out: Vec<(usize, &File)> =
+        levels.first().into_iter().flatten().filter(|f| f.lo <= x && x <= f.hi).map(|f| (1, f)).collect();
+    for (i, level) in levels.iter().enumerate().skip(1) {
+        if let Some(f) = level.iter().find(|f| f.lo <= x && x <= f.hi) {
+            out.push((i + 1, f));
+        }
+    }
+    out
+}
+
+/// The files a scan reaches only through their first data block, with their levels (1 = L0)
+/// and the share of scans (starts uniform over the key space, each spanning `span` of it) that
+/// do so. RocksDB's iterator (no `iterate_upper_bound`) positions every level-0 file and, per
+/// deeper level, the first file whose largest key is at least the scan's start (`FindFile`),
+/// reading the block it seeks to even when that file begins past the scan's end; and a level
+/// whose file is used up steps into its next file and reads its first block. So a file is read
+/// at its first block by the scans that start in the gap before it (before level 0's file; in
+/// a deeper level between the previous file and it) and by those that leave the previous file
+/// for that gap. The engine's scans do the same (`Run::reached`).
+pub(super) fn first_block_reads(levels: &[Vec<File>], span: f64) -> Vec<(usize, &File, f64)> {
+    // Starts in (from, to), clipped to the key space.
+    let share = |from: f64, to: f64| (to.min(1.0) - from.max(0.0)).max(0.0);
+    let mut out: Vec<(usize, &File, f64)> = Vec::new();
+    for f in levels.first().into_iter().flatten() {
+        out.push((1, f, share(0.0, f.lo)));
+    }
+    for (i, level) in levels.iter().enumerate().skip(1) {
+        let mut before = 0.0;
+        for (k, f) in level.iter().enumerate() {
+            // Scans from the previous file's last `span` of starts end in the gap (all of them,
+            // if the gap is narrower).
+            let from = if k == 0 { 0.0 } else { before - span.min((f.lo - before).max(0.0)) };
+            out.push((i + 1, f, share(from, f.lo)));
+            before = f.hi;
+        }
+    }
+    out.retain(|&(_, _, p)| p > 0.0);
+    out
+}
+
+impl File {
+    /// Entries of this file per key of the key space in its range.
+    pub(super) fn density_per_key(&self, inserted: f64) -> f64 {
+        if self.hi > self.lo { self.entries / (inserted * (self.hi - self.lo)) } else { 0.0 }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

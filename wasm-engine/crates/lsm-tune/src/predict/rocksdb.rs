@@ -17,7 +17,8 @@ use super::super::writes::WriteSequence;
 use super::block_cache::{
     Age, Blocks, CacheShape, Meta, Requests, Times, characteristic_times, classes_of, hit_at, hit_typical, meta_block,
 };
-use super::files::{File, FileTree};
+use super::files::{File, FileTree, first_block_reads, probe_list};
+use super::twin::TwinFigures;
 
 /// The false-positive rate of the filter a file of `entries` keys at engine `level` (1 = level 0,
 /// built by a flush) has (1: no filter): the structure the filter kind builds there
@@ -38,31 +39,6 @@ fn filter_fpr(config: &EngineConfig, level: usize, entries: u64) -> f64 {
 /// RocksDB's blocks and merges by file, leveled or universal (`files` replays either).
 pub(super) fn is_rocksdb_shaped(config: &EngineConfig) -> bool {
     config.rocksdb_shaped()
-}
-
-/// The figures the RocksDB twin compares (interop/rocksdb/twin.mjs), predicted.
-#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct TwinFigures {
-    /// Data blocks read (cache misses) per point lookup, zero- and non-zero-result together.
-    pub data_blocks_per_lookup: f64,
-    /// Data blocks read per scan.
-    pub data_blocks_per_scan: f64,
-    /// Filters probed per point lookup.
-    pub filters_per_lookup: f64,
-    /// Data block cache hits over data block accesses, lookups and scans together.
-    pub cache_hit_rate: f64,
-    /// Index and filter blocks (or partitions) read per point lookup: the misses of those in the
-    /// block cache (`cache_index_and_filter_blocks`, or partitions, which always go through it).
-    #[serde(default)]
-    pub metadata_blocks_per_lookup: f64,
-    /// Bytes flushes and merges wrote during the load, per user byte loaded.
-    pub load_bytes_written_per_user_byte: f64,
-    /// Bytes flushes and merges wrote during the run, per user byte written.
-    pub run_bytes_written_per_user_byte: f64,
-    /// Files per level after the load (level 1 = RocksDB's L0).
-    pub files_after_load: Vec<usize>,
-    /// Files per level when the run ends.
-    pub files_after_run: Vec<usize>,
 }
 
 /// Sizes of the design's tables for the workload's entries.
@@ -128,48 +104,6 @@ struct FileRates {
 enum MetaUse {
     Filter,
     Index,
-}
-
-/// The files probed, in order, by a lookup of the key at `x`, with their levels (1 = L0).
-fn probe_list(levels: &[Vec<File>], x: f64) -> Vec<(usize, &File)> {
-    let mut out: Vec<(usize, &File)> =
-        levels.first().into_iter().flatten().filter(|f| f.lo <= x && x <= f.hi).map(|f| (1, f)).collect();
-    for (i, level) in levels.iter().enumerate().skip(1) {
-        if let Some(f) = level.iter().find(|f| f.lo <= x && x <= f.hi) {
-            out.push((i + 1, f));
-        }
-    }
-    out
-}
-
-/// The files a scan reaches only through their first data block, with their levels (1 = L0)
-/// and the share of scans (starts uniform over the key space, each spanning `span` of it) that
-/// do so. RocksDB's iterator (no `iterate_upper_bound`) positions every level-0 file and, per
-/// deeper level, the first file whose largest key is at least the scan's start (`FindFile`),
-/// reading the block it seeks to even when that file begins past the scan's end; and a level
-/// whose file is used up steps into its next file and reads its first block. So a file is read
-/// at its first block by the scans that start in the gap before it (before level 0's file; in
-/// a deeper level between the previous file and it) and by those that leave the previous file
-/// for that gap. The engine's scans do the same (`Run::reached`).
-fn first_block_reads(levels: &[Vec<File>], span: f64) -> Vec<(usize, &File, f64)> {
-    // Starts in (from, to), clipped to the key space.
-    let share = |from: f64, to: f64| (to.min(1.0) - from.max(0.0)).max(0.0);
-    let mut out: Vec<(usize, &File, f64)> = Vec::new();
-    for f in levels.first().into_iter().flatten() {
-        out.push((1, f, share(0.0, f.lo)));
-    }
-    for (i, level) in levels.iter().enumerate().skip(1) {
-        let mut before = 0.0;
-        for (k, f) in level.iter().enumerate() {
-            // Scans from the previous file's last `span` of starts end in the gap (all of them,
-            // if the gap is narrower).
-            let from = if k == 0 { 0.0 } else { before - span.min((f.lo - before).max(0.0)) };
-            out.push((i + 1, f, share(from, f.lo)));
-            before = f.hi;
-        }
-    }
-    out.retain(|&(_, _, p)| p > 0.0);
-    out
 }
 
 struct Pricer<'a> {
@@ -496,13 +430,6 @@ impl Pricer<'_> {
             }
         }
         (meta, uses)
-    }
-}
-
-impl File {
-    /// Entries of this file per key of the key space in its range.
-    fn density_per_key(&self, inserted: f64) -> f64 {
-        if self.hi > self.lo { self.entries / (inserted * (self.hi - self.lo)) } else { 0.0 }
     }
 }
 

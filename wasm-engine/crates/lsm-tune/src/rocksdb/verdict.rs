@@ -1,8 +1,6 @@
 //! Honest verdicts: a predicted gain with the model's stated error around it ("keep your design"
-//! when the range holds 0), and the recommendation as a diff of RocksDB option names.
+//! when the range holds 0), and one changed RocksDB option as the recommendation states it.
 
-use lsm_core::config::EngineConfig;
-use lsm_core::workload::Workload;
 use serde::{Deserialize, Serialize};
 
 /// Relative error of a predicted read cost (blocks read per lookup or scan): the 90th percentile
@@ -100,41 +98,6 @@ pub struct OptionChange {
     /// order the search took them, over the whole gain. The block cache, which takes what the
     /// budget leaves, has none of its own: its effect is in the moves that freed or took memory.
     pub share: f64,
-}
-
-/// `section → option → value` of an exported OPTIONS text, in file order.
-pub(crate) fn options_of(config: &EngineConfig, workload: &Workload) -> Vec<(String, String, String)> {
-    let Ok(e) = lsm_export::export(config, lsm_export::Format::Rocksdb, Some(workload)) else { return Vec::new() };
-    let mut out = Vec::new();
-    let mut section = String::new();
-    for line in e.text.lines().map(str::trim) {
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        if let Some(s) = line.strip_prefix('[').and_then(|s| s.strip_suffix(']')) {
-            section = s.to_string();
-            continue;
-        }
-        if let Some((k, v)) = line.split_once('=') {
-            out.push((section.clone(), k.trim().to_string(), v.trim().to_string()));
-        }
-    }
-    out
-}
-
-/// The options whose exported value differs between `a` and `b`: (section, option, from, to).
-pub(crate) fn option_diff(
-    a: &[(String, String, String)],
-    b: &[(String, String, String)],
-) -> Vec<(String, String, String, String)> {
-    let mut out = Vec::new();
-    for (s, k, v) in b {
-        let from = a.iter().find(|(s2, k2, _)| s2 == s && k2 == k).map_or("(default)".to_string(), |x| x.2.clone());
-        if &from != v && s != "Version" {
-            out.push((s.clone(), k.clone(), from, v.clone()));
-        }
-    }
-    out
 }
 
 #[cfg(test)]
