@@ -422,15 +422,4 @@ pub(super) mod tests {
         rr.compaction.pick = FilePick::RoundRobin;
         assert_eq!(choose_file(&[vec![], l1, vec![]], 0, &[], &rr).unwrap().tables, vec![10]);
     }
-
-    #[test]
-    fn picking_and_moving_files_needs_merges_by_file() {
-        let mut c = EngineConfig::uniform_shape(10.0, 1, Allocation::Uniform, 10.0);
-        c.compaction.trivial_moves = true;
-        let e = c.validate().unwrap_err().to_string();
-        assert!(e.contains("compaction.trivial_moves") && e.contains("\"file\""), "{e}");
-        c.compaction.trivial_moves = false;
-        c.compaction.pick = FilePick::MinOverlappingRatio;
-        assert!(c.validate().unwrap_err().to_string().contains("compaction.pick"));
-    }
 }
