@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test } from '@playwright/test';
+import { figuresAgree } from '../web/src/documents/twinAgreement.mjs';
 import { dataValue, openPage, screenshot } from './helpers';
 
 interface Figures {
@@ -29,9 +30,6 @@ const stored = JSON.parse(fs.readFileSync(path.join(path.dirname(fileURLToPath(i
   measured: string;
   cases: StoredCase[];
 };
-
-/** The twin's bar (interop/rocksdb/twin.mjs `agree`). */
-const agree = (e: number, r: number) => (Math.max(Math.abs(e), Math.abs(r)) < 0.2 ? Math.abs(e - r) <= 0.02 : Math.abs(e - r) <= 0.1 * Math.max(Math.abs(r), 1e-12));
 
 test('MSLS page: the engine against real RocksDB, both trees file by file and the figures side by side', async ({ page }) => {
   const errors = await openPage(page, 'msls', 'Write amplification (MSLS)');
@@ -101,7 +99,7 @@ test('MSLS page: the engine against real RocksDB, both trees file by file and th
     const shown = await figure(`${phase}.${key}`);
     expect(shown.engine).toBeCloseTo(c[phase].engine[key], 12);
     expect(shown.rocksdb).toBeCloseTo(c[phase].rocksdb[key], 12);
-    expect(shown.verdict).toBe(agree(c[phase].engine[key], c[phase].rocksdb[key]) ? 'agrees' : 'differs');
+    expect(shown.verdict).toBe(figuresAgree(c[phase].engine[key], c[phase].rocksdb[key]) ? 'agrees' : 'differs');
   }
   await expect(table).toContainText('data blocks read per point lookup');
 
@@ -110,7 +108,7 @@ test('MSLS page: the engine against real RocksDB, both trees file by file and th
   if (typeof predicted === 'number' && c.run.rocksdb.lookups > 0) {
     const row = table.locator('[data-figure="run.dataBlocksPerLookup"]');
     expect(await dataValue(row.getByTestId('twin-predicted'))).toBeCloseTo(predicted, 12);
-    await expect(row.locator('td').nth(7)).toHaveText(agree(predicted, c.run.rocksdb.dataBlocksPerLookup) ? 'agrees' : 'differs');
+    await expect(row.locator('td').nth(7)).toHaveText(figuresAgree(predicted, c.run.rocksdb.dataBlocksPerLookup) ? 'agrees' : 'differs');
     await expect(table.locator('caption')).toContainText('lsm predict');
   } else {
     await expect(table.getByTestId('twin-predicted')).toHaveCount(0);

@@ -11,6 +11,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { TWIN_FIGURES, WRITE_FIGURES, figureListed, figuresAgree } from '../../web/src/documents/twinAgreement.mjs';
 import { LSM, playOnRocksdb } from './referee.mjs';
 
 const MIB = 1 << 20;
@@ -193,17 +194,6 @@ export function predictedFigures(prediction, phase) {
 /** The figures the predictor is held to (entries written per write is not predicted). */
 export const PREDICTED = ['dataBlocksPerLookup', 'dataBlocksPerScan', 'filtersPerLookup', 'cacheHitRate', 'bytesWrittenPerUserByte'];
 
-/** The figures compared, with how each is named in the table. */
-export const FIGURES = [
-  ['dataBlocksPerLookup', 'data blocks read per point lookup'],
-  ['dataBlocksPerScan', 'data blocks read per scan'],
-  ['filtersPerLookup', 'filters probed per point lookup'],
-  ['metadataBlocksPerLookup', 'index + filter blocks read per point lookup'],
-  ['cacheHitRate', 'block cache data hit rate'],
-  ['bytesWrittenPerUserByte', 'bytes written by flush + compaction per user byte'],
-  ['entriesWrittenPerWrite', 'entries written by flush + compaction per user write'],
-];
-
 /**
  * Figures only shapes with index and filter blocks in the cache have apart: the index and the
  * filter blocks (or partitions) read per point lookup, each.
@@ -212,15 +202,6 @@ export const METADATA_FIGURES = [
   ['indexBlocksPerLookup', 'index blocks (partitions) read per point lookup'],
   ['filterBlocksPerLookup', 'filter blocks (partitions) read per point lookup'],
 ];
-
-/** The figures a load phase has (it only writes). */
-export const WRITE_FIGURES = ['bytesWrittenPerUserByte', 'entriesWrittenPerWrite'];
-
-/** Whether two figures agree: within 10%, or within 0.02 where the figure is below 0.2 (the issue's bar). */
-export function agree(engine, rocksdb) {
-  if (Math.max(Math.abs(engine), Math.abs(rocksdb)) < 0.2) return Math.abs(engine - rocksdb) <= 0.02;
-  return Math.abs(engine - rocksdb) <= 0.1 * Math.max(Math.abs(rocksdb), 1e-12);
-}
 
 /**
  * Agreement over a table's cases, counted as the Write amplification page lists the figures (a
@@ -235,21 +216,16 @@ export function agreementCounts(cases) {
   for (const c of cases) {
     for (const phase of ['run', 'load']) {
       const { engine: e, rocksdb: r, predicted: p } = c[phase];
-      for (const [key] of FIGURES) {
-        if (phase === 'load' && !WRITE_FIGURES.includes(key)) continue;
-        if ((key === 'dataBlocksPerLookup' || key === 'filtersPerLookup') && r.lookups === 0 && e.lookups === 0) continue;
-        if (key === 'dataBlocksPerScan' && r.scans === 0 && e.scans === 0) continue;
-        if (key === 'metadataBlocksPerLookup' && !(e[key] || r[key])) continue;
-        if (key === 'cacheHitRate' && r.lookups + r.scans === 0 && e.lookups + e.scans === 0) continue;
-        if (WRITE_FIGURES.includes(key) && r.writes === 0 && e.writes === 0) continue;
+      for (const [key] of TWIN_FIGURES) {
+        if (!figureListed(key, phase, e, r)) continue;
         const [ev, rv] = [e[key] ?? 0, r[key] ?? 0];
         engine[1] += 1;
-        if (agree(ev, rv)) engine[0] += 1;
+        if (figuresAgree(ev, rv)) engine[0] += 1;
         else misses.push(`engine    ${c.shape} · ${c.workload} ${phase} ${key}: ${fmt(ev)} against RocksDB ${fmt(rv)}`);
         const pv = p?.[key];
         if (typeof pv !== 'number') continue;
         predicted[1] += 1;
-        if (agree(pv, rv)) predicted[0] += 1;
+        if (figuresAgree(pv, rv)) predicted[0] += 1;
         else misses.push(`predicted ${c.shape} · ${c.workload} ${phase} ${key}: ${fmt(pv)} against RocksDB ${fmt(rv)} (engine ${fmt(ev)})`);
       }
     }
@@ -378,15 +354,15 @@ const fmt = (x) => (Math.abs(x) >= 100 ? x.toFixed(0) : x.toFixed(4));
  */
 export function caseLines(c) {
   const lines = [`${c.label} · ${c.workload} · ${c.records.toLocaleString('en-US')} records, ${c.operations.toLocaleString('en-US')} operations`];
-  for (const [phase, figures] of [['run', FIGURES], ['load', FIGURES.filter(([key]) => WRITE_FIGURES.includes(key))]]) {
+  for (const [phase, figures] of [['run', TWIN_FIGURES], ['load', TWIN_FIGURES.filter(([key]) => WRITE_FIGURES.includes(key))]]) {
     for (const [key, name] of figures) {
       const e = c[phase].engine[key];
       const r = c[phase].rocksdb[key];
       const relevant = !(key === 'dataBlocksPerScan' && c[phase].rocksdb.scans === 0) && !(key.startsWith('data') && key.endsWith('Lookup') && c[phase].rocksdb.lookups === 0);
       if (!relevant) continue;
       const p = c[phase].predicted?.[key];
-      const predicted = p == null ? '' : `  predicted ${fmt(p).padStart(9)} ${pct(p, r).padStart(8)} ${agree(p, r) ? 'agrees' : 'DIFFERS'}${agree(p, e) ? '' : ' (not with the engine)'}`;
-      lines.push(`  ${phase.padEnd(4)} ${name.padEnd(52)} engine ${fmt(e).padStart(9)}  RocksDB ${fmt(r).padStart(9)}  ${pct(e, r).padStart(8)}  ${agree(e, r) ? 'agrees' : 'DIFFERS'}${predicted}`);
+      const predicted = p == null ? '' : `  predicted ${fmt(p).padStart(9)} ${pct(p, r).padStart(8)} ${figuresAgree(p, r) ? 'agrees' : 'DIFFERS'}${figuresAgree(p, e) ? '' : ' (not with the engine)'}`;
+      lines.push(`  ${phase.padEnd(4)} ${name.padEnd(52)} engine ${fmt(e).padStart(9)}  RocksDB ${fmt(r).padStart(9)}  ${pct(e, r).padStart(8)}  ${figuresAgree(e, r) ? 'agrees' : 'DIFFERS'}${predicted}`);
     }
   }
   return lines;

@@ -17,7 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildReferee } from './referee.mjs';
-import { FIGURES, METADATA_FIGURES, PREDICTED, SHAPES, WRITE_FIGURES, agree, caseLines, runCase } from './twin.mjs';
+import { TWIN_FIGURES, WRITE_FIGURES, figuresAgree } from '../../web/src/documents/twinAgreement.mjs';
+import { METADATA_FIGURES, PREDICTED, SHAPES, caseLines, runCase } from './twin.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-twin-'));
 let driver;
@@ -69,10 +70,10 @@ function assertAgrees(id, c) {
   const lines = [];
   for (const phase of ['run', 'load']) {
     // Index and filter blocks apart, where partitions put them in the cache.
-    const figures = id === 'partitioned' ? [...FIGURES, ...METADATA_FIGURES] : FIGURES;
+    const figures = id === 'partitioned' ? [...TWIN_FIGURES, ...METADATA_FIGURES] : TWIN_FIGURES;
     for (const [key, name] of figures.filter(([key]) => phase === 'run' || WRITE_FIGURES.includes(key))) {
       const [e, r] = [c[phase].engine[key], c[phase].rocksdb[key]];
-      if (!agree(e, r)) {
+      if (!figuresAgree(e, r)) {
         off.push(`${phase} ${key}`);
         lines.push(`${phase} ${name}: engine ${e.toFixed(4)}, RocksDB ${r.toFixed(4)}`);
       }
@@ -119,7 +120,7 @@ function assertPredictionAgrees(id, c) {
     for (const key of PREDICTED) {
       const [p, r] = [c[phase].predicted[key], c[phase].rocksdb[key]];
       if (p == null) continue;
-      if (!agree(p, r)) {
+      if (!figuresAgree(p, r)) {
         off.push(`${phase} ${key}`);
         lines.push(`${phase} ${key}: predicted ${p.toFixed(4)}, RocksDB ${r.toFixed(4)}, engine ${c[phase].engine[key].toFixed(4)}`);
       }

@@ -2,7 +2,6 @@
  * `npm run bench -w models`: how long the models take where the explorer needs them fast.
  * Printed figures (medians over several rounds), with the targets they are compared against.
  */
-import { runEndureBench } from './endure';
 import { runMnemosyneBench } from './mnemosyne';
 import { runMonkeyBench } from './monkey';
 
@@ -10,5 +9,3 @@ console.log('models: Monkey (targets: holisticDesign < 1 ms, a 200-point curve <
 for (const line of runMonkeyBench()) console.log(`  ${line}`);
 console.log('models: Mnemosyne sort-and-search against gradient descent on 1,000 files');
 for (const line of runMnemosyneBench()) console.log(`  ${line}`);
-console.log('models: Endure robust tuning, the Tune page\'s recommendation (target < 50 ms at 10M records)');
-for (const line of runEndureBench()) console.log(`  ${line}`);

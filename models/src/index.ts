@@ -12,7 +12,6 @@ export * from './msls';
 export * from './monkey';
 export * from './monkey-closed-form';
 export * from './monkey-holistic';
-export * from './endure';
 export * from './moose';
 export * from './random';
 export * from './leveled-growth';

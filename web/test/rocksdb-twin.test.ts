@@ -9,10 +9,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseRocksdbTwin, ROCKSDB_TWIN_KIND, TwinDocumentError, workloadLabel, type TwinCase, type TwinFigures } from '../src/documents/rocksdbTwin';
 import {
-  agreementBar,
   alignTrees,
   figureRows,
-  figuresAgree,
   formatKeyPrefix,
   keyCoverage,
   keyDomain,
@@ -22,6 +20,7 @@ import {
   placeFiles,
   relativeDifference,
 } from '../src/compute/rocksdbTwin';
+import { agreementBar, figuresAgree } from '../src/documents/twinAgreement.mjs';
 
 /** A 23-byte YCSB-like key: an 8-byte big-endian id, then 15 bytes that only break ties. */
 const key = (id: number, tail = 'ab') => id.toString(16).padStart(16, '0') + tail.repeat(15);

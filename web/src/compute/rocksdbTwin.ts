@@ -8,6 +8,16 @@
  * and the largest key either tree holds. Keys that share their first 8 bytes share a place.
  */
 import type { PredictedTwinFigures, TwinCase, TwinFigures } from '../documents/rocksdbTwin';
+import {
+  agreementBar,
+  figureListed,
+  figuresAgree,
+  TWIN_FIGURES,
+  type AgreementBar,
+  type Phase,
+  type ScalarFigure,
+} from '../documents/twinAgreement.mjs';
+
 
 export interface KeyRange {
   smallest_key_hex: string;
@@ -294,31 +304,11 @@ export function layoutTwin(trees: AlignedTrees, o: LayoutOptions): TwinLayout {
 
 // ─── figures
 
-/** Below this, figures are compared in absolute terms (the twin's bar: interop/rocksdb/twin.mjs `agree`). */
-export const ABSOLUTE_BELOW = 0.2;
-export const ABSOLUTE_BAR = 0.02;
-export const RELATIVE_BAR = 0.1;
-
-export type AgreementBar = 'relative' | 'absolute';
-
-/** Which bar two figures are held to: within 10%, or within 0.02 where both are below 0.2. */
-export function agreementBar(engine: number, rocksdb: number): AgreementBar {
-  return Math.max(Math.abs(engine), Math.abs(rocksdb)) < ABSOLUTE_BELOW ? 'absolute' : 'relative';
-}
-
-/** Whether two figures agree (the same rule as the twin's `agree`). */
-export function figuresAgree(engine: number, rocksdb: number): boolean {
-  if (agreementBar(engine, rocksdb) === 'absolute') return Math.abs(engine - rocksdb) <= ABSOLUTE_BAR;
-  return Math.abs(engine - rocksdb) <= RELATIVE_BAR * Math.max(Math.abs(rocksdb), 1e-12);
-}
-
 /** engine ÷ RocksDB − 1; 0 when both are 0; null when only RocksDB's is 0 (no ratio to give). */
 export function relativeDifference(engine: number, rocksdb: number): number | null {
   if (rocksdb === 0) return engine === 0 ? 0 : null;
   return engine / rocksdb - 1;
 }
-
-export type Phase = 'run' | 'load';
 
 export interface FigureRow {
   id: string;
@@ -335,21 +325,6 @@ export interface FigureRow {
   /** Whether the prediction agrees with RocksDB by the same bar; null without a prediction. */
   predictedAgrees: boolean | null;
 }
-
-/** The figures compared, and how the table names them (the twin's FIGURES). */
-type ScalarFigure = Exclude<keyof TwinFigures, 'bytesPerLevel'>;
-
-export const TWIN_FIGURES: readonly (readonly [ScalarFigure, string])[] = [
-  ['dataBlocksPerLookup', 'data blocks read per point lookup'],
-  ['dataBlocksPerScan', 'data blocks read per scan'],
-  ['filtersPerLookup', 'filters probed per point lookup'],
-  ['metadataBlocksPerLookup', 'index + filter blocks read per point lookup'],
-  ['cacheHitRate', 'block cache data hit rate'],
-  ['bytesWrittenPerUserByte', 'bytes written by flush + compaction per user byte'],
-  ['entriesWrittenPerWrite', 'entries written by flush + compaction per user write'],
-];
-
-const WRITE_FIGURES = new Set<string>(['bytesWrittenPerUserByte', 'entriesWrittenPerWrite']);
 
 function row(phase: Phase, figure: FigureRow['figure'], name: string, engine: number, rocksdb: number, predicted: number | null = null): FigureRow {
   return {
@@ -385,13 +360,7 @@ export function figureRows(c: TwinCase): FigureRow[] {
     const pair = c[phase];
     const { engine, rocksdb } = pair;
     for (const [key, name] of TWIN_FIGURES) {
-      if (phase === 'load' && !WRITE_FIGURES.has(key)) continue;
-      if ((key === 'dataBlocksPerLookup' || key === 'filtersPerLookup') && rocksdb.lookups === 0 && engine.lookups === 0) continue;
-      if (key === 'dataBlocksPerScan' && rocksdb.scans === 0 && engine.scans === 0) continue;
-      // Only where index and filter blocks went through the cache (pinned ones are never read).
-      if (key === 'metadataBlocksPerLookup' && !(engine[key] || rocksdb[key])) continue;
-      if (key === 'cacheHitRate' && rocksdb.lookups + rocksdb.scans === 0 && engine.lookups + engine.scans === 0) continue;
-      if (WRITE_FIGURES.has(key) && rocksdb.writes === 0 && engine.writes === 0) continue;
+      if (!figureListed(key, phase, engine, rocksdb)) continue;
       rows.push(row(phase, key, name, engine[key] ?? 0, rocksdb[key] ?? 0, predictedOf(pair, key)));
     }
     if (rocksdb.writes === 0 && engine.writes === 0) continue;

@@ -1,5 +1,13 @@
 //! EngineConfig: the design the engine obeys. One definition, versioned, shared with the UI and
-//! the exporters (`public/presets/*.json` are instances of it).
+//! the exporters (`public/presets/*.json` are instances of it). This file holds the types, their
+//! defaults and the ranges the page and the other crates read; each subsystem's validation lives
+//! beside it in `config/` (`levels`, `filter`, `compaction`, `block_cache`), called in order by
+//! `EngineConfig::validate`.
+
+mod block_cache;
+mod compaction;
+mod filter;
+mod levels;
 
 use serde::{Deserialize, Serialize};
 
@@ -604,121 +612,14 @@ impl EngineConfig {
                 format!("must be in [{min_buffer} (one page), {}], got {}", 1u64 << 32, self.buffer_bytes),
             ));
         }
-        if self.levels.is_empty() || self.levels.len() > MAX_LEVELS {
-            return Err(Error::invalid(
-                "levels",
-                format!("must list between 1 and {MAX_LEVELS} levels, got {}", self.levels.len()),
-            ));
-        }
-        for (i, level) in self.levels.iter().enumerate() {
-            let (lo, hi) = SIZE_RATIO_RANGE;
-            check_range(&format!("levels[{i}].size_ratio"), level.size_ratio, lo, hi)?;
-            let (rlo, rhi) = MAX_RUNS_RANGE;
-            if !(rlo..=rhi).contains(&level.max_runs) {
-                return Err(Error::invalid(
-                    format!("levels[{i}].max_runs"),
-                    format!("must be an integer in [{rlo}, {rhi}], got {}", level.max_runs),
-                ));
-            }
-            let (blo, bhi) = BITS_PER_KEY_RANGE;
-            match (self.filter.allocation, level.bits_per_key) {
-                (Allocation::Explicit, None) => {
-                    return Err(Error::invalid(
-                        format!("levels[{i}].bits_per_key"),
-                        format!("is required when filter.allocation is \"explicit\" (a number in [{blo}, {bhi}])"),
-                    ));
-                }
-                (_, Some(b)) => check_range(&format!("levels[{i}].bits_per_key"), b, blo, bhi)?,
-                _ => {}
-            }
-        }
-        let (blo, bhi) = BITS_PER_KEY_RANGE;
-        check_range("filter.bits_per_key", self.filter.bits_per_key, blo, bhi)?;
-        let (mlo, mhi) = MODULES_RANGE;
-        if !(mlo..=mhi).contains(&self.filter.modules) {
-            return Err(Error::invalid(
-                "filter.modules",
-                format!("must be an integer in [{mlo}, {mhi}], got {}", self.filter.modules),
-            ));
-        }
-        if self.filter.kind != FilterKind::Modular && self.filter.modules != 1 {
-            return Err(Error::invalid("filter.modules", "must be 1 unless filter.kind is \"modular\""));
-        }
-        self.validate_filter_kind()?;
-        if self.filter.skip != FilterSkip::None && self.filter.kind != FilterKind::Modular {
-            return Err(Error::invalid("filter.skip", "module skipping needs filter.kind \"modular\""));
-        }
-        let (plo, phi) = REBUILD_PAYBACK_RANGE;
-        check_range("filter.rebuild_payback", self.filter.rebuild_payback, plo, phi)?;
-        if self.block_cache.pin_l0_filter_and_index_blocks_in_cache && !self.block_cache.cache_index_and_filter_blocks {
-            return Err(Error::invalid(
-                "block_cache.pin_l0_filter_and_index_blocks_in_cache",
-                "needs block_cache.cache_index_and_filter_blocks true (otherwise every file's index and filter are pinned)",
-            ));
-        }
-        if self.filter.monkey_policy == MonkeyPolicy::Reoptimised {
-            if self.filter.allocation != Allocation::Monkey {
-                return Err(Error::invalid(
-                    "filter.monkey_policy",
-                    "\"reoptimised\" needs filter.allocation \"monkey\"",
-                ));
-            }
-            if self.block_cache.cache_index_and_filter_blocks {
-                return Err(Error::invalid(
-                    "filter.monkey_policy",
-                    "\"reoptimised\" keeps rebuilt filters in memory, so it needs \
-                     block_cache.cache_index_and_filter_blocks false",
-                ));
-            }
-        }
-        if self.compaction.granularity == Granularity::File {
-            let t = self.compaction.target_file_bytes;
-            if t < u64::from(self.page_bytes) || t > 1 << 32 {
-                return Err(Error::invalid(
-                    "compaction.target_file_bytes",
-                    format!("must be in [{} (one page), {}], got {t}", self.page_bytes, 1u64 << 32),
-                ));
-            }
-            // Levels 2 and deeper (including levels that repeat the last entry) hold one run.
-            let deeper = if self.levels.len() == 1 { 0 } else { 1 };
-            if let Some(i) = self.levels.iter().skip(deeper).position(|l| l.max_runs != 1) {
-                return Err(Error::invalid(
-                    format!("levels[{}].max_runs", i + deeper),
-                    "must be 1 with file granularity for every level below level 1 (only level 1 may hold \
-                     several runs, like LevelDB's level 0; list level 2 separately)",
-                ));
-            }
-        } else if self.compaction.pick != FilePick::RoundRobin
-            || self.compaction.trivial_moves
-            || self.compaction.dynamic_level_bytes
-        {
-            let field = if self.compaction.dynamic_level_bytes {
-                "compaction.dynamic_level_bytes"
-            } else if self.compaction.trivial_moves {
-                "compaction.trivial_moves"
-            } else {
-                "compaction.pick"
-            };
-            return Err(Error::invalid(
-                field,
-                "applies to merges by file only: set compaction.granularity to \"file\" (whole-level merges pick no file)",
-            ));
-        }
-        self.validate_dynamic_level_bytes()?;
-        if self.block_cache.bytes > 1 << 40 {
-            return Err(Error::invalid(
-                "block_cache.bytes",
-                format!("must be in [0, {}], got {}", 1u64 << 40, self.block_cache.bytes),
-            ));
-        }
-        check_range("block_cache.high_priority_ratio", self.block_cache.high_priority_ratio, 0.0, 1.0)?;
-        if self.block_cache.midpoint_insertion && self.block_cache.high_priority_ratio <= 0.0 {
-            return Err(Error::invalid(
-                "block_cache.midpoint_insertion",
-                "needs a high-priority pool: block_cache.high_priority_ratio in (0, 1] (RocksDB's default is 0.5)",
-            ));
-        }
-        self.validate_partitions()?;
+        // The subsystems in the order their first failure has always been reported in: the cache's
+        // level-0 pins sit between the filter's own fields and the Monkey policy that reads the cache.
+        self.validate_levels()?;
+        self.validate_filter()?;
+        self.validate_l0_pins()?;
+        self.validate_monkey_policy()?;
+        self.validate_compaction()?;
+        self.validate_block_cache()?;
         let (wlo, whi) = STATISTICS_WINDOW_RANGE;
         if !(wlo..=whi).contains(&self.statistics_window) {
             return Err(Error::invalid(
@@ -739,139 +640,6 @@ impl EngineConfig {
     pub fn rocksdb_shaped(&self) -> bool {
         self.block_layout == BlockLayout::Rocksdb && self.compaction.granularity == Granularity::File
     }
-
-    /// Partitioned metadata: `metadata_block_size` in range; a two-level index over RocksDB's
-    /// blocks; partitioned filters over a two-level index, one module, filters sized once.
-    fn validate_partitions(&self) -> Result<()> {
-        let c = &self.block_cache;
-        let (lo, hi) = METADATA_BLOCK_SIZE_RANGE;
-        if !(lo..=hi).contains(&c.metadata_block_size) {
-            return Err(Error::invalid(
-                "block_cache.metadata_block_size",
-                format!("must be an integer in [{lo}, {hi}] (bytes), got {}", c.metadata_block_size),
-            ));
-        }
-        if c.two_level_index() && self.block_layout != BlockLayout::Rocksdb {
-            return Err(Error::invalid(
-                "block_cache.index_type",
-                "\"two_level_index_search\" needs block_layout \"rocksdb\" (its partitions index RocksDB's data blocks)",
-            ));
-        }
-        if c.partition_filters {
-            if !c.two_level_index() {
-                return Err(Error::invalid(
-                    "block_cache.partition_filters",
-                    "needs block_cache.index_type \"two_level_index_search\" (filter partitions follow the index's)",
-                ));
-            }
-            if self.filter.modules != 1 {
-                return Err(Error::invalid(
-                    "block_cache.partition_filters",
-                    "needs filter.modules 1 (one filter, cut by key)",
-                ));
-            }
-            if self.filter.monkey_policy == MonkeyPolicy::Reoptimised {
-                return Err(Error::invalid(
-                    "block_cache.partition_filters",
-                    "cannot be used with filter.monkey_policy \"reoptimised\" (rebuilt filters live in memory, not in partitions)",
-                ));
-            }
-        }
-        Ok(())
-    }
-
-    /// RocksDB's filter kinds: `bloom_before_level` in range and read only by `ribbon`; Ribbon's
-    /// bits per key are Bloom-equivalent, not memory, so it takes no memory-budget allocation.
-    fn validate_filter_kind(&self) -> Result<()> {
-        let f = &self.filter;
-        let (lo, hi) = BLOOM_BEFORE_LEVEL_RANGE;
-        if !(lo..=hi).contains(&f.bloom_before_level) {
-            return Err(Error::invalid(
-                "filter.bloom_before_level",
-                format!(
-                    "must be an integer in [{lo}, {hi}] (RocksDB's bloom_before_level), got {}",
-                    f.bloom_before_level
-                ),
-            ));
-        }
-        if f.kind != FilterKind::Ribbon && f.bloom_before_level != 0 {
-            return Err(Error::invalid(
-                "filter.bloom_before_level",
-                "is read only with filter.kind \"ribbon\"; leave it at 0 or set the kind",
-            ));
-        }
-        if f.kind == FilterKind::Ribbon && matches!(f.allocation, Allocation::Monkey | Allocation::Mnemosyne) {
-            return Err(Error::invalid(
-                "filter.allocation",
-                "must be \"uniform\" or \"explicit\" with filter.kind \"ribbon\": Ribbon's bits per key are \
-                 RocksDB's Bloom-equivalent bits (the FPR of a Bloom filter of that size), not a share of a memory budget",
-            ));
-        }
-        Ok(())
-    }
-
-    /// `compaction.num_levels` in range and set only with `dynamic_level_bytes` (a value nothing
-    /// reads is a mistake, not a no-op), and one multiplier below level 2 in that mode.
-    fn validate_dynamic_level_bytes(&self) -> Result<()> {
-        let c = &self.compaction;
-        let (lo, hi) = NUM_LEVELS_RANGE;
-        if !(lo..=hi).contains(&c.num_levels) {
-            return Err(Error::invalid(
-                "compaction.num_levels",
-                format!("must be an integer in [{lo}, {hi}] (RocksDB's num_levels, L0 included), got {}", c.num_levels),
-            ));
-        }
-        if let Some(u) = &c.universal {
-            return self.validate_universal(u);
-        }
-        if !c.dynamic_level_bytes {
-            if c.num_levels != DEFAULT_NUM_LEVELS {
-                return Err(Error::invalid(
-                    "compaction.num_levels",
-                    format!(
-                        "is read only with compaction.dynamic_level_bytes true or compaction.universal (static levels \
-                         have no last level); leave it at {DEFAULT_NUM_LEVELS} or set one of them"
-                    ),
-                ));
-            }
-            return Ok(());
-        }
-        // Levels 3 and deeper: one multiplier, levels[1]'s (or levels[0]'s when only one is listed).
-        let multiplier = self.level(2).size_ratio;
-        if let Some(i) = self.levels.iter().skip(2).position(|l| l.size_ratio != multiplier) {
-            return Err(Error::invalid(
-                format!("levels[{}].size_ratio", i + 2),
-                format!(
-                    "must equal levels[1].size_ratio ({multiplier}) with compaction.dynamic_level_bytes: \
-                     RocksDB sizes every level below the base level by one max_bytes_for_level_multiplier"
-                ),
-            ));
-        }
-        Ok(())
-    }
-}
-
-impl EngineConfig {
-    /// Universal compaction's options in range, and the merge-by-file rules it replaces at their
-    /// defaults (a rule nothing reads is a mistake, not a no-op).
-    fn validate_universal(&self, u: &UniversalConfig) -> Result<()> {
-        u.validate()?;
-        let c = &self.compaction;
-        let replaced = [
-            ("compaction.pick", c.pick != FilePick::RoundRobin),
-            ("compaction.trivial_moves", c.trivial_moves),
-            ("compaction.dynamic_level_bytes", c.dynamic_level_bytes),
-            ("compaction.output_cuts", c.output_cuts != OutputCuts::Leveldb),
-        ];
-        if let Some((field, _)) = replaced.iter().find(|(_, set)| *set) {
-            return Err(Error::invalid(
-                *field,
-                "is not read with compaction.universal (its picker chooses the merges, and \
-                 compaction.universal.allow_trivial_move the moves); leave it at its default",
-            ));
-        }
-        Ok(())
-    }
 }
 
 /// `Error::Invalid` for `field` unless `value` is finite and in [lo, hi] (inclusive): the
@@ -883,13 +651,16 @@ pub fn check_range(field: &str, value: f64, lo: f64, hi: f64) -> Result<()> {
     Ok(())
 }
 
+/// The design the validation tests (here and in `config/`) start from: Monkey's leveling at
+/// T = 10 with 10 bits per key.
+#[cfg(test)]
+fn sample() -> EngineConfig {
+    EngineConfig::uniform_shape(10.0, 1, Allocation::Monkey, 10.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn sample() -> EngineConfig {
-        EngineConfig::uniform_shape(10.0, 1, Allocation::Monkey, 10.0)
-    }
 
     #[test]
     fn roundtrips_through_json() {
@@ -921,103 +692,6 @@ mod tests {
         v["bufer_bytes"] = 5.into();
         let e = EngineConfig::from_json(&v.to_string()).unwrap_err().to_string();
         assert!(e.contains("bufer_bytes"), "{e}");
-    }
-
-    #[test]
-    fn rocksdb_filter_kinds_parse_and_validate() {
-        let mut v: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
-        v["filter"]["kind"] = "fast_local_bloom".into();
-        assert_eq!(EngineConfig::from_json(&v.to_string()).unwrap().filter.kind, FilterKind::FastLocalBloom);
-        v["filter"]["kind"] = "ribbon".into();
-        let e = EngineConfig::from_json(&v.to_string()).unwrap_err().to_string();
-        assert!(e.starts_with("filter.allocation: must be \"uniform\" or \"explicit\""), "{e}");
-        v["filter"]["allocation"] = "uniform".into();
-        v["filter"]["bloom_before_level"] = (-1).into();
-        let c = EngineConfig::from_json(&v.to_string()).unwrap();
-        assert_eq!((c.filter.kind, c.filter.bloom_before_level), (FilterKind::Ribbon, -1));
-        assert_eq!(EngineConfig::from_json(&c.to_json()), Ok(c.clone()));
-        let mut bad = c.clone();
-        bad.filter.bloom_before_level = -2;
-        assert_eq!(
-            bad.validate().unwrap_err().to_string(),
-            "filter.bloom_before_level: must be an integer in [-1, 64] (RocksDB's bloom_before_level), got -2"
-        );
-        let mut bad = c;
-        bad.filter.kind = FilterKind::FastLocalBloom;
-        assert!(bad.validate().unwrap_err().to_string().starts_with("filter.bloom_before_level: is read only"));
-        // Existing designs are unchanged: the default kind is the textbook Bloom filter, not written.
-        assert!(!sample().to_json().contains("bloom_before_level"));
-        assert_eq!(sample().filter.kind, FilterKind::Bloom);
-    }
-
-    #[test]
-    fn universal_compaction_reads_num_levels_and_refuses_the_rules_it_replaces() {
-        let mut c = sample();
-        c.compaction.universal = Some(UniversalConfig::default());
-        c.compaction.num_levels = 5;
-        assert_eq!(c.validate(), Ok(()));
-        assert!(c.to_json().contains("\"universal\": {"), "{}", c.to_json());
-        assert_eq!(EngineConfig::from_json(&c.to_json()), Ok(c.clone()));
-        let mut by_file = c.clone();
-        by_file.compaction.granularity = Granularity::File;
-        by_file.compaction.target_file_bytes = 1 << 20;
-        assert_eq!(by_file.validate(), Ok(()));
-        by_file.compaction.dynamic_level_bytes = true;
-        let e = by_file.validate().unwrap_err().to_string();
-        assert!(e.starts_with("compaction.dynamic_level_bytes: is not read with compaction.universal"), "{e}");
-        c.compaction.universal = Some(UniversalConfig { max_merge_width: 1, ..UniversalConfig::default() });
-        let e = c.validate().unwrap_err().to_string();
-        assert!(e.starts_with("compaction.universal.max_merge_width: must be an integer in [2, "), "{e}");
-    }
-
-    #[test]
-    fn partitioned_metadata_takes_rocksdbs_names_defaults_and_ranges() {
-        let mut v: serde_json::Value = serde_json::from_str(&sample().to_json()).unwrap();
-        v["block_layout"] = "rocksdb".into();
-        v["block_cache"] = serde_json::json!({
-            "bytes": 1 << 20, "cache_index_and_filter_blocks": true,
-            "index_type": "two_level_index_search", "partition_filters": true
-        });
-        let c = EngineConfig::from_json(&v.to_string()).unwrap();
-        assert!(c.block_cache.two_level_index() && c.block_cache.partition_filters);
-        // RocksDB's defaults: 4096-byte partitions, the top level pinned; not written when default.
-        assert_eq!((c.block_cache.metadata_block_size, c.block_cache.pin_top_level_index_and_filter), (4096, true));
-        let json = c.to_json();
-        assert!(json.contains("\"two_level_index_search\"") && !json.contains("metadata_block_size"), "{json}");
-        assert!(!sample().to_json().contains("index_type"));
-        assert_eq!(EngineConfig::from_json(&json), Ok(c.clone()));
-
-        let mut bad = c.clone();
-        bad.block_cache.metadata_block_size = 32;
-        assert_eq!(
-            bad.validate().unwrap_err().to_string(),
-            "block_cache.metadata_block_size: must be an integer in [64, 16777216] (bytes), got 32"
-        );
-        let mut bad = c.clone();
-        bad.block_cache.index_type = IndexType::BinarySearch;
-        assert!(
-            bad.validate()
-                .unwrap_err()
-                .to_string()
-                .starts_with("block_cache.partition_filters: needs block_cache.index_type")
-        );
-        let mut bad = c.clone();
-        bad.block_layout = BlockLayout::FixedPages;
-        assert!(
-            bad.validate()
-                .unwrap_err()
-                .to_string()
-                .starts_with("block_cache.index_type: \"two_level_index_search\" needs")
-        );
-        let mut bad = c;
-        bad.filter.kind = FilterKind::Modular;
-        bad.filter.modules = 2;
-        assert!(
-            bad.validate()
-                .unwrap_err()
-                .to_string()
-                .starts_with("block_cache.partition_filters: needs filter.modules 1")
-        );
     }
 
     #[test]

@@ -172,4 +172,51 @@ mod tests {
         assert!(worst_case(&[1.0; 4], &[0.5, 0.5, 0.5, 0.0], 0.1).unwrap_err().to_string().contains("mix"));
         assert!(worst_case(&[1.0; 4], &[0.25; 4], -1.0).unwrap_err().to_string().contains("rho"));
     }
+
+    // The vectors and tolerances of the models library's Endure tests (models/test/endure.test.ts,
+    // whose TypeScript copy of this dual had no caller but its test): one home for the dual, here.
+    const C: [f64; 4] = [0.2, 1.3, 6.0, 0.4];
+    const W: [f64; 4] = [0.3, 0.3, 0.1, 0.3];
+
+    #[test]
+    fn the_worst_case_grows_with_rho_towards_the_costliest_class() {
+        let nominal = worst_case(&C, &W, 0.0).unwrap().cost;
+        assert_eq!(nominal, 0.3 * 0.2 + 0.3 * 1.3 + 0.1 * 6.0 + 0.3 * 0.4);
+        let mut last = nominal;
+        for rho in [0.01, 0.1, 0.5, 1.0, 2.0, 5.0] {
+            let j = worst_case(&C, &W, rho).unwrap().cost;
+            assert!(j > last && j <= 6.0, "ρ = {rho}: {j} after {last}");
+            last = j;
+        }
+        let far = worst_case(&C, &W, 50.0).unwrap().cost;
+        assert!((far - 6.0).abs() < 5e-7, "{far}");
+    }
+
+    #[test]
+    fn the_worst_workload_lies_on_the_balls_edge_and_costs_exactly_j() {
+        // Strong duality: the primal's maximiser attains the dual's minimum.
+        for rho in [0.05, 0.25, 1.0] {
+            let r = worst_case(&C, &W, rho).unwrap();
+            assert!((r.workload.iter().sum::<f64>() - 1.0).abs() < 5e-13, "{:?}", r.workload);
+            let kl = kl_divergence(&r.workload, &W);
+            assert!((kl - rho).abs() < 5e-7, "ρ = {rho}: KL {kl}");
+            let primal: f64 = (0..4).map(|i| r.workload[i] * C[i]).sum();
+            assert!((primal - r.cost).abs() < 5e-7, "ρ = {rho}: primal {primal}, J {}", r.cost);
+        }
+    }
+
+    #[test]
+    fn no_sampled_workload_inside_the_ball_costs_more_than_j() {
+        let rho = 0.3;
+        let j = worst_case(&C, &W, rho).unwrap().cost;
+        let nominal = worst_case(&C, &W, 0.0).unwrap().cost;
+        let mut max_seen = 0.0f64;
+        for s in sample_neighbourhood(&W, rho, 5_000, 7).unwrap() {
+            assert!(kl_divergence(&s, &W) <= rho + 1e-9);
+            max_seen = max_seen.max((0..4).map(|i| s[i] * C[i]).sum());
+        }
+        assert!(max_seen <= j + 1e-12, "{max_seen} > {j}");
+        // The samples reach close to the edge: a worst case drawn from them means something.
+        assert!(max_seen > nominal + 0.5 * (j - nominal), "{max_seen}, nominal {nominal}, J {j}");
+    }
 }

@@ -226,7 +226,7 @@ export function shapeKey(tree: TreeShape): string {
 
 /**
  * Whether the engine will want a merge: a merge is in progress, or some level holds more runs than
- * it may or is (nearly) full — the rule of wasm-engine/crates/lsm-core/src/compaction.rs `choose` for merges of
+ * it may or is (nearly) full — the rule of wasm-engine/crates/lsm-core/src/compaction/whole_level.rs `choose` for merges of
  * whole levels (full = bytes ≥ capacity − a quarter of one arrival, an arrival being capacity ÷ T).
  */
 export function mergeNeeded(tree: TreeShape, sizeRatio: number): boolean {
