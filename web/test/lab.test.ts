@@ -167,6 +167,7 @@ function tree(): TreeShape {
     filter_bits: bits * entries,
     bits_per_key: bits,
     filter_fpr: fpr,
+    filter_rebuild_pages: 0,
     tables: [],
   });
   return {
@@ -178,6 +179,7 @@ function tree(): TreeShape {
       { level: 2, capacity_bytes: 1048576, max_runs: 2, runs: [run(7, 3000, 0.05, 6, 50), run(5, 6000, 0.1, 4, 100)] },
     ],
     merging_level: null,
+    merge_progress: null,
     cache_bytes: 0,
     mnemosyne_log_c: null,
   };

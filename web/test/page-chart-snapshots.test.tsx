@@ -193,6 +193,7 @@ describe('page chart snapshots', () => {
       trace: 'snapshot.trace',
       preload_operations: keys,
       run_operations: accesses,
+      counts: { insert: 0, update: 0, delete: 0, get_existing: 0.9 * accesses, get_missing: 0.1 * accesses, range: 0 },
       zero_result_share: 0.1,
       popularity: {
         distribution: 'zipf',
@@ -286,6 +287,7 @@ describe('page chart snapshots', () => {
           estimated_empty_probes: 0,
           min_key_hex: '00',
           max_key_hex: 'ff',
+          metadata_memory_bytes: 0,
         };
       });
       return {
@@ -297,6 +299,7 @@ describe('page chart snapshots', () => {
         filter_bits: Math.round(entries * bitsPerKey),
         bits_per_key: bitsPerKey,
         filter_fpr: Math.exp(-bitsPerKey * Math.LN2 ** 2),
+        filter_rebuild_pages: 0,
         tables,
       };
     };

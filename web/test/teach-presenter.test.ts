@@ -51,6 +51,7 @@ const run = (id: number, entries: number, pages: number): RunInfo => ({
   filter_bits: entries * 10,
   bits_per_key: 10,
   filter_fpr: 0.008,
+  filter_rebuild_pages: 0,
   tables: [],
 });
 

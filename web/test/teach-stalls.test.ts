@@ -125,8 +125,8 @@ describe('write stalls in the classroom', () => {
 
   it('a step ends where the verdict changes or a write stops or a flush waits, not at every slowed write', () => {
     const base = (over: Partial<WriteStallState>, stalls = { slowdowns: 0, stops: 0, flush_waits: 0, pages_merged: 0, stalled_ns: 0 }): EngineMoment => ({
-      tree: { buffer_entries: 0, buffer_bytes: 0, buffer_capacity_bytes: 2048, levels: [], merging_level: null, cache_bytes: 0, mnemosyne_log_c: null },
-      stats: { ops: [], levels: [], wal_bytes_written: 0, wal_syncs: 0, open: {} as Stats['open'], wal_records_replayed: 0, stalls },
+      tree: { buffer_entries: 0, buffer_bytes: 0, buffer_capacity_bytes: 2048, levels: [], merging_level: null, merge_progress: null, cache_bytes: 0, mnemosyne_log_c: null },
+      stats: { ops: [0, 0, 0, 0, 0, 0], levels: [], wal_bytes_written: 0, wal_syncs: 0, open: {} as Stats['open'], wal_records_replayed: 0, user_bytes_written: 0, stalls },
       inserted: 0,
       stall: stall(over),
     });
@@ -143,7 +143,7 @@ describe('write stalls in the classroom', () => {
   });
 
   it('a paced flush in progress is told as such, not as a merge of "level 0"', () => {
-    const t = (merging: number | null): TreeShape => ({ buffer_entries: 64, buffer_bytes: 2048, buffer_capacity_bytes: 2048, levels: [], merging_level: merging, cache_bytes: 0, mnemosyne_log_c: null });
+    const t = (merging: number | null): TreeShape => ({ buffer_entries: 64, buffer_bytes: 2048, buffer_capacity_bytes: 2048, levels: [], merging_level: merging, merge_progress: null, cache_bytes: 0, mnemosyne_log_c: null });
     expect(describeChange(t(null), t(0))).toEqual(['The buffer is full: it is written to level 1 a few pages per write, while new keys go into a fresh buffer.']);
     expect(describeChange(t(0), t(null)).join(' ')).not.toContain('Merge finished');
   });

@@ -6,15 +6,13 @@
  * The browser offers no O_DIRECT: the OS may serve reads from its cache, and the figure says what
  * this engine pays here, not the disk.
  */
+import type { DevicePrices } from '../documents/engine';
+
+// lsm-runner's `DevicePrices`, which the wasm API's `calibrate` reads.
+export type { DevicePrices };
+
 const PROBE = 'lsm-calibrate.probe';
 const CHUNK = 1 << 20;
-
-export interface DevicePrices {
-  device: string;
-  direct_reads: boolean;
-  page_read_us: number;
-  page_write_us: number;
-}
 
 export async function probeOpfs(pageBytes: number, probeMiB = 16, reads = 400): Promise<DevicePrices> {
   const root = await navigator.storage.getDirectory();

@@ -25,7 +25,16 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("lsm-bench", &["lsm-core", "lsm-engine", "lsm-runner"]),
     ("lsm-wasm", &["lsm-core", "lsm-engine", "lsm-workload", "lsm-export", "lsm-runner", "lsm-tune", "lsm-bench"]),
     ("lsm-architecture", &[]),
+    // The documents' TypeScript, rendered in its tests from the crates it dev-depends on.
+    ("lsm-ts", &[]),
 ];
+
+/// Crates that hold only tests: nothing depends on them, and what they test is a dev-dependency.
+const TESTS_ONLY: &[&str] = &["lsm-architecture", "lsm-ts"];
+
+/// The one crate that turns on the crates' `ts` feature (ts-rs's derives): keeping it to a
+/// tests-only crate's dev-dependencies keeps ts-rs out of the CLI's and the wasm build.
+const TS_FEATURE_USER: &str = "lsm-ts";
 
 /// The crates that hold no platform code: no `target_arch = "wasm32"` anywhere in them.
 const PLATFORM_FREE: &[&str] = &["lsm-core", "lsm-engine", "lsm-workload", "lsm-export", "lsm-tune"];
@@ -36,6 +45,8 @@ struct Crate {
     name: String,
     /// Workspace crates it depends on, with the dependency kind (`normal`, `build` or `dev`).
     deps: Vec<(String, String)>,
+    /// Workspace crates it depends on with the `ts` feature turned on.
+    ts_deps: Vec<String>,
     /// Crate types of its library target, if it has one.
     lib_types: Vec<String>,
     src: std::path::PathBuf,
@@ -65,6 +76,14 @@ fn workspace() -> Vec<Crate> {
                     names.contains(&name).then_some((name, kind))
                 })
                 .collect();
+            let ts_deps = p["dependencies"]
+                .as_array()
+                .expect("dependencies")
+                .iter()
+                .filter(|d| d["features"].as_array().is_some_and(|f| f.iter().any(|f| f == "ts")))
+                .filter_map(|d| d["name"].as_str().map(String::from))
+                .filter(|name| names.contains(name))
+                .collect();
             let lib_types = p["targets"]
                 .as_array()
                 .expect("targets")
@@ -77,6 +96,7 @@ fn workspace() -> Vec<Crate> {
             Crate {
                 name: p["name"].as_str().expect("name").to_string(),
                 deps,
+                ts_deps,
                 lib_types,
                 src: manifest.parent().expect("crate folder").join("src"),
             }
@@ -141,6 +161,34 @@ fn only_the_wasm_api_is_a_cdylib() {
 }
 
 #[test]
+fn nothing_depends_on_a_tests_only_crate() {
+    let crates = workspace();
+    for c in &crates {
+        for (dep, kind) in &c.deps {
+            assert!(!TESTS_ONLY.contains(&dep.as_str()), "{} depends on the tests-only crate {dep} ({kind})", c.name);
+        }
+        if TESTS_ONLY.contains(&c.name.as_str()) {
+            let normal: Vec<&String> = c.deps.iter().filter(|(_, k)| k != "dev").map(|(d, _)| d).collect();
+            assert!(normal.is_empty(), "the tests-only crate {} has non-dev dependencies {normal:?}", c.name);
+        }
+    }
+}
+
+#[test]
+fn only_the_typescript_tests_turn_on_ts_rs() {
+    for c in workspace() {
+        if c.name != TS_FEATURE_USER {
+            assert!(
+                c.ts_deps.is_empty(),
+                "{} turns on the `ts` feature of {:?}: only {TS_FEATURE_USER} may",
+                c.name,
+                c.ts_deps
+            );
+        }
+    }
+}
+
+#[test]
 fn the_lower_crates_hold_no_platform_code() {
     for c in workspace().into_iter().filter(|c| PLATFORM_FREE.contains(&c.name.as_str())) {
         let mut stack = vec![c.src.clone()];
@@ -162,6 +210,7 @@ fn made_up(name: &str, deps: &[(&str, &str)]) -> Crate {
     Crate {
         name: name.into(),
         deps: deps.iter().map(|(d, k)| (d.to_string(), k.to_string())).collect(),
+        ts_deps: Vec::new(),
         lib_types: vec!["lib".into()],
         src: std::path::PathBuf::new(),
     }

@@ -25,10 +25,13 @@ pub const CALIBRATION_CLASSES: [&str; 4] = ["zero-result lookup", "non-zero-resu
 
 /// What a device and a store's CPU cost, measured once and reused for every prediction.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Calibration {
     /// Always `CALIBRATION_KIND`.
+    #[cfg_attr(feature = "ts", ts(type = "\"lsm-navigator/calibration\""))]
     pub kind: String,
     /// Always `CALIBRATION_VERSION`.
+    #[cfg_attr(feature = "ts", ts(type = "1"))]
     pub version: u32,
     /// Where the pages were timed: "files in /tmp (direct reads)", "OPFS", ….
     pub device: String,
@@ -53,6 +56,7 @@ pub struct Calibration {
 
 /// A design's predicted time on a calibrated device.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TimeCost {
     /// Microseconds per operation of each class (`CALIBRATION_CLASSES`).
     pub us_per_op: [f64; 4],

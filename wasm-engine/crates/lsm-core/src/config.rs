@@ -25,14 +25,18 @@ pub const CONFIG_KIND: &str = "lsm-navigator/engine-config";
 /// block cache. `from_json` parses and validates; a value built in code is checked only by
 /// `validate`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct EngineConfig {
     /// Document type; must be `CONFIG_KIND` ("lsm-navigator/engine-config").
+    #[cfg_attr(feature = "ts", ts(type = "\"lsm-navigator/engine-config\""))]
     pub kind: String,
     /// Schema version; must be `CONFIG_VERSION` (1).
+    #[cfg_attr(feature = "ts", ts(type = "1"))]
     pub version: u32,
     /// Label for people (presets, the header of exported files); optional, not validated.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub name: String,
     /// Size of one data page (the unit of I/O), bytes; a power of two in [256, 65536].
     pub page_bytes: u32,
@@ -56,13 +60,16 @@ pub struct EngineConfig {
     pub filter: FilterConfig,
     /// Whether a merge takes whole levels or single files; omitted: whole levels.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub compaction: CompactionConfig,
     /// The block cache; omitted: none, and filters and fence pointers pinned in memory.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub block_cache: BlockCacheConfig,
     /// Point lookups per file remembered by the access statistics (Merlin's window); in [1, 64],
     /// default 64.
     #[serde(default = "default_statistics_window")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub statistics_window: u32,
     /// When writes slow down and stop behind merges (RocksDB's write-stall thresholds); omitted:
     /// RocksDB's defaults.
@@ -76,6 +83,7 @@ fn default_statistics_window() -> u32 {
 
 /// The shape of one level (an entry of `EngineConfig::levels`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct LevelConfig {
     /// Capacity of this level divided by the capacity of the one above (level 1: by the buffer),
@@ -93,6 +101,7 @@ pub struct LevelConfig {
 /// How the filter memory budget is split over runs or files (JSON `filter.allocation`,
 /// lowercase).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Allocation {
     /// Each level's `bits_per_key`.
@@ -107,6 +116,7 @@ pub enum Allocation {
 
 /// The structure of each filter (JSON `filter.kind`, snake_case); default `bloom`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FilterKind {
     /// One textbook Bloom filter per run (or file): k = round(b·ln 2) probes anywhere in the
@@ -130,6 +140,7 @@ pub enum FilterKind {
 
 /// SHaMBa's filter-skipping strategies.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum FilterSkip {
     /// Always probe every module.
@@ -143,6 +154,7 @@ pub enum FilterSkip {
 
 /// Filter memory and structure (JSON `filter`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct FilterConfig {
     /// How the budget is split over runs or files.
@@ -153,6 +165,7 @@ pub struct FilterConfig {
     /// The filters' structure: `bloom` (textbook, default), `modular` (SHaMBa), `fast_local_bloom`
     /// (RocksDB's `bloomfilter`, format_version 5) or `ribbon` (RocksDB's `ribbonfilter`).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub kind: FilterKind,
     /// `ribbon` only: RocksDB's `bloom_before_level`. Files created at a RocksDB level below it
     /// get FastLocalBloom, the rest Ribbon; a flush counts as level −1 (RocksDB's rule), and
@@ -162,9 +175,11 @@ pub struct FilterConfig {
     pub bloom_before_level: i32,
     /// Modules per filter (`modular` only); in [1, 16], and exactly 1 for `bloom`. Default 1.
     #[serde(default = "one")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub modules: u32,
     /// SHaMBa's module skipping at lookup time; anything but `none` needs `kind` `modular`.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub skip: FilterSkip,
     /// Monkey only: size each filter once, when its run is born, or keep re-optimising the
     /// filters that exist as runs come and go.
@@ -217,6 +232,7 @@ fn is_default_rebuild_payback(v: &f64) -> bool {
 
 /// When Monkey's optimum is applied to a filter.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum MonkeyPolicy {
     /// Once, when the run is born, for the tree the design says the data fills.
@@ -230,6 +246,7 @@ pub enum MonkeyPolicy {
 
 /// How a table's data is cut into pages (JSON `block_layout`, snake_case).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum BlockLayout {
     /// Pages of exactly `page_bytes`: the entries that fit, zero padding after them.
@@ -242,6 +259,7 @@ pub enum BlockLayout {
 
 /// When the write buffer is full.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum BufferTrigger {
     /// When the entries it holds reach `buffer_bytes`: an overwrite replaces the buffered
@@ -261,6 +279,7 @@ pub enum BufferTrigger {
 
 /// What one merge takes (JSON `compaction.granularity`, lowercase); default `level`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Granularity {
     /// A merge takes whole levels (Monkey, Moose).
@@ -274,6 +293,7 @@ pub enum Granularity {
 /// Which file of an over-full level a merge by file takes (JSON `compaction.pick`, snake_case);
 /// RocksDB's `compaction_pri`. Default `round_robin`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum FilePick {
     /// The file after the last one merged, wrapping around (LevelDB; RocksDB's `kRoundRobin`).
@@ -287,6 +307,7 @@ pub enum FilePick {
 
 /// How merges are cut (JSON `compaction`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct CompactionConfig {
     /// Whole levels (`level`) or one file and its overlap below (`file`).
@@ -294,6 +315,7 @@ pub struct CompactionConfig {
     /// Target size of one file with `file` granularity, in entry bytes; in [page_bytes, 2³²]
     /// (checked only with `file` granularity), default 2 MiB.
     #[serde(default = "default_target_file_bytes")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub target_file_bytes: u64,
     /// With `file` granularity: which file of an over-full level is merged next; default
     /// `round_robin`.
@@ -350,6 +372,7 @@ pub struct CompactionConfig {
 
 /// Where merges by file cut their outputs (JSON `compaction.output_cuts`, lowercase).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum OutputCuts {
     /// LevelDB's: at the target size, or once the overlap two levels down passes 10 targets.
@@ -396,6 +419,7 @@ impl Default for CompactionConfig {
 /// `block_cache`), with RocksDB's table options that say how those metadata blocks are cut and
 /// held. The default, 0 bytes, is no cache.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct BlockCacheConfig {
     /// Cache capacity in bytes; 0 makes every data page access an I/O. At most 2⁴⁰.
@@ -403,6 +427,7 @@ pub struct BlockCacheConfig {
     /// Filter and fence-pointer blocks live in the cache too (and cost I/O on a miss); when
     /// false they are pinned in memory, as Monkey's model assumes.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub cache_index_and_filter_blocks: bool,
     /// RocksDB's `pin_l0_filter_and_index_blocks_in_cache`: the index and filter blocks of a file
     /// opened in level 0 (a flush's output) stay pinned — read once, never evicted, charged to
@@ -413,6 +438,7 @@ pub struct BlockCacheConfig {
     /// Share of the capacity reserved for high-priority blocks (filters' first modules, fence
     /// pointers); 0 gives a single LRU. In [0, 1].
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub high_priority_ratio: f64,
     /// RocksDB's LRUCache with a high-priority pool (`high_pri_pool_ratio`, 0.5 by default):
     /// data blocks arrive at the head of the low pool (the midpoint), and a block hit once moves
@@ -463,6 +489,7 @@ impl Default for BlockCacheConfig {
 /// RocksDB's `BlockBasedTableOptions::index_type`, the two the engine builds (JSON
 /// `block_cache.index_type`, snake_case).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum IndexType {
     /// `kBinarySearch`: one index block per file.

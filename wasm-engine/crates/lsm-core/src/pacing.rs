@@ -39,19 +39,24 @@ pub const LEVEL0_TRIGGER_RANGE: (u32, u32) = (1, 1 << 20);
 /// the engine's level 1 (the flushed files); its file count is the tables it holds (with
 /// universal compaction, RocksDB's sorted runs: level 1's tables and every non-empty level below).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields, default)]
 pub struct WriteStallConfig {
     /// RocksDB's `level0_slowdown_writes_trigger`: with this many files in level 1, writes slow
     /// down. In [1, 2²⁰] and at most `level0_stop_writes_trigger`; default 20.
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub level0_slowdown_writes_trigger: u32,
     /// RocksDB's `level0_stop_writes_trigger`: with this many files in level 1, writes stop until
     /// merges bring it below. In [1, 2²⁰]; default 36.
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub level0_stop_writes_trigger: u32,
     /// RocksDB's `soft_pending_compaction_bytes_limit`: with an estimated merge debt of this many
     /// bytes, writes slow down; 0 is no limit; default 64 GiB.
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub soft_pending_compaction_bytes_limit: u64,
     /// RocksDB's `hard_pending_compaction_bytes_limit`: with this much debt, writes stop; 0 is no
     /// limit, else at least the soft limit (when that is set); default 256 GiB.
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub hard_pending_compaction_bytes_limit: u64,
 }
 
@@ -110,6 +115,7 @@ pub struct Debt {
 
 /// Whether a write proceeds, slows down or stops.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Stall {
     /// The write does its geared share and goes on.

@@ -30,6 +30,7 @@ use crate::error::{Error, Result};
 /// Which test ends a stretch of runs picked for their sizes (RocksDB's `stop_style`;
 /// JSON `total_size` or `similar_size`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum StopStyle {
     /// `kCompactionStopStyleTotalSize` (RocksDB's default): the next run joins while it is at
@@ -44,36 +45,44 @@ pub enum StopStyle {
 /// RocksDB's `compaction_options_universal`, with the `level0_file_num_compaction_trigger` that
 /// starts it (JSON `compaction.universal`). Every field has RocksDB 7.8's default.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct UniversalConfig {
     /// RocksDB's `level0_file_num_compaction_trigger`: compactions are considered once the tree
     /// holds this many sorted runs (L0 files and non-empty levels together); in [1, 1000],
     /// default 4.
     #[serde(default = "default_trigger")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub level0_file_num_compaction_trigger: u32,
     /// `size_ratio`: percent by which a stretch's size may fall short of the next run's and
     /// still take it; in [0, 1000000], default 1.
     #[serde(default = "default_size_ratio")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub size_ratio: u32,
     /// `min_merge_width`: fewest runs a size-ratio merge takes; in [2, 2³² − 1], default 2 (RocksDB
     /// treats 0 and 1 as 2).
     #[serde(default = "default_min_merge_width")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub min_merge_width: u32,
     /// `max_merge_width`: most runs a size-ratio or run-count merge takes; in [2, 2³² − 1],
     /// default 2³² − 1 (RocksDB's UINT_MAX).
     #[serde(default = "default_max_merge_width")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub max_merge_width: u32,
     /// `max_size_amplification_percent`: the runs newer than the oldest may add up to this
     /// percent of the oldest before everything is merged; in [0, 2³² − 1], default 200.
     #[serde(default = "default_size_amp")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub max_size_amplification_percent: u32,
     /// `stop_style`; default `total_size`.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub stop_style: StopStyle,
     /// `allow_trivial_move`: a merge whose input files overlap nowhere moves them to the output
     /// level without rewriting them (never from L0 unless all of L0's files are disjoint, never
     /// into L0); default false.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub allow_trivial_move: bool,
 }
 

@@ -8,6 +8,7 @@ use serde::Serialize;
 
 /// How much of a setting survived the export.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum WarningKind {
     /// The target has no equivalent; the setting is gone.
@@ -31,6 +32,7 @@ impl fmt::Display for WarningKind {
 /// One thing the target could not express exactly. `field` names the design (or workload)
 /// field, in the same notation as validation errors (`levels[2].size_ratio`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Warning {
     /// The field that lost something, in validation-error notation (`levels[2].size_ratio`).
     pub field: String,

@@ -17,14 +17,18 @@ pub const WORKLOAD_VERSION: u32 = 1;
 /// by `distribution`. One document and seed give the same operations on every target.
 /// `from_json` parses and validates.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Workload {
     /// Document type; must be `WORKLOAD_KIND` ("lsm-navigator/workload").
+    #[cfg_attr(feature = "ts", ts(type = "\"lsm-navigator/workload\""))]
     pub kind: String,
     /// Schema version; must be `WORKLOAD_VERSION` (1).
+    #[cfg_attr(feature = "ts", ts(type = "1"))]
     pub version: u32,
     /// Label for people (presets, exports); optional, not validated.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub name: String,
     /// Seeds the generator's random choices and the order keys are inserted in; any value.
     pub seed: u64,
@@ -39,12 +43,14 @@ pub struct Workload {
     /// Fraction of the key space one range lookup covers; in [0, 1], and above 0 when `mix.range`
     /// is. Default 0.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub range_selectivity: f64,
 }
 
 /// The keys inserted before the measured run (JSON `preload`); its sizes apply to the run's
 /// writes too.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Preload {
     /// Distinct keys inserted before the run; in [0, 1000000000].
@@ -53,6 +59,7 @@ pub struct Preload {
     /// at least 1024. Otherwise it must exceed `entries`: lookups of missing keys draw from the
     /// ids never inserted.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub key_space: u64,
     /// Length of every key, bytes; in [8, 1024].
     pub key_bytes: u32,
@@ -62,27 +69,34 @@ pub struct Preload {
 
 /// Operation mix of the run; fractions that sum to 1.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct Mix {
     /// Writes of keys not yet inserted; once every id of the key space is used they become
     /// updates. In [0, 1], like every fraction here.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub insert: f64,
     /// Overwrites of existing keys picked by `distribution` (an insert while no key exists yet).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub update: f64,
     /// Deletes (tombstones) of existing keys picked by `distribution` (an insert while no key
     /// exists yet).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub delete: f64,
     /// Point lookups of keys that exist (non-zero-result, unless the key was deleted).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub get_existing: f64,
     /// Point lookups of keys never inserted (zero-result).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub get_missing: f64,
     /// Range lookups over `range_selectivity` of the key space, placed uniformly.
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub range: f64,
 }
 
@@ -103,6 +117,7 @@ impl Mix {
 /// Which existing keys updates, deletes and lookups pick. JSON: an object tagged by `kind`,
 /// e.g. `{"kind": "zipf", "theta": 0.99}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
 pub enum Distribution {
     /// Every candidate key equally likely.

@@ -18,6 +18,7 @@ pub const OP_SCAN: u8 = 4;
 
 /// What a batch did: per kind of operation, how many ran and what reads found.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BatchResult {
     /// Puts applied.
     pub puts: u64,

@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 /// belongs to one worker, and the tables are reference-counted in one wasm memory), while pacing
 /// already keeps every write's merge work to a slice, so the worker answers between its batches.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Merging {
     /// bLSM's spring and gear (`lsm_core::pacing`): each write merges its share of the pending work,
@@ -36,6 +37,7 @@ pub enum Merging {
 /// Where writes stand against the write-stall thresholds (`Engine::write_stall`): what a view of
 /// the stalls shows between two writes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct WriteStallState {
     /// The thresholds' verdict on the tree as it stands (`pacing::stall`): what the next write
     /// does if merge work is pending.

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 /// a zero-result lookup finds nothing, a non-zero-result lookup finds a value, and a lookup that
 /// meets a tombstone stops there like a non-zero-result one but returns nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum OpClass {
     /// A write of a value (`Engine::put`).
@@ -58,6 +59,7 @@ pub const OP_CLASSES: usize = OpClass::ALL.len();
 /// What reads cost at one level (or in total). Filter counter names follow RocksDB's
 /// `bloom.filter.useful` (negatives), `bloom.filter.full.positive` and `.full.true.positive`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ReadCounters {
     /// Filters consulted to an answer: `filter_negatives + filter_positives` (a filter skipped whole is
     /// not counted).
@@ -142,6 +144,7 @@ impl ReadCounters {
 
 /// What flushes and compactions cost at one destination level.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct WriteCounters {
     /// Flushes that wrote into this level (level 1 only), counted when each commits; a flush merged into
     /// level 1's newest run counts here, not in `compactions`.
@@ -190,6 +193,7 @@ impl WriteCounters {
 
 /// Filter rebuilds and module drops at one level (re-optimised Monkey).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ResizeCounters {
     /// Tables whose filter was rebuilt from their keys.
     pub rebuilds: u64,
@@ -211,6 +215,7 @@ impl ResizeCounters {
 /// One level's counters: its reads per operation class, the flushes and merges that wrote into it, and
 /// filter resizing.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LevelStats {
     /// Reads at this level, per operation class (indexed by `OpClass::index`).
     pub reads: [ReadCounters; OP_CLASSES],
@@ -224,6 +229,7 @@ pub struct LevelStats {
 /// Every counter the engine keeps, since it was opened or `Engine::reset_stats`. Pages are logical I/O,
 /// counted above the storage layer, so they do not depend on the backend. A Report holds one per phase.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Stats {
     /// Operations executed, per class.
     pub ops: [u64; OP_CLASSES],
@@ -252,6 +258,7 @@ pub struct Stats {
 /// fills the buffer before the merges the last flush started are done stops too (the flush waits
 /// for a quiet tree, so merges see the same trees as when each runs to completion at once).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StallCounters {
     /// Writes slowed down (level-0 files or pending merge bytes at the slowdown threshold).
     pub slowdowns: u64,

@@ -9,6 +9,7 @@ use lsm_core::config::EngineConfig;
 
 /// One table (SST file) as the UI and reports see it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TableInfo {
     /// The table's id; its file is `table_file_name(id)`.
     pub id: u64,
@@ -76,6 +77,7 @@ impl TableInfo {
 
 /// One run as the UI and reports see it.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunInfo {
     /// The run's id: within a level, a higher id is a newer run.
     pub id: u64,
@@ -124,6 +126,7 @@ impl RunInfo {
 
 /// One level as the UI and reports see it: its limits by the design, and its runs.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LevelInfo {
     /// The level's number: 1 is where flushes land.
     pub level: usize,
@@ -151,6 +154,7 @@ pub fn level_info(config: &EngineConfig, level: usize, runs: &[Run], now: u64) -
 
 /// How far the merge under way has come (`TreeShape::merge_progress`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct MergeProgress {
     /// Data pages of its inputs read so far.
     pub pages_read: u64,
@@ -161,6 +165,7 @@ pub struct MergeProgress {
 
 /// The tree as it stands: buffer fill, levels, runs and their filters.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TreeShape {
     /// Entries in the write buffer: one per key, tombstones included.
     pub buffer_entries: u64,

@@ -116,8 +116,10 @@ pub fn cpu_per_class(config: &EngineConfig, size: &CalibrationSize) -> Result<Cp
     Ok(CpuCalibration { cpu_us, merge_us_per_page })
 }
 
-/// What a device's pages cost, timed by the caller (files natively, OPFS in the browser).
-#[derive(Clone, Debug, PartialEq)]
+/// What a device's pages cost, timed by the caller (files natively, OPFS in the browser; the
+/// page sends it to the wasm API's `calibrate` as JSON).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct DevicePrices {
     /// Where the pages were timed, for people.
     pub device: String,

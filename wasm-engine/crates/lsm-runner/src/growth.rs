@@ -29,6 +29,7 @@ const KEY_BYTES: usize = 16;
 /// How a grown tree sizes its filters: one tree is grown per policy. JSON: `uniform`, `monkey_at_birth`,
 /// `monkey_reoptimised`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "snake_case")]
 pub enum GrowthPolicy {
     /// The same bits per key in every run (`Allocation::Uniform`).
@@ -67,6 +68,7 @@ impl GrowthPolicy {
 
 /// What to measure: the design (its filter allocation is set per policy), the sizes and lookups.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct GrowthSpec {
     /// The design; each policy overrides its `filter.allocation` and `filter.monkey_policy`.
@@ -81,6 +83,7 @@ pub struct GrowthSpec {
     pub value_bytes: u32,
     /// The policies to grow a tree for, in this order (JSON default: all of `GrowthPolicy::ALL`).
     #[serde(default = "all_policies")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub policies: Vec<GrowthPolicy>,
 }
 
@@ -140,6 +143,7 @@ impl GrowthSpec {
 
 /// One policy at one size.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GrowthPoint {
     /// The policy whose tree was measured.
     pub policy: GrowthPolicy,
@@ -163,6 +167,7 @@ pub struct GrowthPoint {
 
 /// How far a growth measurement has come, returned by every `Growth::step`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GrowthProgress {
     /// Inserts and lookups done so far, over every policy.
     pub done: u64,
@@ -178,8 +183,10 @@ pub struct GrowthProgress {
 
 /// What a growth measurement found: its spec and the points measured.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct GrowthResult {
     /// Always `GROWTH_KIND`.
+    #[cfg_attr(feature = "ts", ts(type = "\"lsm-navigator/filter-growth\""))]
     pub kind: String,
     /// The spec measured.
     pub spec: GrowthSpec,

@@ -17,6 +17,7 @@ const FIRST_SAMPLE_OPS: u64 = 1_000;
 
 /// One class in one phase.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ClassLatency {
     /// The operation class, one of `CLASSES`.
     pub class: String,
@@ -47,6 +48,7 @@ pub struct ClassLatency {
 /// The engine's rate over a stretch of a phase: `ops` operations done in it, after `seconds` of
 /// engine time since the phase began (time spent outside the engine, between steps, excluded).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ThroughputSample {
     /// Engine time since the phase began, at the end of this stretch, in seconds.
     pub seconds: f64,
@@ -59,6 +61,7 @@ pub struct ThroughputSample {
 /// Latencies and throughput of a timed run (`Report::latency`), per phase; wall-clock figures that
 /// differ run to run, so never part of a comparison.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LatencyReport {
     /// The clock's smallest step: latencies below it read as 0 or one step.
     pub clock_resolution_ns: f64,

@@ -17,6 +17,7 @@ pub const REPORT_VERSION: u32 = 1;
 
 /// Operations by what the workload meant (run phase).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Intents {
     /// Writes of keys not written before (a trace's `I` lines).
     pub insert: u64,
@@ -36,6 +37,7 @@ pub struct Intents {
 
 /// What reads returned (run phase).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Results {
     /// `get_existing` lookups that returned a value (fewer when some of their keys were deleted).
     pub get_existing_found: u64,
@@ -49,8 +51,10 @@ pub struct Results {
 
 /// One operation class summed over levels, with the per-operation cost.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct ClassSummary {
     /// The engine's operation class (`OpClass::name`: put, delete, get_zero_result, …).
+    #[cfg_attr(feature = "ts", ts(as = "OpClass"))]
     pub class: String,
     /// Operations of this class in the run phase.
     pub count: u64,
@@ -77,6 +81,7 @@ pub struct ClassSummary {
 /// The flushes and merges of one phase (the load or the measured run), with the update cost and write
 /// amplification derived from them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct WriteSummary {
     /// The phase's write counters, summed over levels.
     pub totals: WriteCounters,
@@ -94,6 +99,7 @@ pub struct WriteSummary {
 
 /// Predictions computed from the tree the run ended with.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Predicted {
     /// Σ over runs of each filter's FPR: the expected I/O of a zero-result lookup.
     pub zero_result_lookup_io: f64,
@@ -103,6 +109,7 @@ pub struct Predicted {
 
 /// Wall time of each phase, in milliseconds; filled in by the caller, never part of a comparison.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Timings {
     /// Wall time of the preload (load) phase, in milliseconds.
     pub preload_ms: f64,
@@ -114,10 +121,13 @@ pub struct Timings {
 /// read (`to_json`, `from_json`). Its counters match for every run of one spec, natively and in wasm;
 /// wall-clock figures (`timings`, `latency`) and sync counts do not.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Report {
     /// Always `REPORT_KIND`.
+    #[cfg_attr(feature = "ts", ts(type = "\"lsm-navigator/report\""))]
     pub kind: String,
     /// `REPORT_VERSION` of the build that wrote it.
+    #[cfg_attr(feature = "ts", ts(type = "1"))]
     pub version: u32,
     /// The engine that ran: `lsm-engine` and its crate version.
     pub engine: String,

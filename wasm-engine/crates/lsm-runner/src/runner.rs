@@ -18,8 +18,10 @@ use lsm_workload::kvbench::TraceReader;
 
 /// Where a `Runner` stands, returned by every `step`.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Progress {
     /// "preload", "run" or "done".
+    #[cfg_attr(feature = "ts", ts(type = "\"preload\" | \"run\" | \"done\""))]
     pub phase: &'static str,
     /// Preload operations executed.
     pub preload_done: u64,

@@ -17,6 +17,7 @@ use lsm_workload::ycsb;
 
 /// One file of a tune's bundle.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BundleFile {
     /// File name in the bundle (`REPORT.md`, `recommended.OPTIONS`, …).
     pub name: String,
@@ -26,6 +27,7 @@ pub struct BundleFile {
 
 /// I/O per operation measured for the current and the recommended design, and where.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Proof {
     /// Measured I/O per operation of the current design.
     pub current: f64,

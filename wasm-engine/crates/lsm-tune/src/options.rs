@@ -16,6 +16,7 @@ pub const RHO_RANGE: (f64, f64) = (0.0, 10.0);
 
 /// What the recommendation must run on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Target {
     /// The engine: any policy, size ratio and filter allocation, merges by level.
@@ -54,6 +55,7 @@ fn default_write_buffers() -> u32 {
 /// The tuner's inputs besides the design and the workload: a document (JSON) that the CLI's
 /// flags, the wasm API and the Tune page all build, read by one validating `from_json`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(deny_unknown_fields)]
 pub struct TuneOptions {
     /// Endure's ρ, in [0, 10] (`RHO_RANGE`).
@@ -65,21 +67,26 @@ pub struct TuneOptions {
     /// filter blocks held outside it; the engine: buffer + filters). None: what the current design
     /// uses. In [1 MiB, 2⁵⁰].
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub memory: Option<f64>,
     /// RocksDB's `max_write_buffer_number` (memtables charged per write buffer); in [1, 64],
     /// default 2.
     #[serde(default = "default_write_buffers")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub write_buffers: u32,
     /// What the designs are ranked by: "io" (the default: I/O per operation) or "time".
     #[serde(default, deserialize_with = "parsed")]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub rank: Rank,
     /// The device to rank on when `rank` is time (`lsm calibrate`, the Tune page's Calibrate).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub calibration: Option<Calibration>,
     /// A plugin the user accepts building in (RocksDB target): per-level filter bits through the
     /// shipped C++ policy ("per-level-filters"). None (the default): only what an OPTIONS file
     /// can say.
     #[serde(default, deserialize_with = "parsed_option")]
+    #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub plugin: Option<Plugin>,
 }
 

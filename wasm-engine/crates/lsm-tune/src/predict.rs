@@ -61,6 +61,7 @@ pub const CLASSES: [&str; 4] = ["zero-result lookup", "non-zero-result lookup", 
 
 /// The prediction for one design on one workload.
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Prediction {
     /// I/O per operation of each class (`CLASSES`).
     pub class_costs: [f64; 4],

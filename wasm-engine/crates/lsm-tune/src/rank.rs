@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 /// The unit the tuner ranks designs by.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Rank {
     /// I/O per operation: pages read by lookups and scans, pages written (amortised) by writes.

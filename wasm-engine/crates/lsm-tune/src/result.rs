@@ -23,6 +23,7 @@ pub const NEIGHBOUR_SAMPLES: usize = 1_000;
 
 /// One design as the tuner priced it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Priced {
     /// The design; a candidate's `name` is its summary (the current design keeps its own).
     pub config: EngineConfig,
@@ -73,6 +74,7 @@ impl Priced {
 /// the flushes and merges it will cause (`steady`: Monkey's and Dostoevsky's amortised cost), so a
 /// design that writes more is never free, even when the run ends before its next flush.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Steady {
     /// I/O per operation of each class (`predict::CLASSES`); the write class amortised.
     pub class_costs: [f64; 4],
@@ -89,6 +91,7 @@ pub struct Steady {
 
 /// Each design's predicted cost on the sampled nearby workloads, sorted ascending.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Neighbourhood {
     /// Workloads sampled within ρ (`NEIGHBOUR_SAMPLES`; all equal to the expected one when
     /// ρ = 0).
@@ -111,10 +114,13 @@ impl Neighbourhood {
 
 /// The result document: the same from the page and from `lsm tune`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TuneResultFields"))]
 pub struct TuneResult {
     /// Document type; always `TUNE_KIND` ("lsm-navigator/tune-result").
+    #[cfg_attr(feature = "ts", ts(type = "\"lsm-navigator/tune-result\""))]
     pub kind: String,
     /// Always `TUNE_VERSION` (1).
+    #[cfg_attr(feature = "ts", ts(type = "1"))]
     pub version: u32,
     /// Endure's ρ: how far (KL-divergence, nats) the mix may drift for the robust design; in
     /// [0, 10], 0 = no robustness.
@@ -144,6 +150,7 @@ pub struct TuneResult {
     /// The least worst-case cost within ρ; the nominal design when ρ = 0.
     pub robust: Priced,
     /// "robust" when ρ > 0, else "nominal".
+    #[cfg_attr(feature = "ts", ts(type = "\"nominal\" | \"robust\""))]
     pub recommended: String,
     /// Robust over nominal at the expected workload, minus 1 (what robustness costs).
     pub expected_loss: f64,
@@ -159,7 +166,51 @@ pub struct TuneResult {
     /// What only a RocksDB search gives (a design imported from RocksDB tuned for RocksDB): the
     /// verdict, the option diff, the plugin. Its fields sit at the top level of the document.
     #[serde(flatten)]
+    // ts-rs cannot flatten an `Option`: `TuneResultDocument` adds these fields to the TypeScript type.
+    #[cfg_attr(feature = "ts", ts(skip))]
     pub rocksdb: Option<RocksdbAdvice>,
+}
+
+/// The TypeScript type of the whole `TuneResult` document (`TuneResult`). ts-rs derives every field
+/// but the flattened `rocksdb` (as `TuneResultFields`), since it cannot flatten an `Option`; this
+/// adds what serde reads there: every field of `RocksdbAdvice` at the top level, or none of them.
+#[cfg(feature = "ts")]
+pub struct TuneResultDocument;
+
+#[cfg(feature = "ts")]
+impl ts_rs::TS for TuneResultDocument {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+
+    fn name(_: &ts_rs::Config) -> String {
+        "TuneResult".into()
+    }
+
+    fn inline(cfg: &ts_rs::Config) -> String {
+        let advice = <RocksdbAdvice as ts_rs::TS>::name(cfg);
+        format!("{} & ({advice} | {{ [K in keyof {advice}]?: never }})", <TuneResult as ts_rs::TS>::name(cfg))
+    }
+
+    fn decl(cfg: &ts_rs::Config) -> String {
+        format!("type TuneResult = {};", Self::inline(cfg))
+    }
+
+    fn decl_concrete(cfg: &ts_rs::Config) -> String {
+        Self::decl(cfg)
+    }
+
+    fn docs() -> Option<String> {
+        <TuneResult as ts_rs::TS>::docs()
+    }
+
+    fn visit_dependencies(v: &mut impl ts_rs::TypeVisitor) {
+        v.visit::<TuneResult>();
+        v.visit::<RocksdbAdvice>();
+    }
+
+    fn output_path() -> Option<std::path::PathBuf> {
+        Some("TuneResult.ts".into())
+    }
 }
 
 /// What only the search over RocksDB's own knobs gives: the memory as RocksDB charges it, the
@@ -167,6 +218,7 @@ pub struct TuneResult {
 /// The required fields (`write_buffers`, `steady_gain`, `verdict`) make a document without them
 /// read back as no advice.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RocksdbAdvice {
     /// RocksDB's `max_write_buffer_number` the memory was charged with.
     pub write_buffers: u32,
@@ -200,6 +252,7 @@ pub struct RocksdbAdvice {
 
 /// A plugin the recommendation cannot run without.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RequiredPlugin {
     /// Which (`per-level-filters`).
     pub plugin: Plugin,
@@ -242,6 +295,7 @@ impl RequiredPlugin {
 /// The predicted cost of the current and the recommended design with twice the preload, the
 /// run's operations unchanged.
 #[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Grown {
     /// Preload entries of the doubled workload.
     pub records: u64,

@@ -100,25 +100,13 @@ pub fn tune_with(current_json: &str, workload_json: &str, options_json: &str) ->
 }
 
 /// A device calibration (JSON, `lsm_core::calibration::Calibration`) from the page prices the worker
-/// timed on OPFS (`device_json`: `{device, direct_reads, page_read_us, page_write_us}`) and this
+/// timed on OPFS (`device_json`: a `lsm_runner::calibrate::DevicePrices`) and this
 /// engine's CPU per operation class, measured here on `config` in memory (a few seconds).
 #[wasm_bindgen]
 pub fn calibrate(config_json: &str, device_json: &str) -> Result<String, JsError> {
-    #[derive(serde::Deserialize)]
-    struct Device {
-        device: String,
-        direct_reads: bool,
-        page_read_us: f64,
-        page_write_us: f64,
-    }
     let config = EngineConfig::from_json(config_json).map_err(js)?;
-    let d: Device = serde_json::from_str(device_json).map_err(|e| JsError::new(&format!("device: {e}")))?;
-    let device = lsm_runner::calibrate::DevicePrices {
-        device: d.device,
-        direct_reads: d.direct_reads,
-        page_read_us: d.page_read_us,
-        page_write_us: d.page_write_us,
-    };
+    let device: lsm_runner::calibrate::DevicePrices =
+        serde_json::from_str(device_json).map_err(|e| JsError::new(&format!("device: {e}")))?;
     let store = format!("lsm-engine {} (wasm)", env!("CARGO_PKG_VERSION"));
     json(&lsm_runner::calibrate::engine_calibration(&config, device, store, Vec::new()).map_err(js)?)
 }

@@ -37,6 +37,7 @@ const SERIES_POINTS: usize = 64;
 
 /// How accesses to existing keys spread over the keys, and how well Zipf explains them.
 #[derive(Clone, Debug, Serialize, PartialEq)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Popularity {
     /// "uniform" or "zipf".
     pub distribution: &'static str,
@@ -60,10 +61,13 @@ pub struct Popularity {
 
 /// What `fit_trace` learnt from a trace, as JSON for the UI, with the fitted `workload`.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TraceFit {
     /// Document type; always `FIT_KIND` ("lsm-navigator/trace-fit").
+    #[cfg_attr(feature = "ts", ts(type = "\"lsm-navigator/trace-fit\""))]
     pub kind: &'static str,
     /// Always `FIT_VERSION` (1).
+    #[cfg_attr(feature = "ts", ts(type = "1"))]
     pub version: u32,
     /// The trace's name (its file), as given to `fit_trace`.
     pub trace: String,

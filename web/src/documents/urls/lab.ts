@@ -5,6 +5,8 @@
  */
 import { defineUrlState } from '../url/codec';
 import { booleanParam, enumParam, numberListParam, numberParam, type StateOf } from '../url/params';
+// The bounds the engine validates these fields against (lsm-core's config ranges).
+import { BITS_PER_KEY_RANGE, MAX_RUNS_RANGE, MODULES_RANGE, PAGE_BYTES_RANGE, SIZE_RATIO_RANGE, STATISTICS_WINDOW_RANGE } from '../generated/ranges';
 
 const fraction = (key: string, label: string, def: number, help?: string) =>
   numberParam({ key, label, default: def, min: 0, max: 1, step: 0.05, help });
@@ -23,10 +25,10 @@ export const labParams = {
     ],
   }),
   // ---------------------------------------------------------------- design (EngineConfig)
-  pageBytes: numberParam({ key: 'pg', label: 'page size', unit: 'B', default: 4096, min: 256, max: 65_536, integer: true, log: true, help: 'The unit of I/O; a power of two.' }),
+  pageBytes: numberParam({ key: 'pg', label: 'page size', unit: 'B', default: 4096, min: PAGE_BYTES_RANGE[0], max: PAGE_BYTES_RANGE[1], integer: true, log: true, help: 'The unit of I/O; a power of two.' }),
   bufferKiB: numberParam({ key: 'buf', label: 'write buffer', unit: 'KiB', default: 64, min: 0.25, max: 4_194_304, log: true, help: 'Entry bytes the memtable holds before it is flushed.' }),
-  sizeRatios: numberListParam({ key: 'T', label: 'size ratios', symbol: 'T', default: [4], min: 1, max: 1000, minLength: 1, maxLength: 32, help: 'Per level, from level 1; the last value repeats for deeper levels.' }),
-  maxRuns: numberListParam({ key: 'K', label: 'runs per level', symbol: 'K', default: [1], min: 1, max: 1000, integer: true, minLength: 1, maxLength: 32, help: '1 = leveling, T − 1 = tiering; the last value repeats.' }),
+  sizeRatios: numberListParam({ key: 'T', label: 'size ratios', symbol: 'T', default: [4], min: SIZE_RATIO_RANGE[0], max: SIZE_RATIO_RANGE[1], minLength: 1, maxLength: 32, help: 'Per level, from level 1; the last value repeats for deeper levels.' }),
+  maxRuns: numberListParam({ key: 'K', label: 'runs per level', symbol: 'K', default: [1], min: MAX_RUNS_RANGE[0], max: MAX_RUNS_RANGE[1], integer: true, minLength: 1, maxLength: 32, help: '1 = leveling, T − 1 = tiering; the last value repeats.' }),
   allocation: enumParam({
     key: 'fa',
     label: 'filter allocation',
@@ -48,8 +50,8 @@ export const labParams = {
     ],
   }),
   rebuildPayback: numberParam({ key: 'rp', label: 'rebuild payback', default: 1, min: 0, max: 1000, step: 0.5, help: 'Rebuild a filter once its expected saving is this many times the pages it reads (0: always).' }),
-  bits: numberParam({ key: 'b', label: 'bits per key', unit: 'bits/key', default: 5, min: 0, max: 64, step: 0.5, help: 'The filter memory budget, averaged over all entries.' }),
-  levelBits: numberListParam({ key: 'fb', label: 'bits per key by level', unit: 'bits/key', default: [10], min: 0, max: 64, minLength: 1, maxLength: 32, help: 'Used with per-level allocation; the last value repeats.' }),
+  bits: numberParam({ key: 'b', label: 'bits per key', unit: 'bits/key', default: 5, min: BITS_PER_KEY_RANGE[0], max: BITS_PER_KEY_RANGE[1], step: 0.5, help: 'The filter memory budget, averaged over all entries.' }),
+  levelBits: numberListParam({ key: 'fb', label: 'bits per key by level', unit: 'bits/key', default: [10], min: BITS_PER_KEY_RANGE[0], max: BITS_PER_KEY_RANGE[1], minLength: 1, maxLength: 32, help: 'Used with per-level allocation; the last value repeats.' }),
   filterKind: enumParam({
     key: 'fk',
     label: 'filter kind',
@@ -59,7 +61,7 @@ export const labParams = {
       { value: 'modular', label: 'Modular', help: 'SHaMBa: several smaller filters probed in order.' },
     ],
   }),
-  modules: numberParam({ key: 'fm', label: 'filter modules', default: 1, min: 1, max: 16, integer: true, help: 'Modules per filter (modular filters only).' }),
+  modules: numberParam({ key: 'fm', label: 'filter modules', default: 1, min: MODULES_RANGE[0], max: MODULES_RANGE[1], integer: true, help: 'Modules per filter (modular filters only).' }),
   skip: enumParam({
     key: 'fsk',
     label: 'filter skipping',
@@ -83,7 +85,7 @@ export const labParams = {
   cacheKiB: numberParam({ key: 'bc', label: 'block cache', unit: 'KiB', default: 0, min: 0, max: 4_194_304, help: '0 makes every page access an I/O (as in Monkey’s experiments).' }),
   cacheMeta: booleanParam({ key: 'cif', label: 'cache filter and index blocks', default: false, help: 'Off: filters and fence pointers are pinned in memory, as Monkey assumes.' }),
   highPriority: numberParam({ key: 'hpr', label: 'high-priority share', default: 0, min: 0, max: 1, step: 0.05, help: 'Cache share reserved for filter and index blocks.' }),
-  window: numberParam({ key: 'sw', label: 'statistics window', unit: 'lookups', default: 64, min: 1, max: 64, integer: true, help: 'Lookups per file Mnemosyne’s statistics remember.' }),
+  window: numberParam({ key: 'sw', label: 'statistics window', unit: 'lookups', default: 64, min: STATISTICS_WINDOW_RANGE[0], max: STATISTICS_WINDOW_RANGE[1], integer: true, help: 'Lookups per file Mnemosyne’s statistics remember.' }),
   // ---------------------------------------------------------------- workload
   seed: numberParam({ key: 'seed', label: 'seed', default: 1, min: 0, max: 4_294_967_295, integer: true }),
   preload: numberParam({ key: 'n', label: 'preload', unit: 'entries', default: 100_000, min: 0, max: 1e9, integer: true, log: false, help: 'Distinct keys inserted before the measured run.' }),

@@ -3,6 +3,7 @@
 
 /// The figures the RocksDB twin compares (interop/rocksdb/twin.mjs), predicted.
 #[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TwinFigures {
     /// Data blocks read (cache misses) per point lookup, zero- and non-zero-result together.
     pub data_blocks_per_lookup: f64,

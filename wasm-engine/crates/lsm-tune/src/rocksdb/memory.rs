@@ -23,6 +23,7 @@ pub const MIN_CACHE_BYTES: f64 = 64.0 * 1024.0;
 
 /// One design's memory, in bytes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Memory {
     /// `write_buffer_size` × `max_write_buffer_number`.
     pub memtables: f64,

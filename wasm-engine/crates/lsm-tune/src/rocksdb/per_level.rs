@@ -35,6 +35,7 @@ use super::steady;
 
 /// A plugin the user accepts building into their application.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "kebab-case")]
 pub enum Plugin {
     /// `policy.h`: a C++ `FilterPolicy` giving each RocksDB level its own bits per key.

@@ -13,6 +13,7 @@ pub const WRITE_MODEL_ERROR: f64 = 0.25;
 
 /// A gain and how far the model's error lets it move.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Verdict {
     /// Predicted gain (1 − recommended / current) of the steady-state cost the search ranks by.
     pub gain: f64,
@@ -83,6 +84,7 @@ pub fn verdict(
 
 /// One RocksDB option the recommendation changes.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OptionChange {
     /// Its OPTIONS section (`CFOptions "default"`, `TableOptions/BlockBasedTable "default"`).
     pub section: String,
