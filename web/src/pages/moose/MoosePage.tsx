@@ -139,7 +139,7 @@ export function MoosePage() {
 
   return (
     <Page
-      question="What happens when every level gets its own size ratio, run count and filter bits? Try first: edit a row of the level table (or pick a preset) and read the costs under it."
+      question="What happens when every level gets its own size ratio, run count and filter bits? Try first: edit a row of the level table under the chart (or pick a preset) and watch your design’s bar move."
       title="Moose design space"
       lede="Give every level its own size ratio, run count and filter bits (Moose, SIGMOD 2024): see what that does to point lookups, range lookups and updates, where it sits among leveling, tiering and lazy leveling, and what Smoose would pick for your workload."
       url={url}
@@ -167,6 +167,12 @@ export function MoosePage() {
           </button>
         </div>
       )}
+      {/* The answer first (your layout against the classic designs), then the level table that sets it. */}
+      <div className="moose-cards moose-first">
+        <CardGrid>
+          <CompareCards designs={designs.value ?? []} stale={choice.computing || presets.computing} part="chart" />
+        </CardGrid>
+      </div>
       <LayoutCard
         env={tableEnv}
         table={table}
@@ -187,7 +193,7 @@ export function MoosePage() {
             yoursWeighted={shown?.costs.weighted}
             onApply={() => smooseLevels && commit(tableFromLayout(tableEnv, smooseLevels))}
           />
-          <CompareCards designs={designs.value ?? []} stale={choice.computing || presets.computing} />
+          <CompareCards designs={designs.value ?? []} stale={choice.computing || presets.computing} part="table" />
           <SpaceCards
             data={space.data}
             computing={space.computing}

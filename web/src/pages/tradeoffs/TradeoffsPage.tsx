@@ -98,6 +98,19 @@ export function TradeoffsPage() {
           {holistic.error}
         </p>
       )}
+      {/* The answer first: the curves, with the holistic design on them; its numbers (θ, Z, R, W, Q) after. */}
+      <div className="card-islands">
+        <CardGrid>
+          <TradeoffCard
+            data={curves.data}
+            computing={curves.computing}
+            error={curves.error}
+            chosen={chosen}
+            bits={s.bits}
+            bufferBytes={bufferBytes}
+          />
+        </CardGrid>
+      </div>
       {result ? (
         <DesignPanel
           result={result}
@@ -112,14 +125,6 @@ export function TradeoffsPage() {
       )}
       <div className="card-islands">
         <CardGrid>
-          <TradeoffCard
-            data={curves.data}
-            computing={curves.computing}
-            error={curves.error}
-            chosen={chosen}
-            bits={s.bits}
-            bufferBytes={bufferBytes}
-          />
           <StepsCard data={steps.data} computing={steps.computing} error={steps.error} memoryBits={(memoryBytes * 8) / dataset.entries} />
           {result && <CandidatesCard result={result} />}
           <UpdateCostCard />
