@@ -22,13 +22,17 @@
  *    defaults with db_bench's 4 MiB buffer, imported), p50/p99/p99.9/max insert latency, the
  *    ingest rate and the rate to quiescence, the steal inside the slowest insert, and the stalls
  *    (`--skip-latency` leaves it out).
+ * 5c. The browser at scale (e2e/scale.spec.ts's benchmark test, in Chromium with an on-disk profile):
+ *    10,000,000 entries on OPFS, the worker's memory bounded and zero-result lookups costing what the
+ *    filters predict — asserted there, run here (not in `npm test`: 2–3 minutes alone) (`--skip-scale`;
+ *    `--scale-entries N` for another size).
  * 6. The hot paths' micro-benchmarks (scripts/bench-micro.mjs, which also runs alone): memtable
  *    insert, Bloom and modular filter build and probe, the k-way merge, a page search, a point
  *    lookup through the table reader, natively and as wasm with one timing loop, and their ratios.
  *
  * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --phase-entries N
  * (the phases at N keys only, and the latency section's load; default 1M and 10M, the latency section 1M), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-tune-rocksdb, --skip-phases,
- * --skip-latency, --skip-micro, --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
+ * --skip-latency, --skip-scale, --skip-micro, --incognito (the browser part in a fresh in-memory context instead of an on-disk profile).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -574,6 +578,25 @@ async function browserBench(entries) {
   }
 }
 
+/**
+ * The 10,000,000-entry browser run: e2e/scale.spec.ts's benchmark test, which `npm test` skips (it
+ * runs when LSM_SCALE_BENCH is set). Its checks (bounded memory, zero-result I/O within 1% of the
+ * filters' prediction) hold here as there; its one line of figures is printed.
+ */
+function scaleBench(entries) {
+  console.log(`\n== the browser at scale (Debian Chromium, an on-disk profile): ${fmt(entries)} entries on OPFS ==`);
+  run('npm', ['run', 'build', '-w', 'web'], { stdio: 'inherit' });
+  const r = spawnSync('npx', ['playwright', 'test', 'e2e/scale.spec.ts', '-g', 'entries on OPFS', '--reporter=line'], {
+    cwd: root,
+    env: { ...env, LSM_SCALE_BENCH: '1', SCALE_ENTRIES: String(entries), E2E_PORT: String(freePort()) },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  const figures = (r.stdout ?? '').split('\n').filter((l) => l.includes('entries on OPFS in'));
+  for (const line of figures) console.log(`  ${line.trim()}`);
+  if (r.status !== 0 || figures.length === 0) console.log(`  the scale run failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+}
+
 // The sizes the benchmark page offers (web/src/pages/bench/BenchPage.tsx); it runs 1,000,000 for any other.
 const BROWSER_SIZES = [100_000, 200_000, 1_000_000];
 const browserEntries = option('--browser-entries', 1_000_000);
@@ -595,4 +618,5 @@ if (!flag('--skip-tune-rocksdb')) rocksdbTuneBench(option('--rounds', 3));
 if (!flag('--skip-phases')) phaseBench(option('--rounds', 3), phaseScales);
 if (!flag('--skip-latency')) latencyBench(option('--rounds', 3), option('--phase-entries', 1_000_000));
 if (!flag('--skip-browser')) await browserBench(browserEntries);
+if (!flag('--skip-scale')) scaleBench(option('--scale-entries', 10_000_000));
 if (!flag('--skip-micro')) microBench({ rounds: option('--rounds', 3) });
