@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import { BarChart } from '../../ui/charts/BarChart';
 import { ChartCard } from '../../ui/charts/ChartCard';
-import { barChartCsv, lineChartCsv, tableCsv } from '../../ui/charts/csv';
+import { lineChartCsv, tableCsv } from '../../ui/charts/csv';
 import { LineChart } from '../../ui/charts/LineChart';
 import type { BarChartProps, LineSeries } from '../../ui/charts/types';
 import type { SweepResult, SweepState } from '../../compute';

@@ -48,6 +48,7 @@ export function MoosePage() {
       memoryBytes: (s.memoryBits * data.entries) / 8,
       updateModel: s.updateModel,
     }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
     [data.entries, data.entryBytes, data.pageBytes, data.bufferBytes, s.memoryBits, s.updateModel],
   );
   const tableEnv = useMemo<TableEnv>(() => ({ dataset: env.dataset, bufferBytes: env.bufferBytes }), [env.dataset, env.bufferBytes]);
@@ -56,9 +57,11 @@ export function MoosePage() {
   // ---- workload
   const mixIssue = mixProblem(mixOf(s));
   const mix = useLastValid(mixOf(s), mixIssue === null);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
   const workload = useMemo(() => workloadOf(mix, s.selectivity), [mix.zeroResult, mix.nonZeroResult, mix.range, mix.update, s.selectivity]);
 
   // ---- the level table; a hand-edited link with impossible lists falls back to the default table
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
   const table = useMemo(() => tableOf(s), [s.ratios, s.runs, s.bits]);
   const [tableNotice, setTableNotice] = useState<string | null>(null);
   const linkIssue = useMemo(() => {
@@ -66,11 +69,13 @@ export function MoosePage() {
     if (lists) return lists;
     const cells = checkDraft(tableEnv, draftOf(table), !s.optimalFilters).rows.flatMap((r) => [r.ratio, r.runs, r.bits]).find((m) => m !== null);
     return cells ? `The link’s level table is not valid (${cells}).` : null;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
   }, [table, tableEnv, s.optimalFilters]);
   useEffect(() => {
     if (!linkIssue) return;
     setTableNotice(`${linkIssue} Using the default table.`);
     url.patch({ ratios: DEFAULTS.ratios, runs: DEFAULTS.runs, bits: DEFAULTS.bits });
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- url.patch is stable; only a new link issue resets the table
   }, [linkIssue]);
   const commit = (rows: TableLevel[]) => url.patch(listsOf(rows));
 

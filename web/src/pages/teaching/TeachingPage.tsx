@@ -59,6 +59,7 @@ export function TeachingPage() {
       stop = true;
       if (timer) clearTimeout(timer);
     };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the loop calls classroom.step; the classroom object is new each render
   }, [playing, speed, classroom.step]);
 
   useEffect(() => {

@@ -32,12 +32,14 @@ export function TradeoffsPage() {
 
   const dataProblem = datasetProblem(s);
   const ds = useLastValid(datasetOf(s), dataProblem === null);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the last valid objects are new each render
   const dataset = useMemo(() => ds, [ds.entries, ds.entryBytes, ds.pageBytes]);
 
   const problem = mixProblem(mixOf(s));
   const mix = useLastValid(mixOf(s), problem === null);
   const workload = useMemo(
     () => workloadOf(mix, s.selectivity),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the last valid objects are new each render
     [mix.zeroResult, mix.nonZeroResult, mix.range, mix.update, s.selectivity],
   );
   const hardware = useMemo(() => ({ writeReadCostRatio: s.phi, pageReadSeconds: s.readMicros * 1e-6 }), [s.phi, s.readMicros]);

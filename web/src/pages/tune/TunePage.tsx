@@ -133,7 +133,7 @@ export function TunePage() {
         try {
           w = JSON.parse(text) as Workload;
         } catch (err) {
-          throw new Error(`not JSON: ${err instanceof Error ? err.message : String(err)}`);
+          throw new Error(`not JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
         }
         await client.call('validate', { workload: w });
         read = { workload: w, name: file.name, notes: [] };
