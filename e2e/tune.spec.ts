@@ -312,6 +312,24 @@ test('tune for RocksDB as a user does it: their OPTIONS and YCSB files in, the o
   for (const name of ['REPORT.md', 'current.OPTIONS', 'recommended.OPTIONS', 'compare.sh', 'workload.properties', 'tune-result.json']) {
     expect(bytes.includes(Buffer.from(`lsm-navigator-tune/${name}`)), name).toBe(true);
   }
+  // The recommendation is the user's own file with exactly the diff's options changed: the
+  // compression RocksDB wrote, and every option the tool does not model, stay as they were.
+  const download = async (name: string) => {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`tune-file-${name}`).click()]);
+    return fs.readFileSync(await file.path(), 'utf8');
+  };
+  const mine = fs.readFileSync(options, 'utf8');
+  expect(await download('current.OPTIONS')).toBe(mine);
+  const recommendedFile = await download('recommended.OPTIONS');
+  const statements = (text: string) => text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const diffNames = new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-option') ?? '')));
+  const named = (line: string) => diffNames.has(line.split('=')[0]);
+  const [before, after] = [statements(mine), statements(recommendedFile)];
+  expect(after.filter((l) => !before.includes(l) && !named(l))).toEqual([]);
+  expect(before.filter((l) => !after.includes(l) && !named(l))).toEqual([]);
+  const compression = before.find((l) => l.startsWith('compression='));
+  expect(compression, 'RocksDB writes its compression').toBeTruthy();
+  expect(after).toContain(compression);
   await screenshot(page, 'tune-rocksdb');
   await expect(page.locator('text=NaN')).toHaveCount(0);
   expect(errors).toEqual([]);

@@ -459,8 +459,8 @@ const handlers: Handlers = {
   timeCost({ io, mix, calibration }) {
     return JSON.parse(time_cost(JSON.stringify(io), JSON.stringify(mix), JSON.stringify(calibration)));
   },
-  tuneBundle({ result, proof }) {
-    return { files: JSON.parse(tune_bundle(JSON.stringify(result), proof ? JSON.stringify(proof) : '')) };
+  tuneBundle({ result, proof, optionsText }) {
+    return { files: JSON.parse(tune_bundle(JSON.stringify(result), proof ? JSON.stringify(proof) : '', optionsText ?? '')) };
   },
 };
 

@@ -313,9 +313,10 @@ pub(crate) struct TuneArgs {
     /// what the current design uses.
     #[arg(long, value_name = "BYTES")]
     pub(crate) memory: Option<String>,
-    /// RocksDB's max_write_buffer_number, for the memory charge (whole number in [1, 64]).
-    #[arg(long, value_name = "N", default_value = "2")]
-    pub(crate) max_write_buffer_number: String,
+    /// RocksDB's max_write_buffer_number, for the memory charge (whole number in [1, 64]);
+    /// default: what --options sets, else RocksDB's 2.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_write_buffer_number: Option<String>,
     /// A plugin you accept building into your application (--target rocksdb): per-level-filters
     /// lets the search give each level its own filter bits (Monkey's split) through the shipped
     /// C++ policy (policy.h, `lsm export --format rocksdb-cpp`); the result says when it is required.

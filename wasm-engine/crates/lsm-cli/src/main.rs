@@ -461,13 +461,15 @@ fn number<T: std::str::FromStr>(v: &str, name: &str) -> Result<T> {
 }
 
 fn tune(a: &TuneArgs) -> Result<()> {
-    let config = match (&a.options, &a.config) {
+    // With --options, the user's file: the design, its memtable count, and the text the
+    // recommendation is written into.
+    let (config, original, file_write_buffers) = match (&a.options, &a.config) {
         (Some(path), _) => {
-            let imported =
-                lsm_export::import(&read(path)?, lsm_export::ImportKind::Rocksdb).map_err(|e| in_file(path, e))?;
-            imported.config
+            let text = read(path)?;
+            let imported = lsm_export::import(&text, lsm_export::ImportKind::Rocksdb).map_err(|e| in_file(path, e))?;
+            (imported.config, Some(text), imported.write_buffers)
         }
-        (None, Some(path)) => load_config(path)?,
+        (None, Some(path)) => (load_config(path)?, None, None),
         (None, None) => return Err(Error::invalid("--options", "is required (or --config)")),
     };
     let workload = load_workload(&a.workload, &a.counts)?;
@@ -477,7 +479,10 @@ fn tune(a: &TuneArgs) -> Result<()> {
         rho,
         target,
         memory: a.memory.as_deref().map(|m| number::<f64>(m, "memory")).transpose()?,
-        write_buffers: number(&a.max_write_buffer_number, "max-write-buffer-number")?,
+        write_buffers: match &a.max_write_buffer_number {
+            Some(n) => number(n, "max-write-buffer-number")?,
+            None => file_write_buffers.unwrap_or(lsm_tune::DEFAULT_WRITE_BUFFERS),
+        },
         rank: a.rank.parse()?,
         calibration: match &a.calibration {
             Some(path) => Some(Calibration::from_json(&read(path)?).map_err(|e| in_file(path, e))?),
@@ -517,7 +522,7 @@ fn tune(a: &TuneArgs) -> Result<()> {
         on: "the engine, on files (lsm tune --out)".into(),
     };
     let _ = std::fs::remove_dir_all(&db);
-    for f in lsm_tune::bundle::files(&result, Some(&proof))? {
+    for f in lsm_tune::bundle::files(&result, Some(&proof), original.as_deref())? {
         let path = std::path::Path::new(dir).join(&f.name);
         std::fs::write(&path, &f.text).map_err(|e| Error::storage(path.to_string_lossy(), e.to_string()))?;
     }

@@ -39,12 +39,23 @@ fn file(name: &str, text: String) -> BundleFile {
     BundleFile { name: name.into(), text }
 }
 
-/// Every file of the bundle, in the order the report lists them.
-pub fn files(result: &TuneResult, proof: Option<&Proof>) -> Result<Vec<BundleFile>> {
+/// Every file of the bundle, in the order the report lists them. `original`: the OPTIONS file the
+/// current design was imported from, when there is one: then `current.OPTIONS` is that file as
+/// given, and `recommended.OPTIONS` is that file with exactly the options of the diff changed
+/// (`recommended_options`), so compression, `max_write_buffer_number` and every option the tool
+/// does not model stay as the user set them; without it both are exported from the designs.
+pub fn files(result: &TuneResult, proof: Option<&Proof>, original: Option<&str>) -> Result<Vec<BundleFile>> {
     let rec = result.recommendation();
     let w = &result.workload;
-    let mut out = vec![file("REPORT.md", report(result, proof))];
-    out.push(file("recommended.OPTIONS", export::export(&rec.config, Format::Rocksdb, Some(w))?.text));
+    let mut out = vec![file("REPORT.md", report(result, proof, original.is_some()))];
+    let (recommended, current) = match original {
+        Some(text) => (recommended_options(result, text)?, text.to_string()),
+        None => (
+            export::export(&rec.config, Format::Rocksdb, Some(w))?.text,
+            export::export(&result.current.config, Format::Rocksdb, Some(w))?.text,
+        ),
+    };
+    out.push(file("recommended.OPTIONS", recommended));
     let plugin = RequiredPlugin::of(&rec.config);
     if let Some(p) = &plugin {
         // The plugin the recommendation cannot run without, under the name referee.cc includes.
@@ -52,7 +63,7 @@ pub fn files(result: &TuneResult, proof: Option<&Proof>) -> Result<Vec<BundleFil
     } else if matches!(rec.config.filter.allocation, Allocation::Monkey | Allocation::Explicit) {
         out.push(file("recommended-filter-policy.cc", export::export(&rec.config, Format::RocksdbCpp, Some(w))?.text));
     }
-    out.push(file("current.OPTIONS", export::export(&result.current.config, Format::Rocksdb, Some(w))?.text));
+    out.push(file("current.OPTIONS", current));
     out.push(file("recommended.engine.json", export::engine::canonical_json(&rec.config)));
     out.push(file("current.engine.json", export::engine::canonical_json(&result.current.config)));
     out.push(file("workload.json", w.to_json() + "\n"));
@@ -72,6 +83,30 @@ pub fn files(result: &TuneResult, proof: Option<&Proof>) -> Result<Vec<BundleFil
     out.push(file("referee.cc", REFEREE_SOURCE.into()));
     out.push(file("tune-result.json", serde_json::to_string_pretty(result).unwrap_or_default() + "\n"));
     Ok(out)
+}
+
+/// The user's OPTIONS file `original` with exactly the options the recommendation's diff names
+/// set to their new values (none for "keep your design", or a design the RocksDB search did not
+/// advise on: then the file comes back as given). The per-level filter plugin is a line of the
+/// diff but no option of the file: the bundle's policy.h carries it.
+pub fn recommended_options(result: &TuneResult, original: &str) -> Result<String> {
+    let changes = result.rocksdb.as_ref().map_or(&[][..], |a| a.changes.as_slice());
+    let edits: Vec<export::OptionEdit<'_>> = changes
+        .iter()
+        .filter(|c| c.option != crate::rocksdb::knobs::PER_LEVEL_OPTION)
+        .map(|c| export::OptionEdit { section: &c.section, option: &c.option, value: &c.to })
+        .collect();
+    let patched = export::with_options(original, &edits)?;
+    if edits.is_empty() {
+        return Ok(patched);
+    }
+    let names: Vec<&str> = edits.iter().map(|e| e.option).collect();
+    Ok(format!(
+        "# LSM Navigator: your OPTIONS file with the {} options of the recommendation set ({}); every other line as you \
+         gave it.\n{patched}",
+        edits.len(),
+        names.join(", ")
+    ))
 }
 
 /// The RocksDB referee's source (interop/rocksdb/referee.cc), shipped in the bundle so
@@ -215,7 +250,7 @@ fn changes(a: &EngineConfig, b: &EngineConfig) -> Vec<String> {
     out
 }
 
-fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
+fn report(r: &TuneResult, proof: Option<&Proof>, users_file: bool) -> String {
     let rec = r.recommendation();
     let cur = &r.current;
     let target = match r.target {
@@ -349,10 +384,17 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
         io(g.recommended),
         if g.recommended > g.current { " — the recommendation is tuned to this data size and loses as the data grows: tune again for the size you expect" } else { "" }
     ));
-    s.push_str(
+    s.push_str(if users_file {
         "\n## Files\n\n\
-         - `recommended.OPTIONS`, `current.OPTIONS`: RocksDB OPTIONS files (`# LOSSY` lines say what RocksDB cannot express)\n\
-         - `recommended.engine.json`, `current.engine.json`: the designs for `lsm run --config`\n\
+         - `current.OPTIONS`: your OPTIONS file as you gave it; `recommended.OPTIONS`: the same file with exactly the \
+         options under What changed set (none: your file unchanged), every other line (compression, max_write_buffer_number, what the tuner does \
+         not model) as you wrote it\n"
+    } else {
+        "\n## Files\n\n\
+         - `recommended.OPTIONS`, `current.OPTIONS`: RocksDB OPTIONS files (`# LOSSY` lines say what RocksDB cannot express)\n"
+    });
+    s.push_str(
+        "- `recommended.engine.json`, `current.engine.json`: the designs for `lsm run --config`\n\
          - `workload.properties`, `workload.json`: the workload for YCSB and for `lsm run --workload`\n\
          - `compare.sh`, `referee.cc`: `sh compare.sh` plays the workload's exact operations on RocksDB with each OPTIONS file \
          (the referee, built from referee.cc against your librocksdb; needs `lsm` and g++) and prints RocksDB's own counts: \

@@ -217,7 +217,7 @@ fn the_bundle_holds_every_file_and_a_report_that_says_what_changed() {
     assert_eq!(rec.config.compaction.granularity, Granularity::File);
     assert_eq!(rec.config.filter.allocation, Allocation::Uniform);
     let proof = Proof { current: 0.5, recommended: 0.4, on: "the engine, in a test".into() };
-    let bundle = files(&t, Some(&proof)).unwrap();
+    let bundle = files(&t, Some(&proof), None).unwrap();
     let names: Vec<&str> = bundle.iter().map(|f| f.name.as_str()).collect();
     for name in [
         "REPORT.md",

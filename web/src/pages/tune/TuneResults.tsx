@@ -39,6 +39,7 @@ export function TuneResults({
   tuned,
   current,
   workload,
+  optionsText,
   calibration,
   onCalibrated,
   onProblem,
@@ -46,6 +47,8 @@ export function TuneResults({
   tuned: { result: TuneResult; millis: number } | null;
   current: EngineConfig;
   workload: Workload;
+  /** The OPTIONS file the current design came from: the bundle's recommendation is that file with the diff applied. */
+  optionsText?: string;
   calibration: Calibration | null;
   onCalibrated: (c: Calibration) => void;
   onProblem: (problem: string | null) => void;
@@ -120,7 +123,7 @@ export function TuneResults({
   const bundle = async (): Promise<BundleFile[] | null> => {
     if (!result) return null;
     try {
-      return (await engineClient().call('tuneBundle', { result, proof })).files;
+      return (await engineClient().call('tuneBundle', { result, proof, optionsText })).files;
     } catch (err) {
       onProblem(err instanceof Error ? err.message : String(err));
       return null;
