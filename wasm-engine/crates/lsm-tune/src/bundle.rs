@@ -80,7 +80,9 @@ pub fn files(result: &TuneResult, proof: Option<&Proof>, original: Option<&str>)
         "compare.sh",
         compare_script(result.current.config.block_cache.bytes, rec.config.block_cache.bytes, plugin.is_some()),
     ));
-    out.push(file("referee.cc", REFEREE_SOURCE.into()));
+    for (name, text) in REFEREE_SOURCES {
+        out.push(file(name, (*text).into()));
+    }
     out.push(file("tune-result.json", serde_json::to_string_pretty(result).unwrap_or_default() + "\n"));
     Ok(out)
 }
@@ -109,9 +111,26 @@ pub fn recommended_options(result: &TuneResult, original: &str) -> Result<String
     ))
 }
 
-/// The RocksDB referee's source (interop/rocksdb/referee.cc), shipped in the bundle so
-/// `compare.sh` can build it against the user's own librocksdb.
-const REFEREE_SOURCE: &str = include_str!("../../../../interop/rocksdb/referee.cc");
+/// The RocksDB referee's sources (interop/rocksdb/referee.cc, its `main`, and its parts
+/// referee_*.h/.cc), shipped in the bundle so `compare.sh` can build it against the user's own
+/// librocksdb. The bundle's tests check the list against the directory.
+const REFEREE_SOURCES: &[(&str, &str)] = &[
+    ("referee.cc", include_str!("../../../../interop/rocksdb/referee.cc")),
+    ("referee_common.h", include_str!("../../../../interop/rocksdb/referee_common.h")),
+    ("referee_common.cc", include_str!("../../../../interop/rocksdb/referee_common.cc")),
+    ("referee_counters.h", include_str!("../../../../interop/rocksdb/referee_counters.h")),
+    ("referee_counters.cc", include_str!("../../../../interop/rocksdb/referee_counters.cc")),
+    ("referee_json.h", include_str!("../../../../interop/rocksdb/referee_json.h")),
+    ("referee_json.cc", include_str!("../../../../interop/rocksdb/referee_json.cc")),
+    ("referee_listener.h", include_str!("../../../../interop/rocksdb/referee_listener.h")),
+    ("referee_listener.cc", include_str!("../../../../interop/rocksdb/referee_listener.cc")),
+    ("referee_report.h", include_str!("../../../../interop/rocksdb/referee_report.h")),
+    ("referee_report.cc", include_str!("../../../../interop/rocksdb/referee_report.cc")),
+    ("referee_setup.h", include_str!("../../../../interop/rocksdb/referee_setup.h")),
+    ("referee_setup.cc", include_str!("../../../../interop/rocksdb/referee_setup.cc")),
+    ("referee_stream.h", include_str!("../../../../interop/rocksdb/referee_stream.h")),
+    ("referee_stream.cc", include_str!("../../../../interop/rocksdb/referee_stream.cc")),
+];
 
 /// Plays workload.json's exact operation stream on RocksDB with each OPTIONS file through the
 /// referee and prints, per run, RocksDB's own counts per operation; `db_bench` as an argument
@@ -159,7 +178,7 @@ LSM=\"${{LSM:-lsm}}\"
 REPEATS=\"${{REPEATS:-2}}\"
 command -v \"$LSM\" > /dev/null || {{ echo \"compare.sh: lsm not found (put LSM Navigator's CLI on PATH or set LSM)\" >&2; exit 2; }}
 mkdir -p \"$WORK\"
-g++ -std=c++17 -O2 {build_flags}\"$here/referee.cc\" -o \"$WORK/referee\" -lrocksdb -lpthread
+g++ -std=c++17 -O2 {build_flags}\"$here/referee.cc\" \"$here\"/referee_*.cc -o \"$WORK/referee\" -lrocksdb -lpthread
 printf '%-12s %4s %10s %10s %10s %9s %15s %15s %15s\\n' design run blocks/op data/op written/B ops/s get_p50/p99 write_p50/p99 scan_p50/p99
 i=1
 while [ \"$i\" -le \"$REPEATS\" ]; do
@@ -396,8 +415,8 @@ fn report(r: &TuneResult, proof: Option<&Proof>, users_file: bool) -> String {
     s.push_str(
         "- `recommended.engine.json`, `current.engine.json`: the designs for `lsm run --config`\n\
          - `workload.properties`, `workload.json`: the workload for YCSB and for `lsm run --workload`\n\
-         - `compare.sh`, `referee.cc`: `sh compare.sh` plays the workload's exact operations on RocksDB with each OPTIONS file \
-         (the referee, built from referee.cc against your librocksdb; needs `lsm` and g++) and prints RocksDB's own counts: \
+         - `compare.sh`, `referee.cc` and its parts `referee_*`: `sh compare.sh` plays the workload's exact operations on RocksDB with each OPTIONS file \
+         (the referee, built from them against your librocksdb; needs `lsm` and g++) and prints RocksDB's own counts: \
          blocks read from storage per operation, bytes written per user byte, ops/s, latency\n\
          - `workload.db_bench.sh`: the same key and operation counts for db_bench (`sh compare.sh db_bench` runs it too)\n\
          - `tune-result.json`: everything above as data\n",

@@ -245,6 +245,14 @@ fn the_bundle_holds_every_file_and_a_report_that_says_what_changed() {
     assert!(compare.contains(&format!("cache={}", rec.config.block_cache.bytes)), "{compare}");
     assert!(!compare.contains("keys_read ") && !compare.contains("rocksdb.bytes.written"), "{compare}");
     assert!(text("referee.cc").contains("LSMOPS1"));
+    // Every part of the referee ships, so compare.sh's build finds what referee.cc includes.
+    let referee_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../interop/rocksdb");
+    for entry in std::fs::read_dir(&referee_dir).expect("interop/rocksdb") {
+        let part = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        if part.starts_with("referee_") && (part.ends_with(".cc") || part.ends_with(".h")) {
+            assert!(names.contains(&part.as_str()), "{part} is not in the bundle");
+        }
+    }
     let report = &bundle[0].text;
     assert!(
         report.contains("## What changed")
