@@ -124,9 +124,7 @@ fn merging_for(flag: Option<&str>, on_files: bool) -> Result<Merging> {
             "--merges",
             "background needs --dir (the merger threads open the files themselves; memory storage lives in one thread)",
         )),
-        Some(other) => {
-            Err(Error::invalid("--merges", format!("must be background, paced or inline, got \"{other}\"")))
-        }
+        Some(other) => Err(Error::invalid("--merges", format!("must be background, paced or inline, got \"{other}\""))),
     }
 }
 
