@@ -349,7 +349,7 @@ fn the_merge_mode_follows_the_storage_and_every_output_says_which_ran() {
     ];
     for (extra, mode) in cases {
         for command in ["run", "bench"] {
-            let _ = std::fs::remove_dir_all(&db);
+            let _ = std::fs::remove_dir_all(db);
             let mut args = vec![command, "--config", &config, "--workload", &workload, "--no-wal"];
             args.extend(extra);
             let out = lsm(&args);
@@ -370,7 +370,7 @@ fn the_merge_mode_follows_the_storage_and_every_output_says_which_ran() {
         (&["--merges", "background"][..], "--merges: background needs --dir"),
         (&["--dir", db, "--merges", "fast"][..], "--merges: must be background, paced or inline"),
     ] {
-        let _ = std::fs::remove_dir_all(&db);
+        let _ = std::fs::remove_dir_all(db);
         let mut args = vec!["run", "--config", &config, "--workload", &workload];
         args.extend(extra);
         let out = lsm(&args);
