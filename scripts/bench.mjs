@@ -572,7 +572,18 @@ function defaultsBench(rounds, n) {
       // The summary's own line: what a user reads on stderr.
       const said = /^merges: (\S+)/m.exec(r.stderr)?.[1] ?? 'not said';
       if (said !== rep.merges) throw new Error(`lsm run's summary says merges ${said}, its Report ${rep.merges}`);
-      samples.engine.push({ merges: rep.merges, rate: n / (rep.timings.preload_ms / 1000), max: insert.max_ns, p999: insert.p999_ns, steal: steal?.totalMs ?? null });
+      const st = rep.preload.stalls;
+      samples.engine.push({
+        merges: rep.merges,
+        rate: n / (rep.timings.preload_ms / 1000),
+        max: insert.max_ns,
+        p999: insert.p999_ns,
+        steal: steal?.totalMs ?? null,
+        // Writes that waited for the merger (slowed, stopped, a full buffer waiting for the last flush), and for how long.
+        stalls: `${st.slowdowns}/${st.stops}/${st.flush_waits}, ${(st.stalled_ns / 1e6).toFixed(0)} ms`,
+        // What else the machine ran: on a shared 2-core machine the longest insert is often a thread kept waiting for a core.
+        load: os.loadavg()[0],
+      });
       fs.rmSync(dir, { recursive: true, force: true });
       for (const bench of ['fillrandom', 'filluniquerandom']) {
         fs.rmSync(dir, { recursive: true, force: true });
@@ -586,7 +597,10 @@ function defaultsBench(rounds, n) {
       fs.rmSync(dir, { recursive: true, force: true });
       const e = samples.engine.at(-1);
       const f = samples.fillrandom.at(-1);
-      console.log(`  round ${i + 1} of ${rounds}: engine (merges ${e.merges}) ${fmt(e.rate)} inserts/s, longest insert ${(e.max / 1e6).toFixed(1)} ms | RocksDB fillrandom ${fmt(f.rate)}/s: ${(e.rate / f.rate).toFixed(2)}×`);
+      console.log(
+        `  round ${i + 1} of ${rounds}: engine (merges ${e.merges}) ${fmt(e.rate)} inserts/s, longest insert ${(e.max / 1e6).toFixed(1)} ms, stalls ${e.stalls} ` +
+          `(slowed/stopped/flush waits, time), load average ${e.load.toFixed(1)} | RocksDB fillrandom ${fmt(f.rate)}/s: ${(e.rate / f.rate).toFixed(2)}×`,
+      );
     }
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
