@@ -218,7 +218,7 @@ export interface Stats {
  */
 export type Merging = 'paced' | 'inline';
 
-/** When a report's merges ran: the browser's modes, or natively `background` (`lsm run --merges background`). */
+/** When a report's merges ran: the browser's modes, or natively `background` (the default of `lsm run --dir`, on files). */
 export type ReportMerging = Merging | 'background';
 
 /**
@@ -342,7 +342,7 @@ export interface Report {
   version: 1;
   engine: string;
   config: EngineConfig;
-  /** When the run's merges ran (absent in reports written before it was recorded). */
+  /** When the run's merges ran (absent in reports written before it was recorded): the browser always runs paced or inline. */
   merges?: ReportMerging;
   workload: Workload | null;
   source: string;

@@ -69,7 +69,7 @@ export interface Requests {
   apply: { batch: Uint8Array };
   /** Run a workload or a KVBench trace to the end (or until cancelled), reporting progress. */
   /** `timed` (default true): time every operation for the report's latencies; a throughput benchmark turns it off. */
-  /** `merges`: when the engine runs its merges during the run (default paced, as `lsm run --merges`). */
+  /** `merges`: when the engine runs its merges during the run (default paced, as `lsm run` in memory; the worker has no background mode). */
   run: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string; timed?: boolean; merges?: Merging };
   /** Stop the running workload after its current step. */
   cancel: Record<string, never>;
