@@ -29,6 +29,13 @@ test('tune: LevelDB on YCSB B — the engine’s design for the same memory, mea
   expect(await cell(page, 1, 4)).toBeGreaterThanOrEqual(0);
   // At ρ = 0 the robust design is the nominal one.
   expect(await cell(page, 2, 2)).toBe(nominalCost);
+  // One headline gain, with its range: the same number in the headline and in the table's row.
+  const headline = page.getByTestId('tune-headline');
+  const headlineGain = Number(await headline.getAttribute('data-gain'));
+  expect(await cell(page, 1, 4)).toBe(headlineGain);
+  expect(Number(await headline.getAttribute('data-low'))).toBeLessThanOrEqual(headlineGain);
+  expect(Number(await headline.getAttribute('data-high'))).toBeGreaterThanOrEqual(headlineGain);
+  await expect(headline).toContainText(`${(headlineGain * 100).toFixed(1)}% less I/O per operation in the run as played predicted (`);
   // And with twice the data, both designs are priced again.
   await expect(page.getByTestId('tune-grown')).toContainText('With twice the data (200,000 records)');
 
@@ -195,6 +202,14 @@ test('tune: the landing view starts from RocksDB 7.8’s true defaults with some
   // The verdict in words, with the model's error, and the diff as RocksDB option names.
   const verdict = page.getByTestId('tune-verdict-model');
   await expect(verdict).toHaveAttribute('data-keep', 'false');
+  // One headline gain: the verdict's, the headline's and the table's recommended row are one number.
+  const headline = page.getByTestId('tune-headline');
+  const headlineGain = Number(await headline.getAttribute('data-gain'));
+  expect(Number(await verdict.getAttribute('data-gain'))).toBe(headlineGain);
+  expect(await cell(page, 1, 4)).toBe(headlineGain);
+  await expect(verdict).toContainText(`${(headlineGain * 100).toFixed(1)}%`);
+  await expect(headline).toContainText(`${(headlineGain * 100).toFixed(1)}% less`);
+  await expect(headline).toContainText('steady state');
   expect(Number(await verdict.getAttribute('data-low'))).toBeGreaterThan(0);
   await expect(verdict).toContainText('within the model');
   await expect(page.getByTestId('tune-changes').locator('tr[data-option="filter_policy"]')).toContainText('bloomfilter');

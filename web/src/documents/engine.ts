@@ -562,6 +562,16 @@ export interface TuneOptions {
 /** Plugins the tuner may recommend (lsm-tune `per_level::Plugin`). */
 export type TunePlugin = 'per-level-filters';
 
+/** lsm-tune `Headline`: the recommendation's one gain, its range, keep or change, and what it measures. */
+export interface TuneHeadline {
+  gain: number;
+  low: number;
+  high: number;
+  /** Keep your design: the recommendation is the current design. */
+  keep: boolean;
+  measures: string;
+}
+
 /** A plugin the recommendation cannot run without (lsm-tune `RequiredPlugin`). */
 export interface RequiredPlugin {
   plugin: TunePlugin;
@@ -592,7 +602,10 @@ export interface TuneResult {
   robust: PricedDesign;
   recommended: 'nominal' | 'robust';
   expected_loss: number;
+  /** The gain in I/O per operation in the run as played (what the proof measures). */
   predicted_gain: number;
+  /** The one headline gain, with the model's error around it and what it measures. */
+  headline: TuneHeadline;
   candidates: number;
   neighbourhood: { samples: number; current: number[]; nominal: number[]; robust: number[] };
   /** Both designs predicted with twice the data (same operations). */

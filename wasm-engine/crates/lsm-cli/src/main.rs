@@ -571,8 +571,15 @@ fn tune(a: &TuneArgs) -> Result<()> {
         let path = std::path::Path::new(dir).join(&f.name);
         std::fs::write(&path, &f.text).map_err(|e| Error::storage(path.to_string_lossy(), e.to_string()))?;
     }
+    let h = &result.headline;
     outln!(
-        "{dir}: predicted gain {:.1}%, measured {:.1}% (I/O per operation {:.4} → {:.4})",
+        "{dir}: predicted gain {:.1}% ({:.1}% to {:.1}%, {}{}); in the run, I/O per operation: predicted {:.1}%, measured \
+         {:.1}% ({:.4} → {:.4})",
+        h.gain * 100.0,
+        h.low * 100.0,
+        h.high * 100.0,
+        h.measures,
+        if h.keep { "; keep your design" } else { "" },
         result.predicted_gain * 100.0,
         (1.0 - proof.recommended / proof.current.max(1e-12)) * 100.0,
         proof.current,

@@ -383,9 +383,16 @@ fn report(r: &TuneResult, proof: Option<&Proof>, users_file: bool) -> String {
         io(cur.prediction.class_costs[class]),
         io(rec.prediction.class_costs[class])
     ));
+    let h = &r.headline;
     s.push_str(&format!(
-        "\n## Gain\n\nPredicted: {} less I/O per operation. The prediction replays the engine's own merge policy and \
-         filter sizing on sizes, so it is what the engine will measure (tested against the engine within a few percent).\n",
+        "\n## Gain\n\nPredicted: {} less {} ({} to {} within the model's error){}. In the run as played, in I/O per \
+         operation (what the proof measures): {} less. The prediction replays the engine's own merge policy and filter \
+         sizing on sizes, so it is what the engine will measure (tested against the engine within a few percent).\n",
+        pct(h.gain),
+        h.measures,
+        pct(h.low),
+        pct(h.high),
+        if h.keep { ": keep your design" } else { "" },
         pct(r.predicted_gain)
     ));
     if let Some(p) = proof {

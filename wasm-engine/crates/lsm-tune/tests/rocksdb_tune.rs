@@ -55,6 +55,10 @@ fn every_design_fits_the_budget_and_the_defaults_gain_beyond_the_model_error() {
     assert!(!v.keep && v.low > 0.0, "{v:?}");
     let g = advice(&t).steady_gain;
     assert!(g >= v.low && g <= v.high, "{g} {v:?}");
+    // The one headline gain is the verdict's, named for what it measures.
+    let h = &t.headline;
+    assert_eq!((h.gain, h.low, h.high, h.keep), (v.gain, v.low, v.high, v.keep));
+    assert!(h.measures.contains("steady state"), "{}", h.measures);
     // The diff names RocksDB options; the shares of the moves add up to the whole gain.
     assert!(!advice(&t).changes.is_empty());
     assert!(
@@ -76,6 +80,10 @@ fn a_tuned_design_is_kept() {
     let again = tuned(&first.nominal.config, &w);
     let v = advice(&again).verdict.clone();
     assert!(v.keep, "re-tuning the recommendation: {v:?}");
+    // "Keep" has its range too.
+    assert!(
+        again.headline.keep && again.headline.low <= again.headline.gain && again.headline.gain <= again.headline.high
+    );
     assert!(v.words.starts_with("keep your design"), "{}", v.words);
     assert!(advice(&again).changes.is_empty(), "{:?}", advice(&again).changes);
 }

@@ -149,7 +149,20 @@ fn the_recommendation_holds_memory_and_is_never_predicted_worse() {
         // ρ = 0: robust is nominal.
         assert_eq!(nominal.robust.summary, nominal.nominal.summary);
         assert!(nominal.predicted_gain >= 0.0);
+        // One headline: at ρ = 0 the run's gain (what the engine search ranks by), inside its range.
+        let h = &nominal.headline;
+        assert!((h.gain - nominal.predicted_gain).abs() < 1e-12, "{name}: {h:?} vs {}", nominal.predicted_gain);
+        assert!(h.low <= h.gain && h.gain <= h.high && h.measures.contains("in the run as played"), "{name}: {h:?}");
+        assert_eq!(h.keep, nominal.nominal.config == nominal.current.config, "{name}: {h:?}");
         let robust = tune(&current, &w, 1.0, Target::Engine).unwrap();
+        // At ρ > 0, the worst case's gain, named so.
+        let r = &robust.headline;
+        let worst_gain =
+            if robust.current.worst > 0.0 { 1.0 - robust.robust.worst / robust.current.worst } else { 0.0 };
+        assert!(
+            (r.gain - worst_gain).abs() < 1e-12 && r.measures.starts_with("the worst case within ρ = 1"),
+            "{name}: {r:?}"
+        );
         assert!(robust.robust.worst <= robust.nominal.worst + 1e-9, "{name}");
         assert!(robust.expected_loss >= -1e-12, "{name}");
         assert_eq!(robust.neighbourhood.current.len(), 1_000);
