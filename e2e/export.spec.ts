@@ -26,7 +26,6 @@ const presetFile = (id: string) => path.join(ROOT, 'public/presets', `${id}.json
 const workloadFile = (id: string) => path.join(ROOT, 'public/examples', `${id}.json`);
 
 type Format = 'engine' | 'rocksdb' | 'rocksdb-cpp' | 'db_bench';
-const FORMATS: Format[] = ['engine', 'rocksdb', 'rocksdb-cpp', 'db_bench'];
 const FILE_NAMES: Record<Format, (slug: string) => string> = {
   engine: (s) => `lsm-${s}.json`,
   rocksdb: (s) => `OPTIONS-${s}.ini`,

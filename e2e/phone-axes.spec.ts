@@ -85,6 +85,28 @@ for (const route of ROUTES) {
   });
 }
 
+test('phone: no two tick labels overlap on the charts a Lab run and a robust tune draw', async ({ page }) => {
+  test.setTimeout(240_000);
+  const errors = collectErrors(page);
+  await page.setViewportSize(PHONE);
+  await page.goto('/#/lab?v=1&n=20000&ops=20000&me=0.3&mm=0.5&mr=0.2');
+  await page.getByTestId('run-button').click();
+  await expect(page.getByTestId('run-result')).toBeVisible({ timeout: 120_000 });
+  await chartsSettled(page);
+  let found = await overlappingTicks(page);
+  console.log(`lab result: ${found.charts} charts, ${found.labels} tick labels, ${found.overlaps.length} overlapping pairs`);
+  expect(found.charts).toBeGreaterThanOrEqual(2);
+  expect(found.overlaps).toEqual([]);
+  await page.goto('/#/tune?v=1&d=leveldb&w=b&n=20000&ops=5000&t=engine&rho=0.5');
+  await expect(page.getByTestId('tune-table').locator('tbody tr')).toHaveCount(3, { timeout: 60_000 });
+  await chartsSettled(page);
+  found = await overlappingTicks(page);
+  console.log(`tune: ${found.charts} charts, ${found.labels} tick labels, ${found.overlaps.length} overlapping pairs`);
+  expect(found.charts).toBeGreaterThanOrEqual(1);
+  expect(found.overlaps).toEqual([]);
+  expect(errors).toEqual([]);
+});
+
 /** Each nav link's box against the nav's visible box, and what the two arrows show. */
 async function navState(page: Page) {
   return page.getByTestId('nav-scroller').evaluate((scroller) => {

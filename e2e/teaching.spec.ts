@@ -405,6 +405,10 @@ for (const viewport of [
       await expect(page.getByTestId('teach-merge-underway'), where).toHaveCount(merging ? 1 : 0);
       if (merging) await expect(page.getByTestId('teach-merge-underway')).toHaveText('1 under way');
       await checkNextStep(where);
+      // The counters are on the projected screen too, below the tree.
+      const counters = await page.getByTestId('teach-merges').evaluate((e) => ({ top: e.getBoundingClientRect().top, bottom: e.getBoundingClientRect().bottom, h: window.innerHeight }));
+      expect(counters.bottom, `${where}: the Merges counter on screen`).toBeLessThanOrEqual(counters.h);
+      expect(counters.top, where).toBeGreaterThan(0);
       wasMerging = merging;
       lastEntries = entries;
     }

@@ -29,6 +29,13 @@ test('tune: LevelDB on YCSB B — the engine’s design for the same memory, mea
   expect(await cell(page, 1, 4)).toBeGreaterThanOrEqual(0);
   // At ρ = 0 the robust design is the nominal one.
   expect(await cell(page, 2, 2)).toBe(nominalCost);
+  // One headline gain, with its range: the same number in the headline and in the table's row.
+  const headline = page.getByTestId('tune-headline');
+  const headlineGain = Number(await headline.getAttribute('data-gain'));
+  expect(await cell(page, 1, 4)).toBe(headlineGain);
+  expect(Number(await headline.getAttribute('data-low'))).toBeLessThanOrEqual(headlineGain);
+  expect(Number(await headline.getAttribute('data-high'))).toBeGreaterThanOrEqual(headlineGain);
+  await expect(headline).toContainText(`${(headlineGain * 100).toFixed(1)}% less I/O per operation in the run as played predicted (`);
   // And with twice the data, both designs are priced again.
   await expect(page.getByTestId('tune-grown')).toContainText('With twice the data (200,000 records)');
 
@@ -195,6 +202,14 @@ test('tune: the landing view starts from RocksDB 7.8’s true defaults with some
   // The verdict in words, with the model's error, and the diff as RocksDB option names.
   const verdict = page.getByTestId('tune-verdict-model');
   await expect(verdict).toHaveAttribute('data-keep', 'false');
+  // One headline gain: the verdict's, the headline's and the table's recommended row are one number.
+  const headline = page.getByTestId('tune-headline');
+  const headlineGain = Number(await headline.getAttribute('data-gain'));
+  expect(Number(await verdict.getAttribute('data-gain'))).toBe(headlineGain);
+  expect(await cell(page, 1, 4)).toBe(headlineGain);
+  await expect(verdict).toContainText(`${(headlineGain * 100).toFixed(1)}%`);
+  await expect(headline).toContainText(`${(headlineGain * 100).toFixed(1)}% less`);
+  await expect(headline).toContainText('steady state');
   expect(Number(await verdict.getAttribute('data-low'))).toBeGreaterThan(0);
   await expect(verdict).toContainText('within the model');
   await expect(page.getByTestId('tune-changes').locator('tr[data-option="filter_policy"]')).toContainText('bloomfilter');
@@ -312,6 +327,24 @@ test('tune for RocksDB as a user does it: their OPTIONS and YCSB files in, the o
   for (const name of ['REPORT.md', 'current.OPTIONS', 'recommended.OPTIONS', 'compare.sh', 'workload.properties', 'tune-result.json']) {
     expect(bytes.includes(Buffer.from(`lsm-navigator-tune/${name}`)), name).toBe(true);
   }
+  // The recommendation is the user's own file with exactly the diff's options changed: the
+  // compression RocksDB wrote, and every option the tool does not model, stay as they were.
+  const download = async (name: string) => {
+    const [file] = await Promise.all([page.waitForEvent('download'), page.getByTestId(`tune-file-${name}`).click()]);
+    return fs.readFileSync(await file.path(), 'utf8');
+  };
+  const mine = fs.readFileSync(options, 'utf8');
+  expect(await download('current.OPTIONS')).toBe(mine);
+  const recommendedFile = await download('recommended.OPTIONS');
+  const statements = (text: string) => text.split('\n').map((l) => l.trim()).filter((l) => l && !l.startsWith('#'));
+  const diffNames = new Set(await rows.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-option') ?? '')));
+  const named = (line: string) => diffNames.has(line.split('=')[0]);
+  const [before, after] = [statements(mine), statements(recommendedFile)];
+  expect(after.filter((l) => !before.includes(l) && !named(l))).toEqual([]);
+  expect(before.filter((l) => !after.includes(l) && !named(l))).toEqual([]);
+  const compression = before.find((l) => l.startsWith('compression='));
+  expect(compression, 'RocksDB writes its compression').toBeTruthy();
+  expect(after).toContain(compression);
   await screenshot(page, 'tune-rocksdb');
   await expect(page.locator('text=NaN')).toHaveCount(0);
   expect(errors).toEqual([]);

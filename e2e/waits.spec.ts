@@ -44,7 +44,7 @@ function checkTimeLeft(name: string, samples: Sample[]): void {
 
 test('Lab: a run with its preload shows a bar and a time left that never rises by half', async ({ page }) => {
   test.setTimeout(300_000);
-  const errors = await openPage(page, 'lab?v=1&n=400000&ops=300000&me=0.5&mm=0.5', 'Workload lab');
+  const errors = await openPage(page, 'lab?v=1&n=1500000&ops=500000&me=0.5&mm=0.5', 'Workload lab');
   await page.getByTestId('run-button').click();
   const progress = page.getByTestId('task-progress');
   await expect(progress).toBeVisible({ timeout: 1000 });
@@ -53,6 +53,16 @@ test('Lab: a run with its preload shows a bar and a time left that never rises b
   checkTimeLeft('lab run', samples);
   // This run made zero-result lookups: their chart by level is drawn.
   await expect(page.getByTestId('level-chart')).toBeVisible();
+  expect(errors).toEqual([]);
+});
+
+test('Lab: a sweep of 16 runs shows its runs and a time left over all of them that never rises by half', async ({ page }) => {
+  test.setTimeout(300_000);
+  const errors = await openPage(page, 'lab?tab=sweep', 'Workload lab');
+  await page.getByTestId('sweep-run').click();
+  await expect(page.getByTestId('task-step')).toBeVisible({ timeout: 1000 });
+  const samples = await sampleUntil(page, page.getByRole('progressbar', { name: 'Runs done' }), page.getByTestId('progress-eta'), page.getByTestId('sweep-saved'), 280_000);
+  checkTimeLeft('lab sweep', samples);
   expect(errors).toEqual([]);
 });
 

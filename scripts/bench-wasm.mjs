@@ -59,5 +59,7 @@ console.log(
     run_ops_per_sec: workload.operations / runSeconds,
     found: report.results.get_existing_found,
     run_page_ios: report.summary.reduce((n, c) => n + c.page_ios, 0),
+    // The browser's mode (paced: the worker has no merge threads), as the Report records it.
+    merges: report.merges,
   }),
 );

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm test`: install what the suites need from Debian if it is missing, set up, then run every
- * suite — Rust (cargo test, clippy, rustfmt), TypeScript type checks, Vitest for models and web,
+ * suite — Rust (cargo test, clippy, rustfmt), TypeScript type checks and ESLint, Vitest for models and web,
  * Playwright end-to-end in Debian's Chromium, the interop suites against a real RocksDB and
  * LevelDB, and a fuzzing smoke run — and end with one line `N passed, N failed` over all of them.
  * The summary above it gives each suite's count and wall time (and setup's and the native build's).
@@ -128,6 +128,8 @@ const TS_LINTS = [
   // One-way layers and no import cycles (ARCHITECTURE.md); then proof that the rules catch a
   // deliberately added cycle or layer violation. The Rust side is a test in wasm-engine.
   ['npx', ['depcruise', 'web/src', 'models/src', '--config', '.dependency-cruiser.cjs']],
+  // typescript-eslint's recommended rules and React's rules of hooks (eslint.config.mjs), no warning allowed.
+  ['npx', ['eslint', 'web/src', 'web/test', 'models/src', 'models/test', 'e2e', 'scripts', 'eslint.config.mjs', '--max-warnings', '0']],
   [process.execPath, ['--test', '--test-reporter=spec', 'scripts/dependency-rules.test.mjs', 'scripts/system.test.mjs', 'scripts/host-steal.test.mjs']],
 ];
 

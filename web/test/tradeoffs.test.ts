@@ -22,9 +22,8 @@ describe('monkeyDesignToEngineConfig', () => {
       { entries: 1e6, entryBytes: 128, pageBytes: 4096 },
       { policy: 'leveling', sizeRatio: 10, bufferBytes: MIB, filterBitsPerEntry: 10, allocation: 'monkey' },
     );
-    const { name: _ours, ...rest } = config;
-    const { name: _theirs, ...expected } = example;
-    expect(rest).toEqual(expected);
+    // The designs agree in everything but their names.
+    expect({ ...config, name: '' }).toEqual({ ...example, name: '' });
   });
 
   it('writes tiering as T−1 runs, rounded to whole runs, and whole buffer bytes', () => {

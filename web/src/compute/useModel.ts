@@ -16,5 +16,6 @@ export function useModel<T>(compute: () => T, deps: DependencyList): { value: T 
       return { value: last.current, error: err instanceof Error ? err.message : String(err) };
     }
     // The caller lists the inputs, as with useMemo.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the caller lists the inputs, as with useMemo
   }, deps);
 }

@@ -45,6 +45,7 @@ export function useSweep<N extends SweepName>(name: N, args: SweepArgs<N>, optio
     } catch (err) {
       return { data: lastGood.current, error: message(err) };
     }
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` is the identity of the arguments (read through argsRef): a new object with the same content is not new work
   }, [mode, name, key]);
 
   // Worker path.
@@ -73,6 +74,7 @@ export function useSweep<N extends SweepName>(name: N, args: SweepArgs<N>, optio
       clearTimeout(timer);
     };
     // `hasData` only picks the first delay; it must not trigger a new request.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `hasData` only picks the first delay; it must not start a new request
   }, [mode, name, key, channel, debounceMs]);
 
   useEffect(() => () => cancelChannel(channel), [channel]);

@@ -347,7 +347,7 @@ export function loadRocksdbTwin(): Promise<RocksdbTwin> {
       try {
         return parseRocksdbTwin(doc);
       } catch (e) {
-        throw new Error(`/${ROCKSDB_TWIN_PATH}: ${e instanceof Error ? e.message : String(e)}`);
+        throw new Error(`/${ROCKSDB_TWIN_PATH}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
       }
     });
     p.catch(() => {

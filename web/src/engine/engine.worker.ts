@@ -99,7 +99,7 @@ async function persist(o: Open): Promise<void> {
       // and can no longer be persisted consistently, so it is closed.
       await closeCurrent();
       const why = err instanceof DOMException && err.name === 'QuotaExceededError' ? 'the storage quota is full' : String(err);
-      throw new Error(`IndexedDB write failed (${why}); "${o.name}" keeps its state as of the last completed step — reopen it`);
+      throw new Error(`IndexedDB write failed (${why}); "${o.name}" keeps its state as of the last completed step — reopen it`, { cause: err });
     }
   }
   const wasmBytes = (await ready).memory.buffer.byteLength;
@@ -154,7 +154,7 @@ async function lockFor(key: string, name: string, wait: boolean): Promise<HeldLo
     if (!lock) throw new Error(inUseMessage(name));
     return lock;
   } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw new Error(`stopped waiting for "${name}"`);
+    if (err instanceof DOMException && err.name === 'AbortError') throw new Error(`stopped waiting for "${name}"`, { cause: err });
     throw err;
   } finally {
     waiting = null;
@@ -459,8 +459,8 @@ const handlers: Handlers = {
   timeCost({ io, mix, calibration }) {
     return JSON.parse(time_cost(JSON.stringify(io), JSON.stringify(mix), JSON.stringify(calibration)));
   },
-  tuneBundle({ result, proof }) {
-    return { files: JSON.parse(tune_bundle(JSON.stringify(result), proof ? JSON.stringify(proof) : '')) };
+  tuneBundle({ result, proof, optionsText }) {
+    return { files: JSON.parse(tune_bundle(JSON.stringify(result), proof ? JSON.stringify(proof) : '', optionsText ?? '')) };
   },
 };
 

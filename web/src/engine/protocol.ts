@@ -69,7 +69,7 @@ export interface Requests {
   apply: { batch: Uint8Array };
   /** Run a workload or a KVBench trace to the end (or until cancelled), reporting progress. */
   /** `timed` (default true): time every operation for the report's latencies; a throughput benchmark turns it off. */
-  /** `merges`: when the engine runs its merges during the run (default paced, as `lsm run --merges`). */
+  /** `merges`: when the engine runs its merges during the run (default paced, as `lsm run` in memory; the worker has no background mode). */
   run: { workload?: Workload; trace?: { name: string; text: string; keyBytes: number }; label: string; timed?: boolean; merges?: Merging };
   /** Stop the running workload after its current step. */
   cancel: Record<string, never>;
@@ -100,7 +100,8 @@ export interface Requests {
   /** Tune a design for a workload (the engine predicts itself; the same as `lsm tune`). */
   tune: { config: EngineConfig; workload: Workload; options: TuneOptions };
   /** The files of a tune's bundle, with the proof run's figures when there is one. */
-  tuneBundle: { result: TuneResult; proof?: TuneProof };
+  /** `optionsText`: the OPTIONS file the current design was imported from; the recommendation is written into it. */
+  tuneBundle: { result: TuneResult; proof?: TuneProof; optionsText?: string };
   /** Time this browser's OPFS pages and the engine's CPU per operation class on `config` (a few seconds). */
   calibrate: { config: EngineConfig };
   /** Pages per operation of each class (R, V, Q, W) and the class shares, priced on a calibrated device. */
@@ -128,7 +129,8 @@ export interface Responses {
   remove: ListedDatabase[];
   estimate: { usage: number; quota: number };
   export: { text: string; warnings: ExportWarning[] };
-  import: { config: EngineConfig; unknown_keys: string[]; warnings: ExportWarning[] };
+  /** `write_buffers`: RocksDB's max_write_buffer_number as the OPTIONS file sets it (the tuner charges it to memory). */
+  import: { config: EngineConfig; unknown_keys: string[]; warnings: ExportWarning[]; write_buffers?: number };
   validate: { ok: true };
   ycsbImport: { workload: Workload; warnings: ExportWarning[]; unknown_keys: string[] };
   ycsbCore: { text: string };

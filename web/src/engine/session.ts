@@ -7,7 +7,7 @@
 import { useSyncExternalStore } from 'react';
 import { engineClient } from './client';
 import type { Backend, Kind, Progress, Requests, Responses, RunResult as EngineRun, Session, Snapshot } from './protocol';
-import type { EngineConfig, GrowthSpec, Workload } from '../documents/engine';
+import type { EngineConfig, GrowthSpec } from '../documents/engine';
 import type { WriteAmpSpec } from '../documents/writeAmp';
 
 export interface OpenDatabase extends Snapshot {

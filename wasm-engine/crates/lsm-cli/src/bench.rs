@@ -9,7 +9,7 @@ use lsm_runner::clock::now_ns;
 use lsm_runner::runner::Runner;
 
 use super::cli::BenchArgs;
-use super::{close_engine, load_config, load_workload, ms_since, open_engine};
+use super::{close_engine, load_config, load_workload, merging_name, ms_since, open_engine};
 
 const BENCH_CONFIG: &str = include_str!("../../../../public/examples/bench-config.json");
 const BENCH_WORKLOAD: &str = include_str!("../../../../public/examples/bench-workload.json");
@@ -24,6 +24,7 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<()> {
         None => Workload::from_json(BENCH_WORKLOAD)?,
     };
     let mut engine = open_engine(config, &a.store)?;
+    let merging = engine.merging;
     let mut runner = Runner::for_workload(&workload)?;
     if a.latency {
         runner.time_operations();
@@ -58,7 +59,8 @@ pub(crate) fn bench(a: &BenchArgs) -> Result<()> {
         "run_ops_per_sec": workload.operations as f64 / run_s,
         "found": report.results.get_existing_found,
         "run_page_ios": report.summary.iter().map(|c| c.page_ios).sum::<u64>(),
-        "merges": a.store.merges,
+        // The mode that ran (`--merges`, or the storage's default), as the Report has it.
+        "merges": merging_name(merging),
         "ingest_seconds": ingest_s,
         "ingest_ops_per_sec": workload.preload.entries as f64 / ingest_s,
     });

@@ -46,10 +46,11 @@ pub(crate) struct Cli {
 pub(crate) enum Command {
     /// Run a workload or a KVBench trace; write the Report (JSON) to R.json or stdout.
     ///
-    /// Without --dir the database lives in memory; with --dir it is written to files there. The
-    /// load and the run are summed up side by side on stderr (operations, time and rate, flushes,
-    /// merges, pages and bytes written, write amplification), with each operation class's latency
-    /// percentiles.
+    /// Without --dir the database lives in memory and merges are paced, as in the browser; with
+    /// --dir it is written to files there and merges run in the background (--merges to choose).
+    /// The load and the run are summed up side by side on stderr (the merge mode, operations,
+    /// time and rate, flushes, merges, pages and bytes written, write amplification), with each
+    /// operation class's latency percentiles.
     Run(RunArgs),
     /// Print the workload's operations as a KVBench trace (I/U/D/Q/S lines).
     Trace(TraceArgs),
@@ -57,8 +58,10 @@ pub(crate) enum Command {
     Validate(ValidateArgs),
     /// Time the load (preload) and the lookups (run) phases; print one JSON line.
     ///
-    /// In memory unless --dir (files there, which must be empty). Without --config and
-    /// --workload: the benchmark design and its 1,000,000 inserts then 1,000,000 lookups.
+    /// In memory, merges paced, unless --dir (files there, which must be empty; merges in the
+    /// background unless --merges says otherwise); the line's `merges` says which ran. Without
+    /// --config and --workload: the benchmark design and its 1,000,000 inserts then 1,000,000
+    /// lookups.
     Bench(BenchArgs),
     /// Print a design in another format; what the format cannot express goes to stderr.
     Export(ExportArgs),
@@ -149,13 +152,14 @@ pub(crate) struct Store {
     /// flushed data is durable either way.
     #[arg(long)]
     pub(crate) no_wal: bool,
-    /// When merges run: paced (each write merges a slice of the pending work; writes stall at the
-    /// design's write_stalls thresholds) or inline (every merge to completion inside the write whose
-    /// flush made it due, as RocksDB with the referee's --sync-compactions on) or background
-    /// (flushes and merges on a thread of their own, with --dir; writes stall only when it falls
-    /// behind).
-    #[arg(long, value_name = "MODE", default_value = "paced", value_parser = Named(&["paced", "inline", "background"]))]
-    pub(crate) merges: String,
+    /// When merges run: background (flushes and merges on threads of their own, as RocksDB runs
+    /// them; writes stall only when they fall behind; needs --dir), paced (each write merges a
+    /// slice of the pending work, as the browser runs it; writes stall at the design's
+    /// write_stalls thresholds) or inline (every merge to completion inside the write whose flush
+    /// made it due, as RocksDB with the referee's --sync-compactions on). Default: background
+    /// with --dir, paced in memory. The Report's `merges` and the summary say which ran.
+    #[arg(long, value_name = "MODE", value_parser = Named(&["background", "paced", "inline"]))]
+    pub(crate) merges: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -304,8 +308,8 @@ pub(crate) struct TuneArgs {
     /// What the designs must run on: engine (any shape), or rocksdb (RocksDB's own shape).
     #[arg(long, value_name = "TARGET", default_value = "engine", value_parser = Named(&["engine", "rocksdb"]))]
     pub(crate) target: String,
-    /// Run both designs on files under DIR/db, then write the bundle (designs, workload, report,
-    /// compare.sh) to DIR.
+    /// Run both designs on files under DIR/db (merges in the background, as `lsm run --dir`),
+    /// then write the bundle (designs, workload, report, compare.sh) to DIR.
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub(crate) out: Option<String>,
     /// The memory every design must fit, in bytes (rocksdb: memtables × max_write_buffer_number +
@@ -313,9 +317,10 @@ pub(crate) struct TuneArgs {
     /// what the current design uses.
     #[arg(long, value_name = "BYTES")]
     pub(crate) memory: Option<String>,
-    /// RocksDB's max_write_buffer_number, for the memory charge (whole number in [1, 64]).
-    #[arg(long, value_name = "N", default_value = "2")]
-    pub(crate) max_write_buffer_number: String,
+    /// RocksDB's max_write_buffer_number, for the memory charge (whole number in [1, 64]);
+    /// default: what --options sets, else RocksDB's 2.
+    #[arg(long, value_name = "N")]
+    pub(crate) max_write_buffer_number: Option<String>,
     /// A plugin you accept building into your application (--target rocksdb): per-level-filters
     /// lets the search give each level its own filter bits (Monkey's split) through the shipped
     /// C++ policy (policy.h, `lsm export --format rocksdb-cpp`); the result says when it is required.

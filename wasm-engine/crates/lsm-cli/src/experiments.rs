@@ -110,7 +110,7 @@ pub(crate) fn writes(a: &WritesArgs) -> Result<()> {
         checkpoint: if at_flush { 0 } else { number(&a.checkpoint, "checkpoint")? },
         checkpoint_at_flush: at_flush,
     };
-    let result = WriteAmpRun::on(spec, storage(a.dir.as_deref())?)?.run()?;
+    let result = WriteAmpRun::on(spec, storage(a.dir.as_deref().map(std::path::Path::new))?)?.run()?;
     let json = serde_json::to_string(&result).map_err(|e| Error::invalid("result", e.to_string()))?;
     outln!("{json}");
     Ok(())

@@ -4,6 +4,7 @@
 //! The command line is declared in `cli` (clap, which also writes the help and the completions);
 //! the commands are here and in `experiments`.
 
+use std::path::Path;
 use std::process::ExitCode;
 
 use clap::{CommandFactory as _, FromArgMatches as _};
@@ -99,27 +100,47 @@ fn main() -> ExitCode {
     }
 }
 
-/// A new engine on `--dir` (files) or in memory, logging writes ahead unless `--no-wal`.
+/// A new engine on `--dir` (files) or in memory, logging writes ahead unless `--no-wal`, merging
+/// as `--merges` says or as suits the storage (`merging_for`).
 fn open_engine(config: EngineConfig, store: &Store) -> Result<Engine> {
-    let mut engine = Engine::create(config, storage(store.dir.as_deref())?)?;
-    engine.set_write_ahead_log(!store.no_wal);
-    engine.merging = match store.merges.as_str() {
-        "inline" => Merging::Inline,
-        "background" => {
-            // The merger opens the same files on a handle of its own; memory storage lives in
-            // one thread.
-            let Some(dir) = store.dir.as_deref() else {
-                return Err(Error::invalid(
-                    "--merges",
-                    "background needs --dir (the merger thread opens the files itself)",
-                ));
-            };
+    let dir = store.dir.as_deref().map(Path::new);
+    engine_on(config, dir, !store.no_wal, merging_for(store.merges.as_deref(), dir.is_some())?)
+}
+
+/// When an engine's merges run: `--merges` as given (`flag`), or else the default for its
+/// storage. On files, background: natively there are threads and each can open the files, so
+/// flushes and merges run beside the writes as RocksDB's do, and a write waits only when they
+/// fall behind (paced merging on files holds a write for a whole table's sealing: RocksDB-sized
+/// stalls). In memory, paced, as the browser runs it: memory storage lives in one thread, and an
+/// in-memory run is how a run in the explorer is reproduced. The one place the default is
+/// chosen: every command that runs the engine asks here.
+fn merging_for(flag: Option<&str>, on_files: bool) -> Result<Merging> {
+    match flag {
+        None if on_files => Ok(Merging::Background),
+        None | Some("paced") => Ok(Merging::Paced),
+        Some("inline") => Ok(Merging::Inline),
+        Some("background") if on_files => Ok(Merging::Background),
+        Some("background") => Err(Error::invalid(
+            "--merges",
+            "background needs --dir (the merger threads open the files themselves; memory storage lives in one thread)",
+        )),
+        Some(other) => Err(Error::invalid("--merges", format!("must be background, paced or inline, got \"{other}\""))),
+    }
+}
+
+/// A new engine on files in `dir` (which must be empty) or in memory, merging as `merging` says.
+fn engine_on(config: EngineConfig, dir: Option<&Path>, wal: bool, merging: Merging) -> Result<Engine> {
+    let mut engine = Engine::create(config, storage(dir)?)?;
+    engine.set_write_ahead_log(wal);
+    match (merging, dir) {
+        (Merging::Background, Some(dir)) => {
+            // The merger's threads open the same files on handles of their own.
             let open = || -> Result<Box<dyn Storage + Send>> { Ok(Box::new(FileStorage::open(dir)?)) };
             engine.merge_in_background(Merger::threads(open)?)?;
-            Merging::Background
         }
-        _ => Merging::Paced,
-    };
+        (Merging::Background, None) => return Err(Error::invalid("--merges", "background needs --dir")),
+        (m, _) => engine.merging = m,
+    }
     Ok(engine)
 }
 
@@ -203,12 +224,15 @@ fn in_file(path: &str, e: Error) -> Error {
 }
 
 /// Files in `--dir`, which must be empty, or memory without it.
-fn storage(dir: Option<&str>) -> Result<Box<dyn Storage>> {
+fn storage(dir: Option<&Path>) -> Result<Box<dyn Storage>> {
     match dir {
         Some(dir) => {
             let mut s = FileStorage::open(dir)?;
             if !s.list()?.is_empty() {
-                return Err(Error::invalid("--dir", format!("{dir} must be empty (a new database is created there)")));
+                return Err(Error::invalid(
+                    "--dir",
+                    format!("{} must be empty (a new database is created there)", dir.display()),
+                ));
             }
             Ok(Box::new(s))
         }
@@ -278,6 +302,7 @@ fn summary(r: &Report) -> String {
     let (load_ms, run_ms) = r.timings.as_ref().map_or((0.0, 0.0), |t| (t.preload_ms, t.run_ms));
     let run_ops: u64 = r.run.ops.iter().sum();
     let mut lines = vec![
+        format!("merges: {}", merges_said(r.merges)),
         format!("tree: {} levels, {} runs", r.tree.levels.len(), r.tree.run_count()),
         phase_line("load", r.preload_operations, load_ms, &r.load_writes),
         phase_line("run ", run_ops, run_ms, &r.writes),
@@ -317,6 +342,25 @@ fn summary(r: &Report) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// A merge mode by the name `--merges` and the Report give it.
+fn merging_name(m: Merging) -> &'static str {
+    match m {
+        Merging::Background => "background",
+        Merging::Paced => "paced",
+        Merging::Inline => "inline",
+    }
+}
+
+/// The merge mode a run had, as its summary says it (the latency tail and the stalls depend on it).
+fn merges_said(m: Option<Merging>) -> &'static str {
+    match m {
+        Some(Merging::Background) => "background (a flush thread and a merge thread beside the writes)",
+        Some(Merging::Paced) => "paced (each write merges a slice of the pending work)",
+        Some(Merging::Inline) => "inline (each flush's merges to completion inside the write that made them due)",
+        None => "not recorded",
+    }
 }
 
 /// 850 ns, 12.3 µs, 4.56 ms.
@@ -461,13 +505,15 @@ fn number<T: std::str::FromStr>(v: &str, name: &str) -> Result<T> {
 }
 
 fn tune(a: &TuneArgs) -> Result<()> {
-    let config = match (&a.options, &a.config) {
+    // With --options, the user's file: the design, its memtable count, and the text the
+    // recommendation is written into.
+    let (config, original, file_write_buffers) = match (&a.options, &a.config) {
         (Some(path), _) => {
-            let imported =
-                lsm_export::import(&read(path)?, lsm_export::ImportKind::Rocksdb).map_err(|e| in_file(path, e))?;
-            imported.config
+            let text = read(path)?;
+            let imported = lsm_export::import(&text, lsm_export::ImportKind::Rocksdb).map_err(|e| in_file(path, e))?;
+            (imported.config, Some(text), imported.write_buffers)
         }
-        (None, Some(path)) => load_config(path)?,
+        (None, Some(path)) => (load_config(path)?, None, None),
         (None, None) => return Err(Error::invalid("--options", "is required (or --config)")),
     };
     let workload = load_workload(&a.workload, &a.counts)?;
@@ -477,7 +523,10 @@ fn tune(a: &TuneArgs) -> Result<()> {
         rho,
         target,
         memory: a.memory.as_deref().map(|m| number::<f64>(m, "memory")).transpose()?,
-        write_buffers: number(&a.max_write_buffer_number, "max-write-buffer-number")?,
+        write_buffers: match &a.max_write_buffer_number {
+            Some(n) => number(n, "max-write-buffer-number")?,
+            None => file_write_buffers.unwrap_or(lsm_tune::DEFAULT_WRITE_BUFFERS),
+        },
         rank: a.rank.parse()?,
         calibration: match &a.calibration {
             Some(path) => Some(Calibration::from_json(&read(path)?).map_err(|e| in_file(path, e))?),
@@ -502,11 +551,12 @@ fn tune(a: &TuneArgs) -> Result<()> {
     std::fs::create_dir_all(dir).map_err(|e| Error::storage(dir, e.to_string()))?;
     // With --out: prove it on the engine (files under DIR/db), then write the bundle.
     let db = std::path::Path::new(dir).join("db");
+    // On files, so merged as `lsm run --dir` merges by default.
+    let merging = merging_for(None, true)?;
     let measure = |name: &str, config: &EngineConfig| -> Result<f64> {
         let path = db.join(name);
         let _ = std::fs::remove_dir_all(&path);
-        let storage = FileStorage::open(&path)?;
-        let mut engine = Engine::create(config.clone(), Box::new(storage))?;
+        let mut engine = engine_on(config.clone(), Some(&path), true, merging)?;
         let mut runner = Runner::for_workload(&workload)?;
         drive(&mut runner, &mut engine)?;
         Ok(runner.report(&engine).io_per_op())
@@ -514,15 +564,22 @@ fn tune(a: &TuneArgs) -> Result<()> {
     let proof = lsm_tune::bundle::Proof {
         current: measure("current", &result.current.config)?,
         recommended: measure("recommended", &result.recommendation().config)?,
-        on: "the engine, on files (lsm tune --out)".into(),
+        on: format!("the engine, on files, with {} merges (lsm tune --out)", merging_name(merging)),
     };
     let _ = std::fs::remove_dir_all(&db);
-    for f in lsm_tune::bundle::files(&result, Some(&proof))? {
+    for f in lsm_tune::bundle::files(&result, Some(&proof), original.as_deref())? {
         let path = std::path::Path::new(dir).join(&f.name);
         std::fs::write(&path, &f.text).map_err(|e| Error::storage(path.to_string_lossy(), e.to_string()))?;
     }
+    let h = &result.headline;
     outln!(
-        "{dir}: predicted gain {:.1}%, measured {:.1}% (I/O per operation {:.4} → {:.4})",
+        "{dir}: predicted gain {:.1}% ({:.1}% to {:.1}%, {}{}); in the run, I/O per operation: predicted {:.1}%, measured \
+         {:.1}% ({:.4} → {:.4})",
+        h.gain * 100.0,
+        h.low * 100.0,
+        h.high * 100.0,
+        h.measures,
+        if h.keep { "; keep your design" } else { "" },
         result.predicted_gain * 100.0,
         (1.0 - proof.recommended / proof.current.max(1e-12)) * 100.0,
         proof.current,
@@ -536,6 +593,26 @@ mod tests {
     use clap::{CommandFactory as _, Parser as _};
 
     use super::cli::Cli;
+
+    /// On files the merges run in the background unless told otherwise; in memory they are paced,
+    /// as in the browser; a mode the storage cannot run, or no mode at all, is refused.
+    #[test]
+    fn the_default_merge_mode_follows_the_storage() {
+        use lsm_engine::engine::Merging;
+
+        use super::merging_for;
+        assert_eq!(merging_for(None, true).ok(), Some(Merging::Background));
+        assert_eq!(merging_for(None, false).ok(), Some(Merging::Paced));
+        for on_files in [true, false] {
+            assert_eq!(merging_for(Some("paced"), on_files).ok(), Some(Merging::Paced));
+            assert_eq!(merging_for(Some("inline"), on_files).ok(), Some(Merging::Inline));
+        }
+        assert_eq!(merging_for(Some("background"), true).ok(), Some(Merging::Background));
+        let refused = merging_for(Some("background"), false).map_err(|e| e.to_string());
+        assert!(refused.is_err_and(|e| e.contains("--merges") && e.contains("needs --dir")));
+        let refused = merging_for(Some("fast"), true).map_err(|e| e.to_string());
+        assert!(refused.is_err_and(|e| e.contains("must be background, paced or inline")));
+    }
 
     #[test]
     fn the_declarations_are_consistent() {

@@ -327,6 +327,59 @@ fn bench_and_run_say_where_they_store_and_can_skip_the_log() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("a value is required for '--dir <DIR>'"));
 }
 
+/// On files the merges run in the background unless `--merges` says otherwise; in memory they are
+/// paced, as in the browser. `lsm run`'s summary and Report and `lsm bench`'s line say which ran.
+#[test]
+fn the_merge_mode_follows_the_storage_and_every_output_says_which_ran() {
+    let dir = scratch("merge-mode");
+    let workload = write(&dir, "w.json", SMALL_WORKLOAD);
+    // A 64 KiB buffer: the load flushes and merges, so the merger threads have work.
+    let mut config: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{EXAMPLES}/bench-config.json")).unwrap()).unwrap();
+    config["buffer_bytes"] = 65_536.into();
+    let config = write(&dir, "c.json", &config.to_string());
+    let db = dir.join("db");
+    let db = db.to_str().unwrap();
+    let cases: [(&[&str], &str); 5] = [
+        (&["--dir", db], "background"),
+        (&[], "paced"),
+        (&["--dir", db, "--merges", "paced"], "paced"),
+        (&["--dir", db, "--merges", "inline"], "inline"),
+        (&["--merges", "inline"], "inline"),
+    ];
+    for (extra, mode) in cases {
+        for command in ["run", "bench"] {
+            let _ = std::fs::remove_dir_all(db);
+            let mut args = vec![command, "--config", &config, "--workload", &workload, "--no-wal"];
+            args.extend(extra);
+            let out = lsm(&args);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(out.status.success(), "{args:?}: {stderr}");
+            let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(doc["merges"].as_str(), Some(mode), "{args:?}");
+            if command == "run" {
+                assert!(stderr.starts_with(&format!("merges: {mode} (")), "{args:?}: {stderr}");
+                let flushes = doc["load_writes"]["totals"]["flushes"].as_u64().unwrap();
+                assert!(flushes > 0, "{args:?}");
+            }
+        }
+    }
+    // Background merging needs files (the merger threads open them); a mode it does not know is
+    // refused, not run as another.
+    for (extra, message) in [
+        (&["--merges", "background"][..], "--merges: background needs --dir"),
+        (&["--dir", db, "--merges", "fast"][..], "--merges: must be background, paced or inline"),
+    ] {
+        let _ = std::fs::remove_dir_all(db);
+        let mut args = vec!["run", "--config", &config, "--workload", &workload];
+        args.extend(extra);
+        let out = lsm(&args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(message), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 #[test]
 fn run_reports_the_load_phase_next_to_the_run() {
     let dir = scratch("load-phase");

@@ -29,8 +29,8 @@ pub enum Merging {
     /// Flushes and merges run on a merger of their own (`Engine::merge_in_background`: a flush
     /// thread and a merge thread natively) while the writer goes on; the writer installs each result once its
     /// outputs are durable, and writes stall only when the merger falls behind (`background`).
-    /// Natively only: the browser keeps `Paced` (see above). Set without a merger, writes
-    /// run as `Paced`.
+    /// Natively only: the browser keeps `Paced` (see above). The CLI's default on files
+    /// (`lsm run --dir`: `lsm-cli`'s `merging_for`). Set without a merger, writes run as `Paced`.
     Background,
 }
 

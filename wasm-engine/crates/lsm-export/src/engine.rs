@@ -43,7 +43,7 @@ pub fn import_json(text: &str) -> Result<Import> {
     let mut unknown = Vec::new();
     strip_unknown(&mut value, &schema(), "", &mut unknown);
     let config = EngineConfig::from_json(&value.to_string())?;
-    Ok(Import { config, unknown_keys: unknown, warnings: Vec::new() })
+    Ok(Import { config, unknown_keys: unknown, warnings: Vec::new(), write_buffers: None })
 }
 
 fn strip_unknown(value: &mut Value, schema: &Value, path: &str, unknown: &mut Vec<String>) {

@@ -307,6 +307,19 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
 
     let mut db = Reader::new(ini.section("DBOptions", None));
     db.raw("create_if_missing");
+    // Not the design's, but the tuner's: the memtables RocksDB keeps, charged to memory. RocksDB
+    // runs at least 2 (its SanitizeOptions raises anything below); the tuner charges up to 64.
+    let write_buffers = cf.size("max_write_buffer_number")?.map(|n| {
+        let kept = n.clamp(2, 64) as u32;
+        if u64::from(kept) != n {
+            warnings.push(Warning::new(
+                "max_write_buffer_number",
+                WarningKind::Rounded,
+                format!("{n}: RocksDB keeps at least 2 memtables, and the tuner charges at most 64; {kept} used"),
+            ));
+        }
+        kept
+    });
     db.unused("DBOptions", &mut unknown);
     cf.unused("CFOptions", &mut unknown);
     table.unused("TableOptions/BlockBasedTable", &mut unknown);
@@ -343,7 +356,7 @@ pub fn from_rocksdb(text: &str) -> Result<Import> {
         write_stalls,
     };
     config.validate()?;
-    Ok(Import { config, unknown_keys: unknown, warnings })
+    Ok(Import { config, unknown_keys: unknown, warnings, write_buffers })
 }
 
 /// `compaction_pri` as the engine's file pick. Leveled compaction always moves a file that

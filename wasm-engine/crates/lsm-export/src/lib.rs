@@ -14,6 +14,7 @@ pub mod engine;
 pub mod import;
 mod ini;
 mod mapping;
+mod patch;
 mod rocksdb;
 mod rocksdb_cpp;
 
@@ -34,6 +35,7 @@ use lsm_core::config::EngineConfig;
 use lsm_core::error::{Error, Result};
 pub use lsm_core::warning::{Warning, WarningKind};
 use lsm_core::workload::Workload;
+pub use patch::{OptionEdit, with_options};
 pub use rocksdb::{OptionsSection, RocksdbOptions};
 
 /// A target `export` writes. Parsed from its `name` (`db-bench` is accepted for `db_bench`).
@@ -162,6 +164,11 @@ pub struct Import {
     /// What was rounded or approximated on the way in, by EngineConfig field (empty for
     /// `engine`).
     pub warnings: Vec<Warning>,
+    /// RocksDB's `max_write_buffer_number` as the OPTIONS file sets it: no part of the design,
+    /// but the memtables RocksDB will keep, which the tuner charges to memory. None for engine
+    /// JSON, or when the file leaves RocksDB's default (2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub write_buffers: Option<u32>,
 }
 
 /// Reads a design in `kind`'s format: `Error::Parse` when the text is not in that format,

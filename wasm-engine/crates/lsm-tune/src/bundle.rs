@@ -41,12 +41,23 @@ fn file(name: &str, text: String) -> BundleFile {
     BundleFile { name: name.into(), text }
 }
 
-/// Every file of the bundle, in the order the report lists them.
-pub fn files(result: &TuneResult, proof: Option<&Proof>) -> Result<Vec<BundleFile>> {
+/// Every file of the bundle, in the order the report lists them. `original`: the OPTIONS file the
+/// current design was imported from, when there is one: then `current.OPTIONS` is that file as
+/// given, and `recommended.OPTIONS` is that file with exactly the options of the diff changed
+/// (`recommended_options`), so compression, `max_write_buffer_number` and every option the tool
+/// does not model stay as the user set them; without it both are exported from the designs.
+pub fn files(result: &TuneResult, proof: Option<&Proof>, original: Option<&str>) -> Result<Vec<BundleFile>> {
     let rec = result.recommendation();
     let w = &result.workload;
-    let mut out = vec![file("REPORT.md", report(result, proof))];
-    out.push(file("recommended.OPTIONS", export::export(&rec.config, Format::Rocksdb, Some(w))?.text));
+    let mut out = vec![file("REPORT.md", report(result, proof, original.is_some()))];
+    let (recommended, current) = match original {
+        Some(text) => (recommended_options(result, text)?, text.to_string()),
+        None => (
+            export::export(&rec.config, Format::Rocksdb, Some(w))?.text,
+            export::export(&result.current.config, Format::Rocksdb, Some(w))?.text,
+        ),
+    };
+    out.push(file("recommended.OPTIONS", recommended));
     let plugin = RequiredPlugin::of(&rec.config);
     if let Some(p) = &plugin {
         // The plugin the recommendation cannot run without, under the name referee.cc includes.
@@ -54,7 +65,7 @@ pub fn files(result: &TuneResult, proof: Option<&Proof>) -> Result<Vec<BundleFil
     } else if matches!(rec.config.filter.allocation, Allocation::Monkey | Allocation::Explicit) {
         out.push(file("recommended-filter-policy.cc", export::export(&rec.config, Format::RocksdbCpp, Some(w))?.text));
     }
-    out.push(file("current.OPTIONS", export::export(&result.current.config, Format::Rocksdb, Some(w))?.text));
+    out.push(file("current.OPTIONS", current));
     out.push(file("recommended.engine.json", export::engine::canonical_json(&rec.config)));
     out.push(file("current.engine.json", export::engine::canonical_json(&result.current.config)));
     out.push(file("workload.json", w.to_json() + "\n"));
@@ -71,14 +82,57 @@ pub fn files(result: &TuneResult, proof: Option<&Proof>) -> Result<Vec<BundleFil
         "compare.sh",
         compare_script(result.current.config.block_cache.bytes, rec.config.block_cache.bytes, plugin.is_some()),
     ));
-    out.push(file("referee.cc", REFEREE_SOURCE.into()));
+    for (name, text) in REFEREE_SOURCES {
+        out.push(file(name, (*text).into()));
+    }
     out.push(file("tune-result.json", serde_json::to_string_pretty(result).unwrap_or_default() + "\n"));
     Ok(out)
 }
 
-/// The RocksDB referee's source (interop/rocksdb/referee.cc), shipped in the bundle so
-/// `compare.sh` can build it against the user's own librocksdb.
-const REFEREE_SOURCE: &str = include_str!("../../../../interop/rocksdb/referee.cc");
+/// The user's OPTIONS file `original` with exactly the options the recommendation's diff names
+/// set to their new values (none for "keep your design", or a design the RocksDB search did not
+/// advise on: then the file comes back as given). The per-level filter plugin is a line of the
+/// diff but no option of the file: the bundle's policy.h carries it.
+pub fn recommended_options(result: &TuneResult, original: &str) -> Result<String> {
+    let changes = result.rocksdb.as_ref().map_or(&[][..], |a| a.changes.as_slice());
+    let edits: Vec<export::OptionEdit<'_>> = changes
+        .iter()
+        .filter(|c| c.option != crate::rocksdb::knobs::PER_LEVEL_OPTION)
+        .map(|c| export::OptionEdit { section: &c.section, option: &c.option, value: &c.to })
+        .collect();
+    let patched = export::with_options(original, &edits)?;
+    if edits.is_empty() {
+        return Ok(patched);
+    }
+    let names: Vec<&str> = edits.iter().map(|e| e.option).collect();
+    Ok(format!(
+        "# LSM Navigator: your OPTIONS file with the {} options of the recommendation set ({}); every other line as you \
+         gave it.\n{patched}",
+        edits.len(),
+        names.join(", ")
+    ))
+}
+
+/// The RocksDB referee's sources (interop/rocksdb/referee.cc, its `main`, and its parts
+/// referee_*.h/.cc), shipped in the bundle so `compare.sh` can build it against the user's own
+/// librocksdb. The bundle's tests check the list against the directory.
+const REFEREE_SOURCES: &[(&str, &str)] = &[
+    ("referee.cc", include_str!("../../../../interop/rocksdb/referee.cc")),
+    ("referee_common.h", include_str!("../../../../interop/rocksdb/referee_common.h")),
+    ("referee_common.cc", include_str!("../../../../interop/rocksdb/referee_common.cc")),
+    ("referee_counters.h", include_str!("../../../../interop/rocksdb/referee_counters.h")),
+    ("referee_counters.cc", include_str!("../../../../interop/rocksdb/referee_counters.cc")),
+    ("referee_json.h", include_str!("../../../../interop/rocksdb/referee_json.h")),
+    ("referee_json.cc", include_str!("../../../../interop/rocksdb/referee_json.cc")),
+    ("referee_listener.h", include_str!("../../../../interop/rocksdb/referee_listener.h")),
+    ("referee_listener.cc", include_str!("../../../../interop/rocksdb/referee_listener.cc")),
+    ("referee_report.h", include_str!("../../../../interop/rocksdb/referee_report.h")),
+    ("referee_report.cc", include_str!("../../../../interop/rocksdb/referee_report.cc")),
+    ("referee_setup.h", include_str!("../../../../interop/rocksdb/referee_setup.h")),
+    ("referee_setup.cc", include_str!("../../../../interop/rocksdb/referee_setup.cc")),
+    ("referee_stream.h", include_str!("../../../../interop/rocksdb/referee_stream.h")),
+    ("referee_stream.cc", include_str!("../../../../interop/rocksdb/referee_stream.cc")),
+];
 
 /// Plays workload.json's exact operation stream on RocksDB with each OPTIONS file through the
 /// referee and prints, per run, RocksDB's own counts per operation; `db_bench` as an argument
@@ -126,7 +180,7 @@ LSM=\"${{LSM:-lsm}}\"
 REPEATS=\"${{REPEATS:-2}}\"
 command -v \"$LSM\" > /dev/null || {{ echo \"compare.sh: lsm not found (put LSM Navigator's CLI on PATH or set LSM)\" >&2; exit 2; }}
 mkdir -p \"$WORK\"
-g++ -std=c++17 -O2 {build_flags}\"$here/referee.cc\" -o \"$WORK/referee\" -lrocksdb -lpthread
+g++ -std=c++17 -O2 {build_flags}\"$here/referee.cc\" \"$here\"/referee_*.cc -o \"$WORK/referee\" -lrocksdb -lpthread
 printf '%-12s %4s %10s %10s %10s %9s %15s %15s %15s\\n' design run blocks/op data/op written/B ops/s get_p50/p99 write_p50/p99 scan_p50/p99
 i=1
 while [ \"$i\" -le \"$REPEATS\" ]; do
@@ -217,7 +271,7 @@ fn changes(a: &EngineConfig, b: &EngineConfig) -> Vec<String> {
     out
 }
 
-fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
+fn report(r: &TuneResult, proof: Option<&Proof>, users_file: bool) -> String {
     let rec = r.recommendation();
     let cur = &r.current;
     let target = match r.target {
@@ -331,9 +385,16 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
         io(cur.prediction.class_costs[class]),
         io(rec.prediction.class_costs[class])
     ));
+    let h = &r.headline;
     s.push_str(&format!(
-        "\n## Gain\n\nPredicted: {} less I/O per operation. The prediction replays the engine's own merge policy and \
-         filter sizing on sizes, so it is what the engine will measure (tested against the engine within a few percent).\n",
+        "\n## Gain\n\nPredicted: {} less {} ({} to {} within the model's error){}. In the run as played, in I/O per \
+         operation (what the proof measures): {} less. The prediction replays the engine's own merge policy and filter \
+         sizing on sizes, so it is what the engine will measure (tested against the engine within a few percent).\n",
+        pct(h.gain),
+        h.measures,
+        pct(h.low),
+        pct(h.high),
+        if h.keep { ": keep your design" } else { "" },
         pct(r.predicted_gain)
     ));
     if let Some(p) = proof {
@@ -351,13 +412,20 @@ fn report(r: &TuneResult, proof: Option<&Proof>) -> String {
         io(g.recommended),
         if g.recommended > g.current { " — the recommendation is tuned to this data size and loses as the data grows: tune again for the size you expect" } else { "" }
     ));
-    s.push_str(
+    s.push_str(if users_file {
         "\n## Files\n\n\
-         - `recommended.OPTIONS`, `current.OPTIONS`: RocksDB OPTIONS files (`# LOSSY` lines say what RocksDB cannot express)\n\
-         - `recommended.engine.json`, `current.engine.json`: the designs for `lsm run --config`\n\
+         - `current.OPTIONS`: your OPTIONS file as you gave it; `recommended.OPTIONS`: the same file with exactly the \
+         options under What changed set (none: your file unchanged), every other line (compression, max_write_buffer_number, what the tuner does \
+         not model) as you wrote it\n"
+    } else {
+        "\n## Files\n\n\
+         - `recommended.OPTIONS`, `current.OPTIONS`: RocksDB OPTIONS files (`# LOSSY` lines say what RocksDB cannot express)\n"
+    });
+    s.push_str(
+        "- `recommended.engine.json`, `current.engine.json`: the designs for `lsm run --config`\n\
          - `workload.properties`, `workload.json`: the workload for YCSB and for `lsm run --workload`\n\
-         - `compare.sh`, `referee.cc`: `sh compare.sh` plays the workload's exact operations on RocksDB with each OPTIONS file \
-         (the referee, built from referee.cc against your librocksdb; needs `lsm` and g++) and prints RocksDB's own counts: \
+         - `compare.sh`, `referee.cc` and its parts `referee_*`: `sh compare.sh` plays the workload's exact operations on RocksDB with each OPTIONS file \
+         (the referee, built from them against your librocksdb; needs `lsm` and g++) and prints RocksDB's own counts: \
          blocks read from storage per operation, bytes written per user byte, ops/s, latency\n\
          - `workload.db_bench.sh`: the same key and operation counts for db_bench (`sh compare.sh db_bench` runs it too)\n\
          - `tune-result.json`: everything above as data\n",

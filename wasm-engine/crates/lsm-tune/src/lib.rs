@@ -43,8 +43,8 @@ pub use designs::{
 pub use options::{MEMORY_RANGE, RHO_RANGE, Target, TuneOptions};
 pub use rank::Rank;
 pub use result::{
-    Grown, NEIGHBOUR_SAMPLES, Neighbourhood, Priced, RequiredPlugin, RocksdbAdvice, Steady, TUNE_KIND, TUNE_VERSION,
-    TuneResult,
+    Grown, Headline, NEIGHBOUR_SAMPLES, Neighbourhood, Priced, RequiredPlugin, RocksdbAdvice, Steady, TUNE_KIND,
+    TUNE_VERSION, TuneResult,
 };
 pub use rocksdb::memory::{DEFAULT_WRITE_BUFFERS, Memory};
 pub use rocksdb::per_level::Plugin;

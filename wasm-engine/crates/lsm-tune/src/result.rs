@@ -154,8 +154,14 @@ pub struct TuneResult {
     pub recommended: String,
     /// Robust over nominal at the expected workload, minus 1 (what robustness costs).
     pub expected_loss: f64,
-    /// Predicted gain of the recommendation over the current design at the expected workload.
+    /// Predicted gain of the recommendation over the current design in the run as played, in I/O
+    /// per operation (what the proof measures); the headline gain may measure something else
+    /// (`headline.measures`).
     pub predicted_gain: f64,
+    /// The one gain the page, the table, REPORT.md and the CLI state for this recommendation, with
+    /// the model's error around it, and what it measures.
+    #[serde(default)]
+    pub headline: Headline,
     /// Designs priced, the current one included.
     pub candidates: usize,
     /// The three designs' costs on workloads sampled within ρ, for the distribution chart.
@@ -169,6 +175,43 @@ pub struct TuneResult {
     // ts-rs cannot flatten an `Option`: `TuneResultDocument` adds these fields to the TypeScript type.
     #[cfg_attr(feature = "ts", ts(skip))]
     pub rocksdb: Option<RocksdbAdvice>,
+}
+
+/// The recommendation's one headline gain: what the search ranked and judged by (the verdict's
+/// gain for a RocksDB search), with the range the model's stated error allows, for "change" and
+/// "keep" alike.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Headline {
+    /// 1 − recommended / current, in the measure below.
+    pub gain: f64,
+    /// The least gain the model's error allows.
+    pub low: f64,
+    /// The largest.
+    pub high: f64,
+    /// Keep your design: the RocksDB verdict's range holds 0, or the search found nothing better;
+    /// the recommendation is then the current design (`TuneResult::recommendation`).
+    pub keep: bool,
+    /// What the gain measures, in words: "steady-state I/O per operation", "the worst case within
+    /// ρ = 0.5 of the steady-state I/O per operation", "I/O per operation in the run as played".
+    pub measures: String,
+}
+
+/// What a headline gain measures, in words: the cost in `unit` (`where_`: "in the run as played",
+/// "in the steady state"), or its worst case within ρ.
+pub(crate) fn measure(rho: f64, unit: &str, where_: &str) -> String {
+    if rho > 0.0 {
+        format!("the worst case within ρ = {rho} of the {unit} {where_}")
+    } else {
+        format!("{unit} {where_}")
+    }
+}
+
+impl Headline {
+    /// The headline a verdict gives, measuring `measures`.
+    pub(crate) fn of(v: &Verdict, measures: String) -> Headline {
+        Headline { gain: v.gain, low: v.low, high: v.high, keep: v.keep, measures }
+    }
 }
 
 /// The TypeScript type of the whole `TuneResult` document (`TuneResult`). ts-rs derives every field
@@ -320,9 +363,16 @@ impl Grown {
 }
 
 impl TuneResult {
-    /// The recommended design: `robust` when ρ > 0, `nominal` otherwise.
+    /// The recommended design: the current one when the headline says keep (a gain inside the
+    /// model's error is no reason to change), else `robust` when ρ > 0, `nominal` otherwise.
     pub fn recommendation(&self) -> &Priced {
-        if self.recommended == "robust" { &self.robust } else { &self.nominal }
+        if self.headline.keep {
+            &self.current
+        } else if self.recommended == "robust" {
+            &self.robust
+        } else {
+            &self.nominal
+        }
     }
 
     /// The document as pretty-printed JSON.

@@ -6,8 +6,8 @@
 //! ```
 //!
 //! (ρ = 0 gives Σ wᵢcᵢ; ρ → ∞ the largest cᵢ with wᵢ > 0); the worst workload is
-//! wᵢ' ∝ wᵢ · exp(cᵢ / λ*). The models library holds the same formulas over Monkey's closed-form
-//! costs (`models/src/endure.ts`); here they run over the engine-faithful costs of `predict`.
+//! wᵢ' ∝ wᵢ · exp(cᵢ / λ*). This is the one home of Endure's dual: the tuner runs it over the
+//! engine-faithful costs of `predict` (the paper's vectors and tolerances are its tests).
 
 use lsm_core::error::{Error, Result};
 use lsm_core::math::{exp, ln};

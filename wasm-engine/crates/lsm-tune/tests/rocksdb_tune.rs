@@ -55,6 +55,10 @@ fn every_design_fits_the_budget_and_the_defaults_gain_beyond_the_model_error() {
     assert!(!v.keep && v.low > 0.0, "{v:?}");
     let g = advice(&t).steady_gain;
     assert!(g >= v.low && g <= v.high, "{g} {v:?}");
+    // The one headline gain is the verdict's, named for what it measures.
+    let h = &t.headline;
+    assert_eq!((h.gain, h.low, h.high, h.keep), (v.gain, v.low, v.high, v.keep));
+    assert!(h.measures.contains("steady state"), "{}", h.measures);
     // The diff names RocksDB options; the shares of the moves add up to the whole gain.
     assert!(!advice(&t).changes.is_empty());
     assert!(
@@ -76,6 +80,10 @@ fn a_tuned_design_is_kept() {
     let again = tuned(&first.nominal.config, &w);
     let v = advice(&again).verdict.clone();
     assert!(v.keep, "re-tuning the recommendation: {v:?}");
+    // "Keep" has its range too.
+    assert!(
+        again.headline.keep && again.headline.low <= again.headline.gain && again.headline.gain <= again.headline.high
+    );
     assert!(v.words.starts_with("keep your design"), "{}", v.words);
     assert!(advice(&again).changes.is_empty(), "{:?}", advice(&again).changes);
 }
@@ -277,14 +285,14 @@ fn the_plugin_is_searched_only_when_accepted_and_its_design_is_never_predicted_w
     assert!((m.total - t.memory_bytes).abs() <= 1.0, "{} vs {}", m.total, t.memory_bytes);
     // Its OPTIONS file loses nothing the plugin does not carry; the bundle carries the plugin.
     assert!(advice(&t).export_warnings.is_empty(), "{:?}", advice(&t).export_warnings);
-    let files = lsm_tune::bundle::files(&t, None).expect("bundle");
+    let files = lsm_tune::bundle::files(&t, None, None).expect("bundle");
     let policy = files.iter().find(|f| f.name == "policy.h").expect("policy.h in the bundle");
     assert!(policy.text.contains("PerLevelBloomPolicy"));
     let compare = files.iter().find(|f| f.name == "compare.sh").expect("compare.sh");
     assert!(compare.text.contains("-DLSM_NAVIGATOR_POLICY") && compare.text.contains("--filter-plugin on"));
     assert!(files.iter().find(|f| f.name == "REPORT.md").is_some_and(|f| f.text.contains("Plugin required")));
     // Without the plugin the bundle has neither.
-    let plain_files = lsm_tune::bundle::files(&plain, None).expect("bundle");
+    let plain_files = lsm_tune::bundle::files(&plain, None, None).expect("bundle");
     assert!(plain_files.iter().all(|f| f.name != "policy.h"));
     assert!(plain_files.iter().find(|f| f.name == "compare.sh").is_some_and(|f| !f.text.contains("--filter-plugin")));
 }
@@ -292,4 +300,75 @@ fn the_plugin_is_searched_only_when_accepted_and_its_design_is_never_predicted_w
 /// What only the RocksDB search gives; every result here comes from it.
 fn advice(t: &TuneResult) -> &lsm_tune::RocksdbAdvice {
     t.rocksdb.as_ref().expect("a RocksDB search gives its advice")
+}
+
+/// Non-comment lines of an OPTIONS text, each (section, trimmed line), for comparing files as
+/// RocksDB reads them.
+fn statements(text: &str) -> Vec<(String, String)> {
+    let mut section = String::new();
+    let mut out = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if line.starts_with('[') {
+            section = line.to_string();
+        } else {
+            out.push((section.clone(), line.to_string()));
+        }
+    }
+    out
+}
+
+#[test]
+fn the_recommendation_is_the_users_file_with_exactly_the_diff_changed() {
+    // Three starting files: a well-tuned production-style file (Snappy, 256 MiB cache), one with
+    // partitioned metadata, and a Kafka-Streams-like one (16 MiB memtables, 3 of them, LZ4, a
+    // 50 MiB cache, 4 KiB blocks, Bloom filters).
+    let welltuned = include_str!("../../../../public/examples/rocksdb-welltuned.OPTIONS");
+    let partitioned = include_str!("../../../../public/examples/rocksdb-partitioned.OPTIONS");
+    let kafka_like = "[Version]\n  rocksdb_version=7.8.3\n  options_file_version=1.1\n\n[DBOptions]\n  \
+                      create_if_missing=true\n  max_background_jobs=2\n\n[CFOptions \"default\"]\n  \
+                      write_buffer_size=16777216\n  max_write_buffer_number=3\n  compression=kLZ4Compression\n  \
+                      level_compaction_dynamic_level_bytes=false\n  ttl=2592000\n\n\
+                      [TableOptions/BlockBasedTable \"default\"]\n  block_cache={capacity=52428800}\n  block_size=4096\n  \
+                      filter_policy=bloomfilter:10:false\n";
+    let w = ycsb('b', 20_000, 10_000);
+    let mut changed_somewhere = false;
+    for (name, text) in [("welltuned", welltuned), ("partitioned", partitioned), ("kafka-like", kafka_like)] {
+        let imported = lsm_export::import(text, lsm_export::ImportKind::Rocksdb).expect("imports");
+        let mut o = TuneOptions::new(0.0, Target::Rocksdb);
+        o.write_buffers = imported.write_buffers.unwrap_or(lsm_tune::DEFAULT_WRITE_BUFFERS);
+        let t = tune_with(&imported.config, &w, &o).expect("tunes");
+        let a = advice(&t);
+        let files = lsm_tune::bundle::files(&t, None, Some(text)).expect("bundle");
+        let file = |n: &str| files.iter().find(|f| f.name == n).map(|f| f.text.clone()).expect("in the bundle");
+        assert_eq!(file("current.OPTIONS"), text, "{name}: the current file is the user's");
+        let rec = file("recommended.OPTIONS");
+        if a.verdict.keep {
+            assert_eq!(rec, text, "{name}: keep your design changes nothing");
+            continue;
+        }
+        changed_somewhere = true;
+        let (before, after) = (statements(text), statements(&rec));
+        let named =
+            |line: &str| a.changes.iter().any(|c| line.split_once('=').is_some_and(|(k, _)| k.trim() == c.option));
+        // Every statement that differs is one the diff names; every change of the diff is in the file.
+        for s in after.iter().filter(|s| !before.contains(s)) {
+            assert!(named(&s.1), "{name}: {} changed without the diff naming it", s.1);
+        }
+        for s in before.iter().filter(|s| !after.contains(s)) {
+            assert!(named(&s.1), "{name}: {} dropped without the diff naming it", s.1);
+        }
+        for c in a.changes.iter().filter(|c| c.option != lsm_tune::knobs::PER_LEVEL_OPTION) {
+            assert!(after.contains(&(format!("[{}]", c.section), format!("{}={}", c.option, c.to))), "{name}: {c:?}");
+        }
+        // What the tool does not model survives byte for byte.
+        for kept in ["compression=", "max_write_buffer_number=", "ttl=", "max_background_jobs="] {
+            let pick = |v: &[(String, String)]| v.iter().filter(|s| s.1.starts_with(kept)).cloned().collect::<Vec<_>>();
+            assert_eq!(pick(&before), pick(&after), "{name}: {kept}");
+        }
+    }
+    assert!(changed_somewhere, "at least one start gets a recommendation to write");
+    // The memory charge used the file's own memtable count.
+    let kafka = lsm_export::import(kafka_like, lsm_export::ImportKind::Rocksdb).expect("imports");
+    assert_eq!(kafka.write_buffers, Some(3));
+    assert!(!kafka.unknown_keys.iter().any(|k| k.contains("max_write_buffer_number")), "{:?}", kafka.unknown_keys);
 }

@@ -149,7 +149,20 @@ fn the_recommendation_holds_memory_and_is_never_predicted_worse() {
         // ρ = 0: robust is nominal.
         assert_eq!(nominal.robust.summary, nominal.nominal.summary);
         assert!(nominal.predicted_gain >= 0.0);
+        // One headline: at ρ = 0 the run's gain (what the engine search ranks by), inside its range.
+        let h = &nominal.headline;
+        assert!((h.gain - nominal.predicted_gain).abs() < 1e-12, "{name}: {h:?} vs {}", nominal.predicted_gain);
+        assert!(h.low <= h.gain && h.gain <= h.high && h.measures.contains("in the run as played"), "{name}: {h:?}");
+        assert_eq!(h.keep, nominal.nominal.config == nominal.current.config, "{name}: {h:?}");
         let robust = tune(&current, &w, 1.0, Target::Engine).unwrap();
+        // At ρ > 0, the worst case's gain, named so.
+        let r = &robust.headline;
+        let worst_gain =
+            if robust.current.worst > 0.0 { 1.0 - robust.robust.worst / robust.current.worst } else { 0.0 };
+        assert!(
+            (r.gain - worst_gain).abs() < 1e-12 && r.measures.starts_with("the worst case within ρ = 1"),
+            "{name}: {r:?}"
+        );
         assert!(robust.robust.worst <= robust.nominal.worst + 1e-9, "{name}");
         assert!(robust.expected_loss >= -1e-12, "{name}");
         assert_eq!(robust.neighbourhood.current.len(), 1_000);
@@ -217,7 +230,7 @@ fn the_bundle_holds_every_file_and_a_report_that_says_what_changed() {
     assert_eq!(rec.config.compaction.granularity, Granularity::File);
     assert_eq!(rec.config.filter.allocation, Allocation::Uniform);
     let proof = Proof { current: 0.5, recommended: 0.4, on: "the engine, in a test".into() };
-    let bundle = files(&t, Some(&proof)).unwrap();
+    let bundle = files(&t, Some(&proof), None).unwrap();
     let names: Vec<&str> = bundle.iter().map(|f| f.name.as_str()).collect();
     for name in [
         "REPORT.md",
@@ -245,6 +258,14 @@ fn the_bundle_holds_every_file_and_a_report_that_says_what_changed() {
     assert!(compare.contains(&format!("cache={}", rec.config.block_cache.bytes)), "{compare}");
     assert!(!compare.contains("keys_read ") && !compare.contains("rocksdb.bytes.written"), "{compare}");
     assert!(text("referee.cc").contains("LSMOPS1"));
+    // Every part of the referee ships, so compare.sh's build finds what referee.cc includes.
+    let referee_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../interop/rocksdb");
+    for entry in std::fs::read_dir(&referee_dir).expect("interop/rocksdb") {
+        let part = entry.expect("entry").file_name().to_string_lossy().into_owned();
+        if part.starts_with("referee_") && (part.ends_with(".cc") || part.ends_with(".h")) {
+            assert!(names.contains(&part.as_str()), "{part} is not in the bundle");
+        }
+    }
     let report = &bundle[0].text;
     assert!(
         report.contains("## What changed")

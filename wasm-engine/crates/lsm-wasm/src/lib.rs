@@ -131,9 +131,11 @@ pub fn drifted_workload(workload_json: &str, mix_json: &str) -> Result<String, J
     Ok(w.to_json())
 }
 
-/// The bundle's files (`[{name, text}]`, JSON) for a tune result and, when run, its proof.
+/// The bundle's files (`[{name, text}]`, JSON) for a tune result and, when run, its proof;
+/// `options_text`: the OPTIONS file the current design was imported from ("" for none), which the
+/// recommendation is written into (`lsm_tune::bundle::recommended_options`).
 #[wasm_bindgen]
-pub fn tune_bundle(result_json: &str, proof_json: &str) -> Result<String, JsError> {
+pub fn tune_bundle(result_json: &str, proof_json: &str, options_text: &str) -> Result<String, JsError> {
     let result: lsm_tune::TuneResult =
         serde_json::from_str(result_json).map_err(|e| JsError::new(&format!("tune result: {e}")))?;
     let proof: Option<lsm_tune::bundle::Proof> = if proof_json.is_empty() {
@@ -141,7 +143,8 @@ pub fn tune_bundle(result_json: &str, proof_json: &str) -> Result<String, JsErro
     } else {
         Some(serde_json::from_str(proof_json).map_err(|e| JsError::new(&format!("proof: {e}")))?)
     };
-    json(&lsm_tune::bundle::files(&result, proof.as_ref()).map_err(js)?)
+    let original = (!options_text.is_empty()).then_some(options_text);
+    json(&lsm_tune::bundle::files(&result, proof.as_ref(), original).map_err(js)?)
 }
 
 /// Fit a Workload to a KVBench trace: the fit document (JSON) with the Workload inside.

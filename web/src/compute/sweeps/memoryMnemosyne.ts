@@ -162,7 +162,7 @@ function timeIt(fn: () => void, minMs: number): number {
   while (spent < minMs || batches < 3) {
     start = performance.now();
     let reps = 0;
-    let now = start;
+    let now: number;
     do {
       fn();
       reps += 1;

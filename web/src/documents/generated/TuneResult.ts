@@ -26,6 +26,30 @@ export type Grown = {
 };
 
 /**
+ * The recommendation's one headline gain: what the search ranked and judged by (the verdict's
+ * gain for a RocksDB search), with the range the model's stated error allows, for "change" and
+ * "keep" alike.
+ */
+export type Headline = {
+  /** 1 − recommended / current, in the measure below. */
+  gain: number;
+  /** The least gain the model's error allows. */
+  low: number;
+  /** The largest. */
+  high: number;
+  /**
+   * Keep your design: the RocksDB verdict's range holds 0, or the search found nothing better;
+   * the recommendation is then the current design (`TuneResult::recommendation`).
+   */
+  keep: boolean;
+  /**
+   * What the gain measures, in words: "steady-state I/O per operation", "the worst case within
+   * ρ = 0.5 of the steady-state I/O per operation", "I/O per operation in the run as played".
+   */
+  measures: string;
+};
+
+/**
  * One design's memory, in bytes.
  */
 export type Memory = {
@@ -262,8 +286,17 @@ export type TuneResultFields = {
   recommended: "nominal" | "robust";
   /** Robust over nominal at the expected workload, minus 1 (what robustness costs). */
   expected_loss: number;
-  /** Predicted gain of the recommendation over the current design at the expected workload. */
+  /**
+   * Predicted gain of the recommendation over the current design in the run as played, in I/O
+   * per operation (what the proof measures); the headline gain may measure something else
+   * (`headline.measures`).
+   */
   predicted_gain: number;
+  /**
+   * The one gain the page, the table, REPORT.md and the CLI state for this recommendation, with
+   * the model's error around it, and what it measures.
+   */
+  headline: Headline;
   /** Designs priced, the current one included. */
   candidates: number;
   /** The three designs' costs on workloads sampled within ρ, for the distribution chart. */

@@ -141,8 +141,7 @@ function EngineTable({ stores }: { stores: StoreSummary[] }) {
     </ScrollRegion>
     {!measured && (
       <p className="field-msg" data-testid="bench-worker-note">
-        The worker’s whole memory, as the browser measures it, is taken on runs above {formatInt(ALL_STORES_MAX_ENTRIES)} entries only (the browser waits up to 20 s for
-        a garbage collection first); here the engine’s own figures above are what it used.
+        The browser’s own measure of the worker’s memory is taken on runs above {formatInt(ALL_STORES_MAX_ENTRIES)} entries only.
       </p>
     )}
     </>
@@ -230,7 +229,7 @@ export function BenchPage() {
       title="Storage benchmark"
       lede={
         <>
-          Run benchmark: the engine, running in its worker, loads {formatInt(n)} entries (set on the left) and then makes {formatInt(lookups.count)} lookups, {formatInt(lookups.missingShare * 100)}% on missing keys (16-byte keys, 100-byte values; leveling, T = 10, 10 bits/key, 4 MiB
+          The engine, running in its worker, loads {formatInt(n)} entries (set on the left) and then makes {formatInt(lookups.count)} lookups, {formatInt(lookups.missingShare * 100)}% on missing keys (16-byte keys, 100-byte values; leveling, T = 10, 10 bits/key, 4 MiB
           buffer) on each storage backend, against a plain IndexedDB key-value store doing the same puts (in transactions of 10,000) and gets. The figures are
           this browser’s on this machine.
         </>

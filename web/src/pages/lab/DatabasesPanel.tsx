@@ -50,10 +50,12 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
     } catch (err) {
       setError(err instanceof Error ? err.message : String(err));
     }
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- storage.refresh is stable; the storage object is new each render
   }, [storage.refresh]);
 
   useEffect(() => {
     void reload();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- reload again when the engine becomes idle
   }, [reload, engine.busy === null]);
 
   const act = async (label: string, job: Parameters<typeof withTask>[1], target?: ListedDatabase) => {

@@ -44,7 +44,7 @@ const STALL_COLUMNS: Column<StallRow>[] = [
 const MERGES_NOTE: Record<NonNullable<Report['merges']> | 'unknown', string> = {
   paced: 'Merges were paced: each write merged a small slice of the pending work.',
   inline: 'Merges ran inline: each ran to completion inside the write whose flush made it due, so no write stalled — that write waited for the whole merge instead (see the latency maximum).',
-  background: 'Merges ran in the background (a native run with --merges background): writes waited only when the merger threads fell behind, and a flush wait is a full buffer waiting for the last one to be flushed.',
+  background: 'Merges ran in the background (a native run on files, where it is the default: lsm run --dir): writes waited only when the merger threads fell behind, and a flush wait is a full buffer waiting for the last one to be flushed.',
   unknown: 'The report does not say how its merges ran.',
 };
 

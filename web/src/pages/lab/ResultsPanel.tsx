@@ -17,7 +17,10 @@ function headline(r: LabResult): string {
       const zero = r.report.summary.find((s) => s.class === 'get_zero_result');
       const io = zero && zero.count > 0 ? `zero-result ${formatSig(zero.io_per_op, 4)} I/O (predicted ${formatSig(r.report.predicted.zero_result_lookup_io, 4)})` : '';
       const ops = Object.values(r.report.operations).reduce((a, b) => a + b, 0);
-      return [`${ops.toLocaleString('en-US')} ops`, io].filter(Boolean).join(' · ');
+      // The merge mode decides the latency tail and the stalls: every stored run says which ran
+      // (a native report on files ran in the background; the browser's runs are paced or inline).
+      const merges = r.report.merges ? `merges ${r.report.merges}` : '';
+      return [`${ops.toLocaleString('en-US')} ops`, merges, io].filter(Boolean).join(' · ');
     }
     case 'sweep':
       return `${r.points.length} points`;

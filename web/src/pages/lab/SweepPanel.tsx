@@ -77,6 +77,7 @@ export function SweepPanel({ url, stored }: { url: UrlState<LabSchema>; stored: 
   const spec = shown?.spec ?? liveSpec;
   const points = shown?.points ?? [];
   const info = SWEEPS[spec.kind];
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields the plan reads
   const planned = useMemo(() => sweepPoints(liveSpec).length, [liveSpec.kind, liveSpec.log2, liveSpec.lookups, liveSpec.seed]);
 
   const start = async () => {

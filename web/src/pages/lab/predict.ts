@@ -13,9 +13,8 @@ import {
   monkeyZeroResultCostClosedForm,
   uniformZeroResultCost,
   type Dataset,
-  type Design,
 } from '@lsm/models';
-import { OP_CLASSES, type ClassSummary, type EngineConfig, type Report, type RunInfo, type TreeShape } from '../../documents/engine';
+import { OP_CLASSES, type ClassSummary, type Report, type RunInfo, type TreeShape } from '../../documents/engine';
 import { monkeyDesignOf } from '../../documents/designs/monkeyView';
 
 export type OverlayClass = 'zero' | 'nonzero' | 'range' | 'update';

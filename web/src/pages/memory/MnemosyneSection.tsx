@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { ScrollRegion } from '../../ui/layout/ScrollRegion';
 import { BarChart } from '../../ui/charts/BarChart';
 import { ChartCard } from '../../ui/charts/ChartCard';
-import { barChartCsv, lineChartCsv, tableCsv } from '../../ui/charts/csv';
+import { lineChartCsv, tableCsv } from '../../ui/charts/csv';
 import { LineChart } from '../../ui/charts/LineChart';
 import type { BarChartProps, LineSeries } from '../../ui/charts/types';
 import type { SweepResult, SweepState } from '../../compute';
@@ -144,30 +144,7 @@ export function MnemosyneSection({
         <h2 id="memory-a">
           <span className="memory-tag">A</span> Mnemosyne: put the bits where the lookups are
         </h2>
-        <p>
-          <LearnLink to="monkey">Monkey</LearnLink> assumes every lookup misses and keys are read evenly. Mnemosyne gives the{' '}
-          <LearnLink to="bloom">filter</LearnLink> bits to the files that lookups actually miss in: hot files get more bits, files
-          where lookups find their key can get none. The tree: {treeText}. Lookups: {workloadText}.
-        </p>
-        <Detail testId="memory-a-detail">
-          Monkey gives every level the bits that minimise the false positives of an empty lookup, assuming every lookup
-          is empty and keys are read uniformly. Mnemosyne (Zhu, Wei, Athanassoulis) weights each file by the empty
-          probes it actually receives, z<sub>i</sub>, and solves min Σ z<sub>i</sub>·ε<sub>i</sub> exactly per file:
-          files whose key ranges are hot get more bits, and files that lookups rarely miss in (often the last level,
-          where existing keys are found) can get none.
-        </Detail>
       </header>
-      <p className="readouts-title">Unnecessary data-block reads per lookup at {formatFixed(budget, 2)} bits/key</p>
-      <Readouts
-        label="Unnecessary data-block reads per lookup at the chosen budget"
-        items={[
-          { label: 'Uniform', value: unn('uniform'), text: formatSig(unn('uniform'), 3), testId: 'mn-unn-uniform', hint: 'reads per lookup' },
-          { label: 'Monkey+', value: unn('monkey'), text: formatSig(unn('monkey'), 3), testId: 'mn-unn-monkey', hint: 'reads per lookup' },
-          { label: 'Mnemosyne', value: unn('mnemosyne'), text: formatSig(unn('mnemosyne'), 3), testId: 'mn-unn-mnemosyne', hint: 'reads per lookup' },
-          { label: 'Saved vs Monkey+', value: vsMonkey, text: formatPercent(vsMonkey, 3), testId: 'mn-vs-monkey', hint: `${formatPercent(vsUniform, 3)} vs uniform` },
-          { label: 'Files with a filter', value: c.activeFiles, text: `${formatInt(c.activeFiles)} of ${formatInt(v.files.length)}`, testId: 'mn-active' },
-        ]}
-      />
       <CardGrid>
         <ChartCard
           id="mnemosyne-bits"
@@ -175,8 +152,9 @@ export function MnemosyneSection({
           title="Bits per key per file"
           caption={
             <>
-              The same memory ({formatFixed(budget, 2)} bits/key on average) spent three ways; files run left to right through the key
-              space, the hottest on the left with seed 0.
+              The same filter memory ({formatFixed(budget, 2)} bits/key on average) spent three ways: uniform, every file alike (RocksDB’s
+              default); Monkey+, more bits for the smaller levels (Monkey’s optimum); Mnemosyne, the bits where lookups miss. Files run left
+              to right through the key space, the hottest on the left with seed 0.
               {grouped && ` ${formatInt(v.files.length)} files are too many to draw one by one: each bar is a run of neighbouring files in one level (entry-weighted mean); the CSV lists every file.`}
             </>
           }
@@ -195,6 +173,33 @@ export function MnemosyneSection({
         >
           <BarChart {...bars} data-testid="mn-bars" height={300} />
         </ChartCard>
+      </CardGrid>
+      <div className="memory-section-intro">
+        <p>
+          <LearnLink to="monkey">Monkey</LearnLink> assumes every lookup misses and keys are read evenly. Mnemosyne gives the{' '}
+          <LearnLink to="bloom">filter</LearnLink> bits to the files that lookups actually miss in: hot files get more bits, files
+          where lookups find their key can get none. The tree: {treeText}. Lookups: {workloadText}.
+        </p>
+        <Detail testId="memory-a-detail">
+          Monkey gives every level the bits that minimise the false positives of an empty lookup, assuming every lookup
+          is empty and keys are read uniformly. Mnemosyne (Zhu, Wei, Athanassoulis) weights each file by the empty
+          probes it actually receives, z<sub>i</sub>, and solves min Σ z<sub>i</sub>·ε<sub>i</sub> exactly per file:
+          files whose key ranges are hot get more bits, and files that lookups rarely miss in (often the last level,
+          where existing keys are found) can get none.
+        </Detail>
+      </div>
+      <p className="readouts-title">Unnecessary data-block reads per lookup at {formatFixed(budget, 2)} bits/key</p>
+      <Readouts
+        label="Unnecessary data-block reads per lookup at the chosen budget"
+        items={[
+          { label: 'Uniform', value: unn('uniform'), text: formatSig(unn('uniform'), 3), testId: 'mn-unn-uniform', hint: 'reads per lookup' },
+          { label: 'Monkey+', value: unn('monkey'), text: formatSig(unn('monkey'), 3), testId: 'mn-unn-monkey', hint: 'reads per lookup' },
+          { label: 'Mnemosyne', value: unn('mnemosyne'), text: formatSig(unn('mnemosyne'), 3), testId: 'mn-unn-mnemosyne', hint: 'reads per lookup' },
+          { label: 'Saved vs Monkey+', value: vsMonkey, text: formatPercent(vsMonkey, 3), testId: 'mn-vs-monkey', hint: `${formatPercent(vsUniform, 3)} vs uniform` },
+          { label: 'Files with a filter', value: c.activeFiles, text: `${formatInt(c.activeFiles)} of ${formatInt(v.files.length)}`, testId: 'mn-active' },
+        ]}
+      />
+      <CardGrid>
         <ChartCard
           id="mnemosyne-cost"
           wide

@@ -75,6 +75,7 @@ export const BreakdownCards = memo(function BreakdownCards({ costs, stale }: { c
         { id: 'run', label: 'One run (N_i/n_i)', values: rows.map((r) => r.runCapacity), color: SERIES_COLORS[3] },
       ],
     }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- categories follow from rows
     [rows],
   );
   const filters = useMemo<Omit<BarChartProps, 'title'>>(
@@ -85,6 +86,7 @@ export const BreakdownCards = memo(function BreakdownCards({ costs, stale }: { c
       groups: [{ id: 'bits', label: 'Bits per entry b_i (FPR p_i = e^(−b_i ln²2))', values: rows.map((r) => r.bitsPerEntry), color: SERIES_COLORS[4] }],
       valueLabels: true,
     }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- categories follow from rows
     [rows],
   );
   const status = stale ? 'showing the last valid table' : undefined;

@@ -78,6 +78,7 @@ export function LevelTable({ env, table, optimalFilters, onOptimalFilters, optim
   useEffect(() => {
     if (!check.levels || !sameTable(check.levels, table)) setDraft(draftOf(table));
     // Only a new committed table should rewrite the boxes; reacting to the draft would undo typing.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new committed table should rewrite the boxes; reacting to the draft would undo typing
   }, [table]);
 
   const edit = (i: number, field: keyof DraftRow, text: string) => {

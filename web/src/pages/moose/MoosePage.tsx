@@ -48,6 +48,7 @@ export function MoosePage() {
       memoryBytes: (s.memoryBits * data.entries) / 8,
       updateModel: s.updateModel,
     }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
     [data.entries, data.entryBytes, data.pageBytes, data.bufferBytes, s.memoryBits, s.updateModel],
   );
   const tableEnv = useMemo<TableEnv>(() => ({ dataset: env.dataset, bufferBytes: env.bufferBytes }), [env.dataset, env.bufferBytes]);
@@ -56,9 +57,11 @@ export function MoosePage() {
   // ---- workload
   const mixIssue = mixProblem(mixOf(s));
   const mix = useLastValid(mixOf(s), mixIssue === null);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
   const workload = useMemo(() => workloadOf(mix, s.selectivity), [mix.zeroResult, mix.nonZeroResult, mix.range, mix.update, s.selectivity]);
 
   // ---- the level table; a hand-edited link with impossible lists falls back to the default table
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
   const table = useMemo(() => tableOf(s), [s.ratios, s.runs, s.bits]);
   const [tableNotice, setTableNotice] = useState<string | null>(null);
   const linkIssue = useMemo(() => {
@@ -66,11 +69,13 @@ export function MoosePage() {
     if (lists) return lists;
     const cells = checkDraft(tableEnv, draftOf(table), !s.optimalFilters).rows.flatMap((r) => [r.ratio, r.runs, r.bits]).find((m) => m !== null);
     return cells ? `The link’s level table is not valid (${cells}).` : null;
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
   }, [table, tableEnv, s.optimalFilters]);
   useEffect(() => {
     if (!linkIssue) return;
     setTableNotice(`${linkIssue} Using the default table.`);
     url.patch({ ratios: DEFAULTS.ratios, runs: DEFAULTS.runs, bits: DEFAULTS.bits });
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- url.patch is stable; only a new link issue resets the table
   }, [linkIssue]);
   const commit = (rows: TableLevel[]) => url.patch(listsOf(rows));
 
@@ -139,7 +144,7 @@ export function MoosePage() {
 
   return (
     <Page
-      question="What happens when every level gets its own size ratio, run count and filter bits? Try first: edit a row of the level table (or pick a preset) and read the costs under it."
+      question="What happens when every level gets its own size ratio, run count and filter bits? Try first: edit a row of the level table under the chart (or pick a preset) and watch your design’s bar move."
       title="Moose design space"
       lede="Give every level its own size ratio, run count and filter bits (Moose, SIGMOD 2024): see what that does to point lookups, range lookups and updates, where it sits among leveling, tiering and lazy leveling, and what Smoose would pick for your workload."
       url={url}
@@ -167,6 +172,12 @@ export function MoosePage() {
           </button>
         </div>
       )}
+      {/* The answer first (your layout against the classic designs), then the level table that sets it. */}
+      <div className="moose-cards moose-first">
+        <CardGrid>
+          <CompareCards designs={designs.value ?? []} stale={choice.computing || presets.computing} part="chart" />
+        </CardGrid>
+      </div>
       <LayoutCard
         env={tableEnv}
         table={table}
@@ -187,7 +198,7 @@ export function MoosePage() {
             yoursWeighted={shown?.costs.weighted}
             onApply={() => smooseLevels && commit(tableFromLayout(tableEnv, smooseLevels))}
           />
-          <CompareCards designs={designs.value ?? []} stale={choice.computing || presets.computing} />
+          <CompareCards designs={designs.value ?? []} stale={choice.computing || presets.computing} part="table" />
           <SpaceCards
             data={space.data}
             computing={space.computing}

@@ -154,7 +154,11 @@ const COMPARE_COLUMNS: (Column<CompareRow> & TableColumn<CompareRow>)[] = [
 
 const shape = (d: DesignRow) => `${d.sizeRatios.map((x) => formatSig(x, 3)).join(', ')} / ${d.runs.join(', ')}`;
 
-export const CompareCards = memo(function CompareCards({ designs, stale }: { designs: readonly DesignRow[]; stale: boolean }) {
+/**
+ * Your design against leveling, tiering, lazy leveling and Smoose's: the chart (`part="chart"`, the
+ * page's first card: it answers the page's question) or the table of every cost (`part="table"`).
+ */
+export const CompareCards = memo(function CompareCards({ designs, stale, part }: { designs: readonly DesignRow[]; stale: boolean; part: 'chart' | 'table' }) {
   const chart = useMemo<Omit<BarChartProps, 'title'>>(
     () => ({
       x: { label: 'design' },
@@ -176,13 +180,14 @@ export const CompareCards = memo(function CompareCards({ designs, stale }: { des
     weighted: d.weighted,
   }));
   const best = designs.length > 0 ? Math.min(...designs.map((d) => d.weighted)) : NaN;
-  return (
-    <>
+  if (part === 'chart')
+    return (
       <ChartCard
         id="compare"
+        wide
         title="Weighted cost per design"
         detail="Moose Fig.8."
-        caption="Expected page I/Os per operation for the workload on the left; lower is better."
+        caption="Your layout (the level table below) against the classic designs and Smoose’s choice: expected page I/Os per operation for the workload on the left; lower is better."
         footer={
           <p className="card-foot">
             Each design with its own optimally split filters (yours with the bits of the table); the fixed-ratio designs use T from “Presets”.
@@ -193,6 +198,8 @@ export const CompareCards = memo(function CompareCards({ designs, stale }: { des
       >
         <BarChart {...chart} height={300} title="Weighted cost per operation of each design" data-testid="compare-chart" />
       </ChartCard>
+    );
+  return (
       <TableCard
         id="compare-table"
         wide
@@ -203,6 +210,5 @@ export const CompareCards = memo(function CompareCards({ designs, stale }: { des
       >
         <DataTable columns={COMPARE_COLUMNS} rows={rows} rowKey={(row) => row.design} testId="compare-table" highlight={(row) => row.weighted === best} />
       </TableCard>
-    </>
   );
 });

@@ -32,6 +32,7 @@ export function MslsPage() {
   const s = url.state;
   const params = useMemo(
     () => levelParams(s),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
     [s.keys, s.dist, s.theta, s.entryBytes, s.bufferMiB, s.l0, s.level1MiB, s.growth, s.levels],
   );
 

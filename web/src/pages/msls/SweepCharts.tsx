@@ -66,6 +66,7 @@ export function KeysCard({ sweep, s, now }: CardProps<'msls.keys'>) {
       rules: [{ x: s.keys, label: 'N' }],
       annotations: now ? currentMarks(s.keys, now.msls, now.worst, s) : [],
     };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
   }, [d, s.theta, s.keys, s.dist, now]);
   return (
     <ChartCard
@@ -105,6 +106,7 @@ export function SkewCard({ sweep, s, now }: CardProps<'msls.skew'>) {
       // The flat worst case is named by the legend; only the current MSLS value is labelled.
       annotations: now ? currentMarks(rule.x, now.msls, now.worst, s).slice(0, 1) : [],
     };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
   }, [d, s.theta, s.dist, now]);
   return (
     <ChartCard
@@ -153,6 +155,7 @@ export function LevelSizeCard({ sweep, s, now, url }: CardProps<'msls.levels'> &
       rules,
       annotations: now ? currentMarks(x, now.msls, now.worst, s) : [],
     };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the URL state object is new each render
   }, [d, axis, x, s.theta, s.dist, s.level1MiB, s.bufferMiB, now]);
   const what =
     axis === 'buf'

@@ -59,6 +59,7 @@ export function TeachingPage() {
       stop = true;
       if (timer) clearTimeout(timer);
     };
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- the loop calls classroom.step; the classroom object is new each render
   }, [playing, speed, classroom.step]);
 
   useEffect(() => {
@@ -78,7 +79,18 @@ export function TeachingPage() {
   const fullscreen = useFullscreen(figure);
   const embedded = currentLocation().embed === 'tree';
   const viewport = useViewportSize().height;
-  const fitHeight = embedded ? viewport - 40 : fullscreen ? viewport - 420 : undefined;
+  // Full screen: the tree takes the height the toolbar and narration leave (the stage is a column
+  // whose last row, the tree with the counters beside it, grows), so the counters stay on the screen.
+  const treeBox = useRef<HTMLDivElement>(null);
+  const [treeRoom, setTreeRoom] = useState<number | null>(null);
+  useEffect(() => {
+    const box = treeBox.current;
+    if (!fullscreen || !box) return setTreeRoom(null);
+    const observer = new ResizeObserver(() => setTreeRoom(box.clientHeight));
+    observer.observe(box);
+    return () => observer.disconnect();
+  }, [fullscreen]);
+  const fitHeight = embedded ? viewport - 40 : fullscreen ? (treeRoom ?? viewport - 420) - 34 : undefined;
   const toggleFullscreen = useFullscreenToggle(figure);
   const embedCopy = useClipboardCopy();
 
@@ -203,7 +215,8 @@ export function TeachingPage() {
             {classroom.error}
           </p>
         )}
-        <div data-embed="tree">
+        <div className="teach-main">
+        <div data-embed="tree" className="teach-tree-box" ref={treeBox}>
           {tree ? (
             <TreeView tree={tree} title="The classroom tree: buffer and levels" large minLevels={3} fitHeight={fitHeight} data-testid="teach-tree" />
           ) : (
@@ -248,6 +261,7 @@ export function TeachingPage() {
             </dd>
           </div>
         </dl>
+        </div>
       </div>
       <div className="card teach-log">
         <h2>What just happened</h2>

@@ -32,12 +32,14 @@ export function TradeoffsPage() {
 
   const dataProblem = datasetProblem(s);
   const ds = useLastValid(datasetOf(s), dataProblem === null);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the last valid objects are new each render
   const dataset = useMemo(() => ds, [ds.entries, ds.entryBytes, ds.pageBytes]);
 
   const problem = mixProblem(mixOf(s));
   const mix = useLastValid(mixOf(s), problem === null);
   const workload = useMemo(
     () => workloadOf(mix, s.selectivity),
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- memoised on the fields it reads: the last valid objects are new each render
     [mix.zeroResult, mix.nonZeroResult, mix.range, mix.update, s.selectivity],
   );
   const hardware = useMemo(() => ({ writeReadCostRatio: s.phi, pageReadSeconds: s.readMicros * 1e-6 }), [s.phi, s.readMicros]);
@@ -98,6 +100,19 @@ export function TradeoffsPage() {
           {holistic.error}
         </p>
       )}
+      {/* The answer first: the curves, with the holistic design on them; its numbers (θ, Z, R, W, Q) after. */}
+      <div className="card-islands">
+        <CardGrid>
+          <TradeoffCard
+            data={curves.data}
+            computing={curves.computing}
+            error={curves.error}
+            chosen={chosen}
+            bits={s.bits}
+            bufferBytes={bufferBytes}
+          />
+        </CardGrid>
+      </div>
       {result ? (
         <DesignPanel
           result={result}
@@ -112,14 +127,6 @@ export function TradeoffsPage() {
       )}
       <div className="card-islands">
         <CardGrid>
-          <TradeoffCard
-            data={curves.data}
-            computing={curves.computing}
-            error={curves.error}
-            chosen={chosen}
-            bits={s.bits}
-            bufferBytes={bufferBytes}
-          />
           <StepsCard data={steps.data} computing={steps.computing} error={steps.error} memoryBits={(memoryBytes * 8) / dataset.entries} />
           {result && <CandidatesCard result={result} />}
           <UpdateCostCard />

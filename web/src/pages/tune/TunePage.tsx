@@ -36,7 +36,8 @@ import { YourWorkloadControls } from './YourWorkloadControls';
 export function TunePage() {
   const url = useUrlState(tuneUrl);
   const s = url.state;
-  const [custom, setCustom] = useState<{ config: EngineConfig; name: string; warnings: string[]; unused: string[] } | null>(null);
+  // The imported OPTIONS file: its design, its text (the recommendation is written into it) and its memtable count.
+  const [custom, setCustom] = useState<{ config: EngineConfig; name: string; warnings: string[]; unused: string[]; text: string; writeBuffers?: number } | null>(null);
   const [preset, setPreset] = useState<EngineConfig | null>(null);
   const [coreWorkload, setCoreWorkload] = useState<Workload | null>(null);
   // The last import (its workload as read, what the reader noted, a trace's fit): the page's
@@ -93,6 +94,9 @@ export function TunePage() {
   const memory = s.memory > 0 && !memoryProblem ? s.memory * 1_048_576 : null;
   // The per-level filter plugin, only when the user accepts it (and only RocksDB can use it).
   const plugin = s.plugin && s.target === 'rocksdb' ? ('per-level-filters' as const) : null;
+  // The memtables the user's own file keeps (RocksDB's default 2 otherwise), charged to memory.
+  const writeBuffers = s.design === CUSTOM_DESIGN ? custom?.writeBuffers : undefined;
+  const optionsText = s.design === CUSTOM_DESIGN ? custom?.text : undefined;
 
   // The engine's tuner runs in the engine worker; a newer request supersedes an older one.
   const [tuned, setTuned] = useState<{ result: TuneResult; millis: number } | null>(null);
@@ -105,7 +109,7 @@ export function TunePage() {
     setTuned(null);
     setTuneError(null);
     engineClient()
-      .call('tune', { config: current, workload, options: { rho: s.rho, target: s.target as TuneTarget, memory, rank, calibration: rankedOn, plugin } })
+      .call('tune', { config: current, workload, options: { rho: s.rho, target: s.target as TuneTarget, memory, rank, calibration: rankedOn, plugin, ...(writeBuffers ? { write_buffers: writeBuffers } : {}) } })
       .then((r) => {
         if (!live) return;
         setTuned(r);
@@ -116,7 +120,7 @@ export function TunePage() {
     return () => {
       live = false;
     };
-  }, [current, workload, s.rho, s.target, memory, memoryProblem, rank, rankedOn, plugin]);
+  }, [current, workload, s.rho, s.target, memory, memoryProblem, rank, rankedOn, plugin, writeBuffers]);
 
   /** A YCSB properties file, a Workload JSON, or a KVBench trace to fit: the workload to tune for. */
   const importWorkload = async (file: File) => {
@@ -133,7 +137,7 @@ export function TunePage() {
         try {
           w = JSON.parse(text) as Workload;
         } catch (err) {
-          throw new Error(`not JSON: ${err instanceof Error ? err.message : String(err)}`);
+          throw new Error(`not JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
         }
         await client.call('validate', { workload: w });
         read = { workload: w, name: file.name, notes: [] };
@@ -161,6 +165,8 @@ export function TunePage() {
         name: file.name,
         warnings: r.warnings.map((w) => `${w.field} (${w.kind}): ${w.message}`),
         unused: r.unknown_keys,
+        text,
+        writeBuffers: r.write_buffers,
       });
       // Your OPTIONS file is RocksDB's: advice for RocksDB, the engine target one click away.
       url.patch({ design: CUSTOM_DESIGN, target: 'rocksdb' });
@@ -275,7 +281,7 @@ export function TunePage() {
         </p>
       )}
       {current && workload && (
-        <TuneResults tuned={tuned} current={current} workload={workload} calibration={calibration} onCalibrated={setCalibration} onProblem={setProblem} />
+        <TuneResults tuned={tuned} current={current} workload={workload} optionsText={optionsText} calibration={calibration} onCalibrated={setCalibration} onProblem={setProblem} />
       )}
     </Page>
   );

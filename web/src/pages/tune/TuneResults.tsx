@@ -35,10 +35,23 @@ function rankedCost(p: PricedDesign): number {
   return p.time ? p.time.mean_us : p.prediction.expected;
 }
 
+/**
+ * A design's cost as the headline gain measures it (lsm-tune `Priced::ranked`, or its worst case
+ * within ρ): µs per operation on the calibrated device, else the steady-state I/O where the
+ * search priced one (RocksDB), else the run's.
+ */
+function headlineCost(p: PricedDesign, rho: number): number {
+  if (rho > 0) return p.worst;
+  return p.time ? p.time.mean_us : (p.steady?.expected ?? p.prediction.expected);
+}
+
+const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
+
 export function TuneResults({
   tuned,
   current,
   workload,
+  optionsText,
   calibration,
   onCalibrated,
   onProblem,
@@ -46,13 +59,17 @@ export function TuneResults({
   tuned: { result: TuneResult; millis: number } | null;
   current: EngineConfig;
   workload: Workload;
+  /** The OPTIONS file the current design came from: the bundle's recommendation is that file with the diff applied. */
+  optionsText?: string;
   calibration: Calibration | null;
   onCalibrated: (c: Calibration) => void;
   onProblem: (problem: string | null) => void;
 }) {
   const [measured, setMeasured] = useState<{ for: TuneResult; rows: Measured[] } | null>(null);
   const result = tuned?.result ?? null;
-  const rec = result ? (result.recommended === 'robust' ? result.robust : result.nominal) : null;
+  // "Keep your design": the recommendation is the current design (lsm-tune `TuneResult::recommendation`).
+  const rec = result ? (result.headline.keep ? result.current : result.recommended === 'robust' ? result.robust : result.nominal) : null;
+  const keep = result?.headline.keep ?? false;
   const proofRows = measured && measured.for === result ? measured.rows : null;
 
   const runProof = async () => {
@@ -120,7 +137,7 @@ export function TuneResults({
   const bundle = async (): Promise<BundleFile[] | null> => {
     if (!result) return null;
     try {
-      return (await engineClient().call('tuneBundle', { result, proof })).files;
+      return (await engineClient().call('tuneBundle', { result, proof, optionsText })).files;
     } catch (err) {
       onProblem(err instanceof Error ? err.message : String(err));
       return null;
@@ -159,7 +176,14 @@ export function TuneResults({
         expected: rankedCost(p),
         io: p.prediction.expected,
         worst: p.worst,
-        gain: rankedCost(result.current) > 0 ? 1 - rankedCost(p) / rankedCost(result.current) : 0,
+        // The headline's measure for every row; the search's choice is the headline itself (also
+        // when the headline says keep: then it is the gain inside the model's error).
+        gain:
+          p === (result.recommended === 'robust' ? result.robust : result.nominal)
+            ? result.headline.gain
+            : headlineCost(result.current, result.rho) > 0
+              ? 1 - headlineCost(p, result.rho) / headlineCost(result.current, result.rho)
+              : 0,
       }))
     : [];
   type Row = (typeof rows)[number];
@@ -169,7 +193,7 @@ export function TuneResults({
     { key: 'expected', label: byTime ? 'predicted time' : 'predicted cost', unit, format: (v) => <span data-value={String(v)}>{formatSig(Number(v), 4)}</span> },
     ...(byTime ? [{ key: 'io' as const, label: 'predicted I/O', unit: 'I/O per op', format: (v: unknown) => <span data-value={String(v)}>{formatSig(Number(v), 4)}</span> }] : []),
     { key: 'worst', label: 'worst within ρ', unit, format: (v) => <span data-value={String(v)}>{formatSig(Number(v), 4)}</span> },
-    { key: 'gain', label: 'predicted gain', format: (v) => <span data-value={String(v)}>{`${(Number(v) * 100).toFixed(1)}%`}</span> },
+    { key: 'gain', label: 'predicted gain', unit: result ? (result.rho > 0 ? 'worst case within ρ' : result.target === 'rocksdb' && result.current.steady ? 'steady state' : byTime ? 'time per op' : 'in the run') : undefined, format: (v) => <span data-value={String(v)}>{`${(Number(v) * 100).toFixed(1)}%`}</span> },
   ];
 
   const chart = useMemo(() => {
@@ -203,6 +227,20 @@ export function TuneResults({
             </p>
           </div>
         </header>
+        {result && (
+          <p
+            className={result.headline.keep ? 'field-msg' : 'field-msg ok'}
+            data-testid="tune-headline"
+            data-gain={result.headline.gain}
+            data-low={result.headline.low}
+            data-high={result.headline.high}
+            data-keep={String(result.headline.keep)}
+          >
+            <strong>{result.headline.keep ? 'Keep your design' : 'Change'}:</strong> {pct(result.headline.gain)} less {result.headline.measures} predicted ({pct(result.headline.low)} to{' '}
+            {pct(result.headline.high)} within the model&rsquo;s error){result.headline.keep ? '; the recommendation is the design you have.' : '.'} In the run as played, in I/O per operation
+            (what the proof measures): {pct(result.predicted_gain)}.
+          </p>
+        )}
         {result ? <DataTable columns={columns} rows={rows} testId="tune-table" rowKey={(r) => r.id} /> : <ChartPlaceholder height={120} />}
         {result && <RocksdbAdvice result={result} />}
         {result && (
@@ -237,9 +275,14 @@ export function TuneResults({
             <p className="caption">The current and the recommended design run on the engine (in memory) with the same workload and seed; measured I/O counts every page read and written in the run.</p>
           </div>
         </header>
-        <button type="button" className="primary" onClick={() => void runProof()} disabled={!rec} data-testid="tune-run">
+        <button type="button" className="primary" onClick={() => void runProof()} disabled={!rec || keep} data-testid="tune-run">
           Run current vs recommended on the engine
         </button>
+        {keep && (
+          <p className="caption" data-testid="tune-run-keep">
+            Nothing to run: the recommendation is to keep your design, so both runs would be the same design.
+          </p>
+        )}
         <TaskProgress />
         {proofRows && (
           <table className="data-table" data-testid="tune-measured">
@@ -272,7 +315,7 @@ export function TuneResults({
         )}
         {gains && (
           <p data-testid="tune-gains" data-measured={gains.measured} data-predicted={gains.predicted}>
-            Gain: {(gains.measured * 100).toFixed(1)}% measured, {(gains.predicted * 100).toFixed(1)}% predicted.
+            In the run as played, in I/O per operation: {(gains.measured * 100).toFixed(1)}% measured, {(gains.predicted * 100).toFixed(1)}% predicted.
           </p>
         )}
         {gains &&

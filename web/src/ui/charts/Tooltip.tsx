@@ -40,6 +40,7 @@ export function ChartTooltip({
 }) {
   const ref = useRef<HTMLDivElement>(null);
   const [boxWidth, setBoxWidth] = useState(0);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- measured after every render, as the box's width follows its content; the same width does not render again
   useLayoutEffect(() => {
     if (ref.current) setBoxWidth(ref.current.offsetWidth);
   });

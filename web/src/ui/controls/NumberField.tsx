@@ -34,6 +34,7 @@ export function NumberField({ param, value, onChange, noSlider, disabled }: Numb
       setError(null);
     }
     // Only a new value should rewrite the box; reacting to `text` would undo the user's typing.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new value should rewrite the box; reacting to the text would undo the user's typing
   }, [value, param]);
 
   const commitText = (next: string) => {

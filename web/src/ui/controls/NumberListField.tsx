@@ -30,6 +30,7 @@ export function NumberListField({ param, value, onChange, disabled }: NumberList
       setError(null);
     }
     // Only a new value should rewrite the box, never the user's own typing.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- only a new value should rewrite the box; reacting to the text would undo the user's typing
   }, [value, param]);
 
   const count = param.minLength === param.maxLength ? `${param.minLength}` : `${param.minLength}–${param.maxLength}`;

@@ -6,7 +6,7 @@
  */
 import { useDeferredValue, useId, useState, type KeyboardEvent, type ReactNode } from 'react';
 import type { ExportFormat } from '../../engine/protocol';
-import type { EngineConfig, Workload } from '../../documents/engine';
+import type { Workload } from '../../documents/engine';
 import type { ExportDesign } from '../../documents/designs/exportDesigns';
 
 export type { ExportDesign };

@@ -47,6 +47,7 @@ export function useExports(config: EngineConfig | null, workload: Workload | nul
       clearTimeout(timer);
     };
     // `key` is the identity of (config, workload): a new object with the same content is not new work.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` is the identity of (config, workload): a new object with the same content is not new work
   }, [key]);
 
   if (key === null) return null;

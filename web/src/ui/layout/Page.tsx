@@ -4,7 +4,7 @@
  * panel stacks above the content; on a phone (≤ 720 px) it is folded behind a "Show the controls"
  * button, so the first result shows on the first screen.
  */
-import { useId, useState, type ReactNode } from 'react';
+import { useId, useState, useSyncExternalStore, type ReactNode } from 'react';
 import type { Schema } from '../../documents/url/params';
 import type { UrlState } from '../state/useUrlState';
 import { PageContext } from './pageContext';
@@ -29,6 +29,7 @@ export interface PageProps<S extends Schema> {
 export function Page<S extends Schema>({ title, question, lede, url, controls, children }: PageProps<S>) {
   // On a phone the controls fold away behind one button, so the first result is on the first screen.
   const [controlsOpen, setControlsOpen] = useState(false);
+  const phone = usePhone();
   const bodyId = useId();
   return (
     <PageContext.Provider value={{ page: url.spec.page, query: url.query }}>
@@ -40,7 +41,15 @@ export function Page<S extends Schema>({ title, question, lede, url, controls, c
               {question}
             </p>
           )}
-          <p className="lede">{lede}</p>
+          {phone ? (
+            // On a phone the question is the first screen's words; the lede folds away so a chart follows it.
+            <details className="lede-fold" data-testid="lede-fold">
+              <summary>More about this page</summary>
+              <p className="lede">{lede}</p>
+            </details>
+          ) : (
+            <p className="lede">{lede}</p>
+          )}
         </header>
         {url.notices.length > 0 && (
           <div className="notice" role="status" data-testid="url-notices">
@@ -72,6 +81,18 @@ export function Page<S extends Schema>({ title, question, lede, url, controls, c
       </section>
     </PageContext.Provider>
   );
+}
+
+const PHONE = '(max-width: 720px)';
+const subscribePhone = (onChange: () => void) => {
+  const m = window.matchMedia(PHONE);
+  m.addEventListener('change', onChange);
+  return () => m.removeEventListener('change', onChange);
+};
+
+/** A phone-width screen (the width at which the header and the controls fold, styles.css). */
+function usePhone(): boolean {
+  return useSyncExternalStore(subscribePhone, () => window.matchMedia(PHONE).matches, () => false);
 }
 
 /** A responsive grid of cards: two columns on wide screens, one on narrow ones. */

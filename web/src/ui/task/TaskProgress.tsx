@@ -24,6 +24,7 @@ export function TaskProgress() {
     const now = performance.now();
     const raw = outer !== null ? paceEstimate((now - busy.startedAt) / 1000, outer) : (p?.etaSeconds ?? null);
     return timer.current.t.update(raw, now);
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- busy is read through busy.startedAt: a new progress report of the same task is not a new task
   }, [p, outer, busy?.startedAt]);
   if (!busy) return null;
   const phase = p ? (p.phase === 'preload' ? 'Preloading' : p.phase === 'run' ? 'Running' : 'Finishing') : 'Starting';

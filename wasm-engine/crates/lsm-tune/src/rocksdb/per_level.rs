@@ -63,7 +63,7 @@ impl FromStr for Plugin {
 
 /// The name RocksDB records for the shipped policy (its `Name()`).
 pub const POLICY_NAME: &str = "lsm_navigator.PerLevelBloomPolicy";
-/// The bundle's file holding the policy, as referee.cc and per_level_filters.cc include it.
+/// The bundle's file holding the policy, as the referee (referee_setup.cc) and per_level_filters.cc include it.
 pub const POLICY_FILE: &str = "policy.h";
 
 /// Whether `config` gives its levels bits an OPTIONS file cannot state: explicit bits that are

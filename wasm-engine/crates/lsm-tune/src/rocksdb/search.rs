@@ -15,7 +15,8 @@ use crate::options::{Target, TuneOptions};
 use crate::predict::{self, Predictor, class_mix};
 use crate::rank::Ranker;
 use crate::result::{
-    Grown, NEIGHBOUR_SAMPLES, Neighbourhood, Priced, RequiredPlugin, RocksdbAdvice, TUNE_KIND, TUNE_VERSION, TuneResult,
+    Grown, Headline, NEIGHBOUR_SAMPLES, Neighbourhood, Priced, RequiredPlugin, RocksdbAdvice, TUNE_KIND, TUNE_VERSION,
+    TuneResult, measure,
 };
 use crate::robust::{sample_neighbourhood, worst_case};
 
@@ -210,6 +211,10 @@ pub(crate) fn search(current: &EngineConfig, workload: &Workload, options: &Tune
         neighbourhood: Neighbourhood::over(&samples, &current_priced, &nominal, &robust),
         expected_loss: if nominal.ranked() > 0.0 { robust.ranked() / nominal.ranked() - 1.0 } else { 0.0 },
         predicted_gain: gain(current_priced.prediction.expected, chosen.prediction.expected),
+        headline: Headline::of(
+            &verdict,
+            measure(rho, &unit, "in the steady state (writes at their share of the flushes and merges they cause)"),
+        ),
         candidates: candidates_priced,
         grown,
         recommended: recommended.into(),

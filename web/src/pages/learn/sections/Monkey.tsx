@@ -2,7 +2,7 @@
 import { useMemo } from 'react';
 import { BarChart } from '../../../ui/charts/BarChart';
 import { ChartCard } from '../../../ui/charts/ChartCard';
-import { barChartCsv, lineChartCsv, tableCsv } from '../../../ui/charts/csv';
+import { barChartCsv, lineChartCsv } from '../../../ui/charts/csv';
 import { LineChart } from '../../../ui/charts/LineChart';
 import { SERIES_COLORS } from '../../../ui/charts/palette';
 import type { AxisSpec, LineSeries } from '../../../ui/charts/types';
