@@ -8,3 +8,4 @@ pub mod generator;
 mod keys;
 pub mod kvbench;
 pub mod ycsb;
+pub mod ycsb_client;
