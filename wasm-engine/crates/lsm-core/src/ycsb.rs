@@ -328,7 +328,8 @@ impl GrayZipf {
     /// A sampler over `items` ranks with skew `theta` (≠ 1) and ζ given (precomputed or summed).
     pub fn new(items: u64, theta: f64, zetan: f64) -> GrayZipf {
         let zeta2 = zeta(2, theta);
-        let mut z = GrayZipf { theta, alpha: 1.0 / (1.0 - theta), zeta2, zetan, eta: 0.0, count_for_zeta: items, items };
+        let mut z =
+            GrayZipf { theta, alpha: 1.0 / (1.0 - theta), zeta2, zetan, eta: 0.0, count_for_zeta: items, items };
         z.eta = z.eta_now();
         z
     }
@@ -449,7 +450,8 @@ mod tests {
         assert_eq!(key, b"user6284781860667377211");
         key_name(&YcsbPlay::defaults(YcsbClient::Cpp), 0, &mut key);
         assert_eq!(key, b"user12161962213042174405");
-        let ordered = YcsbPlay { insert_order: InsertOrder::Ordered, zero_padding: 8, ..YcsbPlay::defaults(YcsbClient::Java) };
+        let ordered =
+            YcsbPlay { insert_order: InsertOrder::Ordered, zero_padding: 8, ..YcsbPlay::defaults(YcsbClient::Java) };
         key_name(&ordered, 5, &mut key);
         assert_eq!(key, b"user00000005");
     }
@@ -482,10 +484,18 @@ mod tests {
     fn errors_name_the_field() {
         let mut p = YcsbPlay::defaults(YcsbClient::Java);
         p.field_count = 0;
-        assert_eq!(p.validate(60_000).unwrap_err().to_string(), "ycsb.field_count: must be an integer in [1, 1000], got 0");
+        assert_eq!(
+            p.validate(60_000).unwrap_err().to_string(),
+            "ycsb.field_count: must be an integer in [1, 1000], got 0"
+        );
         let mut p = YcsbPlay::defaults(YcsbClient::Java);
         p.field_length = 7000;
-        assert!(p.validate(60_000).unwrap_err().to_string().starts_with("ycsb.field_length: must be an integer in [1, 5986]"));
+        assert!(
+            p.validate(60_000)
+                .unwrap_err()
+                .to_string()
+                .starts_with("ycsb.field_length: must be an integer in [1, 5986]")
+        );
         let mut p = YcsbPlay::defaults(YcsbClient::Java);
         p.min_scan_length = 2000;
         assert_eq!(

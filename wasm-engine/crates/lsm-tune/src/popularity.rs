@@ -150,7 +150,8 @@ fn scrambled_bins(keys: f64, theta: f64, exact: f64, growth: f64) -> Vec<(f64, f
     let mut out = Vec::new();
     let mut rank = 0u64;
     while rank < n {
-        let end = if (rank as f64) < exact { rank + 1 } else { ((rank as f64 * growth).ceil() as u64).clamp(rank + 1, n) };
+        let end =
+            if (rank as f64) < exact { rank + 1 } else { ((rank as f64 * growth).ceil() as u64).clamp(rank + 1, n) };
         let count = (end - rank) as f64;
         out.push((count, (ranks.cdf(end, items) - ranks.cdf(rank, items)) / count + floor));
         rank = end;

@@ -386,8 +386,15 @@ mod tests {
         fit_trace("known.trace", trace, 16).unwrap()
     }
 
-    const READ_MOSTLY: Mix =
-        Mix { insert: 0.0, update: 0.2, delete: 0.0, get_existing: 0.6, get_missing: 0.2, range: 0.0, read_modify_write: 0.0 };
+    const READ_MOSTLY: Mix = Mix {
+        insert: 0.0,
+        update: 0.2,
+        delete: 0.0,
+        get_existing: 0.6,
+        get_missing: 0.2,
+        range: 0.0,
+        read_modify_write: 0.0,
+    };
 
     #[test]
     fn zipf_theta_is_recovered_within_003() {
@@ -415,8 +422,24 @@ mod tests {
     fn fractions_sizes_and_the_preload_are_recovered() {
         let mixes = [
             READ_MOSTLY,
-            Mix { insert: 0.1, update: 0.3, delete: 0.05, get_existing: 0.25, get_missing: 0.2, range: 0.1, read_modify_write: 0.0 },
-            Mix { insert: 0.5, update: 0.0, delete: 0.0, get_existing: 0.0, get_missing: 0.5, range: 0.0, read_modify_write: 0.0 },
+            Mix {
+                insert: 0.1,
+                update: 0.3,
+                delete: 0.05,
+                get_existing: 0.25,
+                get_missing: 0.2,
+                range: 0.1,
+                read_modify_write: 0.0,
+            },
+            Mix {
+                insert: 0.5,
+                update: 0.0,
+                delete: 0.0,
+                get_existing: 0.0,
+                get_missing: 0.5,
+                range: 0.0,
+                read_modify_write: 0.0,
+            },
         ];
         for (i, mix) in mixes.into_iter().enumerate() {
             let f = fit(&workload(mix.clone(), Distribution::Zipf { theta: 0.9 }, 5_000, 60_000, 40 + i as u64));

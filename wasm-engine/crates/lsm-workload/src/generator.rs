@@ -509,7 +509,15 @@ mod tests {
 
     #[test]
     fn same_seed_same_operations() {
-        let mix = Mix { insert: 0.2, update: 0.2, delete: 0.1, get_existing: 0.2, get_missing: 0.2, range: 0.1, read_modify_write: 0.0 };
+        let mix = Mix {
+            insert: 0.2,
+            update: 0.2,
+            delete: 0.1,
+            get_existing: 0.2,
+            get_missing: 0.2,
+            range: 0.1,
+            read_modify_write: 0.0,
+        };
         let w = workload(mix, Distribution::Zipf { theta: 0.8 });
         let a = drain(&mut Generator::new(&w));
         let b = drain(&mut Generator::new(&w));

@@ -432,7 +432,8 @@ fn ycsb_play(
     // YCSB names it fieldlengthdistribution, YCSB-cpp field_len_dist.
     let length_key = if client == YcsbClient::Cpp { "field_len_dist" } else { "fieldlengthdistribution" };
     let field_lengths = lengths(r.choice(length_key, "constant", &["constant", "uniform", "zipfian"])?);
-    let min_field = if client == YcsbClient::Java { r.integer("minfieldlength", 1, 1, field_length.max(1))? } else { 1 };
+    let min_field =
+        if client == YcsbClient::Java { r.integer("minfieldlength", 1, 1, field_length.max(1))? } else { 1 };
     let insert_order = match r.choice("insertorder", "hashed", &["hashed", "ordered"])? {
         "ordered" => InsertOrder::Ordered,
         _ => InsertOrder::Hashed,
@@ -735,7 +736,15 @@ mod tests {
     #[test]
     fn what_ycsb_cannot_run_is_said() {
         let mut w = read(&core_workload('b', 1000, 1000).unwrap()).workload;
-        w.mix = Mix { insert: 0.1, update: 0.1, delete: 0.1, get_existing: 0.3, get_missing: 0.3, range: 0.1, read_modify_write: 0.0 };
+        w.mix = Mix {
+            insert: 0.1,
+            update: 0.1,
+            delete: 0.1,
+            get_existing: 0.3,
+            get_missing: 0.3,
+            range: 0.1,
+            read_modify_write: 0.0,
+        };
         w.range_selectivity = 0.0123;
         w.preload.key_bytes = 16;
         let (text, warnings) = to_properties(&w).unwrap();

@@ -295,7 +295,10 @@ impl CoreWorkload {
         let keynum = self.next_keynum();
         let p = &self.play;
         let len = match &self.scan_lengths {
-            Some(z) => u64::from(p.min_scan_length) + z.rank(self.rng.next_f64(), u64::from(p.max_scan_length - p.min_scan_length + 1)),
+            Some(z) => {
+                u64::from(p.min_scan_length)
+                    + z.rank(self.rng.next_f64(), u64::from(p.max_scan_length - p.min_scan_length + 1))
+            }
             None => u64::from(p.min_scan_length) + self.rng.below(u64::from(p.max_scan_length - p.min_scan_length) + 1),
         };
         key_name(&self.play, keynum, &mut self.key);
@@ -544,7 +547,13 @@ mod tests {
                 other => panic!("{other:?}"),
             }
         }
-        let mut g = loaded(&workload(YcsbClient::Cpp, 10_000, 0, Mix { get_existing: 1.0, ..Mix::default() }, Distribution::Latest { theta: 0.99 }));
+        let mut g = loaded(&workload(
+            YcsbClient::Cpp,
+            10_000,
+            0,
+            Mix { get_existing: 1.0, ..Mix::default() },
+            Distribution::Latest { theta: 0.99 },
+        ));
         let newest = (0..100_000).filter(|_| g.next_keynum() >= 9_000).count();
         assert!(newest > 70_000, "the newest 10% drew {newest} of 100,000");
     }
@@ -557,7 +566,8 @@ mod tests {
             w.validate().unwrap_err().to_string(),
             "mix.get_missing: must be 0 with ycsb: YCSB's CoreWorkload has no such operation, got 1"
         );
-        let mut w = workload(YcsbClient::Cpp, 10, 10, Mix { get_existing: 1.0, ..Mix::default() }, Distribution::Uniform);
+        let mut w =
+            workload(YcsbClient::Cpp, 10, 10, Mix { get_existing: 1.0, ..Mix::default() }, Distribution::Uniform);
         w.preload.value_bytes = 1000;
         assert!(w.validate().unwrap_err().to_string().starts_with("preload.value_bytes: must be 1140 with ycsb"));
     }
