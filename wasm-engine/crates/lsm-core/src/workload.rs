@@ -364,13 +364,13 @@ impl Workload {
                 ));
             }
         }
-        if let Distribution::Latest { theta } = self.distribution {
-            if !(theta > 0.0 && theta < 1.0) {
-                return Err(Error::invalid(
-                    "distribution.theta",
-                    format!("must be a number in (0, 1) with ycsb (YCSB's latest uses Gray's sampler), got {theta}"),
-                ));
-            }
+        if let Distribution::Latest { theta } = self.distribution
+            && !(theta > 0.0 && theta < 1.0)
+        {
+            return Err(Error::invalid(
+                "distribution.theta",
+                format!("must be a number in (0, 1) with ycsb (YCSB's latest uses Gray's sampler), got {theta}"),
+            ));
         }
         if self.preload.entries == 0 && self.operations > 0 {
             return Err(Error::invalid(

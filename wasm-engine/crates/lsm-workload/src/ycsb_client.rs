@@ -20,7 +20,7 @@ use lsm_core::ycsb::{
     key_name, scramble, scrambled_items, scrambled_ranks, zeta,
 };
 
-use crate::generator::{Intent, Op, OpSource, Phase};
+use crate::ops::{Intent, Op, OpSource, Phase};
 
 /// CoreWorkload's five operations, in the order the mix's cumulative shares are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -189,19 +189,26 @@ impl CoreWorkload {
     /// `nextKeynum()`: a key number at most the last inserted one, drawn again when above it.
     fn next_keynum(&mut self) -> u64 {
         let last = self.inserted.saturating_sub(1);
-        if self.chooser.is_none() {
-            // Built on first use, once the load is done.
-            self.chooser = Some(self.build_chooser());
-        }
+        // Built on first use, once the load is done.
+        let mut chooser = match self.chooser.take() {
+            Some(c) => c,
+            None => self.build_chooser(),
+        };
+        let keynum = self.draw_keynum(&mut chooser, last);
+        self.chooser = Some(chooser);
+        keynum
+    }
+
+    fn draw_keynum(&mut self, chooser: &mut Chooser, last: u64) -> u64 {
         let rng = &mut self.rng;
-        match self.chooser.as_mut().expect("chooser built above") {
+        match chooser {
             Chooser::Uniform => rng.below(self.records.max(1)),
             Chooser::Scrambled { ranks, items } => loop {
                 let rank = ranks.rank(rng.next_f64(), ranks_count());
-                if let Some(k) = scramble(self.play.client, rank, *items) {
-                    if k <= last {
-                        return k;
-                    }
+                if let Some(k) = scramble(self.play.client, rank, *items)
+                    && k <= last
+                {
+                    return k;
                 }
             },
             Chooser::Latest { zipf } => {
@@ -272,10 +279,10 @@ impl CoreWorkload {
         key_name(&self.play, keynum, &mut self.key);
         let only = if all_fields { None } else { Some(self.rng.below(u64::from(self.play.field_count)) as u32) };
         self.fill_row(keynum, only);
-        if let Some(live) = &mut self.live {
-            if intent == Intent::Insert {
-                live.insert(self.key.clone());
-            }
+        if let Some(live) = &mut self.live
+            && intent == Intent::Insert
+        {
+            live.insert(self.key.clone());
         }
         Op::Put { intent, id: keynum, key: &self.key, value: &self.value }
     }
@@ -303,8 +310,8 @@ impl CoreWorkload {
         };
         key_name(&self.play, keynum, &mut self.key);
         self.end.clear();
-        let live = self.live.as_ref().expect("a scanning mix keeps the names");
-        let last = live.range(self.key.clone()..).take(len.max(1) as usize).last();
+        // A scanning mix keeps every name (`new`).
+        let last = self.live.as_ref().and_then(|live| live.range(self.key.clone()..).take(len.max(1) as usize).last());
         self.end.extend_from_slice(last.map_or(self.key.as_slice(), |k| k.as_slice()));
         Op::Range { lo: 0, hi: 0, start: &self.key, end: &self.end }
     }
@@ -341,8 +348,10 @@ impl CoreWorkload {
                 if op == ClientOp::ReadModifyWrite {
                     self.steps.push(Step::Get(k));
                 }
-                let first = self.steps.pop().expect("an update has a step");
-                self.step(first)
+                match self.steps.pop() {
+                    Some(first) => self.step(first),
+                    None => self.get(k),
+                }
             }
         }
     }
