@@ -289,30 +289,40 @@ struct Player {
 
   // --between restart: the load's process ends (Close, without waiting for background work: a
   // compaction in flight is abandoned) and the run's begins (Open with the OPTIONS file loaded
-  // again: a new block cache, new statistics). Events meanwhile go to the `between` bucket.
+  // again: a new block cache, new statistics). What Close does (its flush of the memtable when
+  // the WAL is off, compactions finished or abandoned) is the `between` bucket's; from Open on,
+  // everything is the run's, as the run's process sees it: its statistics start at zero at Open
+  // (so does rocksdb.cfstats), and with --wal on the WAL's replay at Open is the run's too.
   void restart() {
     referee.phase.store(kBetween);
     const auto t0 = Clock::now();
     rocksdb::Status closed = db->Close();
     if (!closed.ok() && !closed.IsShutdownInProgress()) fail("closing RocksDB at the run marker (--between restart): " + closed.ToString());
     db.reset();
+    boundary.close_seconds = seconds_since(t0);
     std::vector<std::string> reload_notes;  // the first load said them already
     const Loaded again = load_options(args, reload_notes);
     statistics = rocksdb::CreateDBStatistics();
+    phases[1].tickers_at_start = ticker_snapshot(*statistics);  // zeros: a new process's statistics
+    referee.phase.store(1);
+    const auto t1 = Clock::now();
     db.reset(reopen_db(args, again, direct, listener, statistics));
+    boundary.open_seconds = seconds_since(t1);
     quiet.db = db.get();
-    boundary.between_seconds = seconds_since(t0);
-    std::fprintf(stderr, "referee: closed and reopened RocksDB between the load and the run in %.1f s\n", boundary.between_seconds);
+    std::fprintf(stderr, "referee: closed (%.2f s) and reopened (%.2f s) RocksDB between the load and the run\n", boundary.close_seconds, boundary.open_seconds);
   }
 
   // The run marker: the load finished, the boundary crossed, the run's counters started.
   void begin_run() {
     finish_phase(phases[0], args.sync_compactions);
-    if (args.restart) restart();
+    if (args.restart) {
+      restart();
+    } else {
+      phases[1].tickers_at_start = phases[0].tickers_at_end;
+    }
     current = 1;
     referee.phase.store(1);
     phases[1].seen = true;
-    phases[1].tickers_at_start = args.restart ? ticker_snapshot(*statistics) : phases[0].tickers_at_end;
     run_start_of(db.get(), num_levels, boundary);
     phase_started = Clock::now();
   }

@@ -342,8 +342,8 @@ std::string report_json(const Args& args, const Opened& db, const rocksdb::Optio
   j.key("process").begin_object();
   j.field("compactions", args.sync_compactions ? "synchronous (lab mode: waited after every write that sealed a memtable)" : "background");
   j.field("between", args.restart ? "restart" : "continue");
-  j.field("between_means", args.restart ? "the load's DB closed at the run marker without waiting for background work, reopened with the same OPTIONS: "
-                                          "cold block cache, new statistics, the run's counters the run's only"
+  j.field("between_means", args.restart ? "the load's DB closed at the run marker without waiting for background work (what Close did: `between`), "
+                                          "reopened with the same OPTIONS: cold block cache, new statistics; the run's counters are the run's only, from Open on"
                                         : "the run played in the load's process: its memtable and block cache as the load left them");
   j.field("threads", args.threads);
   j.field("dealing", args.threads > 1 ? "run operation i to thread i mod threads, each thread in stream order, read into memory before the run's clock"
@@ -382,7 +382,8 @@ std::string report_json(const Args& args, const Opened& db, const rocksdb::Optio
         c_out += l.output_bytes;
       }
       j.begin_object();
-      j.field_real("seconds", boundary.between_seconds);
+      j.field_real("close_seconds", boundary.close_seconds);
+      j.field_real("open_seconds", boundary.open_seconds);
       j.key("flush").begin_object(true);
       j.field("count", e.flushes);
       j.field("bytes", e.flush_bytes);

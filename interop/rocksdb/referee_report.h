@@ -14,10 +14,10 @@
 namespace referee {
 
 // The boundary between the load and the run, as the process model crossed it: the restart's
-// close and open (seconds; 0 with --between continue), the run's reading into memory before its
+// Close and Open (seconds; 0 with --between continue), the run's reading into memory before its
 // clock (--threads > 1), and the tree and background work as the run began.
 struct Boundary {
-  double between_seconds = 0, run_buffer_seconds = 0;
+  double close_seconds = 0, open_seconds = 0, run_buffer_seconds = 0;
   std::vector<uint64_t> files_by_level;
   uint64_t running_compactions = 0, running_flushes = 0, compaction_pending = 0, immutable_memtables = 0;
   uint64_t block_cache_usage = 0;
