@@ -2,9 +2,10 @@
 //! can express. Options that have no engine meaning are reported by name (`unknown_keys`),
 //! never dropped silently; approximations are warnings. Absent options take RocksDB's defaults.
 //!
-//! This file reads the sections and assembles the design; each concept is read in its own module:
-//! `reader` (one section's values), `levels` (leveled compaction's shape and file pick),
-//! `universal_compaction`, `filter` (`filter_policy`), `block_cache` and `write_stalls`.
+//! This file reads the sections and assembles the design; each concept is read in its own
+//! module: `defaults` (RocksDB's, by release), `reader` (one section's values), `levels`
+//! (leveled compaction's shape and file pick), `universal_compaction`, `filter`
+//! (`filter_policy`), `block_cache` and `write_stalls`.
 
 use lsm_core::arena;
 use lsm_core::config::{
@@ -17,6 +18,7 @@ use super::ini::Ini;
 use super::{Import, Warning, WarningKind};
 
 mod block_cache;
+mod defaults;
 mod filter;
 mod levels;
 mod reader;
@@ -24,40 +26,15 @@ mod universal_compaction;
 mod write_stalls;
 
 use block_cache::block_cache;
+use defaults::{
+    DEFAULT_BLOCK_CACHE, DEFAULT_BLOCK_CACHE_7, DEFAULT_BLOCK_SIZE, DEFAULT_NUM_LEVELS, DEFAULT_TARGET_FILE_SIZE,
+    DEFAULT_WRITE_BUFFER_SIZE, FORMAT_VERSION_5_SINCE, LARGER_BLOCK_CACHE_SINCE, version,
+};
 use filter::{FilterPolicy, default_filter, filter_policy};
 use levels::{collapse, file_pick, level_shape};
 use reader::Reader;
 use universal_compaction::{UNIVERSAL_LEVELS, universal_shape};
 use write_stalls::write_stalls;
-
-/// RocksDB's defaults for the options the import reads.
-const DEFAULT_WRITE_BUFFER_SIZE: u64 = 64 << 20;
-const DEFAULT_BLOCK_SIZE: u64 = 4096;
-const DEFAULT_NUM_LEVELS: u64 = 7;
-const DEFAULT_L0_TRIGGER: u64 = 4;
-const DEFAULT_LEVEL_BASE: u64 = 256 << 20;
-const DEFAULT_MULTIPLIER: f64 = 10.0;
-const DEFAULT_TARGET_FILE_SIZE: u64 = 64 << 20;
-/// The internal block cache RocksDB creates when none is configured: 8 MiB through the 7.x
-/// releases (7.8's table.h: "an 8MB internal cache"), 32 MiB in 8.x.
-const DEFAULT_BLOCK_CACHE_7: u64 = 8 << 20;
-const DEFAULT_BLOCK_CACHE: u64 = 32 << 20;
-/// The first release whose internal block cache is `DEFAULT_BLOCK_CACHE`.
-const LARGER_BLOCK_CACHE_SINCE: (u64, u64) = (8, 0);
-/// `LRUCacheOptions::high_pri_pool_ratio`'s default (7.x and 8.x).
-const ROCKSDB_HIGH_PRI_POOL_RATIO: f64 = 0.5;
-/// `BlockBasedTableOptions::format_version` defaults to 5 (FastLocalBloom filters) from this
-/// release on; 4 before.
-const FORMAT_VERSION_5_SINCE: (u64, u64) = (6, 19);
-/// `level_compaction_dynamic_level_bytes` defaults to true from this release on.
-const DYNAMIC_LEVEL_BYTES_SINCE: (u64, u64) = (8, 4);
-
-/// `rocksdb_version=8.10.0` → (8, 10).
-fn version(ini: &Ini) -> Option<(u64, u64)> {
-    let v = ini.section("Version", None)?.get("rocksdb_version")?;
-    let mut parts = v.split('.').map(|p| p.trim().parse::<u64>().ok());
-    Some((parts.next()??, parts.next().flatten().unwrap_or(0)))
-}
 
 /// A RocksDB OPTIONS file as a design, from `[DBOptions]` and the default column family's
 /// `[CFOptions]` and block-based table. Absent options take RocksDB's defaults; options and

@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use crate::options::Target;
 use crate::predict::{self, Prediction, Predictor};
 use crate::rank::Rank;
-use crate::rocksdb::OptionChange;
 use crate::rocksdb::memory::Memory;
+use crate::rocksdb::option_change::OptionChange;
 use crate::rocksdb::per_level::{self, Plugin};
 use crate::verdict::Verdict;
 

@@ -4,7 +4,7 @@
 use lsm_core::config::{BlockCacheConfig, IndexType, METADATA_BLOCK_SIZE_RANGE};
 use lsm_core::error::{Error, Result};
 
-use super::ROCKSDB_HIGH_PRI_POOL_RATIO;
+use super::defaults::ROCKSDB_HIGH_PRI_POOL_RATIO;
 use super::reader::{Reader, parse_size};
 use crate::ini::parse_struct;
 use crate::{Warning, WarningKind};

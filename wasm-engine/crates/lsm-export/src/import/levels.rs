@@ -4,8 +4,8 @@
 use lsm_core::config::{FilePick, Granularity, LevelConfig, MAX_LEVELS, NUM_LEVELS_RANGE, SIZE_RATIO_RANGE};
 use lsm_core::error::{Error, Result};
 
+use super::defaults::{DEFAULT_L0_TRIGGER, DEFAULT_LEVEL_BASE, DEFAULT_MULTIPLIER, DYNAMIC_LEVEL_BYTES_SINCE, version};
 use super::reader::Reader;
-use super::{DEFAULT_L0_TRIGGER, DEFAULT_LEVEL_BASE, DEFAULT_MULTIPLIER, DYNAMIC_LEVEL_BYTES_SINCE, version};
 use crate::ini::{Ini, split_list};
 use crate::{Warning, WarningKind, number};
 

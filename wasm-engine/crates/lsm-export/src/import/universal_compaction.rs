@@ -5,9 +5,9 @@ use lsm_core::config::LevelConfig;
 use lsm_core::error::{Error, Result};
 use lsm_core::universal::{self, StopStyle, UniversalConfig};
 
+use super::defaults::{DEFAULT_L0_TRIGGER, DEFAULT_MULTIPLIER};
 use super::levels::engine_num_levels;
 use super::reader::{Reader, parse_bool, parse_size};
-use super::{DEFAULT_L0_TRIGGER, DEFAULT_MULTIPLIER};
 use crate::ini::parse_struct;
 use crate::{Warning, WarningKind};
 

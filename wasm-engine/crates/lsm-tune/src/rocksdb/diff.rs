@@ -5,31 +5,11 @@
 use lsm_core::config::EngineConfig;
 use lsm_core::warning::{Warning, WarningKind};
 use lsm_core::workload::Workload;
-use serde::{Deserialize, Serialize};
 
 use super::knobs::{self, Knob};
+use super::option_change::OptionChange;
 use super::per_level;
 use crate::result::{Priced, RequiredPlugin};
-
-/// One RocksDB option the recommendation changes.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct OptionChange {
-    /// Its OPTIONS section (`CFOptions "default"`, `TableOptions/BlockBasedTable "default"`).
-    pub section: String,
-    /// RocksDB's name for it.
-    pub option: String,
-    /// The value exported for the current design.
-    pub from: String,
-    /// The value exported for the recommended one.
-    pub to: String,
-    /// Why, with the figures it moved.
-    pub reason: String,
-    /// Its share of the predicted gain: the cost its move took off, added one at a time in the
-    /// order the search took them, over the whole gain. The block cache, which takes what the
-    /// budget leaves, has none of its own: its effect is in the moves that freed or took memory.
-    pub share: f64,
-}
 
 /// What `lsm export --format rocksdb` cannot express of `c`, as the exporter's warnings. A design whose
 /// bits the per-level policy sets (`per_level::needs_plugin`) is exported as OPTIONS plus the

@@ -16,9 +16,10 @@ mod data;
 mod diff;
 pub mod knobs;
 pub mod memory;
+pub mod option_change;
 pub mod per_level;
 mod search;
 mod steady;
 
-pub use diff::OptionChange;
+pub use option_change::OptionChange;
 pub(crate) use search::search;
