@@ -14,15 +14,19 @@
  * the same workloads: `lsm tune --target rocksdb` recommends, the recommendation becomes an
  * OPTIONS file (the current one with the tuned options changed), and both are played on real
  * RocksDB 7.8 through the referee (interop/rocksdb/referee.cc: the engine's exact operation
- * stream, direct reads), --repeats times each, alternating. Prints per workload and design the
+ * stream, direct reads; as users run RocksDB: background compactions, a restart between the load
+ * and the run), --repeats times each, alternating. Prints per workload and design the
  * predicted and measured I/O per operation, blocks read from storage per operation, bytes written
  * per user byte, ops/s, latency per class and memory; the gains with the runs' spread as noise.
  * Writes public/measured/tune-proof-rocksdb.json (or --out). See interop/rocksdb/proof.mjs.
  *
  * Options: --records N, --operations N, --robust ρ (default 0, engine target), --target engine|rocksdb, --only abc,
  *          and for --target rocksdb: --options FILE, --scale F (sizes of the OPTIONS × F, e.g. 1/5; the
- *          block cache too), --repeats N (default 2), --out FILE, --plugin per-level-filters (the tune may give
- *          each level its own filter bits through the shipped C++ policy; the proof then builds the referee with it)
+ *          block cache too), --repeats N (default 3), --out FILE, --plugin per-level-filters (the tune may give
+ *          each level its own filter bits through the shipped C++ policy; the proof then builds the referee with it),
+ *          --mode user|lab|both (default user: RocksDB as its users run it — background flushes and compactions,
+ *          a restart between the load and the run; lab: the referee's synchronous lab mode; both: each workload
+ *          both ways, side by side), --threads N (default 1: the run's client threads, user mode)
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';

@@ -20,7 +20,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { LSM, buildReferee, playOnRocksdb } from './referee.mjs';
+import { LAB_MODE, LSM, buildReferee, playOnRocksdb } from './referee.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-filters-'));
 let driver;
@@ -106,7 +106,9 @@ async function measure(policy) {
   const reportFile = path.join(dir, 'report.json');
   execFileSync(LSM, ['run', '--config', configFile, '--workload', workloadFile, '--report', reportFile], { stdio: ['ignore', 'ignore', 'pipe'] });
   const engine = engineFilter(JSON.parse(fs.readFileSync(reportFile, 'utf8')));
-  const rocks = await playOnRocksdb({ driver, workload: workloadFile, optionsFile, blockCacheBytes: 0, dbDir: path.join(dir, 'db') });
+  // The lab mode: set against the engine's own run, RocksDB builds its tree as the engine does
+  // (every flush and merge finished before the next write, one process).
+  const rocks = await playOnRocksdb({ driver, workload: workloadFile, optionsFile, blockCacheBytes: 0, dbDir: path.join(dir, 'db'), extraArgs: [...LAB_MODE] });
   fs.rmSync(path.join(dir, 'db'), { recursive: true, force: true });
   return { config, engine, rocksdb: rocksdbFilter(rocks.run) };
 }

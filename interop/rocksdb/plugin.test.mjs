@@ -35,7 +35,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { setOption } from './proof.mjs';
-import { LSM, buildReferee, playOnRocksdb } from './referee.mjs';
+import { LAB_MODE, LSM, buildReferee, playOnRocksdb } from './referee.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-plugin-'));
 after(() => fs.rmSync(work, { recursive: true, force: true }));
@@ -122,6 +122,9 @@ test('a per-level design from the tune, run with its C++ policy, builds its bits
     blockCacheBytes: rec.config.block_cache.bytes,
     filterPlugin: true,
     dbDir: path.join(work, 'db'),
+    // The lab mode: the filters probed per lookup are set against the twin's prediction for the
+    // tree the engine builds (every merge finished before the next write).
+    extraArgs: [...LAB_MODE],
   });
   assert.equal(report.options.filter_policy, 'lsm_navigator.PerLevelBloomPolicy');
 
@@ -167,6 +170,7 @@ test('a per-level design from the tune, run with its C++ policy, builds its bits
     optionsFile: uniformOptions,
     blockCacheBytes: rec.config.block_cache.bytes,
     dbDir: path.join(work, 'db-uniform'),
+    extraArgs: [...LAB_MODE],  // the same tree as the plugin's run, for the false positives' comparison
   });
   // False positives per lookup, both classes: what the split minimises.
   const falsePositives = (run) => {

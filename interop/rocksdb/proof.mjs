@@ -11,10 +11,16 @@
  *      max_open_files, …) stays as the user had it; what the exporter cannot express is listed
  *      (its warnings), never dropped in silence;
  *   3. both OPTIONS files are played on real RocksDB through the referee (referee.cc) on the same
- *      operation stream (`lsm ops`), with direct reads, `repeats` times, alternating designs;
+ *      operation stream (`lsm ops`), with direct reads, `repeats` times, alternating designs, as
+ *      users run RocksDB (`mode: 'user'`, the default: background flushes and compactions, the
+ *      database closed and reopened between the load and the run, `threads` clients) or in the
+ *      referee's lab mode (`mode: 'lab'`: every flush and compaction waited for, one process);
+ *      each run's process model and the tree its run began with are kept with its figures;
  *   4. each run is reduced to the proof's figures (blocks read from storage per operation, bytes
  *      written by flush + compaction per user byte, ops/s, latency per class, memory), and the
- *      gain the tune predicted is set against the gain measured, with the runs' spread as noise.
+ *      gain the tune predicted is set against the gain measured, with the runs' spread as noise:
+ *      per design the median and range over the repeats, per pair (the i-th run of each design,
+ *      played one after the other) the gain, and the pairs' median and range.
  *
  * With `plugin: 'per-level-filters'` the tune may give each level its own filter bits (`lsm tune
  * --plugin per-level-filters`); when the recommendation needs them (the result's `plugin`), its
@@ -27,11 +33,32 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LSM, buildReferee, playOnRocksdb } from './referee.mjs';
+import { LAB_MODE, LSM, buildReferee, playOnRocksdb } from './referee.mjs';
 import { DEFAULT_BLOCK_CACHE, rocksdbFigures } from './twin.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const MIB = 1 << 20;
+
+/**
+ * How the proof plays RocksDB. `user` (the default) is how its users run it: flushes and
+ * compactions in the background, a restart between the load and the run (as YCSB's and
+ * db_bench's load and run are two processes), `threads` clients. `lab` is the referee's lab
+ * mode: every flush and compaction waited for, load and run in one process, one client, so
+ * repeats build the same trees (what the tune's model assumes of the tree; not what a user sees).
+ */
+export const PROOF_MODES = Object.freeze({
+  user: { compactions: 'background', between: 'restart', args: [] },
+  lab: { compactions: 'synchronous', between: 'continue', args: LAB_MODE },
+});
+
+/** The referee's flags for a proof mode and a client count; a bad pair is an error naming it. */
+export function modeArgs(mode, threads = 1) {
+  const m = PROOF_MODES[mode];
+  if (!m) throw new Error(`mode must be one of ${Object.keys(PROOF_MODES).join(', ')}, got "${mode}"`);
+  if (!(Number.isInteger(threads) && threads >= 1 && threads <= 64)) throw new Error(`threads must be a whole number in [1, 64], got ${threads}`);
+  if (mode === 'lab' && threads !== 1) throw new Error(`threads ${threads}: the lab mode plays one client`);
+  return [...m.args, ...(threads > 1 ? ['--threads', String(threads)] : [])];
+}
 
 /**
  * RocksDB 7.8's true defaults: the OPTIONS file RocksDB writes when it opens a database with
@@ -168,13 +195,14 @@ const LATENCY_CLASSES = [
  * - blocksPerOp: blocks read from storage per operation (data, index and filter: with direct
  *   reads, every block cache miss is a device read), dataBlocksPerOp: data blocks alone;
  * - writtenPerUserByte: bytes written by flushes and compactions per user byte written in the run
- *   phase (the load's last memtable, flushed during the run, and the compactions it causes count
- *   here: with few run writes this overstates the steady state), and writtenPerUserByteAll: the
- *   same over the load and the run together;
+ *   phase (in the lab mode the load's last memtable, flushed during the run, and the compactions
+ *   it causes count here: with few run writes this overstates the steady state; after a restart
+ *   Close flushed it), and writtenPerUserByteAll: the same over the load, the restart and the run
+ *   together;
  * - ioPerOp: blocks read + pages written by flush and compaction, per operation (the unit of the
  *   tune's predicted I/O per operation);
- * - opsPerSecond: operations over the run phase's seconds (the waits for flushes and compactions
- *   after each write that sealed a memtable included: the referee's --sync-compactions);
+ * - opsPerSecond: operations over the run phase's wall time (all clients; in the lab mode the
+ *   waits for flushes and compactions after each write that sealed a memtable included);
  * - latency per class (ns: count, mean, p50, p99, max), for the classes the run has;
  * - blockReadUs: RocksDB's own microseconds per block read from storage in this run (perf context
  *   read + checksum + decompression; the proof runs the referee with --time-block-reads on), so a
@@ -207,7 +235,7 @@ export function proofFigures(report, pageBytes) {
     dataBlocksPerLookup: f.dataBlocksPerLookup,
     writtenPerUserByte: f.bytesWrittenPerUserByte,
     writtenPerUserByteAll: ratio(
-      written + report.load.flush.bytes + report.load.compactions.output_bytes,
+      written + report.load.flush.bytes + report.load.compactions.output_bytes + (report.between ? report.between.flush.bytes + report.between.compactions.output_bytes : 0),
       run.writes.key_bytes + run.writes.value_bytes + report.load.writes.key_bytes + report.load.writes.value_bytes,
     ),
     bytesWritten: written,
@@ -219,6 +247,10 @@ export function proofFigures(report, pageBytes) {
     levels: (report.tree_after_run?.levels ?? []).filter((l) => l.file_count > 0).map((l) => l.level),
     filterBitsByLevel: filterBitsByLevel(report.tree_after_run),
     filterPolicy: report.options?.filter_policy ?? null,
+    // The process model the referee played (background or lab, restart or continue, threads)
+    // and the tree as the run began: level 0's file count is what moves a run's cost most.
+    process: report.process ? { compactions: report.process.compactions, between: report.process.between, threads: report.process.threads } : null,
+    runStart: report.run_start ? { level0_files: report.run_start.level0_files, files_by_level: report.run_start.files_by_level, running_compactions: report.run_start.running_compactions } : null,
   };
 }
 
@@ -244,9 +276,16 @@ export function memoryOf(report) {
   return { memtables, blockCache: cache, tableReaders, total: memtables + cache + tableReaders };
 }
 
-/** min, max and mean of the numbers. */
+/** The median of the numbers (the mean of the middle two for an even count). */
+export function median(xs) {
+  const v = [...xs].sort((a, b) => a - b);
+  const m = v.length >> 1;
+  return v.length % 2 === 1 ? v[m] : (v[m - 1] + v[m]) / 2;
+}
+
+/** min, max, mean and median of the numbers. */
 export function spread(xs) {
-  return { min: Math.min(...xs), max: Math.max(...xs), mean: sum(xs) / xs.length };
+  return { min: Math.min(...xs), max: Math.max(...xs), mean: sum(xs) / xs.length, median: median(xs) };
 }
 
 /**
@@ -262,7 +301,17 @@ export function gainOf(before, after, lowerIsBetter = true) {
   const gain = g(b.mean, a.mean);
   const lo = lowerIsBetter ? g(b.min, a.max) : g(b.max, a.min);
   const hi = lowerIsBetter ? g(b.max, a.min) : g(b.min, a.max);
-  return { gain, lo, hi, change: !(lo <= 0 && hi >= 0) };
+  return { gain, lo, hi, change: !(lo <= 0 && hi >= 0), pairs: pairGains(before, after, g) };
+}
+
+/**
+ * The gain of each pair (the i-th run of each design, played one after the other: the closest
+ * in time, so the machine's drift between them is least), and their median and range.
+ */
+function pairGains(before, after, g) {
+  const values = before.slice(0, Math.min(before.length, after.length)).map((x, i) => g(x, after[i]));
+  const s = spread(values);
+  return { values, median: s.median, min: s.min, max: s.max };
 }
 
 function lsm(args, what) {
@@ -282,7 +331,8 @@ function exportRocksdb(configFile, workloadFile) {
  * `blockCacheBytes` for the current design, workload `workload` (ycsb:a … or a file) at
  * `records` / `operations`, `repeats` runs per design alternating. Files go under `dir`.
  */
-export async function runProof({ driver, dir, currentText, blockCacheBytes = DEFAULT_BLOCK_CACHE, workload, records, operations, repeats = 2, calibration = null, plugin = null, log = () => {} }) {
+export async function runProof({ driver, dir, currentText, blockCacheBytes = DEFAULT_BLOCK_CACHE, workload, records, operations, repeats = 3, mode = 'user', threads = 1, calibration = null, plugin = null, log = () => {} }) {
+  const processArgs = modeArgs(mode, threads);
   fs.mkdirSync(dir, { recursive: true });
   const file = (name, text) => {
     const p = path.join(dir, name);
@@ -345,14 +395,17 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
         blockCacheBytes: cache[design],
         filterPlugin,
         dbDir,
-        extraArgs: ['--time-block-reads', 'on'],
+        extraArgs: [...processArgs, '--time-block-reads', 'on'],
       });
       fs.rmSync(dbDir, { recursive: true, force: true });
       const figures = proofFigures(report, config.page_bytes ?? 4096);
       figures.memory = memoryOf(report);
       figures.refereeNotes = report.notes ?? [];
       runs[design].push(figures);
-      log(`  ${design} #${i + 1}: ${figures.ops} operations in ${figures.seconds.toFixed(1)} s, ${figures.blocksPerOp.toFixed(4)} blocks/op (${((Date.now() - t1) / 1000).toFixed(1)} s with the load)`);
+      log(
+        `  ${mode} ${design} #${i + 1}: ${figures.ops} operations in ${figures.seconds.toFixed(1)} s, ${figures.blocksPerOp.toFixed(4)} blocks/op, ` +
+          `run began with ${figures.runStart?.level0_files ?? '?'} L0 files (${((Date.now() - t1) / 1000).toFixed(1)} s with the load)`,
+      );
     }
   }
   const of = (design, key) => runs[design].map((r) => r[key]);
@@ -378,6 +431,8 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
     records,
     operations,
     repeats,
+    mode,
+    process: { compactions: PROOF_MODES[mode].compactions, between: PROOF_MODES[mode].between, threads },
     tunedInMs: tuneMs,
     memoryTuned: t.memory_bytes,
     summary: { current: t.current.summary, recommended: rec.summary },
@@ -395,6 +450,7 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
     },
     predicted: { ...predicted, gain: keep ? 0 : t.predicted_gain, steadyGain: keep ? 0 : (t.steady_gain ?? t.predicted_gain), steady: { current: steadyOf(t.current), recommended: steadyOf(rec) }, twin: { current: t.current.prediction.twin ?? null, recommended: rec.prediction.twin ?? null } },
     runs,
+    blocksPerOp: { current: spread(of('current', 'blocksPerOp')), recommended: spread(of('recommended', 'blocksPerOp')) },
     gains: {
       ioPerOp: gainOf(of('current', 'ioPerOp'), of('recommended', 'ioPerOp')),
       blocksPerOp: gainOf(of('current', 'blocksPerOp'), of('recommended', 'blocksPerOp')),
@@ -413,6 +469,11 @@ const range = (xs, digits) => {
   const s = spread(xs);
   return s.min === s.max ? s.mean.toFixed(digits) : `${s.mean.toFixed(digits)} (${s.min.toFixed(digits)}–${s.max.toFixed(digits)})`;
 };
+/** "median [min–max]" of the numbers (the median alone when they are all equal). */
+const medianRange = (xs, digits) => {
+  const s = spread(xs);
+  return s.min === s.max ? s.median.toFixed(digits) : `${s.median.toFixed(digits)} [${s.min.toFixed(digits)}–${s.max.toFixed(digits)}]`;
+};
 const us = (ns) => (ns >= 10_000 ? (ns / 1000).toFixed(0) : (ns / 1000).toFixed(1));
 
 /** A gain in words: its value and range, and "no change" when the range holds 0. */
@@ -424,7 +485,11 @@ export function gainText(g) {
 /** The table lines of one case. */
 export function proofLines(c) {
   const lines = [];
-  lines.push(`${c.workload} · ${c.records.toLocaleString('en-US')} records, ${c.operations.toLocaleString('en-US')} operations, ${c.repeats} runs per design (tuned in ${c.tunedInMs} ms)`);
+  const proc = c.process ?? { compactions: 'synchronous', between: 'continue', threads: 1 };
+  lines.push(
+    `${c.workload} · ${c.records.toLocaleString('en-US')} records, ${c.operations.toLocaleString('en-US')} operations, ${c.repeats} runs per design (tuned in ${c.tunedInMs} ms)` +
+      ` · ${c.mode ?? 'lab'} mode: ${proc.compactions} compactions, ${proc.between} between load and run, ${proc.threads} client thread${proc.threads === 1 ? '' : 's'}`,
+  );
   lines.push(`  current:     ${c.summary.current}`);
   lines.push(`  recommended: ${c.summary.recommended}`);
   if (c.verdict) lines.push(`  verdict: ${c.verdict.words}`);
@@ -442,7 +507,7 @@ export function proofLines(c) {
   if (c.notes.notModelledKept > 0) lines.push(`  ${c.notes.notModelledKept} options the tune does not model are kept as the current file has them`);
   for (const n of c.notes.export) lines.push(`  export cannot express: ${n}`);
   for (const n of c.notes.overlay) lines.push(`  note: ${n}`);
-  const header = `  ${'design'.padEnd(12)} ${'memory MiB (memtables + cache + index/filter)'.padEnd(46)} ${'pred I/O/op'.padStart(11)} ${'meas I/O/op'.padStart(11)} ${'blocks/op'.padStart(9)} ${'data blk/op'.padStart(11)} ${'written/user B run, all'.padStart(23)}  ${'ops/s'.padEnd(22)} latency µs p50/p99`;
+  const header = `  ${'design'.padEnd(12)} ${'memory MiB (memtables + cache + index/filter)'.padEnd(46)} ${'pred I/O/op'.padStart(11)} ${'meas I/O/op'.padStart(11)} ${'blocks/op median [min–max]'.padStart(26)} ${'data blk/op'.padStart(11)} ${'written/user B run, all'.padStart(23)}  ${'ops/s'.padEnd(22)} latency µs p50/p99`;
   lines.push(header);
   for (const design of ['current', 'recommended']) {
     const runs = c.runs[design];
@@ -457,12 +522,22 @@ export function proofLines(c) {
       })
       .join(', ');
     lines.push(
-      `  ${design.padEnd(12)} ${mem.padEnd(46)} ${c.predicted[design].toFixed(4).padStart(11)} ${range(runs.map((r) => r.ioPerOp), 4).padStart(11)} ${range(runs.map((r) => r.blocksPerOp), 4).padStart(9)} ${range(runs.map((r) => r.dataBlocksPerOp), 4).padStart(11)} ${`${range(runs.map((r) => r.writtenPerUserByte), 3)}, ${range(runs.map((r) => r.writtenPerUserByteAll), 3)}`.padStart(23)}  ${range(runs.map((r) => r.opsPerSecond), 0).padEnd(22)} ${lat}`,
+      `  ${design.padEnd(12)} ${mem.padEnd(46)} ${c.predicted[design].toFixed(4).padStart(11)} ${range(runs.map((r) => r.ioPerOp), 4).padStart(11)} ${medianRange(runs.map((r) => r.blocksPerOp), 4).padStart(26)} ${range(runs.map((r) => r.dataBlocksPerOp), 4).padStart(11)} ${`${range(runs.map((r) => r.writtenPerUserByte), 3)}, ${range(runs.map((r) => r.writtenPerUserByteAll), 3)}`.padStart(23)}  ${range(runs.map((r) => r.opsPerSecond), 0).padEnd(22)} ${lat}`,
     );
+  }
+  if (c.runs.current.some((r) => r.runStart)) {
+    const l0 = (d) => c.runs[d].map((r) => r.runStart?.level0_files ?? '?').join(', ');
+    lines.push(`  level-0 files as each run began: current ${l0('current')}; recommended ${l0('recommended')}`);
   }
   for (const design of ['current', 'recommended']) {
     const built = c.runs[design][0].filterBitsByLevel ?? [];
     if (built.length > 0) lines.push(`  filter bits/key as RocksDB built them (${design}, ${c.runs[design][0].filterPolicy}): ${built.map((l) => `L${l.level} ${l.bitsPerKey.toFixed(2)}`).join(', ')}`);
+  }
+  const pairs = c.gains.blocksPerOp.pairs;
+  if (pairs) {
+    lines.push(
+      `  blocks read per op, gain per pair (current i against recommended i): median ${pct(pairs.median)} [${pct(pairs.min)}…${pct(pairs.max)}] over ${pairs.values.length} pairs (${pairs.values.map(pct).join(', ')})`,
+    );
   }
   lines.push(
     `  gain: predicted ${pct(c.predicted.gain)} · measured I/O per op ${gainText(c.gains.ioPerOp)} · blocks read per op ${gainText(c.gains.blocksPerOp)} · written per user byte ${c.runs.current[0].userBytesWritten > 0 ? gainText(c.gains.writtenPerUserByte) : '— (the run writes nothing)'} (load + run ${gainText(c.gains.writtenPerUserByteAll)}) · ops/s ${gainText(c.gains.opsPerSecond)}`,

@@ -5,10 +5,13 @@
  * 20,000 records of 1,000 B make a three-level tree, as 1,000,000 do at RocksDB's own sizes),
  * YCSB A and B with 10,000 operations: `lsm tune --target rocksdb` recommends, the recommended
  * OPTIONS file is the current one with the tuned options changed, and both are played on RocksDB
- * through the referee twice, alternating. Asserted: the measured figures are sane (every
- * operation played, blocks read ≥ data blocks read, a tree of at least 3 levels, latency
- * percentiles ordered, memory adding up, repeats of the same design reading the same blocks), and
- * both the predicted and the measured gain are reported. Not asserted: that they agree (that is
+ * through the referee twice, alternating: YCSB A as users run RocksDB (background compactions, a
+ * restart between the load and the run), YCSB B in the referee's lab mode. Asserted: the measured
+ * figures are sane (every operation played, blocks read ≥ data blocks read, a tree of at least 3
+ * levels, latency percentiles ordered, memory adding up; in the lab mode repeats of the same
+ * design reading the same blocks, in the user mode the process model and the run's starting tree
+ * recorded, the spread's median inside its range), and both the predicted and the measured gain
+ * are reported. Not asserted: that they agree (that is
  * what the proof measures; see public/measured/tune-proof-rocksdb.json).
  */
 import assert from 'node:assert/strict';
@@ -18,7 +21,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { buildReferee } from './referee.mjs';
 import { DEFAULT_BLOCK_CACHE } from './twin.mjs';
-import { defaultOptionsText, gainOf, parseOptions, proofLines, recommendedOptions, runProof, scaleOptions, setOption } from './proof.mjs';
+import { defaultOptionsText, gainOf, median, modeArgs, parseOptions, proofLines, recommendedOptions, runProof, scaleOptions, setOption, spread, PROOF_MODES } from './proof.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-proof-'));
 let driver;
@@ -67,17 +70,33 @@ test('the recommended OPTIONS change exactly what the export writes differently,
   assert.equal(setOption('[A]\n  k=1\n', 'B', 'k', '2'), '[A]\n  k=1\n[B]\n  k=2\n');
 });
 
-test('a gain inside the runs’ spread is "no change"', () => {
-  assert.deepEqual(gainOf([2, 2], [1, 1]), { gain: 0.5, lo: 0.5, hi: 0.5, change: true });
+test('a gain inside the runs’ spread is "no change"; per pair, its median and range', () => {
+  assert.deepEqual(gainOf([2, 2], [1, 1]), { gain: 0.5, lo: 0.5, hi: 0.5, change: true, pairs: { values: [0.5, 0.5], median: 0.5, min: 0.5, max: 0.5 } });
+  // Three pairs: 1 - 1/2, 1 - 1/4, 1 - 3/4.
+  const p = gainOf([2, 4, 4], [1, 1, 3]).pairs;
+  assert.deepEqual(p.values, [0.5, 0.75, 0.25]);
+  assert.deepEqual([p.median, p.min, p.max], [0.5, 0.25, 0.75]);
+  assert.equal(median([3, 1, 2, 10]), 2.5);
+  assert.deepEqual(spread([0.95, 2.39, 1.2]), { min: 0.95, max: 2.39, mean: (0.95 + 2.39 + 1.2) / 3, median: 1.2 });
   const noisy = gainOf([100, 110], [108, 95], false);
   assert.equal(noisy.change, false);
   assert.ok(noisy.lo < 0 && noisy.hi > 0);
   assert.ok(gainOf([100, 101], [150, 151], false).change);
 });
 
-for (const letter of ['a', 'b']) {
-  test(`YCSB ${letter.toUpperCase()} from the true defaults: tuned, exported and played on RocksDB, both gains reported`, async () => {
+test('the proof modes: user (the default) adds no flag, lab is the referee\'s lab switch, threads only as users run it', () => {
+  assert.deepEqual(modeArgs('user'), []);
+  assert.deepEqual(modeArgs('user', 4), ['--threads', '4']);
+  assert.deepEqual(modeArgs('lab'), ['--sync-compactions', 'on', '--between', 'continue']);
+  assert.throws(() => modeArgs('lab', 2), /the lab mode plays one client/);
+  assert.throws(() => modeArgs('fast'), /mode must be one of user, lab, got "fast"/);
+  assert.throws(() => modeArgs('user', 0), /threads must be a whole number in \[1, 64\]/);
+});
+
+for (const [letter, mode] of [['a', 'user'], ['b', 'lab']]) {
+  test(`YCSB ${letter.toUpperCase()} from the true defaults in the ${mode} mode: tuned, exported and played on RocksDB, both gains reported`, async () => {
     const c = await runProof({
+      mode,
       driver,
       dir: path.join(work, letter),
       currentText: scaleOptions(defaults, SCALE),
@@ -123,9 +142,23 @@ for (const letter of ['a', 'b']) {
         assert.equal(m.total, m.memtables + m.blockCache + m.tableReaders);
         assert.ok(m.tableReaders > 0, 'index blocks live outside the cache');
       }
-      // Same stream, same options, compactions waited for: the same blocks read, run after run.
-      const [x, y] = runs.map((r) => r.blocksPerOp);
-      assert.ok(Math.abs(x - y) <= 0.01 * Math.max(x, y), `${design}: ${x} and ${y} blocks per operation`);
+      const s = c.blocksPerOp[design];
+      assert.deepEqual(s, spread(runs.map((r) => r.blocksPerOp)));
+      assert.ok(s.min <= s.median && s.median <= s.max);
+      for (const r of runs) {
+        assert.deepEqual(r.process, mode === 'lab' ? { compactions: 'synchronous (lab mode: waited after every write that sealed a memtable)', between: 'continue', threads: 1 } : { compactions: 'background', between: 'restart', threads: 1 });
+        assert.ok(Number.isInteger(r.runStart.level0_files) && r.runStart.level0_files >= 0, `${design}: ${r.runStart.level0_files} L0 files as the run began`);
+      }
+      if (mode === 'lab') {
+        // Same stream, same options, compactions waited for: the same blocks read, run after run.
+        const [x, y] = runs.map((r) => r.blocksPerOp);
+        assert.ok(Math.abs(x - y) <= 0.01 * Math.max(x, y), `${design}: ${x} and ${y} blocks per operation`);
+        // ... and the run begins on the tree the load left with every merge done: level 0 below its trigger (4).
+        for (const r of runs) assert.ok(r.runStart.level0_files < 4, `${design}: ${r.runStart.level0_files} L0 files`);
+      }
     }
+    assert.deepEqual(c.process, { compactions: PROOF_MODES[mode].compactions, between: PROOF_MODES[mode].between, threads: 1 });
+    assert.match(lines[0], new RegExp(`${mode} mode: ${PROOF_MODES[mode].compactions} compactions, ${PROOF_MODES[mode].between} between load and run, 1 client thread`));
+    assert.match(lines.join('\n'), /gain per pair \(current i against recommended i\): median [+-]\d+\.\d% \[[+-]\d+\.\d%…[+-]\d+\.\d%\] over 2 pairs/);
   });
 }

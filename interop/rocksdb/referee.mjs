@@ -14,6 +14,14 @@
  *   node interop/rocksdb/referee.mjs --workload ycsb:b --records 1000000 --operations 500000 \
  *       --options OPTIONS.ini [--policy DIR] [--block-cache-bytes N] [driver flags...]
  *
+ * How RocksDB is played (the driver's process model, referee.cc's header; the JSON's `process`):
+ * by default as its users run it — flushes and compactions in the background, the database
+ * closed and reopened between the load and the run (`--between restart`: a cold block cache, the
+ * run's counters the run's only), one client (`--threads N` for more). `LAB_MODE` is the
+ * lab switch: every flush and compaction waited for after the write that caused it, load and run
+ * in one process, so the tree after N writes depends on the writes alone — what a counter-for-
+ * counter comparison with the engine (twin.mjs) needs. A caller that passes it says why.
+ *
  * A design with per-level filter bits needs the C++ policy `lsm export --format rocksdb-cpp`
  * writes (`policy.h`, a plugin an OPTIONS file cannot name): `buildReferee(dir, { policyDir })`
  * compiles it into the driver, and `filterPlugin: true` (the driver's --filter-plugin on) installs
@@ -27,6 +35,13 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const LSM = path.join(path.resolve(here, '../..'), 'wasm-engine/target/release/lsm');
+
+/**
+ * The driver's lab mode (extraArgs): synchronous flushes and compactions (the driver waits after
+ * every write that sealed a memtable until RocksDB is idle) and the run in the load's process.
+ * Deterministic trees, file by file; not how RocksDB runs for its users.
+ */
+export const LAB_MODE = Object.freeze(['--sync-compactions', 'on', '--between', 'continue']);
 
 /** The driver's translation units: `main` (referee.cc) and its parts (referee_*.cc, each with its header). */
 export const REFEREE_SOURCES = ['referee.cc', ...fs.readdirSync(here).filter((f) => /^referee_.+\.cc$/.test(f)).sort()];

@@ -8,7 +8,8 @@ namespace referee {
 
 void usage_error(const std::string& message) {
   std::fprintf(stderr, "referee: %s\n(usage: referee --db DIR --options OPTIONS_FILE [--block-cache-bytes N] "
-               "[--direct-reads auto|on|off] [--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off] [--filter-plugin on|off] < stream)\n",
+               "[--direct-reads auto|on|off] [--wal on|off] [--sync-compactions on|off] [--between restart|continue] [--threads N] "
+               "[--time-block-reads on|off] [--filter-plugin on|off] < stream)\n",
                message.c_str());
   std::fflush(stderr);
   std::_Exit(2);

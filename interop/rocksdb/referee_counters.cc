@@ -42,6 +42,47 @@ void PerfSums::add_current() {
   }
 }
 
+void PerfSums::merge(const PerfSums& o) {
+  count += o.count;
+  found += o.found;
+  keys += o.keys;
+  block_reads += o.block_reads;
+  index_block_reads += o.index_block_reads;
+  filter_block_reads += o.filter_block_reads;
+  compression_dict_block_reads += o.compression_dict_block_reads;
+  block_cache_hits += o.block_cache_hits;
+  index_cache_hits += o.index_cache_hits;
+  filter_cache_hits += o.filter_cache_hits;
+  bloom_sst_hits += o.bloom_sst_hits;
+  bloom_sst_misses += o.bloom_sst_misses;
+  bytes_read += o.bytes_read;
+  iostats_bytes_read += o.iostats_bytes_read;
+  internal_keys_skipped += o.internal_keys_skipped;
+  internal_deletes_skipped += o.internal_deletes_skipped;
+  memtables_queried += o.memtables_queried;
+  block_read_ns += o.block_read_ns;
+  for (const auto& [level, l] : o.by_level) {
+    LevelPerf& m = by_level[level];
+    m.filter_useful += l.filter_useful;
+    m.filter_positive += l.filter_positive;
+    m.filter_true_positive += l.filter_true_positive;
+    m.block_cache_hits += l.block_cache_hits;
+    m.block_cache_misses += l.block_cache_misses;
+  }
+  latency.merge(o.latency);
+}
+
+void OpSums::merge(const OpSums& o) {
+  for (int t = 0; t < 256; ++t) ops[t] += o.ops[t];
+  key_bytes += o.key_bytes;
+  value_bytes += o.value_bytes;
+  writes.merge(o.writes);
+  existing.merge(o.existing);
+  missing.merge(o.missing);
+  unknown.merge(o.unknown);
+  scans.merge(o.scans);
+}
+
 void PerfSums::write(Json& j, bool lookups, bool scans) const {
   j.field("count", count);
   if (lookups) j.field("found", found);

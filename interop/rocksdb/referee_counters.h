@@ -106,6 +106,9 @@ struct PerfSums {
   // Adds the perf context of the operation just played (reset before it).
   void add_current();
 
+  // Adds another thread's sums (--threads: each client thread counts its own operations).
+  void merge(const PerfSums& o);
+
   // The sums as fields of the object `j` has open.
   void write(Json& j, bool lookups, bool scans) const;
 };
@@ -115,17 +118,24 @@ inline void reset_perf() {
   rocksdb::get_iostats_context()->Reset();
 }
 
-struct Phase {
+// What the operations of a phase (or of one client thread's share of it) did: counts by tag, the
+// bytes the writes carried, and each class's perf sums.
+struct OpSums {
+  uint64_t ops[256] = {};
+  uint64_t key_bytes = 0, value_bytes = 0;  // what the puts and deletes carried
+  PerfSums writes, existing, missing, unknown, scans;
+
+  void merge(const OpSums& o);
+};
+
+struct Phase : OpSums {
   explicit Phase(const char* n) : name(n) {}
   const char* name;
   bool seen = false;  // a marker or an operation
-  uint64_t ops[256] = {};
   double seconds = 0;         // playing the operations (waits after writes included)
   double settle_seconds = 0;  // waiting for background work at the phase's end
   uint64_t settles = 0;       // waits after writes (--sync-compactions on)
   double settle_wait_seconds = 0;
-  uint64_t key_bytes = 0, value_bytes = 0;  // what the puts and deletes carried
-  PerfSums writes, existing, missing, unknown, scans;
   std::vector<uint64_t> tickers_at_start, tickers_at_end;
   std::map<std::string, std::string> cfstats;
   std::string levelstats;

@@ -60,7 +60,9 @@ void Referee::OnCompactionCompleted(rocksdb::DB*, const rocksdb::CompactionJobIn
   {
     std::lock_guard<std::mutex> lock(mu);
     compaction_notifications += 1;
-    if (!ci.status.ok()) {
+    if (ci.status.IsShutdownInProgress()) {
+      events[phase.load()].compactions_aborted += 1;
+    } else if (!ci.status.ok()) {
       if (background_error.empty()) background_error = "compaction failed: " + ci.status.ToString();
     } else {
       record_compaction(ci);
@@ -80,7 +82,8 @@ void Referee::OnStallConditionsChanged(const rocksdb::WriteStallInfo& info) {
 void Referee::OnBackgroundError(rocksdb::BackgroundErrorReason, rocksdb::Status* error) {
   {
     std::lock_guard<std::mutex> lock(mu);
-    if (background_error.empty() && error != nullptr) background_error = error->ToString();
+    // A job cut short by Close (--between restart) is not a failure.
+    if (background_error.empty() && error != nullptr && !error->IsShutdownInProgress()) background_error = error->ToString();
   }
   changed.notify_all();
 }

@@ -19,6 +19,10 @@
 namespace referee {
 
 constexpr int kPhases = 2;  // load, run
+// The listener's event buckets: the two phases, and the restart between them (--between
+// restart: the load's DB closed and reopened; what Close and Open do is neither phase's).
+constexpr int kBetween = 2;
+constexpr int kEventBuckets = 3;
 
 struct LevelCompactions {
   uint64_t count = 0;
@@ -41,6 +45,9 @@ struct PhaseEvents {
   std::map<int, LevelCompactions> compactions;  // by output level
   uint64_t stalls_delayed = 0;  // entries into the delayed state
   uint64_t stalls_stopped = 0;  // entries into the stopped state
+  // Compactions RocksDB abandoned because the database was closing (status ShutdownInProgress):
+  // a finishing load process (--between restart) does not wait for its background work.
+  uint64_t compactions_aborted = 0;
 };
 
 // RocksDB's name for a compaction reason, as its LOG writes it.
@@ -56,7 +63,7 @@ class Referee : public rocksdb::EventListener {
 
   std::mutex mu;
   std::condition_variable changed;  // a flush or a compaction finished
-  PhaseEvents events[kPhases];
+  PhaseEvents events[kEventBuckets];  // by phase, then kBetween
   std::string background_error;  // guarded by mu
   uint64_t compaction_notifications = 0;
   uint64_t trivial_moves_by_file_numbers = 0;

@@ -255,6 +255,7 @@ void write_phase(Json& j, const Phase& p, const PhaseEvents& e) {
   j.key("compactions").begin_object();
   j.field("count", c_count);
   j.field("trivial_moves", c_moves);
+  j.field("aborted", e.compactions_aborted);
   j.field("input_bytes", c_in);
   j.field("output_bytes", c_out);
   j.key("by_output_level").begin_array();
@@ -316,7 +317,7 @@ void write_phase(Json& j, const Phase& p, const PhaseEvents& e) {
 }  // namespace
 
 std::string report_json(const Args& args, const Opened& db, const rocksdb::Options& opened, const Phase (&phases)[kPhases],
-                        int current, Referee& referee, std::vector<std::string>& notes) {
+                        int current, const Boundary& boundary, Referee& referee, std::vector<std::string>& notes) {
   const auto* opened_table = opened.table_factory ? opened.table_factory->GetOptions<rocksdb::BlockBasedTableOptions>() : nullptr;
   uint64_t cache_in_use = 0;
   if (opened_table != nullptr && !opened_table->no_block_cache && opened_table->block_cache) {
@@ -336,6 +337,19 @@ std::string report_json(const Args& args, const Opened& db, const rocksdb::Optio
   j.field_bool("wal", args.wal);
   j.field_bool("sync_compactions", args.sync_compactions);
   j.field_bool("time_block_reads", args.time_block_reads);
+  // The process model (referee.cc's header): how background work ran, what happened between the
+  // load and the run, how many clients played the run.
+  j.key("process").begin_object();
+  j.field("compactions", args.sync_compactions ? "synchronous (lab mode: waited after every write that sealed a memtable)" : "background");
+  j.field("between", args.restart ? "restart" : "continue");
+  j.field("between_means", args.restart ? "the load's DB closed at the run marker without waiting for background work (what Close did: `between`), "
+                                          "reopened with the same OPTIONS: cold block cache, new statistics; the run's counters are the run's only, from Open on"
+                                        : "the run played in the load's process: its memtable and block cache as the load left them");
+  j.field("threads", args.threads);
+  j.field("dealing", args.threads > 1 ? "run operation i to thread i mod threads, each thread in stream order, read into memory before the run's clock"
+                                      : "one client, the run played as the stream is read");
+  j.field_real("run_buffer_seconds", boundary.run_buffer_seconds);
+  j.end_object();
 
   write_options(j, opened, opened_table, args.filter_plugin);
 
@@ -353,6 +367,50 @@ std::string report_json(const Args& args, const Opened& db, const rocksdb::Optio
     j.key("trivial_moves_seen").begin_object(true);
     j.field("compaction_notifications", referee.compaction_notifications);
     j.field("by_file_numbers", referee.trivial_moves_by_file_numbers);
+    j.end_object();
+  }
+  {
+    std::lock_guard<std::mutex> lock(referee.mu);
+    j.key("between");
+    if (!args.restart || current < 1) {
+      j.null();
+    } else {
+      const PhaseEvents& e = referee.events[kBetween];
+      uint64_t c_count = 0, c_out = 0;
+      for (const auto& [level, l] : e.compactions) {
+        c_count += l.count;
+        c_out += l.output_bytes;
+      }
+      j.begin_object();
+      j.field_real("close_seconds", boundary.close_seconds);
+      j.field_real("open_seconds", boundary.open_seconds);
+      j.key("flush").begin_object(true);
+      j.field("count", e.flushes);
+      j.field("bytes", e.flush_bytes);
+      j.field("entries", e.flush_entries);
+      j.end_object();
+      j.key("compactions").begin_object(true);
+      j.field("count", c_count);
+      j.field("output_bytes", c_out);
+      j.field("aborted", e.compactions_aborted);
+      j.end_object();
+      j.end_object();
+    }
+  }
+  j.key("run_start");
+  if (current < 1) {
+    j.null();
+  } else {
+    j.begin_object();
+    j.key("files_by_level").begin_array(true);
+    for (uint64_t n : boundary.files_by_level) j.num(n);
+    j.end_array();
+    j.field("level0_files", boundary.files_by_level.empty() ? uint64_t{0} : boundary.files_by_level[0]);
+    j.field("running_compactions", boundary.running_compactions);
+    j.field("running_flushes", boundary.running_flushes);
+    j.field("compaction_pending", boundary.compaction_pending);
+    j.field("immutable_memtables", boundary.immutable_memtables);
+    j.field("block_cache_usage", boundary.block_cache_usage);
     j.end_object();
   }
   j.key("tree_after_load").raw(phases[0].tree);

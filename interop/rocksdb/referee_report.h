@@ -13,11 +13,21 @@
 
 namespace referee {
 
+// The boundary between the load and the run, as the process model crossed it: the restart's
+// Close and Open (seconds; 0 with --between continue), the run's reading into memory before its
+// clock (--threads > 1), and the tree and background work as the run began.
+struct Boundary {
+  double close_seconds = 0, open_seconds = 0, run_buffer_seconds = 0;
+  std::vector<uint64_t> files_by_level;
+  uint64_t running_compactions = 0, running_flushes = 0, compaction_pending = 0, immutable_memtables = 0;
+  uint64_t block_cache_usage = 0;
+};
+
 // The tree as RocksDB holds it: every live table file per level, with its key range and entries.
 std::string tree_json(rocksdb::DB* db, int num_levels, int indent_depth);
 
 // The whole document, newline-terminated. Adds the note on declined waits, if any, to `notes`.
 std::string report_json(const Args& args, const Opened& db, const rocksdb::Options& opened, const Phase (&phases)[kPhases],
-                        int current, Referee& referee, std::vector<std::string>& notes);
+                        int current, const Boundary& boundary, Referee& referee, std::vector<std::string>& notes);
 
 }  // namespace referee

@@ -30,7 +30,8 @@ Args parse_args(int argc, char** argv) {
     const std::string flag = argv[i];
     if (flag == "--help" || flag == "-h") {
       std::printf("referee --db DIR --options OPTIONS_FILE [--block-cache-bytes N] [--direct-reads auto|on|off] "
-                  "[--wal on|off] [--sync-compactions on|off] [--time-block-reads on|off] [--filter-plugin on|off] < LSMOPS1 stream\n");
+                  "[--wal on|off] [--sync-compactions on|off] [--between restart|continue] [--threads N] [--time-block-reads on|off] "
+                  "[--filter-plugin on|off] < LSMOPS1 stream\n");
       args.help = true;
       return args;
     }
@@ -57,6 +58,18 @@ Args parse_args(int argc, char** argv) {
       args.wal = parse_on_off("--wal", v);
     } else if (flag == "--sync-compactions") {
       args.sync_compactions = parse_on_off("--sync-compactions", v);
+    } else if (flag == "--between") {
+      const std::string b = v;
+      if (b != "restart" && b != "continue") usage_error(std::string("--between must be restart or continue, got \"") + v + "\"");
+      args.restart = b == "restart";
+    } else if (flag == "--threads") {
+      char* end = nullptr;
+      errno = 0;
+      long n = std::strtol(v, &end, 10);
+      if (end == v || *end != '\0' || errno != 0 || n < 1 || n > 64) {
+        usage_error(std::string("--threads must be an integer in [1, 64], got \"") + v + "\"");
+      }
+      args.threads = static_cast<int>(n);
     } else if (flag == "--time-block-reads") {
       args.time_block_reads = parse_on_off("--time-block-reads", v);
     } else if (flag == "--filter-plugin") {
@@ -65,9 +78,12 @@ Args parse_args(int argc, char** argv) {
       if (args.filter_plugin) usage_error("--filter-plugin on needs a driver built with a policy.h (g++ -DLSM_NAVIGATOR_POLICY -I DIR)");
 #endif
     } else {
-      usage_error("unknown flag " + flag + " (flags: --db, --options, --block-cache-bytes, --direct-reads, --wal, --sync-compactions, --time-block-reads, --filter-plugin)");
+      usage_error("unknown flag " + flag + " (flags: --db, --options, --block-cache-bytes, --direct-reads, --wal, --sync-compactions, --between, --threads, --time-block-reads, --filter-plugin)");
     }
   }
+  // The lab mode waits after a client's write until RocksDB is idle; other clients would write
+  // through the wait, so it plays one client.
+  if (args.sync_compactions && args.threads > 1) usage_error("--threads " + std::to_string(args.threads) + " needs --sync-compactions off (the lab mode plays one client)");
   if (args.db_path.empty()) usage_error("--db DIR is required (a directory that does not exist or is empty)");
   if (args.options_path.empty()) usage_error("--options OPTIONS_FILE is required (a RocksDB OPTIONS file)");
 
@@ -201,6 +217,20 @@ Opened open_db(const Args& args, const Loaded& loaded, std::shared_ptr<rocksdb::
   }
   check(s, "cannot open RocksDB at " + args.db_path);
   return Opened{db, direct, direct_reason};
+}
+
+rocksdb::DB* reopen_db(const Args& args, const Loaded& loaded, bool direct, std::shared_ptr<rocksdb::EventListener> listener,
+                       std::shared_ptr<rocksdb::Statistics> statistics) {
+  rocksdb::Options options(loaded.db_options, loaded.cf_options);
+  options.create_if_missing = false;
+  options.error_if_exists = false;
+  options.statistics = statistics;
+  options.listeners.push_back(listener);
+  options.use_direct_io_for_flush_and_compaction = false;
+  options.use_direct_reads = direct;
+  rocksdb::DB* db = nullptr;
+  check(rocksdb::DB::Open(options, args.db_path, &db), "cannot reopen RocksDB at " + args.db_path + " (--between restart)");
+  return db;
 }
 
 int compaction_parallelism(const rocksdb::DBOptions& o) {

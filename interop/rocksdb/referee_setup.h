@@ -21,7 +21,14 @@ struct Args {
   std::string db_path, options_path;
   int64_t block_cache_bytes = -1;  // -1: as the OPTIONS file leaves it
   std::string direct_mode = "auto";
-  bool wal = false, sync_compactions = true, time_block_reads = false, filter_plugin = false;
+  // Background flushes and compactions, as users run RocksDB; --sync-compactions on is the lab
+  // mode (referee.cc's header says what it does and who needs it).
+  bool wal = false, sync_compactions = false, time_block_reads = false, filter_plugin = false;
+  // The process model between the load and the run: true (--between restart, the default) closes
+  // the database at the run marker and opens it again with the same OPTIONS, as a finishing YCSB
+  // load or db_bench process and the next one do; false (continue) plays on in the same process.
+  bool restart = true;
+  int threads = 1;  // --threads: client threads playing the run phase
 };
 
 // The flags, checked: the database directory must be absent or empty.
@@ -45,6 +52,12 @@ struct Opened {
 // Creates the directory and opens the database with the listener and the statistics.
 Opened open_db(const Args& args, const Loaded& loaded, std::shared_ptr<rocksdb::EventListener> listener,
                std::shared_ptr<rocksdb::Statistics> statistics);
+
+// Opens the database the load left (--between restart): the same options, a block cache and a
+// filter policy made afresh from the OPTIONS file and the flags (`loaded`, loaded again), new
+// statistics, and the direct-read choice the first open made.
+rocksdb::DB* reopen_db(const Args& args, const Loaded& loaded, bool direct, std::shared_ptr<rocksdb::EventListener> listener,
+                       std::shared_ptr<rocksdb::Statistics> statistics);
 
 // How many compactions RocksDB may run at once (7.8's DBImpl::GetBGJobLimits for these options):
 // a quarter of max_background_jobs flush and the rest compact, unless the older per-kind limits

@@ -54,3 +54,66 @@ test('from a well-tuned start: no recommendation measures worse than the current
     if (c.verdict?.keep) assert.equal(c.predicted.gain, 0, `${c.workload}: "keep" recommends nothing`);
   }
 });
+
+/**
+ * The proof played as users run RocksDB beside the referee's lab mode, in one run
+ * (public/measured/tune-proof-rocksdb-users-200k.json: `npm run tune-proof -- --target rocksdb --records 200000
+ * --operations 200000 --only ba --scale 1/5 --mode both --repeats 3`). Held: the process model each mode and each
+ * run recorded, at least 3 repeats per design, every spread and per-pair gain consistent with the runs it sums,
+ * and the lab mode's repeats reading the same blocks (its trees depend on the writes alone). The user mode's
+ * spread is what it is: printed, not bounded.
+ */
+test('as users run RocksDB and in the lab mode, side by side: the process model recorded, ≥ 3 repeats, spreads consistent with the runs', (t) => {
+  const proof = read('tune-proof-rocksdb-users-200k.json');
+  assert.equal(proof.version, 2);
+  assert.equal(proof.records, 200_000);
+  assert.equal(proof.operations, 200_000);
+  assert.deepEqual(proof.modes, ['lab', 'user']);
+  assert.deepEqual(proof.process.user, { compactions: 'background', between: 'restart', threads: 1 });
+  assert.deepEqual(proof.process.lab, { compactions: 'synchronous', between: 'continue', threads: 1 });
+  const workloads = [...new Set(proof.cases.map((c) => c.workload))];
+  assert.deepEqual(workloads, ['YCSB workloadb', 'YCSB workloada']);
+  for (const w of workloads) assert.deepEqual(proof.cases.filter((c) => c.workload === w).map((c) => c.mode), ['lab', 'user'], `${w}: both modes`);
+  const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(b)), `${what}: ${a} vs ${b}`);
+  for (const c of proof.cases) {
+    const name = `${c.workload} (${c.mode})`;
+    assert.ok(c.repeats >= 3, `${name}: ${c.repeats} repeats`);
+    assert.deepEqual(c.process, proof.process[c.mode], `${name}: the case's process model`);
+    for (const design of ['current', 'recommended']) {
+      const runs = c.runs[design];
+      assert.equal(runs.length, c.repeats, `${name} ${design}: one figure set per repeat`);
+      for (const r of runs) {
+        // What the referee itself said it played.
+        assert.equal(r.process.between, c.process.between, `${name} ${design}`);
+        assert.equal(r.process.threads, c.process.threads);
+        assert.equal(r.process.compactions.startsWith(c.process.compactions), true, `${name} ${design}: ${r.process.compactions}`);
+        assert.ok(Number.isInteger(r.runStart.level0_files) && r.runStart.level0_files >= 0);
+        assert.equal(r.ops, proof.operations);
+      }
+      const xs = runs.map((r) => r.blocksPerOp);
+      const s = c.blocksPerOp[design];
+      near(s.min, Math.min(...xs), `${name} ${design} min`);
+      near(s.max, Math.max(...xs), `${name} ${design} max`);
+      near(s.median, [...xs].sort((a, b) => a - b)[xs.length >> 1], `${name} ${design} median`);
+      assert.ok(s.min <= s.median && s.median <= s.max && s.min > 0);
+      if (c.mode === 'lab') {
+        assert.ok(s.max <= 1.01 * s.min, `${name} ${design}: the lab mode's repeats read ${s.min}–${s.max} blocks per op`);
+        // Every compaction waited for: level 0 below its trigger (4 in the true defaults, or as the recommendation set it).
+        const changed = design === 'recommended' ? c.changes.find((x) => x.key === 'level0_file_num_compaction_trigger') : undefined;
+        const trigger = Number(changed?.to ?? 4);
+        for (const r of runs) assert.ok(r.runStart.level0_files < trigger, `${name} ${design}: ${r.runStart.level0_files} L0 files at the run's start in the lab mode (trigger ${trigger})`);
+      }
+    }
+    const pairs = c.gains.blocksPerOp.pairs;
+    assert.equal(pairs.values.length, c.repeats);
+    pairs.values.forEach((g, i) => near(g, 1 - c.runs.recommended[i].blocksPerOp / c.runs.current[i].blocksPerOp, `${name} pair ${i + 1}`));
+    near(pairs.min, Math.min(...pairs.values), `${name} pairs min`);
+    near(pairs.max, Math.max(...pairs.values), `${name} pairs max`);
+    assert.ok(pairs.min <= pairs.median && pairs.median <= pairs.max);
+    const cur = c.blocksPerOp.current;
+    t.diagnostic(
+      `${name}: current ${cur.median.toFixed(4)} [${cur.min.toFixed(4)}–${cur.max.toFixed(4)}] blocks/op (×${(cur.max / cur.min).toFixed(2)}), L0 at run start ${c.runs.current.map((r) => r.runStart.level0_files).join(', ')}; ` +
+        `gain per pair ${(100 * pairs.median).toFixed(1)}% [${(100 * pairs.min).toFixed(1)}…${(100 * pairs.max).toFixed(1)}], predicted ${(100 * c.predicted.gain).toFixed(1)}%`,
+    );
+  }
+});

@@ -12,7 +12,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { TWIN_FIGURES, WRITE_FIGURES, figureListed, figuresAgree } from '../../web/src/documents/twinAgreement.mjs';
-import { LSM, playOnRocksdb } from './referee.mjs';
+import { LAB_MODE, LSM, playOnRocksdb } from './referee.mjs';
 
 const MIB = 1 << 20;
 
@@ -318,7 +318,9 @@ export async function runCase({ driver, dir, shape, workload, records, operation
   const { optionsFile, configFile, imported } = importShape({ dir, shape, scale, cache });
   const report = runEngine(configFile, workload, records, operations, dir);
   const predicted = predictWith(configFile, workload, records, operations);
-  const rocks = await playOnRocksdb({ driver, workload, records, operations, optionsFile, blockCacheBytes: cache, dbDir: path.join(dir, 'db') });
+  // The lab mode: the engine runs every merge to completion before the next write, in one
+  // process; compared counter for counter, RocksDB must be played the same way.
+  const rocks = await playOnRocksdb({ driver, workload, records, operations, optionsFile, blockCacheBytes: cache, dbDir: path.join(dir, 'db'), extraArgs: [...LAB_MODE] });
   fs.rmSync(path.join(dir, 'db'), { recursive: true, force: true });
   return {
     shape: shape.id,

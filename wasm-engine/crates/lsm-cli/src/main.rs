@@ -169,19 +169,9 @@ fn load_workload(path: &str, counts: &Counts) -> Result<Workload> {
     let mut file = path.to_string();
     let mut text = match path.strip_prefix("ycsb:") {
         Some(name) => {
-            let mut letters = name.chars();
-            match (letters.next(), letters.next()) {
-                (Some(letter), None) => {
-                    file = format!("workload{}", letter.to_ascii_lowercase());
-                    ycsb::core_workload(letter, 1_000, 1_000)?
-                }
-                _ => {
-                    return Err(Error::invalid(
-                        "--workload",
-                        format!("YCSB core workloads are ycsb:a … ycsb:f, got \"{path}\""),
-                    ));
-                }
-            }
+            let (named, text) = ycsb::named_core_workload(name, 1_000, 1_000)?;
+            file = named;
+            text
         }
         None => {
             let text = read(path)?;

@@ -217,6 +217,18 @@ fn ycsb_workloads_run_by_name_or_file_and_write_back_as_ycsb() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--records: must be an integer in [0, 1000000000], got -1"));
     let out = lsm(&["ycsb", "--core", "z"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("YCSB core workloads are a, b, c, d, e and f, got \"z\""));
+    // `ycsb:NAME` is read as the page reads a letter (lsm-workload's `named_core_workload`): one
+    // letter, either case; anything longer is refused with the field and the letters allowed.
+    let out = lsm(&["run", "--config", &config, "--workload", "ycsb:ab"]);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("workload: YCSB core workloads are a, b, c, d, e and f, got \"ab\""),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let upper = lsm(&["run", "--config", &config, "--workload", "ycsb:B", "--records", "5000", "--operations", "3000"]);
+    assert_eq!(counters(&upper), counters(&by_name));
 }
 
 #[test]

@@ -13,6 +13,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::range::check_integer;
 
 /// The `kind` of a calibration document.
 pub const CALIBRATION_KIND: &str = "lsm-navigator/calibration";
@@ -76,12 +77,7 @@ impl Calibration {
         if self.version != CALIBRATION_VERSION {
             return Err(Error::invalid("version", format!("must be {CALIBRATION_VERSION}, got {}", self.version)));
         }
-        if !(512..=1 << 20).contains(&self.page_bytes) {
-            return Err(Error::invalid(
-                "page_bytes",
-                format!("must be an integer in [512, 1048576], got {}", self.page_bytes),
-            ));
-        }
+        check_integer("page_bytes", self.page_bytes, (512, 1 << 20), "")?;
         let micros = |field: String, v: f64| -> Result<()> {
             if v.is_finite() && (MICROS_RANGE.0..=MICROS_RANGE.1).contains(&v) {
                 Ok(())

@@ -13,6 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::pacing::WriteStallConfig;
+/// The range checks, where the documents' validation has always found them.
+pub use crate::range::{check_integer, check_range};
 use crate::universal::UniversalConfig;
 
 /// The EngineConfig `version` this build reads and writes; validation rejects any other.
@@ -647,13 +649,7 @@ impl EngineConfig {
         self.validate_monkey_policy()?;
         self.validate_compaction()?;
         self.validate_block_cache()?;
-        let (wlo, whi) = STATISTICS_WINDOW_RANGE;
-        if !(wlo..=whi).contains(&self.statistics_window) {
-            return Err(Error::invalid(
-                "statistics_window",
-                format!("must be an integer in [{wlo}, {whi}], got {}", self.statistics_window),
-            ));
-        }
+        check_integer("statistics_window", self.statistics_window, STATISTICS_WINDOW_RANGE, "")?;
         self.write_stalls.validate()
     }
 }
@@ -667,15 +663,6 @@ impl EngineConfig {
     pub fn rocksdb_shaped(&self) -> bool {
         self.block_layout == BlockLayout::Rocksdb && self.compaction.granularity == Granularity::File
     }
-}
-
-/// `Error::Invalid` for `field` unless `value` is finite and in [lo, hi] (inclusive): the
-/// range check of both documents, so their messages read alike.
-pub fn check_range(field: &str, value: f64, lo: f64, hi: f64) -> Result<()> {
-    if !value.is_finite() || value < lo || value > hi {
-        return Err(Error::invalid(field, format!("must be a number in [{lo}, {hi}], got {value}")));
-    }
-    Ok(())
 }
 
 /// The design the validation tests (here and in `config/`) start from: Monkey's leveling at

@@ -179,4 +179,15 @@ mod tests {
         assert!(table_bits(&c, &view, &[], 100, 1000, 0.0).0 <= 5.0);
         assert_eq!(table_bits(&c, &view, &[held(1_000.0, 100.0)], 100, 1000, 0.0).0, 0.0);
     }
+
+    #[test]
+    fn the_bits_stay_within_the_range_whatever_the_allocation_asks() {
+        // The one clamp every caller relies on (the engine's adapter adds none).
+        let c = EngineConfig::uniform_shape(10.0, 1, Allocation::Monkey, 10.0);
+        assert_eq!(allocated_bits(&c, 1, || 1e9, || 200.0, || None), BITS_PER_KEY_RANGE.1);
+        assert_eq!(allocated_bits(&c, 1, || 1e9, || -3.0, || None), 0.0);
+        assert_eq!(allocated_bits(&c, 1, || 4.0, || 200.0, || None), 4.0);
+        let m = EngineConfig::uniform_shape(10.0, 1, Allocation::Mnemosyne, 10.0);
+        assert_eq!(allocated_bits(&m, 1, || 1e9, || 0.0, || Some(99.0)), BITS_PER_KEY_RANGE.1);
+    }
 }

@@ -23,6 +23,7 @@ pub mod mnemosyne;
 pub mod monkey_birth;
 pub mod pacing;
 pub mod partition;
+pub mod range;
 pub mod rng;
 pub mod universal;
 pub mod warning;

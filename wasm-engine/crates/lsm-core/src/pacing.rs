@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::range::check_integer;
 
 /// Output pages one write may merge while writes are neither slowed down nor stopped.
 pub const SLICE_PAGES: u64 = 16;
@@ -80,9 +81,7 @@ impl WriteStallConfig {
             ("level0_slowdown_writes_trigger", self.level0_slowdown_writes_trigger),
             ("level0_stop_writes_trigger", self.level0_stop_writes_trigger),
         ] {
-            if !(lo..=hi).contains(&v) {
-                return Err(Error::invalid(field(name), format!("must be an integer in [{lo}, {hi}], got {v}")));
-            }
+            check_integer(&field(name), v, (lo, hi), "")?;
         }
         if self.level0_slowdown_writes_trigger > self.level0_stop_writes_trigger {
             return Err(Error::invalid(

@@ -26,6 +26,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
+use crate::range::check_integer;
 
 /// Which test ends a stretch of runs picked for their sizes (RocksDB's `stop_style`;
 /// JSON `total_size` or `similar_size`).
@@ -128,13 +129,12 @@ impl UniversalConfig {
     /// field as `compaction.universal.<name>`.
     pub fn validate(&self) -> Result<()> {
         let field = |name: &str| format!("compaction.universal.{name}");
-        let (lo, hi) = TRIGGER_RANGE;
-        if !(lo..=hi).contains(&self.level0_file_num_compaction_trigger) {
-            return Err(Error::invalid(
-                field("level0_file_num_compaction_trigger"),
-                format!("must be an integer in [{lo}, {hi}], got {}", self.level0_file_num_compaction_trigger),
-            ));
-        }
+        check_integer(
+            &field("level0_file_num_compaction_trigger"),
+            self.level0_file_num_compaction_trigger,
+            TRIGGER_RANGE,
+            "",
+        )?;
         let (lo, hi) = SIZE_RATIO_PERCENT_RANGE;
         if !(lo..=hi).contains(&self.size_ratio) {
             return Err(Error::invalid(
@@ -143,12 +143,7 @@ impl UniversalConfig {
             ));
         }
         for (name, width) in [("min_merge_width", self.min_merge_width), ("max_merge_width", self.max_merge_width)] {
-            if width < MIN_MERGE_WIDTH {
-                return Err(Error::invalid(
-                    field(name),
-                    format!("must be an integer in [{MIN_MERGE_WIDTH}, {}], got {width}", u32::MAX),
-                ));
-            }
+            check_integer(&field(name), width, (MIN_MERGE_WIDTH, u32::MAX), "")?;
         }
         if self.max_merge_width < self.min_merge_width {
             return Err(Error::invalid(

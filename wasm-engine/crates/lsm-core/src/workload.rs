@@ -4,8 +4,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::config::check_range;
 use crate::error::{Error, Result};
+use crate::range::{check_integer, check_range};
 pub use crate::ycsb::YcsbPlay;
 
 /// The `kind` every Workload document carries, so an EngineConfig or report passed by mistake
@@ -253,26 +253,9 @@ impl Workload {
             return Err(Error::invalid("version", format!("must be {WORKLOAD_VERSION}, got {}", self.version)));
         }
         let p = &self.preload;
-        let (klo, khi) = KEY_BYTES_RANGE;
-        if !(klo..=khi).contains(&p.key_bytes) {
-            return Err(Error::invalid(
-                "preload.key_bytes",
-                format!("must be an integer in [{klo}, {khi}], got {}", p.key_bytes),
-            ));
-        }
-        let (vlo, vhi) = VALUE_BYTES_RANGE;
-        if !(vlo..=vhi).contains(&p.value_bytes) {
-            return Err(Error::invalid(
-                "preload.value_bytes",
-                format!("must be an integer in [{vlo}, {vhi}], got {}", p.value_bytes),
-            ));
-        }
-        if p.entries > MAX_OPERATIONS {
-            return Err(Error::invalid(
-                "preload.entries",
-                format!("must be an integer in [0, {MAX_OPERATIONS}], got {}", p.entries),
-            ));
-        }
+        check_integer("preload.key_bytes", p.key_bytes, KEY_BYTES_RANGE, "")?;
+        check_integer("preload.value_bytes", p.value_bytes, VALUE_BYTES_RANGE, "")?;
+        check_integer("preload.entries", p.entries, (0, MAX_OPERATIONS), "")?;
         if p.key_space != 0 && p.key_space <= p.entries {
             return Err(Error::invalid(
                 "preload.key_space",
@@ -282,12 +265,7 @@ impl Workload {
                 ),
             ));
         }
-        if self.operations > MAX_OPERATIONS {
-            return Err(Error::invalid(
-                "operations",
-                format!("must be an integer in [0, {MAX_OPERATIONS}], got {}", self.operations),
-            ));
-        }
+        check_integer("operations", self.operations, (0, MAX_OPERATIONS), "")?;
         let mut sum = 0.0;
         for (name, v) in self.mix.parts() {
             check_range(&format!("mix.{name}"), v, 0.0, 1.0)?;

@@ -9,7 +9,7 @@ mod file;
 mod journal;
 mod mem;
 
-pub use api::Storage;
+pub use api::{Check, Storage, Visit};
 #[cfg(feature = "files")]
 pub use file::FileStorage;
 pub use journal::{Change, Journal, JournalStorage};

@@ -157,7 +157,11 @@ fn compare_script(current_cache: u64, recommended_cache: u64, plugin: bool) -> S
 # against your librocksdb) plays the workload's exact operation stream (`lsm ops --workload
 # workload.json`: the same keys, values and order as the tune priced, YCSB's zipfian and latest
 # distributions included) on each OPTIONS file in a fresh database, with direct reads (blocks
-# come from the device, not the OS page cache), REPEATS times (default 2), alternating designs.
+# come from the device, not the OS page cache), REPEATS times (default 3), alternating designs,
+# as users run RocksDB (the referee's defaults): flushes and compactions in the background, the
+# database closed and reopened between the load and the run (cold block cache), one client
+# thread. REFEREE_FLAGS adds referee flags: '--threads 4' for four clients, '--sync-compactions on
+# --between continue' for its lab mode (each flush and compaction waited for: repeatable trees).
 # Needs: lsm (LSM Navigator's CLI) on PATH or in $LSM; g++ and RocksDB's headers and library
 # (Debian: apt-get install g++ librocksdb-dev). WORK (default: a temporary directory) holds the
 # databases and each run's JSON (every counter the referee took) and log.
@@ -166,10 +170,12 @@ fn compare_script(current_cache: u64, recommended_cache: u64, plugin: bool) -> S
 #   blocks/op        blocks the operations read from storage (data + index + filter)
 #   data/op          data blocks alone
 #   written/B        bytes flushes and compactions wrote per user byte written (run phase)
-#   ops/s            run phase; includes the waits for flush and compaction after each write that
-#                    sealed a memtable (the referee makes each finish before the next write)
+#   ops/s            run phase operations over its wall time (in the lab mode, the waits for
+#                    flush and compaction after each write that sealed a memtable included)
 #   get, write, scan p50/p99 latency of the RocksDB call, microseconds (- : no such operation)
-# The spread between a design's runs is the noise: a difference inside it is no difference.
+# The spread between a design's runs is the noise: a difference inside it is no difference. Under
+# background compaction it is wide (how many level-0 files a run begins with moves its reads):
+# each run's JSON says how the run began (run_start) and what the referee played (process).
 #
 # `sh compare.sh db_bench` then also runs workload.db_bench.sh (db_bench: the same key and
 # operation counts, but its own uniform keys and one operation type at a time) per design.
@@ -177,7 +183,8 @@ fn compare_script(current_cache: u64, recommended_cache: u64, plugin: bool) -> S
 here=\"$(cd \"$(dirname \"$0\")\" && pwd)\"
 WORK=\"${{WORK:-$(mktemp -d)}}\"
 LSM=\"${{LSM:-lsm}}\"
-REPEATS=\"${{REPEATS:-2}}\"
+REPEATS=\"${{REPEATS:-3}}\"
+REFEREE_FLAGS=\"${{REFEREE_FLAGS:-}}\"
 command -v \"$LSM\" > /dev/null || {{ echo \"compare.sh: lsm not found (put LSM Navigator's CLI on PATH or set LSM)\" >&2; exit 2; }}
 mkdir -p \"$WORK\"
 g++ -std=c++17 -O2 {build_flags}\"$here/referee.cc\" \"$here\"/referee_*.cc -o \"$WORK/referee\" -lrocksdb -lpthread
@@ -188,7 +195,7 @@ while [ \"$i\" -le \"$REPEATS\" ]; do
     if [ \"$design\" = current ]; then cache={current_cache}; plugin=; else cache={recommended_cache}; plugin=\"{recommended_flags}\"; fi
     rm -rf \"$WORK/db-$design\"
     \"$LSM\" ops --workload \"$here/workload.json\" | \"$WORK/referee\" --db \"$WORK/db-$design\" \\
-      --options \"$here/$design.OPTIONS\" --block-cache-bytes \"$cache\"$plugin > \"$WORK/$design-$i.json\" 2> \"$WORK/$design-$i.log\"
+      --options \"$here/$design.OPTIONS\" --block-cache-bytes \"$cache\"$plugin $REFEREE_FLAGS > \"$WORK/$design-$i.json\" 2> \"$WORK/$design-$i.log\"
     rm -rf \"$WORK/db-$design\"
     grep -q '\"direct_reads\": true' \"$WORK/$design-$i.json\" || echo \"warning: $design run $i: no direct reads (see $WORK/$design-$i.json): blocks may come from the page cache\" >&2
     grep '^referee: summary' \"$WORK/$design-$i.log\" | awk -v design=\"$design\" -v run=\"$i\" '
@@ -425,7 +432,7 @@ fn report(r: &TuneResult, proof: Option<&Proof>, users_file: bool) -> String {
         "- `recommended.engine.json`, `current.engine.json`: the designs for `lsm run --config`\n\
          - `workload.properties`, `workload.json`: the workload for YCSB and for `lsm run --workload`\n\
          - `compare.sh`, `referee.cc` and its parts `referee_*`: `sh compare.sh` plays the workload's exact operations on RocksDB with each OPTIONS file \
-         (the referee, built from them against your librocksdb; needs `lsm` and g++) and prints RocksDB's own counts: \
+         (the referee, built from them against your librocksdb; needs `lsm` and g++), as users run RocksDB (background compactions, a restart between the load and the run), and prints RocksDB's own counts: \
          blocks read from storage per operation, bytes written per user byte, ops/s, latency\n\
          - `workload.db_bench.sh`: the same key and operation counts for db_bench (`sh compare.sh db_bench` runs it too)\n\
          - `tune-result.json`: everything above as data\n",

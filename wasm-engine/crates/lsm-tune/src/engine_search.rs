@@ -15,10 +15,11 @@ use crate::options::{Target, TuneOptions};
 use crate::predict::{self, Predictor, class_mix};
 use crate::rank::{Rank, Ranker};
 use crate::result::{
-    Grown, Headline, NEIGHBOUR_SAMPLES, Neighbourhood, Priced, TUNE_KIND, TUNE_VERSION, TuneResult, measure,
+    Grown, Headline, HeadlineDesigns, NEIGHBOUR_SAMPLES, Neighbourhood, Priced, TUNE_KIND, TUNE_VERSION, TuneResult,
+    measure,
 };
 use crate::robust::{sample_neighbourhood, worst_case};
-use crate::rocksdb::verdict;
+use crate::verdict;
 
 const SIZE_RATIOS: [f64; 10] = [2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 16.0, 32.0, 64.0];
 const FILTER_BITS: [f64; 12] = [0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0, 12.0, 16.0, 24.0];
@@ -157,16 +158,19 @@ pub(crate) fn search(current: &EngineConfig, workload: &Workload, options: &Tune
     };
     // The headline: the gain in what the search ranked by (the worst case within ρ, or the expected
     // cost), with the model's stated error around it.
-    let key = |p: &Priced| if rho > 0.0 { p.worst } else { p.ranked() };
     let judged = verdict::verdict(
-        key(&current_priced),
-        key(chosen),
+        current_priced.headline_cost(rho),
+        chosen.headline_cost(rho),
         &current_priced.ranked_costs(),
         &chosen.ranked_costs(),
         &mix,
         &ranker.unit(),
     );
-    let mut headline = Headline::of(&judged, measure(rho, &ranker.unit(), "in the run as played"));
+    let mut headline = Headline::of(
+        &judged,
+        measure(rho, &ranker.unit(), "in the run as played"),
+        HeadlineDesigns::at(rho, &current_priced, &nominal, &robust),
+    );
     // The engine search always recommends its argmin; "keep" is when that is the current design
     // (the model's error is RocksDB's, stated as the range, not a reason to refuse a change).
     headline.keep = chosen.config == current_priced.config;

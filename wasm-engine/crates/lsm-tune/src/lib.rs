@@ -30,6 +30,7 @@ mod rank;
 pub mod result;
 pub mod robust;
 pub mod rocksdb;
+pub mod verdict;
 mod writes;
 
 use lsm_core::config::EngineConfig;
@@ -43,13 +44,14 @@ pub use designs::{
 pub use options::{MEMORY_RANGE, RHO_RANGE, Target, TuneOptions};
 pub use rank::Rank;
 pub use result::{
-    Grown, Headline, NEIGHBOUR_SAMPLES, Neighbourhood, Priced, RequiredPlugin, RocksdbAdvice, Steady, TUNE_KIND,
-    TUNE_VERSION, TuneResult,
+    Grown, Headline, HeadlineDesigns, InHeadline, NEIGHBOUR_SAMPLES, Neighbourhood, Priced, RequiredPlugin,
+    RocksdbAdvice, Steady, TUNE_KIND, TUNE_VERSION, TuneResult,
 };
+pub use rocksdb::OptionChange;
 pub use rocksdb::memory::{DEFAULT_WRITE_BUFFERS, Memory};
 pub use rocksdb::per_level::Plugin;
-pub use rocksdb::verdict::{OptionChange, Verdict};
-pub use rocksdb::{knobs, memory, per_level, verdict};
+pub use rocksdb::{knobs, memory, per_level};
+pub use verdict::Verdict;
 
 /// Tune `current` for `workload` on `target` with robustness `rho` (0 = nominal), in the memory
 /// the current design uses.

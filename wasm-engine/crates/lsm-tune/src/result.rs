@@ -11,8 +11,9 @@ use crate::options::Target;
 use crate::predict::{self, Prediction, Predictor};
 use crate::rank::Rank;
 use crate::rocksdb::memory::Memory;
+use crate::rocksdb::option_change::OptionChange;
 use crate::rocksdb::per_level::{self, Plugin};
-use crate::rocksdb::verdict::{OptionChange, Verdict};
+use crate::verdict::Verdict;
 
 /// The `kind` of a `TuneResult` document.
 pub const TUNE_KIND: &str = "lsm-navigator/tune-result";
@@ -67,6 +68,12 @@ impl Priced {
     /// Expected cost the search ranks by: µs per operation when ranked by time, else `io`.
     pub fn ranked(&self) -> f64 {
         self.time.as_ref().map_or_else(|| self.io(), |t| t.mean_us)
+    }
+
+    /// The cost the headline gain measures at `rho`: the worst case within ρ when ρ > 0 (what the
+    /// robust search minimises), else `ranked` (what the nominal one does).
+    pub fn headline_cost(&self, rho: f64) -> f64 {
+        if rho > 0.0 { self.worst } else { self.ranked() }
     }
 }
 
@@ -195,6 +202,47 @@ pub struct Headline {
     /// What the gain measures, in words: "steady-state I/O per operation", "the worst case within
     /// ρ = 0.5 of the steady-state I/O per operation", "I/O per operation in the run as played".
     pub measures: String,
+    /// Each design the page's table shows, priced in that measure, so every row's gain is the
+    /// headline's kind of gain (the recommended row's is `gain` itself).
+    #[serde(default)]
+    pub designs: HeadlineDesigns,
+}
+
+/// A design's cost in the headline's measure (`Priced::headline_cost`) and its gain over the
+/// current design's (1 − cost / current; 0 when the current design costs nothing).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct InHeadline {
+    /// The cost, in the unit ranked by.
+    pub cost: f64,
+    /// 1 − cost / the current design's cost.
+    pub gain: f64,
+}
+
+/// The three designs the result prices, each in the headline's measure.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct HeadlineDesigns {
+    /// The design tuned from (its gain is 0).
+    pub current: InHeadline,
+    /// The nominal design.
+    pub nominal: InHeadline,
+    /// The robust design.
+    pub robust: InHeadline,
+}
+
+impl HeadlineDesigns {
+    /// The designs priced at `rho` in the headline's measure.
+    pub(crate) fn at(rho: f64, current: &Priced, nominal: &Priced, robust: &Priced) -> HeadlineDesigns {
+        let base = current.headline_cost(rho);
+        let of = |p: &Priced| {
+            let cost = p.headline_cost(rho);
+            // The verdict's own formula (and its 0 for a design that costs nothing), so the
+            // recommended row's gain is the headline's to the last bit.
+            InHeadline { cost, gain: if base > 0.0 { 1.0 - cost / base } else { 0.0 } }
+        };
+        HeadlineDesigns { current: of(current), nominal: of(nominal), robust: of(robust) }
+    }
 }
 
 /// What a headline gain measures, in words: the cost in `unit` (`where_`: "in the run as played",
@@ -208,9 +256,9 @@ pub(crate) fn measure(rho: f64, unit: &str, where_: &str) -> String {
 }
 
 impl Headline {
-    /// The headline a verdict gives, measuring `measures`.
-    pub(crate) fn of(v: &Verdict, measures: String) -> Headline {
-        Headline { gain: v.gain, low: v.low, high: v.high, keep: v.keep, measures }
+    /// The headline a verdict gives, measuring `measures`, with the designs in that measure.
+    pub(crate) fn of(v: &Verdict, measures: String, designs: HeadlineDesigns) -> Headline {
+        Headline { gain: v.gain, low: v.low, high: v.high, keep: v.keep, measures, designs }
     }
 }
 

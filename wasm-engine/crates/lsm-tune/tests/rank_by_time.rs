@@ -5,39 +5,13 @@
 // Test code: a failed expectation is the test failing, with its message.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
-use lsm_core::calibration::{CALIBRATION_KIND, CALIBRATION_VERSION, Calibration, time_cost};
+use lsm_core::calibration::{Calibration, time_cost};
 use lsm_core::config::EngineConfig;
 use lsm_core::workload::Workload;
 use lsm_tune::{Priced, Rank, Target, TuneOptions, TuneResult, tune_with};
 
-/// RocksDB 7.8's defaults at 1/64 of their sizes (1 MiB memtables, 4 MiB level base, 1 MiB files,
-/// no filter), a 128 KiB block cache (as tests/rocksdb_tune.rs).
-fn rocksdb_small() -> EngineConfig {
-    let text = "[Version]\n  rocksdb_version=7.8.3\n[DBOptions]\n  create_if_missing=true\n[CFOptions \"default\"]\n  \
-                write_buffer_size=1048576\n  max_bytes_for_level_base=4194304\n  target_file_size_base=1048576\n\
-                [TableOptions/BlockBasedTable \"default\"]\n  block_cache={capacity=131072}\n";
-    lsm_export::import(text, lsm_export::ImportKind::Rocksdb).expect("imports").config
-}
-
-fn ycsb(letter: char, records: u64, operations: u64) -> Workload {
-    let text = lsm_workload::ycsb::core_workload(letter, records, operations).expect("core workload");
-    lsm_workload::ycsb::from_properties(&text, "workload").expect("properties").workload
-}
-
-fn device(name: &str, read: f64, write: f64, cpu: [f64; 4]) -> Calibration {
-    Calibration {
-        kind: CALIBRATION_KIND.into(),
-        version: CALIBRATION_VERSION,
-        device: name.into(),
-        direct_reads: true,
-        page_bytes: 4096,
-        page_read_us: read,
-        page_write_us: write,
-        store: "rocksdb 7.8.3".into(),
-        cpu_us: cpu,
-        notes: vec![],
-    }
-}
+mod common;
+use common::{device, rocksdb_small, ycsb};
 
 fn tuned(current: &EngineConfig, w: &Workload, target: Target, on: Option<&Calibration>) -> TuneResult {
     let mut o = TuneOptions::new(0.0, target);

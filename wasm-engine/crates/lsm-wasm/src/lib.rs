@@ -63,11 +63,7 @@ pub fn import_ycsb(text: &str, file: &str) -> Result<String, JsError> {
 /// YCSB's core workload `letter` (a–f) as a properties file with these record and operation counts.
 #[wasm_bindgen]
 pub fn ycsb_core_workload(letter: &str, records: f64, operations: f64) -> Result<String, JsError> {
-    let mut chars = letter.chars();
-    let (Some(l), None) = (chars.next(), chars.next()) else {
-        return Err(JsError::new(&format!("workload: YCSB core workloads are a, b, c, d, e and f, got \"{letter}\"")));
-    };
-    ycsb::core_workload(l, records as u64, operations as u64).map_err(js)
+    Ok(ycsb::named_core_workload(letter, records as u64, operations as u64).map_err(js)?.1)
 }
 
 /// A Workload as a YCSB CoreWorkload properties file: `{text, warnings}` (JSON).

@@ -765,3 +765,18 @@ mod tests {
         assert!((zipf_mean(300_000, 0.99) / (exact.0 / exact.1) - 1.0).abs() < 1e-4);
     }
 }
+
+/// The core workload a user names (`name`: one letter, a–f, either case) as a properties file
+/// with these counts, and the name YCSB ships its file under (`workloada`): the one reading of a
+/// name that the CLI's `ycsb:a` and the page's chooser share.
+// Appended below the tests so that it does not touch the parser above while it is being edited.
+#[allow(clippy::items_after_test_module)]
+pub fn named_core_workload(name: &str, records: u64, operations: u64) -> Result<(String, String)> {
+    let mut letters = name.chars();
+    match (letters.next(), letters.next()) {
+        (Some(letter), None) => {
+            Ok((format!("workload{}", letter.to_ascii_lowercase()), core_workload(letter, records, operations)?))
+        }
+        _ => Err(Error::invalid("workload", format!("YCSB core workloads are a, b, c, d, e and f, got \"{name}\""))),
+    }
+}

@@ -95,19 +95,23 @@ export interface NamedLayout {
   levels: readonly MooseLevel[];
 }
 
-export interface DesignRow {
-  id: string;
-  label: string;
-  short: string;
-  levels: number;
-  sizeRatios: number[];
-  runs: number[];
+/** A design's costs for the workload: I/O per operation of each class, space amplification, and their weighted sum. */
+export interface DesignCosts {
   zeroResultPoint: number;
   nonZeroResultPoint: number;
   range: number;
   update: number;
   spaceAmplification: number;
   weighted: number;
+}
+
+export interface DesignRow extends DesignCosts {
+  id: string;
+  label: string;
+  short: string;
+  levels: number;
+  sizeRatios: number[];
+  runs: number[];
 }
 
 /** Each named layout's costs for the workload (its own bits, as given). */

@@ -47,6 +47,34 @@ export type Headline = {
    * ρ = 0.5 of the steady-state I/O per operation", "I/O per operation in the run as played".
    */
   measures: string;
+  /**
+   * Each design the page's table shows, priced in that measure, so every row's gain is the
+   * headline's kind of gain (the recommended row's is `gain` itself).
+   */
+  designs: HeadlineDesigns;
+};
+
+/**
+ * The three designs the result prices, each in the headline's measure.
+ */
+export type HeadlineDesigns = {
+  /** The design tuned from (its gain is 0). */
+  current: InHeadline;
+  /** The nominal design. */
+  nominal: InHeadline;
+  /** The robust design. */
+  robust: InHeadline;
+};
+
+/**
+ * A design's cost in the headline's measure (`Priced::headline_cost`) and its gain over the
+ * current design's (1 − cost / current; 0 when the current design costs nothing).
+ */
+export type InHeadline = {
+  /** The cost, in the unit ranked by. */
+  cost: number;
+  /** 1 − cost / the current design's cost. */
+  gain: number;
 };
 
 /**

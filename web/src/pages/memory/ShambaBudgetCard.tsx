@@ -87,6 +87,16 @@ const UTILITY_COLUMNS: Column<UtilityRow>[] = [
   { key: 'full', label: 'Full (F)', numeric: false, format: (v) => <span className={v === 'skip' ? 'skip-tag' : 'use-tag'}>{v}</span> },
 ];
 
+/** The SHaMBa filter the section's controls set: its bits, modules, cache budget, workload and module skipping. */
+export interface ShambaSettings {
+  bitsPerKey: number;
+  modules: number;
+  budget: number;
+  alpha: number;
+  beta: number;
+  skip: Skip;
+}
+
 export function ShambaBudgetCard({
   bitsPerKey,
   modules,
@@ -96,13 +106,7 @@ export function ShambaBudgetCard({
   skip,
   view,
   sweep,
-}: {
-  bitsPerKey: number;
-  modules: number;
-  budget: number;
-  alpha: number;
-  beta: number;
-  skip: Skip;
+}: ShambaSettings & {
   view: View;
   sweep: SweepState<SweepResult<'memory.shambaBudget'>>;
 }) {

@@ -11,7 +11,7 @@ import { formatBound } from '../../documents/url/validate';
 import { formatFixed, formatSig } from '../../documents/format';
 import { CardGrid } from '../../ui/layout/Page';
 import { DataTable, type Column } from '../../ui/layout/DataTable';
-import { ShambaBudgetCard } from './ShambaBudgetCard';
+import { ShambaBudgetCard, type ShambaSettings } from './ShambaBudgetCard';
 import { TableCard } from '../../ui/layout/TableCard';
 
 type View = SweepResult<'memory.shamba'>;
@@ -42,24 +42,14 @@ const TABLE3_COLUMNS: Column<Table3Row>[] = [
 ];
 
 export function ShambaSection({
-  bitsPerKey,
-  modules,
-  budget,
-  alpha,
-  beta,
-  skip,
   view,
   budgetSweep,
-}: {
-  bitsPerKey: number;
-  modules: number;
-  budget: number;
-  alpha: number;
-  beta: number;
-  skip: 'none' | 'partial' | 'full';
+  ...settings
+}: ShambaSettings & {
   view: SweepState<View>;
   budgetSweep: SweepState<SweepResult<'memory.shambaBudget'>>;
 }) {
+  const { bitsPerKey, modules, alpha } = settings;
   const v = view.data;
   const charts = useMemo(() => {
     if (!v) return null;
@@ -157,16 +147,7 @@ export function ShambaSection({
         >
           <DataTable columns={TABLE3_COLUMNS} rows={charts.table} rowKey={(r) => String(r.modules)} testId="table3" highlight={(r) => r.modules === modules} />
         </TableCard>
-        <ShambaBudgetCard
-          bitsPerKey={bitsPerKey}
-          modules={modules}
-          budget={budget}
-          alpha={alpha}
-          beta={beta}
-          skip={skip}
-          view={v}
-          sweep={budgetSweep}
-        />
+        <ShambaBudgetCard {...settings} view={v} sweep={budgetSweep} />
       </CardGrid>
     </section>
   );

@@ -9,7 +9,7 @@ import { ChartCard } from '../../ui/charts/ChartCard';
 import { barChartCsv, tableCsv, type TableColumn } from '../../ui/charts/csv';
 import type { BarChartProps } from '../../ui/charts/types';
 import type { SweepResult } from '../../compute';
-import type { DesignRow } from '../../compute/sweeps/moose';
+import type { DesignCosts, DesignRow } from '../../compute/sweeps/moose';
 import { formatCount, formatFixed, formatPercent, formatSig } from '../../documents/format';
 import { DataTable, type Column } from '../../ui/layout/DataTable';
 import { Readouts } from '../../ui/layout/Readouts';
@@ -130,15 +130,10 @@ export const SmooseCard = memo(function SmooseCard({
   );
 });
 
-interface CompareRow extends Record<string, string | number> {
+/** A design's costs as the comparison table shows them, beside its name and shape. */
+interface CompareRow extends DesignCosts, Record<string, string | number> {
   design: string;
   shape: string;
-  zeroResultPoint: number;
-  nonZeroResultPoint: number;
-  range: number;
-  update: number;
-  spaceAmplification: number;
-  weighted: number;
 }
 
 const COMPARE_COLUMNS: (Column<CompareRow> & TableColumn<CompareRow>)[] = [

@@ -35,16 +35,6 @@ function rankedCost(p: PricedDesign): number {
   return p.time ? p.time.mean_us : p.prediction.expected;
 }
 
-/**
- * A design's cost as the headline gain measures it (lsm-tune `Priced::ranked`, or its worst case
- * within ρ): µs per operation on the calibrated device, else the steady-state I/O where the
- * search priced one (RocksDB), else the run's.
- */
-function headlineCost(p: PricedDesign, rho: number): number {
-  if (rho > 0) return p.worst;
-  return p.time ? p.time.mean_us : (p.steady?.expected ?? p.prediction.expected);
-}
-
 const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
 
 export function TuneResults({
@@ -176,14 +166,9 @@ export function TuneResults({
         expected: rankedCost(p),
         io: p.prediction.expected,
         worst: p.worst,
-        // The headline's measure for every row; the search's choice is the headline itself (also
-        // when the headline says keep: then it is the gain inside the model's error).
-        gain:
-          p === (result.recommended === 'robust' ? result.robust : result.nominal)
-            ? result.headline.gain
-            : headlineCost(result.current, result.rho) > 0
-              ? 1 - headlineCost(p, result.rho) / headlineCost(result.current, result.rho)
-              : 0,
+        // Every row's gain in the headline's measure, as the tuner priced it (lsm-tune
+        // `Headline::designs`): the search's choice is the headline itself, also when it says keep.
+        gain: result.headline.designs[id].gain,
       }))
     : [];
   type Row = (typeof rows)[number];

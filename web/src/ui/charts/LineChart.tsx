@@ -12,7 +12,8 @@ import { columnTitle } from './csv';
 import { ChartFigure } from './ChartFigure';
 import { CrosshairHitArea, useCrosshair } from './crosshair';
 import { frameLayout, nearestIndex } from './layout';
-import { labelWidth, placeLabels, samplePolyline, wrapLabel } from './labelPlacement';
+import { useAnnotationLabels } from './annotationLabels';
+import { samplePolyline } from './labelPlacement';
 import { Legend, type LegendItem } from './legend';
 import { INK, INK_SOFT, seriesColor } from './palette';
 import { axisTicks, makeScale } from './scales';
@@ -86,20 +87,12 @@ export function LineChart(props: LineChartProps) {
   }
 
   const hx = hoverX !== null ? xScale(hoverX) : 0;
-  // Long labels wrap to lines of at most 60% of the plot (a phone's plot is narrow).
-  const wrapped = useMemo(() => annotations.map((a) => wrapLabel(a.label, Math.max(120, innerWidth * 0.6))), [annotations, innerWidth]);
-  const placements = useMemo(
-    () =>
-      placeLabels(
-        annotations.map((a, i) => ({ px: xScale(a.x), py: yScale(a.y), width: Math.max(...wrapped[i].map(labelWidth)), lines: wrapped[i].length })),
-        [
-          ...chart.clean.flatMap((s) => samplePolyline(s.clean.map((p) => (p ? { x: xScale(p.x), y: yScale(p.y) } : { x: NaN, y: NaN })))),
-          ...annotations.map((a) => ({ x: xScale(a.x), y: yScale(a.y) })),
-        ],
-        { width: innerWidth, height: innerHeight },
-      ),
-    [annotations, wrapped, chart, xScale, yScale, innerWidth, innerHeight],
+  // The labels keep clear of every curve (sampled along it; a gap breaks it).
+  const curvePixels = useMemo(
+    () => chart.clean.flatMap((s) => samplePolyline(s.clean.map((p) => (p ? { x: xScale(p.x), y: yScale(p.y) } : { x: NaN, y: NaN })))),
+    [chart, xScale, yScale],
   );
+  const { wrapped, placements } = useAnnotationLabels(annotations, xScale, yScale, { width: innerWidth, height: innerHeight }, curvePixels);
   return (
     <ChartFigure
       testId={testId}

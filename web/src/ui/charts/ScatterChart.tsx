@@ -12,7 +12,8 @@ import { columnTitle } from './csv';
 import { ChartFigure } from './ChartFigure';
 import { CrosshairHitArea, useCrosshair } from './crosshair';
 import { frameLayout } from './layout';
-import { labelWidth, placeLabels, samplePolyline, wrapLabel } from './labelPlacement';
+import { useAnnotationLabels } from './annotationLabels';
+import { samplePolyline } from './labelPlacement';
 import { Legend, type LegendItem } from './legend';
 import { AnnotationMark } from './marks';
 import { INK, seriesColor } from './palette';
@@ -81,23 +82,16 @@ export function ScatterChart(props: ScatterChartProps) {
   const current = crosshair.index !== null ? placed[crosshair.index] : null;
   // The highlight's label is placed with the others, last (it carries the page's answer).
   const marks = useMemo(() => [...annotations, ...(highlight ? [highlight] : [])], [annotations, highlight]);
-  // Long labels wrap to lines of at most 60% of the plot (a phone's plot is narrow).
-  const wrapped = useMemo(() => marks.map((a) => wrapLabel(a.label, Math.max(120, innerWidth * 0.6))), [marks, innerWidth]);
-  const placements = useMemo(
+  // The labels keep clear of every point, and of a series' line where it has one.
+  const pointPixels = useMemo(
     () =>
-      placeLabels(
-        marks.map((a, i) => ({ px: xScale(a.x), py: yScale(a.y), width: Math.max(...wrapped[i].map(labelWidth)), lines: wrapped[i].length })),
-        [
-          ...chart.clean.flatMap((s) => {
-            const pts = s.valid.map((p) => ({ x: xScale(p.x), y: yScale(p.y) }));
-            return s.line ? samplePolyline(s.traced.map((p) => ({ x: xScale(p.x), y: yScale(p.y) }))).concat(pts) : pts;
-          }),
-          ...marks.map((a) => ({ x: xScale(a.x), y: yScale(a.y) })),
-        ],
-        { width: innerWidth, height: innerHeight },
-      ),
-    [marks, wrapped, chart, xScale, yScale, innerWidth, innerHeight],
+      chart.clean.flatMap((s) => {
+        const pts = s.valid.map((p) => ({ x: xScale(p.x), y: yScale(p.y) }));
+        return s.line ? samplePolyline(s.traced.map((p) => ({ x: xScale(p.x), y: yScale(p.y) }))).concat(pts) : pts;
+      }),
+    [chart, xScale, yScale],
   );
+  const { wrapped, placements } = useAnnotationLabels(marks, xScale, yScale, { width: innerWidth, height: innerHeight }, pointPixels);
 
   return (
     <ChartFigure

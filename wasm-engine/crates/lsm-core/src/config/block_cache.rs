@@ -1,7 +1,7 @@
 //! The block cache's validation: its capacity and pools, what it pins, and RocksDB's partitioned
 //! metadata (which reads the block layout and the filter too).
 
-use super::{BlockLayout, EngineConfig, METADATA_BLOCK_SIZE_RANGE, MonkeyPolicy, check_range};
+use super::{BlockLayout, EngineConfig, METADATA_BLOCK_SIZE_RANGE, MonkeyPolicy, check_integer, check_range};
 use crate::error::{Error, Result};
 
 impl EngineConfig {
@@ -40,13 +40,7 @@ impl EngineConfig {
     /// blocks; partitioned filters over a two-level index, one module, filters sized once.
     fn validate_partitions(&self) -> Result<()> {
         let c = &self.block_cache;
-        let (lo, hi) = METADATA_BLOCK_SIZE_RANGE;
-        if !(lo..=hi).contains(&c.metadata_block_size) {
-            return Err(Error::invalid(
-                "block_cache.metadata_block_size",
-                format!("must be an integer in [{lo}, {hi}] (bytes), got {}", c.metadata_block_size),
-            ));
-        }
+        check_integer("block_cache.metadata_block_size", c.metadata_block_size, METADATA_BLOCK_SIZE_RANGE, " (bytes)")?;
         if c.two_level_index() && self.block_layout != BlockLayout::Rocksdb {
             return Err(Error::invalid(
                 "block_cache.index_type",

@@ -3,7 +3,7 @@
 //! `num_levels` and single multiplier, and universal compaction's options and the rules it
 //! replaces.
 
-use super::{DEFAULT_NUM_LEVELS, EngineConfig, FilePick, Granularity, NUM_LEVELS_RANGE, OutputCuts};
+use super::{DEFAULT_NUM_LEVELS, EngineConfig, FilePick, Granularity, NUM_LEVELS_RANGE, OutputCuts, check_integer};
 use crate::error::{Error, Result};
 use crate::universal::UniversalConfig;
 
@@ -51,13 +51,7 @@ impl EngineConfig {
     /// reads is a mistake, not a no-op), and one multiplier below level 2 in that mode.
     fn validate_dynamic_level_bytes(&self) -> Result<()> {
         let c = &self.compaction;
-        let (lo, hi) = NUM_LEVELS_RANGE;
-        if !(lo..=hi).contains(&c.num_levels) {
-            return Err(Error::invalid(
-                "compaction.num_levels",
-                format!("must be an integer in [{lo}, {hi}] (RocksDB's num_levels, L0 included), got {}", c.num_levels),
-            ));
-        }
+        check_integer("compaction.num_levels", c.num_levels, NUM_LEVELS_RANGE, " (RocksDB's num_levels, L0 included)")?;
         if let Some(u) = &c.universal {
             return self.validate_universal(u);
         }

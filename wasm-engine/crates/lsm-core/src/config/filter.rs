@@ -3,7 +3,7 @@
 
 use super::{
     Allocation, BITS_PER_KEY_RANGE, BLOOM_BEFORE_LEVEL_RANGE, EngineConfig, FilterKind, FilterSkip, MODULES_RANGE,
-    MonkeyPolicy, REBUILD_PAYBACK_RANGE, check_range,
+    MonkeyPolicy, REBUILD_PAYBACK_RANGE, check_integer, check_range,
 };
 use crate::error::{Error, Result};
 
@@ -13,13 +13,7 @@ impl EngineConfig {
     pub(super) fn validate_filter(&self) -> Result<()> {
         let (blo, bhi) = BITS_PER_KEY_RANGE;
         check_range("filter.bits_per_key", self.filter.bits_per_key, blo, bhi)?;
-        let (mlo, mhi) = MODULES_RANGE;
-        if !(mlo..=mhi).contains(&self.filter.modules) {
-            return Err(Error::invalid(
-                "filter.modules",
-                format!("must be an integer in [{mlo}, {mhi}], got {}", self.filter.modules),
-            ));
-        }
+        check_integer("filter.modules", self.filter.modules, MODULES_RANGE, "")?;
         if self.filter.kind != FilterKind::Modular && self.filter.modules != 1 {
             return Err(Error::invalid("filter.modules", "must be 1 unless filter.kind is \"modular\""));
         }
@@ -57,16 +51,12 @@ impl EngineConfig {
     /// bits per key are Bloom-equivalent, not memory, so it takes no memory-budget allocation.
     fn validate_filter_kind(&self) -> Result<()> {
         let f = &self.filter;
-        let (lo, hi) = BLOOM_BEFORE_LEVEL_RANGE;
-        if !(lo..=hi).contains(&f.bloom_before_level) {
-            return Err(Error::invalid(
-                "filter.bloom_before_level",
-                format!(
-                    "must be an integer in [{lo}, {hi}] (RocksDB's bloom_before_level), got {}",
-                    f.bloom_before_level
-                ),
-            ));
-        }
+        check_integer(
+            "filter.bloom_before_level",
+            f.bloom_before_level,
+            BLOOM_BEFORE_LEVEL_RANGE,
+            " (RocksDB's bloom_before_level)",
+        )?;
         if f.kind != FilterKind::Ribbon && f.bloom_before_level != 0 {
             return Err(Error::invalid(
                 "filter.bloom_before_level",

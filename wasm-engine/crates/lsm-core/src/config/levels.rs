@@ -1,7 +1,10 @@
 //! The levels' validation: how many entries `levels` lists, and each one's size ratio, run limit
 //! and bits per key against the ranges `config` declares.
 
-use super::{Allocation, BITS_PER_KEY_RANGE, EngineConfig, MAX_LEVELS, MAX_RUNS_RANGE, SIZE_RATIO_RANGE, check_range};
+use super::{
+    Allocation, BITS_PER_KEY_RANGE, EngineConfig, MAX_LEVELS, MAX_RUNS_RANGE, SIZE_RATIO_RANGE, check_integer,
+    check_range,
+};
 use crate::error::{Error, Result};
 
 impl EngineConfig {
@@ -17,13 +20,7 @@ impl EngineConfig {
         for (i, level) in self.levels.iter().enumerate() {
             let (lo, hi) = SIZE_RATIO_RANGE;
             check_range(&format!("levels[{i}].size_ratio"), level.size_ratio, lo, hi)?;
-            let (rlo, rhi) = MAX_RUNS_RANGE;
-            if !(rlo..=rhi).contains(&level.max_runs) {
-                return Err(Error::invalid(
-                    format!("levels[{i}].max_runs"),
-                    format!("must be an integer in [{rlo}, {rhi}], got {}", level.max_runs),
-                ));
-            }
+            check_integer(&format!("levels[{i}].max_runs"), level.max_runs, MAX_RUNS_RANGE, "")?;
             let (blo, bhi) = BITS_PER_KEY_RANGE;
             match (self.filter.allocation, level.bits_per_key) {
                 (Allocation::Explicit, None) => {

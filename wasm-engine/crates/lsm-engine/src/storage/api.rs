@@ -2,6 +2,12 @@
 
 use lsm_core::error::Result;
 
+/// What a read hands the bytes to (`Storage::read_with`, `Storage::read_checked`): a backend that
+/// holds them in memory passes its own slice, without a copy.
+pub type Visit<'a> = &'a mut dyn FnMut(&[u8]) -> Result<()>;
+/// A verification `Storage::read_checked` runs on the bytes before the visit (a checksum).
+pub type Check<'a> = &'a dyn Fn(&[u8]) -> Result<()>;
+
 /// What the engine keeps its files on: named, append-only files of bytes, with the ordered durability
 /// its recovery relies on (`sync_later`, `commit_later`, `await_syncs`).
 pub trait Storage {
@@ -61,13 +67,7 @@ pub trait Storage {
 
     /// Call `visit` with `len` bytes at `offset`. Backends that hold the bytes in memory pass
     /// them without copying (the hot path of a point lookup's page read).
-    fn read_with(
-        &mut self,
-        file: &str,
-        offset: u64,
-        len: usize,
-        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
+    fn read_with(&mut self, file: &str, offset: u64, len: usize, visit: Visit<'_>) -> Result<()> {
         let buf = self.read(file, offset, len)?;
         visit(&buf)
     }
@@ -75,14 +75,7 @@ pub trait Storage {
     /// Like `read_with`, with `check` (a checksum verification) run on the bytes first. A
     /// backend that holds the bytes in memory may remember ranges it has checked and that have
     /// not changed since, and skip the check for them.
-    fn read_checked(
-        &mut self,
-        file: &str,
-        offset: u64,
-        len: usize,
-        check: &dyn Fn(&[u8]) -> Result<()>,
-        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
+    fn read_checked(&mut self, file: &str, offset: u64, len: usize, check: Check<'_>, visit: Visit<'_>) -> Result<()> {
         self.read_with(file, offset, len, &mut |b| {
             check(b)?;
             visit(b)
@@ -97,23 +90,10 @@ impl<S: Storage + ?Sized> Storage for Box<S> {
     fn read_into(&mut self, file: &str, offset: u64, buf: &mut [u8]) -> Result<()> {
         (**self).read_into(file, offset, buf)
     }
-    fn read_with(
-        &mut self,
-        file: &str,
-        offset: u64,
-        len: usize,
-        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
+    fn read_with(&mut self, file: &str, offset: u64, len: usize, visit: Visit<'_>) -> Result<()> {
         (**self).read_with(file, offset, len, visit)
     }
-    fn read_checked(
-        &mut self,
-        file: &str,
-        offset: u64,
-        len: usize,
-        check: &dyn Fn(&[u8]) -> Result<()>,
-        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
+    fn read_checked(&mut self, file: &str, offset: u64, len: usize, check: Check<'_>, visit: Visit<'_>) -> Result<()> {
         (**self).read_checked(file, offset, len, check, visit)
     }
     fn len(&mut self, file: &str) -> Result<u64> {

@@ -11,7 +11,7 @@ use std::sync::mpsc::{self, Sender};
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 use std::thread::JoinHandle;
 
-use super::api::Storage;
+use super::api::{Storage, Visit};
 use lsm_core::error::{Error, Result};
 
 const WRITE_BUFFER: usize = 1 << 20;
@@ -307,13 +307,7 @@ impl Storage for FileStorage {
         })
     }
 
-    fn read_with(
-        &mut self,
-        file: &str,
-        offset: u64,
-        len: usize,
-        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
+    fn read_with(&mut self, file: &str, offset: u64, len: usize, visit: Visit<'_>) -> Result<()> {
         // Into a buffer kept between reads: no allocation and no zeroing per page read.
         let mut scratch = std::mem::take(&mut self.scratch);
         scratch.resize(len, 0);

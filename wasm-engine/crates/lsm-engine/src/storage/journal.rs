@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use super::api::Storage;
+use super::api::{Check, Storage, Visit};
 use super::mem::MemStorage;
 use lsm_core::error::Result;
 
@@ -89,24 +89,11 @@ impl Storage for JournalStorage {
         self.files.read_into(file, offset, buf)
     }
 
-    fn read_with(
-        &mut self,
-        file: &str,
-        offset: u64,
-        len: usize,
-        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
+    fn read_with(&mut self, file: &str, offset: u64, len: usize, visit: Visit<'_>) -> Result<()> {
         self.files.read_with(file, offset, len, visit)
     }
 
-    fn read_checked(
-        &mut self,
-        file: &str,
-        offset: u64,
-        len: usize,
-        check: &dyn Fn(&[u8]) -> Result<()>,
-        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
+    fn read_checked(&mut self, file: &str, offset: u64, len: usize, check: Check<'_>, visit: Visit<'_>) -> Result<()> {
         self.files.read_checked(file, offset, len, check, visit)
     }
 

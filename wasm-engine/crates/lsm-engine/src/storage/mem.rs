@@ -5,7 +5,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use super::api::Storage;
+use super::api::{Check, Storage, Visit};
 use super::chunks::Chunks;
 use lsm_core::error::{Error, Result};
 
@@ -218,13 +218,7 @@ impl Storage for MemStorage {
         Ok(())
     }
 
-    fn read_with(
-        &mut self,
-        file: &str,
-        offset: u64,
-        len: usize,
-        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
+    fn read_with(&mut self, file: &str, offset: u64, len: usize, visit: Visit<'_>) -> Result<()> {
         let files = self.files.borrow();
         let f = files.get(file).ok_or_else(|| Error::storage(file, "no such file"))?;
         let start = usize::try_from(offset).unwrap_or(usize::MAX);
@@ -238,14 +232,7 @@ impl Storage for MemStorage {
         }
     }
 
-    fn read_checked(
-        &mut self,
-        file: &str,
-        offset: u64,
-        len: usize,
-        check: &dyn Fn(&[u8]) -> Result<()>,
-        visit: &mut dyn FnMut(&[u8]) -> Result<()>,
-    ) -> Result<()> {
+    fn read_checked(&mut self, file: &str, offset: u64, len: usize, check: Check<'_>, visit: Visit<'_>) -> Result<()> {
         let mut files = self.files.borrow_mut();
         let f = files.get_mut(file).ok_or_else(|| Error::storage(file, "no such file"))?;
         let start = usize::try_from(offset).unwrap_or(usize::MAX);

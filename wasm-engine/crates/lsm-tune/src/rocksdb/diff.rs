@@ -7,8 +7,8 @@ use lsm_core::warning::{Warning, WarningKind};
 use lsm_core::workload::Workload;
 
 use super::knobs::{self, Knob};
+use super::option_change::OptionChange;
 use super::per_level;
-use super::verdict::OptionChange;
 use crate::result::{Priced, RequiredPlugin};
 
 /// What `lsm export --format rocksdb` cannot express of `c`, as the exporter's warnings. A design whose

@@ -9,16 +9,17 @@ use lsm_core::workload::Workload;
 use super::data::RocksdbData;
 use super::knobs::{self, Knob, descend};
 use super::per_level::{self, Plugin};
-use super::{diff, memory, verdict};
+use super::{diff, memory};
 use crate::designs::rocksdb_summary;
 use crate::options::{Target, TuneOptions};
 use crate::predict::{self, Predictor, class_mix};
 use crate::rank::Ranker;
 use crate::result::{
-    Grown, Headline, NEIGHBOUR_SAMPLES, Neighbourhood, Priced, RequiredPlugin, RocksdbAdvice, TUNE_KIND, TUNE_VERSION,
-    TuneResult, measure,
+    Grown, Headline, HeadlineDesigns, NEIGHBOUR_SAMPLES, Neighbourhood, Priced, RequiredPlugin, RocksdbAdvice,
+    TUNE_KIND, TUNE_VERSION, TuneResult, measure,
 };
 use crate::robust::{sample_neighbourhood, worst_case};
+use crate::verdict;
 
 /// A move may raise the run's predicted cost by at most this share.
 const RUN_SLACK: f64 = 0.005;
@@ -150,7 +151,7 @@ pub(crate) fn search(current: &EngineConfig, workload: &Workload, options: &Tune
         if rho == 0.0 { (nominal.clone(), nominal_steps.clone()) } else { search(|p| p.worst)? };
     let recommended = if rho > 0.0 { "robust" } else { "nominal" };
     let (chosen, steps) = if rho > 0.0 { (&robust, &robust_steps) } else { (&nominal, &nominal_steps) };
-    let ranked_key = |p: &Priced| if rho > 0.0 { p.worst } else { p.ranked() };
+    let ranked_key = |p: &Priced| p.headline_cost(rho);
     let mut verdict = verdict::verdict(
         ranked_key(&current_priced),
         ranked_key(chosen),
@@ -214,6 +215,7 @@ pub(crate) fn search(current: &EngineConfig, workload: &Workload, options: &Tune
         headline: Headline::of(
             &verdict,
             measure(rho, &unit, "in the steady state (writes at their share of the flushes and merges they cause)"),
+            HeadlineDesigns::at(rho, &current_priced, &nominal, &robust),
         ),
         candidates: candidates_priced,
         grown,

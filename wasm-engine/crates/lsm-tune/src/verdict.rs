@@ -1,5 +1,6 @@
 //! Honest verdicts: a predicted gain with the model's stated error around it ("keep your design"
-//! when the range holds 0), and one changed RocksDB option as the recommendation states it.
+//! when the range holds 0). Both wings judge their recommendation with it: the error is the
+//! model's (measured against RocksDB, the referee), not a property of the RocksDB search.
 
 use serde::{Deserialize, Serialize};
 
@@ -80,26 +81,6 @@ pub fn verdict(
         format!("change: {} less {unit} predicted ({} to {} within the model's error)", pct(gain), pct(low), pct(high))
     };
     Verdict { gain, low, high, current_error: ec, recommended_error: er, keep, words }
-}
-
-/// One RocksDB option the recommendation changes.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct OptionChange {
-    /// Its OPTIONS section (`CFOptions "default"`, `TableOptions/BlockBasedTable "default"`).
-    pub section: String,
-    /// RocksDB's name for it.
-    pub option: String,
-    /// The value exported for the current design.
-    pub from: String,
-    /// The value exported for the recommended one.
-    pub to: String,
-    /// Why, with the figures it moved.
-    pub reason: String,
-    /// Its share of the predicted gain: the cost its move took off, added one at a time in the
-    /// order the search took them, over the whole gain. The block cache, which takes what the
-    /// budget leaves, has none of its own: its effect is in the moves that freed or took memory.
-    pub share: f64,
 }
 
 #[cfg(test)]
