@@ -140,6 +140,11 @@ pub(crate) struct Counts {
     /// A YCSB workload's operationcount (the operations run): an integer in [0, 1000000000].
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(crate) operations: Option<String>,
+    /// Who plays a YCSB workload: `engine` (the engine's generator, the default), `cpp` (exactly
+    /// as YCSB-cpp's RocksDB binding: user+FNV keys, scrambled Zipfian, rows, updates as Get+Put)
+    /// or `java` (the same, as YCSB's own Java client computes it).
+    #[arg(long, value_name = "CLIENT")]
+    pub(crate) ycsb_client: Option<String>,
 }
 
 /// Where the database lives and whether writes are logged ahead.

@@ -191,7 +191,13 @@ fn load_workload(path: &str, counts: &Counts) -> Result<Workload> {
             text.push_str(&format!("\n{property}={n}\n"));
         }
     }
-    let imported = ycsb::from_properties(&text, &file).map_err(|e| match e {
+    let play: ycsb::Play = counts.ycsb_client.as_deref().unwrap_or("engine").parse().map_err(|_| {
+        Error::invalid(
+            "--ycsb-client",
+            format!("must be engine, cpp or java, got \"{}\"", counts.ycsb_client.as_deref().unwrap_or_default()),
+        )
+    })?;
+    let imported = ycsb::from_properties_played(&text, &file, play).map_err(|e| match e {
         Error::Invalid { field, message } => Error::Invalid { field: format!("{path}: {field}"), message },
         other => other,
     })?;

@@ -28,6 +28,7 @@ pub mod rng;
 pub mod universal;
 pub mod warning;
 pub mod workload;
+pub mod ycsb;
 
 pub use config::EngineConfig;
 pub use error::{Error, Result};

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 use crate::range::{check_integer, check_range};
+pub use crate::ycsb::YcsbPlay;
 
 /// The `kind` every Workload document carries, so an EngineConfig or report passed by mistake
 /// is rejected by name.
@@ -45,6 +46,12 @@ pub struct Workload {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub range_selectivity: f64,
+    /// Play the workload as YCSB's CoreWorkload and one of its clients do (key names, rows,
+    /// choosers, read-modify-write updates, scans of a drawn length); absent: the engine's own
+    /// generator (binary keys, `range_selectivity` ranges).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub ycsb: Option<YcsbPlay>,
 }
 
 /// The keys inserted before the measured run (JSON `preload`); its sizes apply to the run's
@@ -94,15 +101,21 @@ pub struct Mix {
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub get_missing: f64,
-    /// Range lookups over `range_selectivity` of the key space, placed uniformly.
+    /// Range lookups over `range_selectivity` of the key space, placed uniformly (with `ycsb`:
+    /// scans of a drawn number of records from a drawn key).
     #[serde(default)]
     #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub range: f64,
+    /// A lookup of an existing key then a write of that key: two engine operations on one key
+    /// (YCSB's `readmodifywriteproportion`).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
+    pub read_modify_write: f64,
 }
 
 impl Mix {
-    /// The six fractions with their JSON names, in the order the generator draws them.
-    pub fn parts(&self) -> [(&'static str, f64); 6] {
+    /// The seven fractions with their JSON names, in the order the generator draws them.
+    pub fn parts(&self) -> [(&'static str, f64); 7] {
         [
             ("insert", self.insert),
             ("update", self.update),
@@ -110,6 +123,7 @@ impl Mix {
             ("get_existing", self.get_existing),
             ("get_missing", self.get_missing),
             ("range", self.range),
+            ("read_modify_write", self.read_modify_write),
         ]
     }
 }
@@ -118,7 +132,7 @@ impl Mix {
 /// e.g. `{"kind": "zipf", "theta": 0.99}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(tag = "kind", rename_all = "lowercase", deny_unknown_fields)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Distribution {
     /// Every candidate key equally likely.
     Uniform,
@@ -129,8 +143,22 @@ pub enum Distribution {
     },
     /// Zipf(θ) over keys in reverse insertion order: recently inserted keys are hottest (YCSB "latest").
     Latest {
-        /// Skew θ; in [0, 5].
+        /// Skew θ; in [0, 5] (below 1 with `ycsb`, whose Gray sampler needs it).
         theta: f64,
+    },
+    /// YCSB's "zipfian": Zipf(θ) ranks over 10¹⁰ + 1 items by Gray's formula, each FNV-hashed
+    /// onto the keys, so popularity does not follow insertion order (`lsm_core::ycsb`).
+    ScrambledZipf {
+        /// Skew θ; in (0, 1) (YCSB's ζ is precomputed for 0.99 only; others are summed).
+        theta: f64,
+    },
+    /// YCSB's "exponential": the newest keys hottest, `percentile`% of the picks among the newest
+    /// `fraction` of the loaded records.
+    Exponential {
+        /// `exponential.percentile`; in (0, 100), YCSB's default 95.
+        percentile: f64,
+        /// `exponential.frac`; in (0, 1], YCSB's default 0.8571428571.
+        fraction: f64,
     },
     /// A contiguous range of `hot_fraction` of the key space receives `hot_probability` of the
     /// accesses, for existing and missing keys alike (YCSB's hotspot): skew by key range, which
@@ -179,6 +207,42 @@ impl Workload {
         if self.preload.key_space > 0 { self.preload.key_space } else { self.max_inserts().saturating_mul(4).max(1024) }
     }
 
+    /// Engine operations per client operation, and the mix of engine operations: a
+    /// read-modify-write is a lookup and a write, and a `ycsb` client that reads before it
+    /// updates adds a lookup to every update and read-modify-write.
+    pub fn engine_mix(&self) -> (f64, Mix) {
+        let m = &self.mix;
+        let read_first = match &self.ycsb {
+            Some(play) if play.updates == crate::ycsb::YcsbUpdates::ReadModifyWrite => 1.0,
+            _ => 0.0,
+        };
+        let extra_reads = m.update * read_first + m.read_modify_write * (1.0 + read_first);
+        let per_op = 1.0 + extra_reads;
+        let engine = Mix {
+            insert: m.insert / per_op,
+            update: (m.update + m.read_modify_write) / per_op,
+            delete: m.delete / per_op,
+            get_existing: (m.get_existing + extra_reads) / per_op,
+            get_missing: m.get_missing / per_op,
+            range: m.range / per_op,
+            read_modify_write: 0.0,
+        };
+        (per_op, engine)
+    }
+
+    /// The workload as the engine sees it: engine operations and their mix (`engine_mix`), for
+    /// models that price engine operations (the predictor); keys, sizes and skew unchanged.
+    pub fn engine_view(&self) -> Workload {
+        let (per_op, mix) = self.engine_mix();
+        if per_op == 1.0 && self.mix.read_modify_write == 0.0 {
+            return self.clone();
+        }
+        let mut w = self.clone();
+        w.operations = (self.operations as f64 * per_op).round() as u64;
+        w.mix = mix;
+        w
+    }
+
     /// Checks every field's range and that the mix sums to 1; the first failure is an
     /// `Error::Invalid` naming the field (`preload.key_bytes`) and the allowed range.
     pub fn validate(&self) -> Result<()> {
@@ -210,7 +274,9 @@ impl Workload {
         if self.operations > 0 && (sum - 1.0).abs() > 1e-9 {
             return Err(Error::invalid(
                 "mix",
-                format!("insert + update + delete + get_existing + get_missing + range must sum to 1, got {sum}"),
+                format!(
+                    "insert + update + delete + get_existing + get_missing + range + read_modify_write must sum to 1, got {sum}"
+                ),
             ));
         }
         match self.distribution {
@@ -218,6 +284,28 @@ impl Workload {
             Distribution::Zipf { theta } | Distribution::Latest { theta } => {
                 let (lo, hi) = THETA_RANGE;
                 check_range("distribution.theta", theta, lo, hi)?;
+            }
+            Distribution::ScrambledZipf { theta } => {
+                if !(theta > 0.0 && theta < 1.0) {
+                    return Err(Error::invalid(
+                        "distribution.theta",
+                        format!("must be a number in (0, 1) for scrambled_zipf (Gray's sampler), got {theta}"),
+                    ));
+                }
+            }
+            Distribution::Exponential { percentile, fraction } => {
+                if !(percentile > 0.0 && percentile < 100.0) {
+                    return Err(Error::invalid(
+                        "distribution.percentile",
+                        format!("must be a number in (0, 100), got {percentile}"),
+                    ));
+                }
+                if !(fraction > 0.0 && fraction <= 1.0) {
+                    return Err(Error::invalid(
+                        "distribution.fraction",
+                        format!("must be a number in (0, 1], got {fraction}"),
+                    ));
+                }
             }
             Distribution::Hotspot { hot_fraction, hot_probability } => {
                 if !(hot_fraction > 0.0 && hot_fraction < 1.0) {
@@ -230,10 +318,52 @@ impl Workload {
             }
         }
         check_range("range_selectivity", self.range_selectivity, 0.0, 1.0)?;
+        if let Some(play) = &self.ycsb {
+            return self.validate_ycsb(play);
+        }
         if self.mix.range > 0.0 && self.range_selectivity <= 0.0 {
             return Err(Error::invalid(
                 "range_selectivity",
                 "must be in (0, 1] when the mix has range lookups, got 0".to_string(),
+            ));
+        }
+        Ok(())
+    }
+
+    /// What `ycsb` adds: its own fields, no operations CoreWorkload lacks, Gray-compatible skew,
+    /// and the sizes the predictor prices matching the rows the client writes.
+    fn validate_ycsb(&self, play: &YcsbPlay) -> Result<()> {
+        play.validate(VALUE_BYTES_RANGE.1)?;
+        for (field, share) in [("mix.delete", self.mix.delete), ("mix.get_missing", self.mix.get_missing)] {
+            if share > 0.0 {
+                return Err(Error::invalid(
+                    field,
+                    format!("must be 0 with ycsb: YCSB's CoreWorkload has no such operation, got {share}"),
+                ));
+            }
+        }
+        if let Distribution::Latest { theta } = self.distribution
+            && !(theta > 0.0 && theta < 1.0)
+        {
+            return Err(Error::invalid(
+                "distribution.theta",
+                format!("must be a number in (0, 1) with ycsb (YCSB's latest uses Gray's sampler), got {theta}"),
+            ));
+        }
+        if self.preload.entries == 0 && self.operations > 0 {
+            return Err(Error::invalid(
+                "preload.entries",
+                "must be at least 1 with ycsb: YCSB's choosers draw from the loaded records".to_string(),
+            ));
+        }
+        let row = play.mean_row_bytes().round() as u32;
+        if self.preload.value_bytes != row {
+            return Err(Error::invalid(
+                "preload.value_bytes",
+                format!(
+                    "must be {row} with ycsb (the mean row of {} fields of {} bytes as YCSB's RocksDB bindings store it), got {}",
+                    play.field_count, play.field_length, self.preload.value_bytes
+                ),
             ));
         }
         Ok(())
@@ -255,6 +385,7 @@ mod tests {
             mix: Mix { get_existing: 0.5, get_missing: 0.5, ..Mix::default() },
             distribution: Distribution::Zipf { theta: 0.99 },
             range_selectivity: 0.0,
+            ycsb: None,
         }
     }
 

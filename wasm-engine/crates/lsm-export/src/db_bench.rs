@@ -63,6 +63,23 @@ pub(crate) fn script(config: &EngineConfig, w: &Workload) -> Export {
             what: format!("{updates} updates of existing keys"),
         });
     }
+    let rmws = count(mix.read_modify_write);
+    if rmws > 0 {
+        // updaterandom: a Get then a Put of the same random key, as the workload's read-modify-write.
+        phases.push(Phase {
+            benchmark: "updaterandom",
+            flags: vec![format!("--num={preload}"), format!("--reads={rmws}")],
+            what: format!("{rmws} read-modify-writes of existing keys"),
+        });
+    }
+    if w.ycsb.is_some() {
+        warnings.push(Warning::new(
+            "ycsb",
+            WarningKind::Approximated,
+            "db_bench writes its own keys and values: YCSB's user<hash> names, rows and read-before-update client \
+             are played as db_bench's fixed-size keys and blind writes",
+        ));
+    }
     let deletes = count(mix.delete);
     if deletes > 0 {
         phases.push(Phase {
@@ -130,6 +147,28 @@ pub(crate) fn script(config: &EngineConfig, w: &Workload) -> Export {
                 format!(
                     "db_bench's benchmarks draw keys uniformly; {kind} (θ = {}) is not expressible",
                     number(theta, 4)
+                ),
+            ));
+        }
+        Distribution::ScrambledZipf { theta } => {
+            warnings.push(Warning::new(
+                "distribution",
+                WarningKind::Dropped,
+                format!(
+                    "db_bench's benchmarks draw keys uniformly; YCSB's scrambled Zipfian (θ = {}) is not expressible",
+                    number(theta, 4)
+                ),
+            ));
+        }
+        Distribution::Exponential { percentile, fraction } => {
+            warnings.push(Warning::new(
+                "distribution",
+                WarningKind::Dropped,
+                format!(
+                    "db_bench's benchmarks draw keys uniformly; YCSB's exponential ({}% of picks on the newest {}% of \
+                     the records) is not expressible",
+                    number(percentile, 2),
+                    number(fraction * 100.0, 2)
                 ),
             ));
         }

@@ -67,6 +67,7 @@ fn workload(entries: u64, operations: u64, mix: Mix) -> Workload {
         mix,
         distribution: Distribution::Uniform,
         range_selectivity: 0.0,
+        ycsb: None,
     }
 }
 

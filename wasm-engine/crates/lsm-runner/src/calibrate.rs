@@ -65,11 +65,20 @@ fn workload(size: &CalibrationSize, mix: Mix, seed: u64) -> Workload {
         mix,
         distribution: Distribution::Uniform,
         range_selectivity: (SCAN_ENTRIES / size.records.max(1) as f64).min(1.0),
+        ycsb: None,
     }
 }
 
 fn only(class: usize) -> Mix {
-    let mut m = Mix { insert: 0.0, update: 0.0, delete: 0.0, get_existing: 0.0, get_missing: 0.0, range: 0.0 };
+    let mut m = Mix {
+        insert: 0.0,
+        update: 0.0,
+        delete: 0.0,
+        get_existing: 0.0,
+        get_missing: 0.0,
+        range: 0.0,
+        read_modify_write: 0.0,
+    };
     match class {
         0 => m.get_missing = 1.0,
         1 => m.get_existing = 1.0,

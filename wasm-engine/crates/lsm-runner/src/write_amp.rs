@@ -300,6 +300,7 @@ mod tests {
             mix: Mix { update: 1.0, ..Mix::default() },
             distribution,
             range_selectivity: 0.0,
+            ycsb: None,
         }
     }
 

@@ -26,6 +26,7 @@ fn zero_result_workload(entries: u64, lookups: u64, seed: u64) -> Workload {
         mix: Mix { get_missing: 1.0, ..Mix::default() },
         distribution: Distribution::Uniform,
         range_selectivity: 0.0,
+        ycsb: None,
     }
 }
 
@@ -100,6 +101,7 @@ fn skewed_lookups(preload: u64, lookups: u64) -> Workload {
         mix: Mix { get_existing: 0.5, get_missing: 0.5, ..Mix::default() },
         distribution: Distribution::Zipf { theta: 0.99 },
         range_selectivity: 0.0,
+        ycsb: None,
     }
 }
 
@@ -156,6 +158,7 @@ fn mnemosyne_beats_monkey_and_uniform_under_key_range_skew() {
         mix: Mix { insert: 0.25, get_existing: 0.25, get_missing: 0.5, ..Mix::default() },
         distribution: Distribution::Hotspot { hot_fraction: 0.05, hot_probability: 0.95 },
         range_selectivity: 0.0,
+        ycsb: None,
     };
     let mut zero = Vec::new();
     for allocation in [Allocation::Uniform, Allocation::Monkey, Allocation::Mnemosyne] {

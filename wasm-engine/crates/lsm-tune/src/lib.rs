@@ -66,6 +66,9 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
     current.validate()?;
     workload.validate()?;
     options.validate()?;
+    // The predictor prices engine operations: a read-modify-write is a lookup and a write.
+    let engine_ops = workload.engine_view();
+    let workload = &engine_ops;
     if options.target == Target::Rocksdb && predict::rocksdb_shaped(current) {
         rocksdb::search(current, workload, options)
     } else {
@@ -89,6 +92,7 @@ pub fn drifted(workload: &Workload, mix: &[f64; 4]) -> Workload {
         insert: mix[3] * i,
         update: mix[3] * u,
         delete: mix[3] * d,
+        read_modify_write: 0.0,
     };
     if mix[2] > 0.0 && w.range_selectivity <= 0.0 {
         // A workload that gains range lookups needs a length: YCSB's default, 50 of its records.

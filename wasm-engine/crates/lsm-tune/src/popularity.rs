@@ -80,6 +80,23 @@ impl Popularity {
             }
             Distribution::Zipf { theta } => ranked(theta, false),
             Distribution::Latest { theta } => ranked(theta, true),
+            Distribution::ScrambledZipf { theta } => Popularity {
+                bins: scrambled_bins(keys, theta, exact, growth)
+                    .into_iter()
+                    .map(|(count, p)| Bin::new(0.0, count, p, true))
+                    .collect(),
+                newest_first: false,
+            },
+            Distribution::Exponential { percentile, fraction } => {
+                let gamma = lsm_core::ycsb::exponential_gamma(percentile, fraction, w.preload.entries.max(1));
+                Popularity {
+                    bins: exponential_bins(keys, gamma, exact, growth)
+                        .into_iter()
+                        .map(|(rank, count, p)| Bin::new(rank - 1.0, count, p, false))
+                        .collect(),
+                    newest_first: true,
+                }
+            }
         }
     }
 
@@ -119,4 +136,42 @@ fn zipf_bins(keys: f64, theta: f64, exact: f64, growth: f64) -> Vec<(f64, f64, f
     }
     let total: f64 = raw.iter().map(|b| b.2).sum();
     raw.into_iter().map(|(r, c, m)| (r, c, m / total / c)).collect()
+}
+
+/// YCSB's scrambled Zipfian over `keys` keys as (count, p) groups of keys, placed anywhere: the
+/// i-th most popular key holds Gray's mass of rank i (ranks hash onto distinct keys while they
+/// are fewer than the keys), and every key an even share of the ranks past the key count (10¹⁰
+/// of them fold onto each key about 10¹⁰/keys times).
+fn scrambled_bins(keys: f64, theta: f64, exact: f64, growth: f64) -> Vec<(f64, f64)> {
+    let ranks = lsm_core::ycsb::scrambled_ranks(theta);
+    let items = lsm_core::ycsb::SCRAMBLED_ITEM_COUNT + 1;
+    let n = keys.floor().max(1.0) as u64;
+    let floor = (1.0 - ranks.cdf(n, items)) / n as f64;
+    let mut out = Vec::new();
+    let mut rank = 0u64;
+    while rank < n {
+        let end =
+            if (rank as f64) < exact { rank + 1 } else { ((rank as f64 * growth).ceil() as u64).clamp(rank + 1, n) };
+        let count = (end - rank) as f64;
+        out.push((count, (ranks.cdf(end, items) - ranks.cdf(rank, items)) / count + floor));
+        rank = end;
+    }
+    out
+}
+
+/// YCSB's exponential over `keys` keys, newest first, as (rank from 1, count, p): the k-th newest
+/// is picked with e^(−γk)(1 − e^(−γ)), renormalised for the picks past the oldest drawn again.
+fn exponential_bins(keys: f64, gamma: f64, exact: f64, growth: f64) -> Vec<(f64, f64, f64)> {
+    let n = keys.floor().max(1.0);
+    let survive = |k: f64| exp(-gamma * k);
+    let total = 1.0 - survive(n);
+    let mut out = Vec::new();
+    let mut rank = 1.0;
+    while rank <= n {
+        let end = if rank <= exact { rank + 1.0 } else { (rank * growth).ceil().min(n + 1.0).max(rank + 1.0) };
+        let count = end - rank;
+        out.push((rank, count, (survive(rank - 1.0) - survive(end - 1.0)) / total / count));
+        rank = end;
+    }
+    out
 }

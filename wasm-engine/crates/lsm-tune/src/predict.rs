@@ -422,7 +422,7 @@ impl Sim<'_> {
 
 /// Predict what a run of `workload` on `config` will measure (`Report` → I/O per operation).
 pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction> {
-    Predictor::new(workload)?.predict(config, SAMPLES)
+    Predictor::new(&workload.engine_view())?.predict(config, SAMPLES)
 }
 
 /// Predictions for one workload and many designs: the key popularity is built once, at full

@@ -21,6 +21,7 @@ fn workload(entries: u64, operations: u64, mix: Mix, distribution: Distribution,
         mix,
         distribution,
         range_selectivity,
+        ycsb: None,
     }
 }
 

@@ -184,6 +184,7 @@ pub fn fit_trace(name: &str, text: String, key_bytes: usize) -> Result<TraceFit>
     let total_run = run.max(1) as f64;
     let share = |c: u64| if run == 0 { 0.0 } else { c as f64 / total_run };
     let mix = Mix {
+        read_modify_write: 0.0,
         insert: share(counts[0]),
         update: share(counts[1]),
         delete: share(counts[2]),
@@ -226,6 +227,7 @@ pub fn fit_trace(name: &str, text: String, key_bytes: usize) -> Result<TraceFit>
         mix,
         distribution,
         range_selectivity,
+        ycsb: None,
     };
     workload.validate()?;
     Ok(TraceFit {
@@ -235,6 +237,7 @@ pub fn fit_trace(name: &str, text: String, key_bytes: usize) -> Result<TraceFit>
         preload_operations: preload,
         run_operations: run,
         counts: Mix {
+            read_modify_write: 0.0,
             insert: counts[0] as f64,
             update: counts[1] as f64,
             delete: counts[2] as f64,
@@ -374,6 +377,7 @@ mod tests {
             mix,
             distribution,
             range_selectivity: 0.001,
+            ycsb: None,
         }
     }
 
@@ -382,8 +386,15 @@ mod tests {
         fit_trace("known.trace", trace, 16).unwrap()
     }
 
-    const READ_MOSTLY: Mix =
-        Mix { insert: 0.0, update: 0.2, delete: 0.0, get_existing: 0.6, get_missing: 0.2, range: 0.0 };
+    const READ_MOSTLY: Mix = Mix {
+        insert: 0.0,
+        update: 0.2,
+        delete: 0.0,
+        get_existing: 0.6,
+        get_missing: 0.2,
+        range: 0.0,
+        read_modify_write: 0.0,
+    };
 
     #[test]
     fn zipf_theta_is_recovered_within_003() {
@@ -411,8 +422,24 @@ mod tests {
     fn fractions_sizes_and_the_preload_are_recovered() {
         let mixes = [
             READ_MOSTLY,
-            Mix { insert: 0.1, update: 0.3, delete: 0.05, get_existing: 0.25, get_missing: 0.2, range: 0.1 },
-            Mix { insert: 0.5, update: 0.0, delete: 0.0, get_existing: 0.0, get_missing: 0.5, range: 0.0 },
+            Mix {
+                insert: 0.1,
+                update: 0.3,
+                delete: 0.05,
+                get_existing: 0.25,
+                get_missing: 0.2,
+                range: 0.1,
+                read_modify_write: 0.0,
+            },
+            Mix {
+                insert: 0.5,
+                update: 0.0,
+                delete: 0.0,
+                get_existing: 0.0,
+                get_missing: 0.5,
+                range: 0.0,
+                read_modify_write: 0.0,
+            },
         ];
         for (i, mix) in mixes.into_iter().enumerate() {
             let f = fit(&workload(mix.clone(), Distribution::Zipf { theta: 0.9 }, 5_000, 60_000, 40 + i as u64));

@@ -1,160 +1,53 @@
 //! Turns a Workload into a deterministic stream of operations.
 
 use crate::keys::{KeyCodec, Permutation, fill_value};
+use crate::ycsb_client::CoreWorkload;
+
+pub use crate::ops::{Intent, Op, OpSource, OwnedOp, Phase};
+use lsm_core::math::ln;
 use lsm_core::rng::{Rng, Zipf};
 use lsm_core::workload::{Distribution, Workload};
-
-/// Which part of a workload an operation belongs to; reports count the two apart (JSON
-/// `preload`, `run`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Phase {
-    /// Loading `preload.entries` keys before measuring.
-    Preload,
-    /// The measured `operations` (every operation of a trace).
-    Run,
-}
-
-/// Why an operation was issued (what the workload meant), as opposed to what it found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Intent {
-    /// A write of a key not written before.
-    Insert,
-    /// A write of an existing key (also a generated insert once the key space is used up).
-    Update,
-    /// A delete; `Op::Delete` itself carries no intent.
-    Delete,
-    /// A lookup of a key the generator inserted (it may since have been deleted).
-    GetExisting,
-    /// A lookup of a key never inserted: a zero-result lookup.
-    GetMissing,
-    /// A lookup from a trace, which does not say whether the key exists.
-    Get,
-    /// A range lookup; `Op::Range` itself carries no intent.
-    Range,
-}
-
-/// One operation; slices borrow the source's buffers until the next call.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Op<'a> {
-    /// Write `key` with `value`.
-    Put {
-        /// `Insert` for a key not written before, `Update` otherwise (a trace's `I` or `U`).
-        intent: Intent,
-        /// The key's integer id; 0 for a trace key that is not an integer.
-        id: u64,
-        /// The key: the big-endian id padded to the workload's `key_bytes`, or a trace's raw text.
-        key: &'a [u8],
-        /// The value: printable bytes derived from the id and a write counter, or a trace's text.
-        value: &'a [u8],
-    },
-    /// Delete `key` (a tombstone).
-    Delete {
-        /// The key's integer id; 0 for a trace key that is not an integer.
-        id: u64,
-        /// The key, encoded as for `Put`.
-        key: &'a [u8],
-    },
-    /// Point lookup of `key`.
-    Get {
-        /// `GetExisting` or `GetMissing` from a generator; `Get` from a trace, which does not say.
-        intent: Intent,
-        /// The key's integer id; 0 for a trace key that is not an integer.
-        id: u64,
-        /// The key, encoded as for `Put`.
-        key: &'a [u8],
-    },
-    /// Range lookup of every key in [start, end], both inclusive.
-    Range {
-        /// First id covered; 0 when a trace's bounds are not integers.
-        lo: u64,
-        /// Last id covered (inclusive); 0 when a trace's bounds are not integers.
-        hi: u64,
-        /// Smallest key any id in [lo, hi] can have (or a trace's raw start key).
-        start: &'a [u8],
-        /// Largest key any id in [lo, hi] can have (or a trace's raw end key).
-        end: &'a [u8],
-    },
-}
-
-/// An operation that owns its bytes: kept when the engine refused it (e.g. storage was briefly
-/// full) so the same operation is retried and the sequence stays the same.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum OwnedOp {
-    /// `Op::Put`, owned.
-    Put {
-        /// `Insert` or `Update`.
-        intent: Intent,
-        /// The key's integer id (0 for a non-integer trace key).
-        id: u64,
-        /// The encoded key.
-        key: Vec<u8>,
-        /// The value written.
-        value: Vec<u8>,
-    },
-    /// `Op::Delete`, owned.
-    Delete {
-        /// The key's integer id (0 for a non-integer trace key).
-        id: u64,
-        /// The encoded key.
-        key: Vec<u8>,
-    },
-    /// `Op::Get`, owned.
-    Get {
-        /// `GetExisting`, `GetMissing`, or `Get` from a trace.
-        intent: Intent,
-        /// The key's integer id (0 for a non-integer trace key).
-        id: u64,
-        /// The encoded key.
-        key: Vec<u8>,
-    },
-    /// `Op::Range`, owned.
-    Range {
-        /// First id covered.
-        lo: u64,
-        /// Last id covered (inclusive).
-        hi: u64,
-        /// Smallest key of the range (inclusive).
-        start: Vec<u8>,
-        /// Largest key of the range (inclusive).
-        end: Vec<u8>,
-    },
-}
-
-impl OwnedOp {
-    /// Copies the operation's bytes out of its source's buffers.
-    pub fn of(op: &Op<'_>) -> OwnedOp {
-        match *op {
-            Op::Put { intent, id, key, value } => OwnedOp::Put { intent, id, key: key.to_vec(), value: value.to_vec() },
-            Op::Delete { id, key } => OwnedOp::Delete { id, key: key.to_vec() },
-            Op::Get { intent, id, key } => OwnedOp::Get { intent, id, key: key.to_vec() },
-            Op::Range { lo, hi, start, end } => OwnedOp::Range { lo, hi, start: start.to_vec(), end: end.to_vec() },
-        }
-    }
-
-    /// Borrows it as an `Op`, to execute it again.
-    pub fn as_op(&self) -> Op<'_> {
-        match self {
-            OwnedOp::Put { intent, id, key, value } => Op::Put { intent: *intent, id: *id, key, value },
-            OwnedOp::Delete { id, key } => Op::Delete { id: *id, key },
-            OwnedOp::Get { intent, id, key } => Op::Get { intent: *intent, id: *id, key },
-            OwnedOp::Range { lo, hi, start, end } => Op::Range { lo: *lo, hi: *hi, start, end },
-        }
-    }
-}
-
-/// Where operations come from: a generated workload or a trace.
-pub trait OpSource {
-    /// The next operation and its phase, or `None` at the end. The slices borrow the source until
-    /// the next call; a trace's bad line is an `Error::Parse` naming the line.
-    fn next_op(&mut self) -> lsm_core::error::Result<Option<(Phase, Op<'_>)>>;
-    /// Operations in the preload and in the run (the run total may be unknown for streams).
-    fn totals(&self) -> (u64, Option<u64>);
-}
+use lsm_core::ycsb::{GrayZipf, SCRAMBLED_ITEM_COUNT, exponential_gamma, fnv64, scrambled_ranks};
 
 /// A `Workload` as a deterministic `OpSource`: the preload's inserts, then the run. One
-/// document gives the same operations natively and in wasm.
-pub struct Generator {
+/// document gives the same operations natively and in wasm. A document with `ycsb` is played
+/// as YCSB's CoreWorkload (`ycsb_client`), any other by the engine's own generator.
+pub enum Generator {
+    /// The engine's own keys and choosers.
+    Synthetic(Box<Synthetic>),
+    /// YCSB's CoreWorkload through one of its clients.
+    Ycsb(Box<CoreWorkload>),
+}
+
+impl Generator {
+    /// A generator at the start of `w`'s preload; `w` must be valid (`Workload::validate`).
+    pub fn new(w: &Workload) -> Self {
+        match &w.ycsb {
+            Some(play) => Generator::Ycsb(Box::new(CoreWorkload::new(w, play))),
+            None => Generator::Synthetic(Box::new(Synthetic::new(w))),
+        }
+    }
+}
+
+impl OpSource for Generator {
+    fn next_op(&mut self) -> lsm_core::error::Result<Option<(Phase, Op<'_>)>> {
+        match self {
+            Generator::Synthetic(g) => g.next_op(),
+            Generator::Ycsb(g) => g.next_op(),
+        }
+    }
+
+    fn totals(&self) -> (u64, Option<u64>) {
+        match self {
+            Generator::Synthetic(g) => g.totals(),
+            Generator::Ycsb(g) => g.totals(),
+        }
+    }
+}
+
+/// The engine's own generator: binary keys (big-endian ids in a seeded permutation), the
+/// distributions over insertion indices, ranges by key-space fraction.
+pub struct Synthetic {
     rng: Rng,
     perm: Permutation,
     codec: KeyCodec,
@@ -165,10 +58,16 @@ pub struct Generator {
     deleted: Vec<u64>,
     zipf: Option<Zipf>,
     latest: bool,
+    /// Scrambled Zipf: YCSB's Gray ranks, hashed onto the insert indices [0, max_inserts).
+    scrambled: Option<(GrayZipf, u64)>,
+    /// Exponential: γ of −ln(u)/γ, counted back from the newest insert.
+    exponential: Option<f64>,
+    /// A read-modify-write's write, owed after its lookup.
+    owed_write: Option<u64>,
     /// Hotspot: (ids in the hot range, probability of picking it).
     hotspot: Option<(u64, f64)>,
-    /// Cumulative mix: insert, update, delete, get_existing, get_missing, range.
-    cumulative: [f64; 6],
+    /// Cumulative mix: insert, update, delete, get_existing, get_missing, range, read_modify_write.
+    cumulative: [f64; 7],
     range_span: u64,
     preload_left: u64,
     run_left: u64,
@@ -183,11 +82,11 @@ const DELETED_RETRIES: u32 = 16;
 /// Draws a hotspot pick may take to land on a key of the wanted kind before falling back.
 const HOTSPOT_TRIES: u32 = 64;
 
-impl Generator {
+impl Synthetic {
     /// A generator at the start of `w`'s preload; `w` must be valid (`Workload::validate`).
     pub fn new(w: &Workload) -> Self {
         let key_space = w.key_space();
-        let mut cumulative = [0.0; 6];
+        let mut cumulative = [0.0; 7];
         let mut acc = 0.0;
         for (i, (_, v)) in w.mix.parts().iter().enumerate() {
             acc += v;
@@ -196,7 +95,17 @@ impl Generator {
         let (zipf, latest) = match w.distribution {
             Distribution::Zipf { theta } => (Some(Zipf::new(theta, 1)), false),
             Distribution::Latest { theta } => (Some(Zipf::new(theta, 1)), true),
-            Distribution::Uniform | Distribution::Hotspot { .. } => (None, false),
+            _ => (None, false),
+        };
+        let scrambled = match w.distribution {
+            Distribution::ScrambledZipf { theta } => Some((scrambled_ranks(theta), w.max_inserts().max(1))),
+            _ => None,
+        };
+        let exponential = match w.distribution {
+            Distribution::Exponential { percentile, fraction } => {
+                Some(exponential_gamma(percentile, fraction, w.preload.entries.max(1)))
+            }
+            _ => None,
         };
         let hotspot = match w.distribution {
             Distribution::Hotspot { hot_fraction, hot_probability } => {
@@ -205,7 +114,7 @@ impl Generator {
             _ => None,
         };
         let range_span = ((w.range_selectivity * key_space as f64).round() as u64).clamp(1, key_space);
-        Generator {
+        Synthetic {
             rng: Rng::new(w.seed),
             perm: Permutation::new(key_space, w.seed ^ 0x7065_726D),
             codec: KeyCodec { key_bytes: w.preload.key_bytes as usize },
@@ -215,12 +124,16 @@ impl Generator {
             deleted: Vec::new(),
             zipf,
             latest,
+            scrambled,
+            exponential,
+            owed_write: None,
             hotspot,
             cumulative,
             range_span,
             preload_left: w.preload.entries,
             run_left: w.operations,
-            totals: (w.preload.entries, w.operations),
+            // A read-modify-write is two operations: how many the run draws is not known up front.
+            totals: (w.preload.entries, if w.mix.read_modify_write > 0.0 { u64::MAX } else { w.operations }),
             version: 0,
             key: Vec::new(),
             end: Vec::new(),
@@ -273,6 +186,9 @@ impl Generator {
         if let Some(index) = self.pick_hotspot(true) {
             return Some(index);
         }
+        if let Some(index) = self.pick_scrambled_or_exponential() {
+            return Some(index);
+        }
         let mut index = 0;
         for _ in 0..DELETED_RETRIES {
             let rank = match &mut self.zipf {
@@ -288,6 +204,30 @@ impl Generator {
             }
         }
         Some(index)
+    }
+
+    /// YCSB's scrambled Zipfian or exponential over insert indices; draws that name no live key
+    /// are drawn again, a bounded number of times.
+    fn pick_scrambled_or_exponential(&mut self) -> Option<u64> {
+        let n = self.inserted;
+        for _ in 0..HOTSPOT_TRIES {
+            let index = if let Some((ranks, items)) = &self.scrambled {
+                let rank = ranks.rank(self.rng.next_f64(), SCRAMBLED_ITEM_COUNT + 1);
+                fnv64(rank) % *items
+            } else if let Some(gamma) = self.exponential {
+                let back = (-ln(1.0 - self.rng.next_f64()) / gamma).trunc();
+                if back >= n as f64 {
+                    continue;
+                }
+                n - 1 - back as u64
+            } else {
+                return None;
+            };
+            if index < n && !self.is_deleted(index) {
+                return Some(index);
+            }
+        }
+        if self.scrambled.is_some() || self.exponential.is_some() { Some(self.rng.below(n)) } else { None }
     }
 
     fn put_op(&mut self, intent: Intent, index: u64) -> Op<'_> {
@@ -311,10 +251,21 @@ impl Generator {
     }
 
     fn run_op(&mut self) -> Op<'_> {
+        if let Some(index) = self.owed_write.take() {
+            self.set_deleted(index, false);
+            return self.put_op(Intent::Update, index);
+        }
         let u = self.rng.next_f64();
         let kind = self.cumulative.iter().position(|&c| u < c).unwrap_or(5);
         match kind {
             0 => self.insert(),
+            6 => {
+                let Some(index) = self.pick_existing() else { return self.insert() };
+                self.owed_write = Some(index);
+                let id = self.perm.apply(index);
+                self.codec.encode(id, &mut self.key);
+                Op::Get { intent: Intent::GetExisting, id, key: &self.key }
+            }
             1..=3 => {
                 let Some(index) = self.pick_existing() else { return self.insert() };
                 match kind {
@@ -360,11 +311,14 @@ impl Generator {
     }
 }
 
-impl OpSource for Generator {
+impl OpSource for Synthetic {
     fn next_op(&mut self) -> lsm_core::error::Result<Option<(Phase, Op<'_>)>> {
         if self.preload_left > 0 {
             self.preload_left -= 1;
             return Ok(Some((Phase::Preload, self.insert())));
+        }
+        if self.owed_write.is_some() {
+            return Ok(Some((Phase::Run, self.run_op())));
         }
         if self.run_left > 0 {
             self.run_left -= 1;
@@ -374,7 +328,7 @@ impl OpSource for Generator {
     }
 
     fn totals(&self) -> (u64, Option<u64>) {
-        (self.totals.0, Some(self.totals.1))
+        (self.totals.0, (self.totals.1 != u64::MAX).then_some(self.totals.1))
     }
 }
 
@@ -394,6 +348,7 @@ mod tests {
             mix,
             distribution,
             range_selectivity: 0.01,
+            ycsb: None,
         }
     }
 
@@ -407,7 +362,15 @@ mod tests {
 
     #[test]
     fn same_seed_same_operations() {
-        let mix = Mix { insert: 0.2, update: 0.2, delete: 0.1, get_existing: 0.2, get_missing: 0.2, range: 0.1 };
+        let mix = Mix {
+            insert: 0.2,
+            update: 0.2,
+            delete: 0.1,
+            get_existing: 0.2,
+            get_missing: 0.2,
+            range: 0.1,
+            read_modify_write: 0.0,
+        };
         let w = workload(mix, Distribution::Zipf { theta: 0.8 });
         let a = drain(&mut Generator::new(&w));
         let b = drain(&mut Generator::new(&w));
@@ -419,7 +382,7 @@ mod tests {
     #[test]
     fn missing_keys_are_never_inserted_and_existing_ones_are() {
         let mix = Mix { insert: 0.3, get_existing: 0.35, get_missing: 0.35, ..Mix::default() };
-        let mut g = Generator::new(&workload(mix, Distribution::Uniform));
+        let mut g = Synthetic::new(&workload(mix, Distribution::Uniform));
         let mut live = rustc_hash::FxHashSet::default();
         let (mut existing, mut missing) = (0, 0);
         while let Some((_, op)) = g.next_op().unwrap() {
@@ -444,7 +407,7 @@ mod tests {
     #[test]
     fn latest_favours_recent_inserts() {
         let mix = Mix { get_existing: 1.0, ..Mix::default() };
-        let mut g = Generator::new(&workload(mix, Distribution::Latest { theta: 1.2 }));
+        let mut g = Synthetic::new(&workload(mix, Distribution::Latest { theta: 1.2 }));
         let newest_ids: rustc_hash::FxHashSet<u64> = (900..1000).map(|i| g.perm.apply(i)).collect();
         let mut hot = 0;
         while let Some((phase, op)) = g.next_op().unwrap() {

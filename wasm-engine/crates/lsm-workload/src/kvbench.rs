@@ -161,9 +161,18 @@ mod tests {
             seed: 3,
             preload: Preload { entries: 50, key_space: 0, key_bytes: 12, value_bytes: 9 },
             operations: 200,
-            mix: Mix { insert: 0.2, update: 0.2, delete: 0.1, get_existing: 0.2, get_missing: 0.2, range: 0.1 },
+            mix: Mix {
+                insert: 0.2,
+                update: 0.2,
+                delete: 0.1,
+                get_existing: 0.2,
+                get_missing: 0.2,
+                range: 0.1,
+                read_modify_write: 0.0,
+            },
             distribution: Distribution::Uniform,
             range_selectivity: 0.05,
+            ycsb: None,
         };
         let trace = write_trace(&mut Generator::new(&w)).unwrap();
         assert_eq!(trace.lines().count(), 250);

@@ -7,4 +7,6 @@ pub mod fit;
 pub mod generator;
 mod keys;
 pub mod kvbench;
+pub mod ops;
 pub mod ycsb;
+pub mod ycsb_client;

@@ -25,6 +25,7 @@ use lsm_core::workload::{
     Distribution, MAX_OPERATIONS, Mix, Preload, THETA_RANGE, VALUE_BYTES_RANGE, WORKLOAD_KIND, WORKLOAD_VERSION,
     Workload,
 };
+use lsm_core::ycsb::{InsertOrder, LengthDistribution, YcsbClient, YcsbPlay, YcsbUpdates};
 
 /// YCSB's key: "user" and a hashed record number of at most 19 digits.
 pub const YCSB_KEY_BYTES: u32 = 23;
@@ -198,8 +199,36 @@ const IGNORED: [(&str, &str); 10] = [
     ("target", "operations run as fast as the engine goes"),
 ];
 
-/// Read a YCSB workload properties file (`file` names it in errors).
+/// Who plays a YCSB file's operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    /// The engine's generator: binary keys, Zipf over insertion order, whole-value writes, an
+    /// RMW as a read and an update of independently drawn keys, scans as key-space fractions.
+    Engine,
+    /// YCSB's CoreWorkload through this client, exactly (`lsm_core::ycsb`, `ycsb_client`).
+    Ycsb(YcsbClient),
+}
+
+impl std::str::FromStr for Play {
+    type Err = Error;
+    fn from_str(s: &str) -> Result<Play> {
+        match s {
+            "engine" => Ok(Play::Engine),
+            "cpp" | "ycsb-cpp" => Ok(Play::Ycsb(YcsbClient::Cpp)),
+            "java" | "ycsb" => Ok(Play::Ycsb(YcsbClient::Java)),
+            _ => Err(Error::invalid("ycsb client", format!("must be engine, cpp or java, got \"{s}\""))),
+        }
+    }
+}
+
+/// Read a YCSB workload properties file (`file` names it in errors), played by the engine's
+/// generator (`Play::Engine`).
 pub fn from_properties(text: &str, file: &str) -> Result<YcsbImport> {
+    from_properties_played(text, file, Play::Engine)
+}
+
+/// Read a YCSB workload properties file, to be played as `play` says.
+pub fn from_properties_played(text: &str, file: &str, play: Play) -> Result<YcsbImport> {
     let props = parse(text, file)?;
     let mut r = Reader { props: &props, used: Vec::new() };
     let mut warnings = Vec::new();
@@ -239,7 +268,11 @@ pub fn from_properties(text: &str, file: &str) -> Result<YcsbImport> {
     // An RMW is a read and an update: engine operations per YCSB operation.
     let per_op = if total > 0.0 { (total + rmw) / total } else { 1.0 };
     let engine_ops = (operations as f64 * per_op).round() as u64;
-    if rmw > 0.0 {
+    let client = match play {
+        Play::Ycsb(client) => Some(client),
+        Play::Engine => None,
+    };
+    if rmw > 0.0 && client.is_none() {
         warnings.push(Warning::new(
             "readmodifywriteproportion",
             WarningKind::Approximated,
@@ -251,6 +284,16 @@ pub fn from_properties(text: &str, file: &str) -> Result<YcsbImport> {
     let norm = if total > 0.0 { total + rmw } else { 1.0 };
     let mix = if operations == 0 || total <= 0.0 {
         Mix::default()
+    } else if client.is_some() {
+        // CoreWorkload's own operations: the client turns each into engine operations.
+        Mix {
+            insert: insert / total,
+            update: update / total,
+            get_existing: read / total,
+            range: scan / total,
+            read_modify_write: rmw / total,
+            ..Mix::default()
+        }
     } else {
         Mix {
             insert: insert / norm,
@@ -259,10 +302,30 @@ pub fn from_properties(text: &str, file: &str) -> Result<YcsbImport> {
             get_existing: (read + rmw) / norm,
             get_missing: 0.0,
             range: scan / norm,
+            read_modify_write: 0.0,
         }
     };
 
-    let distribution = match r.choice("requestdistribution", "uniform", &["uniform", "zipfian", "latest", "hotspot"])? {
+    let allowed: &[&'static str] = if client.is_some() {
+        &["uniform", "zipfian", "latest", "hotspot", "exponential"]
+    } else {
+        &["uniform", "zipfian", "latest", "hotspot"]
+    };
+    let distribution = match r.choice("requestdistribution", "uniform", allowed)? {
+        // YCSB's zipfian is scrambled; YCSB-cpp reads its constant from `zipfian_const`, Java
+        // always uses 0.99 (ζ is precomputed for it alone).
+        "zipfian" if client.is_some() => {
+            let theta = match client {
+                Some(YcsbClient::Cpp) => r.number("zipfian_const", ZIPFIAN_CONSTANT, 0.01, 0.999)?,
+                _ => ZIPFIAN_CONSTANT,
+            };
+            Distribution::ScrambledZipf { theta }
+        }
+        "latest" if client.is_some() => Distribution::Latest { theta: ZIPFIAN_CONSTANT },
+        "exponential" => Distribution::Exponential {
+            percentile: r.number("exponential.percentile", 95.0, 0.001, 99.999)?,
+            fraction: r.number("exponential.frac", 0.857_142_857_1, 0.000_001, 1.0)?,
+        },
         "zipfian" => {
             Distribution::Zipf { theta: r.number("zipfianconstant", ZIPFIAN_CONSTANT, THETA_RANGE.0, THETA_RANGE.1)? }
         }
@@ -280,18 +343,30 @@ pub fn from_properties(text: &str, file: &str) -> Result<YcsbImport> {
         _ => Distribution::Uniform,
     };
 
-    let max_scan = r.integer("maxscanlength", 1_000, 1, MAX_OPERATIONS)?;
+    let max_scan = r.integer("maxscanlength", 1_000, 1, if client.is_some() { 1_000_000 } else { MAX_OPERATIONS })?;
+    let min_scan = if client.is_some() { r.integer("minscanlength", 1, 1, max_scan)? } else { 1 };
     let scan_lengths = r.choice("scanlengthdistribution", "uniform", &["uniform", "zipfian"])?;
     let mean_scan = match scan_lengths {
-        // Zipf(0.99) over 1..=max, as YCSB's ZipfianGenerator draws lengths.
-        "zipfian" => zipf_mean(max_scan, ZIPFIAN_CONSTANT),
-        _ => (1.0 + max_scan as f64) / 2.0,
+        // Zipf(0.99) over min..=max, as YCSB's ZipfianGenerator draws lengths.
+        "zipfian" => min_scan as f64 - 1.0 + zipf_mean(max_scan - min_scan + 1, ZIPFIAN_CONSTANT),
+        _ => (min_scan as f64 + max_scan as f64) / 2.0,
     };
     let range_selectivity = if mix.range > 0.0 { (mean_scan / records.max(1) as f64).min(1.0) } else { 0.0 };
 
     let field_count = r.integer("fieldcount", 10, 1, u64::from(VALUE_BYTES_RANGE.1))?;
     let field_length = r.integer("fieldlength", 100, 0, u64::from(VALUE_BYTES_RANGE.1))?;
-    let value_bytes = field_count * field_length;
+    let ycsb = match client {
+        Some(client) => Some(ycsb_play(&mut r, client, field_count, field_length, min_scan, max_scan, scan_lengths)?),
+        None => None,
+    };
+    let value_bytes = match &ycsb {
+        Some(play) => play.mean_row_bytes().round() as u64,
+        None => field_count * field_length,
+    };
+    let key_bytes = match &ycsb {
+        Some(play) => mean_key_bytes(play, records),
+        None => YCSB_KEY_BYTES,
+    };
     if value_bytes > u64::from(VALUE_BYTES_RANGE.1) {
         let line = props.get("fieldlength").or(props.get("fieldcount")).map_or(0, |p| p.line);
         return Err(Error::invalid(
@@ -309,7 +384,9 @@ pub fn from_properties(text: &str, file: &str) -> Result<YcsbImport> {
         if r.used.contains(&key.as_str()) {
             continue;
         }
-        match IGNORED.iter().find(|(k, _)| k == key) {
+        // Played exactly, insertorder and the field lengths are honoured (read above).
+        let mut ignored = IGNORED.iter().filter(|(k, _)| client.is_none() || !PLAYED.contains(k));
+        match ignored.find(|(k, _)| k == key) {
             Some((_, why)) => {
                 warnings.push(Warning::new(key.clone(), WarningKind::Dropped, format!("{key}={}: {why}", p.value)))
             }
@@ -323,14 +400,75 @@ pub fn from_properties(text: &str, file: &str) -> Result<YcsbImport> {
         version: WORKLOAD_VERSION,
         name,
         seed: SEED,
-        preload: Preload { entries: records, key_space: 0, key_bytes: YCSB_KEY_BYTES, value_bytes: value_bytes as u32 },
-        operations: engine_ops,
+        preload: Preload { entries: records, key_space: 0, key_bytes, value_bytes: value_bytes as u32 },
+        operations: if client.is_some() { operations } else { engine_ops },
         mix,
         distribution,
         range_selectivity,
+        ycsb,
     };
     workload.validate()?;
     Ok(YcsbImport { workload, warnings, unknown_keys })
+}
+
+/// Properties the exact play honours that the engine's generator drops.
+const PLAYED: [&str; 2] = ["insertorder", "fieldlengthdistribution"];
+
+/// The `ycsb` section of an exactly played file: CoreWorkload's row, key and scan properties.
+fn ycsb_play(
+    r: &mut Reader<'_>,
+    client: YcsbClient,
+    field_count: u64,
+    field_length: u64,
+    min_scan: u64,
+    max_scan: u64,
+    scan_lengths: &str,
+) -> Result<YcsbPlay> {
+    let lengths = |s: &str| match s {
+        "uniform" => LengthDistribution::Uniform,
+        "zipfian" => LengthDistribution::Zipfian,
+        _ => LengthDistribution::Constant,
+    };
+    // YCSB names it fieldlengthdistribution, YCSB-cpp field_len_dist.
+    let length_key = if client == YcsbClient::Cpp { "field_len_dist" } else { "fieldlengthdistribution" };
+    let field_lengths = lengths(r.choice(length_key, "constant", &["constant", "uniform", "zipfian"])?);
+    let min_field =
+        if client == YcsbClient::Java { r.integer("minfieldlength", 1, 1, field_length.max(1))? } else { 1 };
+    let insert_order = match r.choice("insertorder", "hashed", &["hashed", "ordered"])? {
+        "ordered" => InsertOrder::Ordered,
+        _ => InsertOrder::Hashed,
+    };
+    let zero_padding = r.integer("zeropadding", 1, 1, u64::from(lsm_core::ycsb::MAX_ZERO_PADDING))? as u32;
+    let write_all = r.choice("writeallfields", "false", &["true", "false"])? == "true";
+    let play = YcsbPlay {
+        client,
+        updates: YcsbUpdates::ReadModifyWrite,
+        insert_order,
+        zero_padding,
+        field_count: field_count.min(u64::from(u32::MAX)) as u32,
+        field_length: field_length.min(u64::from(u32::MAX)) as u32,
+        field_length_distribution: field_lengths,
+        min_field_length: min_field as u32,
+        write_all_fields: write_all,
+        min_scan_length: min_scan as u32,
+        max_scan_length: max_scan as u32,
+        scan_length_distribution: lengths(scan_lengths),
+    };
+    play.validate(VALUE_BYTES_RANGE.1)?;
+    Ok(play)
+}
+
+/// Mean length of the loaded records' key names, over 4,096 key numbers spread over the load.
+fn mean_key_bytes(play: &YcsbPlay, records: u64) -> u32 {
+    let samples = records.clamp(1, 4096);
+    let mut key = Vec::new();
+    let total: usize = (0..samples)
+        .map(|i| {
+            lsm_core::ycsb::key_name(play, i * records.max(1) / samples, &mut key);
+            key.len()
+        })
+        .sum();
+    ((total as f64 / samples as f64).round() as u32).max(lsm_core::workload::KEY_BYTES_RANGE.0)
 }
 
 /// Mean of Zipf(θ) over 1..=n: Σ k·k^−θ / Σ k^−θ (exact up to 100,000 terms, then an integral).
@@ -415,8 +553,20 @@ pub fn to_properties(w: &Workload) -> Result<(String, Vec<Warning>)> {
     line(&mut out, "updateproportion", fraction(m.update));
     line(&mut out, "insertproportion", fraction(m.insert));
     line(&mut out, "scanproportion", fraction(m.range));
-    line(&mut out, "readmodifywriteproportion", "0".into());
+    line(&mut out, "readmodifywriteproportion", fraction(m.read_modify_write));
     match w.distribution {
+        Distribution::ScrambledZipf { theta } => {
+            line(&mut out, "requestdistribution", "zipfian".into());
+            if theta != ZIPFIAN_CONSTANT {
+                // YCSB-cpp's property; YCSB (Java) has ζ for 0.99 only and ignores it.
+                line(&mut out, "zipfian_const", theta.to_string());
+            }
+        }
+        Distribution::Exponential { percentile, fraction: frac } => {
+            line(&mut out, "requestdistribution", "exponential".into());
+            line(&mut out, "exponential.percentile", percentile.to_string());
+            line(&mut out, "exponential.frac", frac.to_string());
+        }
         Distribution::Uniform => line(&mut out, "requestdistribution", "uniform".into()),
         Distribution::Zipf { theta } => {
             line(&mut out, "requestdistribution", "zipfian".into());
@@ -431,6 +581,10 @@ pub fn to_properties(w: &Workload) -> Result<(String, Vec<Warning>)> {
             line(&mut out, "hotspotdatafraction", hot_fraction.to_string());
             line(&mut out, "hotspotopnfraction", hot_probability.to_string());
         }
+    }
+    if let Some(play) = &w.ycsb {
+        write_play(&mut out, play);
+        return Ok((out, warnings));
     }
     if m.range > 0.0 {
         // Uniform lengths 1..=max have mean (max + 1) / 2 = selectivity × records.
@@ -451,6 +605,34 @@ pub fn to_properties(w: &Workload) -> Result<(String, Vec<Warning>)> {
     line(&mut out, "fieldlength", w.preload.value_bytes.to_string());
     line(&mut out, "readallfields", "true".into());
     Ok((out, warnings))
+}
+
+/// The `ycsb` section as CoreWorkload's properties.
+fn write_play(out: &mut String, p: &YcsbPlay) {
+    let lengths = |d: LengthDistribution| match d {
+        LengthDistribution::Constant => "constant",
+        LengthDistribution::Uniform => "uniform",
+        LengthDistribution::Zipfian => "zipfian",
+    };
+    let length_key = if p.client == YcsbClient::Cpp { "field_len_dist" } else { "fieldlengthdistribution" };
+    let mut lines = vec![
+        ("insertorder", if p.insert_order == InsertOrder::Ordered { "ordered" } else { "hashed" }.to_string()),
+        ("zeropadding", p.zero_padding.to_string()),
+        ("fieldcount", p.field_count.to_string()),
+        ("fieldlength", p.field_length.to_string()),
+        (length_key, lengths(p.field_length_distribution).to_string()),
+        ("writeallfields", p.write_all_fields.to_string()),
+        ("readallfields", "true".to_string()),
+        ("minscanlength", p.min_scan_length.to_string()),
+        ("maxscanlength", p.max_scan_length.to_string()),
+        ("scanlengthdistribution", lengths(p.scan_length_distribution).to_string()),
+    ];
+    if p.client == YcsbClient::Java {
+        lines.push(("minfieldlength", p.min_field_length.to_string()));
+    }
+    for (k, v) in lines {
+        out.push_str(&format!("{k}={v}\n"));
+    }
 }
 
 /// A share with enough digits to read back exactly enough (12 significant), no trailing zeros.
@@ -554,7 +736,15 @@ mod tests {
     #[test]
     fn what_ycsb_cannot_run_is_said() {
         let mut w = read(&core_workload('b', 1000, 1000).unwrap()).workload;
-        w.mix = Mix { insert: 0.1, update: 0.1, delete: 0.1, get_existing: 0.3, get_missing: 0.3, range: 0.1 };
+        w.mix = Mix {
+            insert: 0.1,
+            update: 0.1,
+            delete: 0.1,
+            get_existing: 0.3,
+            get_missing: 0.3,
+            range: 0.1,
+            read_modify_write: 0.0,
+        };
         w.range_selectivity = 0.0123;
         w.preload.key_bytes = 16;
         let (text, warnings) = to_properties(&w).unwrap();

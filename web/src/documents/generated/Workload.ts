@@ -28,6 +28,12 @@ export type Workload = {
    * is. Default 0.
    */
   range_selectivity?: number;
+  /**
+   * Play the workload as YCSB's CoreWorkload and one of its clients do (key names, rows,
+   * choosers, read-modify-write updates, scans of a drawn length); absent: the engine's own
+   * generator (binary keys, `range_selectivity` ranges).
+   */
+  ycsb?: YcsbPlay;
 };
 
 /**
@@ -40,8 +46,18 @@ export type Distribution = { "kind": "uniform" } | {
   theta: number;
 } | {
   "kind": "latest";
-  /** Skew θ; in [0, 5]. */
+  /** Skew θ; in [0, 5] (below 1 with `ycsb`, whose Gray sampler needs it). */
   theta: number;
+} | {
+  "kind": "scrambled_zipf";
+  /** Skew θ; in (0, 1) (YCSB's ζ is precomputed for 0.99 only; others are summed). */
+  theta: number;
+} | {
+  "kind": "exponential";
+  /** `exponential.percentile`; in (0, 100), YCSB's default 95. */
+  percentile: number;
+  /** `exponential.frac`; in (0, 1], YCSB's default 0.8571428571. */
+  fraction: number;
 } | {
   "kind": "hotspot";
   /** Share of the key space in the hot range; in (0, 1), bounds excluded. */
@@ -49,6 +65,16 @@ export type Distribution = { "kind": "uniform" } | {
   /** Share of accesses that go to the hot range; in [0, 1]. */
   hot_probability: number;
 };
+
+/**
+ * `insertorder`.
+ */
+export type InsertOrder = "hashed" | "ordered";
+
+/**
+ * `fieldlengthdistribution` (YCSB-cpp: `field_len_dist`); lengths lie in [min, fieldlength].
+ */
+export type LengthDistribution = "constant" | "uniform" | "zipfian";
 
 /**
  * Operation mix of the run; fractions that sum to 1.
@@ -70,8 +96,16 @@ export type Mix = {
   get_existing?: number;
   /** Point lookups of keys never inserted (zero-result). */
   get_missing?: number;
-  /** Range lookups over `range_selectivity` of the key space, placed uniformly. */
+  /**
+   * Range lookups over `range_selectivity` of the key space, placed uniformly (with `ycsb`:
+   * scans of a drawn number of records from a drawn key).
+   */
   range?: number;
+  /**
+   * A lookup of an existing key then a write of that key: two engine operations on one key
+   * (YCSB's `readmodifywriteproportion`).
+   */
+  read_modify_write?: number;
 };
 
 /**
@@ -92,3 +126,46 @@ export type Preload = {
   /** Length of every value written (preload and run), bytes; in [0, 60000]. */
   value_bytes: number;
 };
+
+/**
+ * Whose arithmetic: the clients differ in the sign of the key hash and in the scrambled
+ * Zipfian's item count.
+ */
+export type YcsbClient = "cpp" | "java";
+
+/**
+ * Play the workload as YCSB's CoreWorkload does, through one of its clients (JSON `ycsb`). The
+ * mix is CoreWorkload's: `get_existing` is `readproportion`, `update`, `insert`, `range`
+ * (scans of a drawn length) and `read_modify_write`; deletes and zero-result lookups do not exist.
+ */
+export type YcsbPlay = {
+  /** Which client's arithmetic (`cpp`, the default, or `java`). */
+  client?: YcsbClient;
+  /** How an update writes: `read_modify_write` (default, both RocksDB bindings) or `blind`. */
+  updates?: YcsbUpdates;
+  /** `insertorder`: `hashed` (default) or `ordered`. */
+  insert_order?: InsertOrder;
+  /** `zeropadding`: digits the key number is padded to; in [1, 64], default 1. */
+  zero_padding?: number;
+  /** `fieldcount`: fields per row; in [1, 1000]. */
+  field_count: number;
+  /** `fieldlength`: bytes per field value (the largest, for non-constant lengths); at least 1. */
+  field_length: number;
+  /** `fieldlengthdistribution`: `constant` (default), `uniform` or `zipfian`. */
+  field_length_distribution?: LengthDistribution;
+  /** `minfieldlength` for uniform lengths (YCSB; YCSB-cpp always uses 1); in [1, field_length]. */
+  min_field_length?: number;
+  /** `writeallfields`: an update carries every field (true) or one random field (false, default). */
+  write_all_fields?: boolean;
+  /** `minscanlength`; in [1, max_scan_length], default 1. */
+  min_scan_length?: number;
+  /** `maxscanlength`: most records a scan reads; default 1000. */
+  max_scan_length?: number;
+  /** `scanlengthdistribution`: `uniform` (default) or `zipfian`; `constant` is refused. */
+  scan_length_distribution?: LengthDistribution;
+};
+
+/**
+ * How the client writes an existing key.
+ */
+export type YcsbUpdates = "read_modify_write" | "blind";

@@ -130,6 +130,13 @@ export function stateToWorkload(s: LabState, name?: string): Workload {
 
 export function workloadToState(w: Workload): Partial<LabState> {
   const d = w.distribution;
+  // The controls hold the engine's own generator; a workload played as a YCSB client plays it
+  // (keys, rows, scrambled Zipfian, read-modify-write) runs from the CLI (lsm run --workload).
+  const cannot = (field: string, what: string) =>
+    new Error(`${field}: ${what}; the page's controls hold the engine's generator only — run this workload with lsm run --workload FILE`);
+  if (w.ycsb) throw cannot('ycsb', `this workload is played as ${w.ycsb.client === 'java' ? 'YCSB (Java)' : 'YCSB-cpp'} plays it`);
+  if (d.kind === 'scrambled_zipf' || d.kind === 'exponential') throw cannot('distribution.kind', `${d.kind} is YCSB's chooser`);
+  if ((w.mix.read_modify_write ?? 0) > 0) throw cannot('mix.read_modify_write', 'read-modify-writes are not among the controls');
   return {
     seed: w.seed,
     preload: w.preload.entries,

@@ -14,6 +14,10 @@ function distributionLabel(d: Workload['distribution']): string {
       return 'uniform';
     case 'hotspot':
       return `hotspot ${d.hot_fraction}/${d.hot_probability}`;
+    case 'exponential':
+      return `exponential ${d.percentile}% on ${d.fraction}`;
+    case 'scrambled_zipf':
+      return `scrambled Zipf θ = ${d.theta}`;
     default:
       return `${d.kind === 'latest' ? 'latest' : 'Zipf'} θ = ${d.theta}`;
   }
@@ -35,7 +39,8 @@ export function RankFrequencyCard({ fit, now }: { fit: TraceFit; now: Workload['
       },
     ];
     // The distribution the page tunes for, when the user set it away from the fit.
-    const theta = !now || now.kind === 'hotspot' ? undefined : now.kind === 'uniform' ? null : now.theta;
+    // Only a plain Zipf (or uniform) has the rank curve drawn here; YCSB's choosers do not.
+    const theta = !now || now.kind === 'hotspot' || now.kind === 'exponential' || now.kind === 'scrambled_zipf' ? undefined : now.kind === 'uniform' ? null : now.theta;
     if (now && theta !== undefined && theta !== fitted) {
       const ys = expectedAccesses(ranks, p.accesses, p.keys, theta);
       series.push({ id: 'now', label: `your setting: ${distributionLabel(now)}`, dash: '5 4', points: ranks.map((x, i) => ({ x, y: ys[i] })) });
