@@ -504,16 +504,21 @@ impl Engine {
         if self.job.is_some() {
             return Ok(true);
         }
+        Ok(self.merge_due())
+    }
+
+    /// Whether the policy asks for a merge of the tree as it stands (no job in progress counted).
+    pub(crate) fn merge_due(&self) -> bool {
         if self.config.compaction.universal.is_some() {
-            return Ok(self.universal_pick().is_some());
+            return self.universal_pick().is_some();
         }
-        Ok(match self.config.compaction.granularity {
+        match self.config.compaction.granularity {
             Granularity::Level => compaction::choose(&self.shape(), &self.config).is_some(),
             Granularity::File => {
                 let runs_in_1 = self.levels.first().map_or(0, Vec::len);
                 compaction::choose_file(&self.file_shapes(), runs_in_1, &self.cursors, &self.config).is_some()
             }
-        })
+        }
     }
 
     /// Run merges until every level is within its limits.
