@@ -109,6 +109,7 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
               data-runs={l.runs.length}
               data-entries={l.entries}
               data-merging={l.merging ? 'true' : 'false'}
+              data-over-full={l.overFull ? 'true' : 'false'}
               transform={`translate(0, ${l.y})`}
             >
               <text x={4} y={rowHeight / 2 - 2} fontSize={font} fontWeight={600} fill="#1b2430" dominantBaseline="middle">
@@ -118,11 +119,19 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
                 x={4}
                 y={rowHeight / 2 + font}
                 fontSize={font - 3}
-                fill={l.merging || l.receiving ? '#d1495b' : '#4a5566'}
-                fontWeight={l.merging || l.receiving ? 700 : 400}
+                fill={l.merging || l.receiving || l.overFull ? '#d1495b' : '#4a5566'}
+                fontWeight={l.merging || l.receiving || l.overFull ? 700 : 400}
                 dominantBaseline="middle"
+                data-testid={`${testId}-level-${l.level}-label`}
               >
-                {l.merging ? `merging ↓ into L${l.level + 1}` : l.receiving ? 'receiving ↓' : l.placeholder ? 'empty' : l.capacityBytes === null ? `${l.runs.length} of ${l.maxRuns} files` : `${formatPercent(l.fill, 2)} full`}
+                {l.merging
+                  ? `merging ↓ into L${l.level + 1}`
+                  : l.receiving
+                    ? 'receiving ↓'
+                    : l.placeholder
+                      ? 'empty'
+                      : `${l.capacityBytes === null ? `${l.runs.length} of ${l.maxRuns} files` : `${formatPercent(l.fill, 2)}${narrow ? '' : ' full'}`}${l.overFull ? ' · merge due' : ''}`}
+                {l.overFull && <title>{`Level ${l.level} is over its ${l.capacityBytes === null ? 'run limit' : 'capacity'}: the merge it is due has not started yet.`}</title>}
               </text>
               {l.merging && (
                 <path

@@ -39,6 +39,11 @@ export interface LevelRow {
   maxRuns: number;
   /** Drawn only so the picture keeps its height (the tree has no such level yet). */
   placeholder: boolean;
+  /**
+   * Over its byte capacity or its run limit and not merging: the policy has a merge due that has
+   * not started (paced merges behind the writes, a run cut off mid-merge, or merges left to Step).
+   */
+  overFull: boolean;
 }
 
 export interface TreeLayout {
@@ -124,6 +129,9 @@ export function layoutTree(tree: TreeShape, o: LayoutOptions): TreeLayout {
       capacityBytes: level.capacity_bytes,
       fill: capacity ? bytes / capacity : 0,
       merging: tree.merging_level === i + 1,
+      overFull:
+        tree.merging_level !== i + 1 &&
+        ((level.capacity_bytes !== null && capacity !== null && bytes > capacity) || level.runs.length > level.max_runs),
       receiving: tree.merging_level !== null && tree.merging_level === i,
       maxRuns: level.max_runs,
       placeholder: !tree.levels[i],
