@@ -119,12 +119,14 @@ fn an_interrupted_run_says_so_with_what_was_acknowledged_and_recovered() {
         if r.merge_due {
             merge_due += 1;
             assert!(engine.write_stall().merges_pending, "trial {trial}: a due merge is pending");
+            assert!(engine.write_stall().merge_due_level.is_some(), "trial {trial}: the due merge names its level");
             let mut i = 0;
             while engine.write_stall().merges_pending && i < 2_000 {
                 engine.put(&key(PLANNED + i), b"after").unwrap();
                 i += 1;
             }
             assert!(!engine.write_stall().merges_pending, "trial {trial}: the merge never ran");
+            assert_eq!(engine.write_stall().merge_due_level, None, "trial {trial}");
             assert!(!engine.recovery().merge_due || i > 0);
         }
         trials += 1;

@@ -46,6 +46,11 @@ export type WriteStallState = {
   slice_pages: number;
   /** Output pages a slowed-down write merges at most (`pacing::SLOWDOWN_SLICE_PAGES`). */
   slowdown_slice_pages: number;
+  /**
+   * The level whose merge the policy asks for next and has not started (null: none is due,
+   * or one is under way): what an over-full level waits for.
+   */
+  merge_due_level: number | null;
 };
 
 /**

@@ -13,13 +13,14 @@ import { treeEntries } from './predict';
 
 const plural = (n: number, one: string, many: string) => `${formatInt(n)} ${n === 1 ? one : many}`;
 
-/** Levels over their capacity or run limit, as "Level 2 is 186% full". */
-function overFullLevels(tree: TreeShape): string[] {
+/** Levels with a merge due — over their capacity or run limit, or the one the engine names — as "Level 2 is 186% full". */
+function overFullLevels(tree: TreeShape, dueLevel: number | null): string[] {
   return tree.levels.flatMap((l) => {
     const bytes = l.runs.reduce((n, r) => n + r.entry_bytes, 0);
-    if (l.capacity_bytes !== null && bytes > l.capacity_bytes) return [`Level ${l.level} is ${formatPercent(bytes / l.capacity_bytes, 2)} full`];
-    if (l.runs.length > l.max_runs) return [`Level ${l.level} holds ${l.runs.length} runs of ${l.max_runs}`];
-    return [];
+    const over = l.capacity_bytes !== null && bytes > l.capacity_bytes;
+    if (!over && l.runs.length <= l.max_runs && l.level !== dueLevel) return [];
+    if (l.capacity_bytes !== null && l.runs.length <= l.max_runs) return [`Level ${l.level} is ${formatPercent(bytes / l.capacity_bytes, 2)} full`];
+    return [`Level ${l.level} holds ${l.runs.length} of ${l.max_runs} runs`];
   });
 }
 
@@ -57,7 +58,8 @@ export function OpenDatabaseCard() {
   const runs = open.tree.levels.reduce((n, l) => n + l.runs.length, 0);
   const rec = open.recovery;
   const interrupted = rec.run && !rec.run.end ? rec.run : null;
-  const overFull = open.tree.merging_level === null ? overFullLevels(open.tree) : [];
+  const dueLevel = open.stall.merge_due_level ?? null;
+  const overFull = open.tree.merging_level === null ? overFullLevels(open.tree, dueLevel) : [];
   // Merge the due work now, a few hundred pages per engine call, instead of with the next writes.
   const mergeNow = () =>
     act('merging', async (ctl) => {
@@ -105,7 +107,7 @@ export function OpenDatabaseCard() {
           </p>
         </div>
       )}
-      <TreeView tree={open.tree} title={`Tree of ${open.name}`} data-testid="open-tree" />
+      <TreeView tree={open.tree} title={`Tree of ${open.name}`} dueLevel={dueLevel} data-testid="open-tree" />
       {overFull.length > 0 && (
         <p className="field-msg merge-due" data-testid="open-db-merge-due">
           {overFull.join('; ')}: a merge is due and has not run

@@ -23,12 +23,14 @@ export interface TreeViewProps {
    * a projector. Unset: the usual sizes.
    */
   fitHeight?: number;
+  /** The level whose merge the engine has due and not started (the snapshot's `stall.merge_due_level`): marked "merge due". */
+  dueLevel?: number | null;
   'data-testid'?: string;
 }
 
 const BUFFER_COLOR = '#e09f3e';
 
-export const TreeView = memo(function TreeView({ tree, title, large, minLevels, fitHeight, ...rest }: TreeViewProps) {
+export const TreeView = memo(function TreeView({ tree, title, large, minLevels, fitHeight, dueLevel, ...rest }: TreeViewProps) {
   const [ref, width] = useWidth<HTMLDivElement>(720);
   const testId = rest['data-testid'] ?? 'tree';
   const narrow = width < 520;
@@ -46,6 +48,7 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
     rowGap,
     top: 8,
     minLevels,
+    dueLevel,
     bufferBytes: tree.buffer_capacity_bytes,
   });
   const legendY = layout.height + 6;
@@ -131,7 +134,7 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
                     : l.placeholder
                       ? 'empty'
                       : `${l.capacityBytes === null ? `${l.runs.length} of ${l.maxRuns} files` : `${formatPercent(l.fill, 2)}${narrow ? '' : ' full'}`}${l.overFull ? ' · merge due' : ''}`}
-                {l.overFull && <title>{`Level ${l.level} is over its ${l.capacityBytes === null ? 'run limit' : 'capacity'}: the merge it is due has not started yet.`}</title>}
+                {l.overFull && <title>{`Level ${l.level}: a merge of it is due and has not started yet.`}</title>}
               </text>
               {l.merging && (
                 <path
