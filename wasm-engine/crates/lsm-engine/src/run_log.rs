@@ -130,9 +130,8 @@ impl RunLog {
             let (records, valid) = frame::decode_all(&file, &bytes)?;
             let mut record: Option<RunRecord> = None;
             for r in &records {
-                let parsed: Record = serde_json::from_slice(&bytes[r.clone()]).map_err(|e| {
-                    Error::corruption(&file, r.start as u64, format!("run record is malformed: {e}"))
-                })?;
+                let parsed: Record = serde_json::from_slice(&bytes[r.clone()])
+                    .map_err(|e| Error::corruption(&file, r.start as u64, format!("run record is malformed: {e}")))?;
                 match (parsed, &mut record) {
                     (Record::Begin(start), None) => {
                         record = Some(RunRecord { start, acknowledged: Acknowledged::default(), end: None })
@@ -273,7 +272,11 @@ mod tests {
         assert_eq!(s.len(&file_name(1)).unwrap(), loaded.bytes, "the torn tail is cut");
 
         let mut log = loaded;
-        let end = RunEnd { outcome: Outcome::Finished, acknowledged: Acknowledged { operations: 100, writes: 100 }, result: "ok".into() };
+        let end = RunEnd {
+            outcome: Outcome::Finished,
+            acknowledged: Acknowledged { operations: 100, writes: 100 },
+            result: "ok".into(),
+        };
         log.append(&mut s, &Record::End(end.clone())).unwrap();
         let rec = RunLog::load(&mut s).unwrap().record.unwrap();
         assert_eq!((rec.interrupted(), rec.acknowledged.operations, rec.end), (false, 100, Some(end)));

@@ -47,7 +47,7 @@ fn run_until_crash(storage: &MemStorage, merging: Merging, fail_after: u64) -> O
             break;
         }
         issued.written = i + 1;
-        if issued.written % BATCH == 0 {
+        if issued.written.is_multiple_of(BATCH) {
             let ack = Acknowledged { operations: issued.written, writes: issued.written };
             if engine.acknowledge_run(ack).is_err() {
                 issued.attempted = Some(issued.written);
@@ -101,7 +101,11 @@ fn an_interrupted_run_says_so_with_what_was_acknowledged_and_recovered() {
         // acknowledged and what was written — every recorded write is there, then a prefix.
         let held = engine.scan(b"", b"\xff").unwrap();
         let m = held.len() as u64;
-        assert!(m >= recorded && m <= issued.written, "trial {trial}: {m} keys, recorded {recorded}, written {}", issued.written);
+        assert!(
+            m >= recorded && m <= issued.written,
+            "trial {trial}: {m} keys, recorded {recorded}, written {}",
+            issued.written
+        );
         for (i, (k, _)) in held.iter().enumerate() {
             assert_eq!(k, &key(i as u64), "trial {trial}: not a prefix of the writes");
         }
@@ -110,7 +114,10 @@ fn an_interrupted_run_says_so_with_what_was_acknowledged_and_recovered() {
         assert_eq!(r.entries, m, "trial {trial}: entries recovered");
         assert_eq!(r.log_records_replayed, engine.tree().buffer_entries, "trial {trial}: log records replayed");
         assert!(r.log_records_replayed <= m);
-        assert_eq!(r.tables, engine.tree().levels.iter().flat_map(|l| &l.runs).map(|x| x.tables.len() as u64).sum::<u64>());
+        assert_eq!(
+            r.tables,
+            engine.tree().levels.iter().flat_map(|l| &l.runs).map(|x| x.tables.len() as u64).sum::<u64>()
+        );
         replayed += u64::from(r.log_records_replayed > 0);
         orphans += u64::from(r.orphan_tables > 0);
         cut += u64::from(r.log_bytes_cut > 0);
@@ -151,7 +158,9 @@ fn a_finished_run_is_recorded_as_finished_and_a_new_run_replaces_it() {
         }
     }
     let done = Acknowledged { operations: 500, writes: 500 };
-    engine.end_run(RunEnd { outcome: Outcome::Cancelled, acknowledged: done, result: "cancelled at 500".into() }).unwrap();
+    engine
+        .end_run(RunEnd { outcome: Outcome::Cancelled, acknowledged: done, result: "cancelled at 500".into() })
+        .unwrap();
     assert!(engine.acknowledge_run(done).is_err(), "an ended run takes no more acknowledgements");
     drop(engine);
     storage.crash(|_, _| 0);
