@@ -35,6 +35,7 @@ mod reoptimise;
 pub mod ribbon;
 mod run;
 pub mod run_log;
+mod run_recording;
 pub mod stats;
 pub mod storage;
 pub mod table;

@@ -12,13 +12,12 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::Engine;
 use crate::frame;
 use crate::storage::Storage;
 use lsm_core::error::{Error, Result};
 
 /// Rewrite the record once its file holds this many bytes (an `ack` is about 60 bytes).
-const REWRITE_BYTES: u64 = 64 * 1024;
+pub(crate) const REWRITE_BYTES: u64 = 64 * 1024;
 
 fn file_name(number: u64) -> String {
     format!("RUNLOG-{number:08}")
@@ -95,7 +94,7 @@ impl RunRecord {
 
 #[derive(Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-enum Record {
+pub(crate) enum Record {
     Begin(RunStart),
     Ack(Acknowledged),
     End(RunEnd),
@@ -112,8 +111,10 @@ fn encode(record: &Record, out: &mut Vec<u8>) -> Result<()> {
 pub(crate) struct RunLog {
     /// The file's number (0: none yet).
     number: u64,
-    bytes: u64,
-    record: Option<RunRecord>,
+    /// Bytes the file holds.
+    pub(crate) bytes: u64,
+    /// The run it records, as the engine holds it.
+    pub(crate) record: Option<RunRecord>,
 }
 
 impl RunLog {
@@ -158,7 +159,8 @@ impl RunLog {
         Ok(found)
     }
 
-    fn append(&mut self, storage: &mut dyn Storage, record: &Record) -> Result<()> {
+    /// Append one record and sync it.
+    pub(crate) fn append(&mut self, storage: &mut dyn Storage, record: &Record) -> Result<()> {
         let mut bytes = Vec::new();
         encode(record, &mut bytes)?;
         let file = file_name(self.number);
@@ -169,7 +171,7 @@ impl RunLog {
     }
 
     /// Start file `number + 1` with these records, durable before the old file goes.
-    fn rewrite(&mut self, storage: &mut dyn Storage, records: &[Record]) -> Result<()> {
+    pub(crate) fn rewrite(&mut self, storage: &mut dyn Storage, records: &[Record]) -> Result<()> {
         let old = self.number;
         let mut bytes = Vec::new();
         for r in records {
@@ -191,58 +193,6 @@ impl RunLog {
 
     pub(crate) fn record(&self) -> Option<&RunRecord> {
         self.record.as_ref()
-    }
-}
-
-impl Engine {
-    /// Record that a run begins: until `end_run`, a reopened database reports it as interrupted.
-    pub fn begin_run(&mut self, start: RunStart) -> Result<()> {
-        self.run_log.rewrite(self.storage.as_mut(), &[Record::Begin(start.clone())])?;
-        self.run_log.record = Some(RunRecord { start, acknowledged: Acknowledged::default(), end: None });
-        Ok(())
-    }
-
-    /// Record how far the run's operations are acknowledged. Syncs the writes first when any is
-    /// not yet durable, so the record never counts a write a crash could lose; call it once per
-    /// batch of operations (each call is an append and a sync of the record).
-    pub fn acknowledge_run(&mut self, acknowledged: Acknowledged) -> Result<()> {
-        let Some(record) = &self.run_log.record else {
-            return Err(Error::State("no run has begun: call begin_run first".into()));
-        };
-        if record.end.is_some() {
-            return Err(Error::State("the run has ended".into()));
-        }
-        let start = record.start.clone();
-        self.sync_if_written()?;
-        if self.run_log.bytes > REWRITE_BYTES {
-            self.run_log.rewrite(self.storage.as_mut(), &[Record::Begin(start), Record::Ack(acknowledged)])?;
-        } else {
-            self.run_log.append(self.storage.as_mut(), &Record::Ack(acknowledged))?;
-        }
-        if let Some(r) = &mut self.run_log.record {
-            r.acknowledged = acknowledged;
-        }
-        Ok(())
-    }
-
-    /// Record the run's end (after syncing its writes): a reopened database reports it as finished
-    /// or cancelled, with `end.result`.
-    pub fn end_run(&mut self, end: RunEnd) -> Result<()> {
-        if self.run_log.record.as_ref().is_none_or(|r| r.end.is_some()) {
-            return Err(Error::State("no run is in progress: call begin_run first".into()));
-        }
-        self.sync_if_written()?;
-        self.run_log.append(self.storage.as_mut(), &Record::End(end.clone()))?;
-        if let Some(r) = &mut self.run_log.record {
-            r.acknowledged = end.acknowledged;
-            r.end = Some(end);
-        }
-        Ok(())
-    }
-
-    /// The last run recorded in the database (this session's, or the one found when it was opened).
-    pub fn last_run(&self) -> Option<&RunRecord> {
-        self.run_log.record()
     }
 }
 
