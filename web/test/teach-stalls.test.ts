@@ -58,6 +58,7 @@ const stall = (over: Partial<WriteStallState> = {}): WriteStallState => ({
   pending_bytes: 0,
   slice_pages: 16,
   slowdown_slice_pages: 64,
+  merge_due_level: null,
   ...over,
 });
 

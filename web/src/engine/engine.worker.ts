@@ -28,7 +28,9 @@ import {
   type Backend,
   type Change,
   type DatabaseInfo,
+  type RunState,
   deleteIdbFiles,
+  fileSizes,
   forgetDatabase,
   getDatabase,
   listDatabases,
@@ -37,10 +39,10 @@ import {
   saveDatabase,
 } from './idbStore';
 import { acquireDatabaseLock, databasesInUse, inUseMessage, type HeldLock } from './dbLock';
-import { deleteOpfsDatabase, OpfsPool, type PhysicalCalls } from './opfsPool';
+import { deleteOpfsDatabase, opfsDatabaseBytes, OpfsPool, type PhysicalCalls } from './opfsPool';
 import { probeOpfs } from './opfsProbe';
 import type { Kind, Progress, RequestMessage, Requests, Responses, ResponseMessage, Session, Snapshot } from './protocol';
-import type { EngineConfig, Report, RunProgress } from '../documents/engine';
+import type { EngineConfig, Recovery, Report, RunProgress, RunRecord } from '../documents/engine';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -55,6 +57,11 @@ const MEMORY_BUDGET_BYTES = 256 * 1024 * 1024;
 const SPARE_SLOTS = 48;
 /** Aim for engine calls of about this long, so progress is smooth and a cancel is quick. */
 const STEP_TARGET_MS = 80;
+/**
+ * How often a run on OPFS mirrors the database's record of it into the list's registry (an
+ * IndexedDB put, off the OPFS path). On IndexedDB the registry goes in every step's transaction.
+ */
+const MIRROR_MS = 250;
 
 interface Open {
   name: string;
@@ -62,7 +69,11 @@ interface Open {
   engine: WasmEngine;
   pool: OpfsPool | null;
   nextSeq: Map<string, number> | null;
+  /** IndexedDB: each file's bytes, kept with the journal (the listed size). */
+  sizes: Map<string, number> | null;
   info: DatabaseInfo | null;
+  /** When the registry last got the run's record (performance.now()). */
+  mirroredAt: number;
   /** This tab's hold on a stored database (dbLock.ts); null in memory. */
   lock: HeldLock | null;
   /** The most the wasm memory and the OPFS chunk cache held together, at the end of a step. */
@@ -88,12 +99,17 @@ function notWhileRunning(what: string): void {
   if (running) throw new Error(`${what} is not possible while a workload is running; cancel it first`);
 }
 
-/** Make the last engine call's changes durable (IndexedDB), and keep OPFS slots available. */
+/**
+ * Make the last engine call's changes durable (IndexedDB, with the registry entry in the same
+ * transaction), and keep OPFS slots available.
+ */
 async function persist(o: Open): Promise<void> {
   if (o.backend === 'idb' && o.nextSeq) {
     const journal = o.engine.take_journal() as Change[];
     try {
-      await persistJournal(o.name, journal, o.nextSeq);
+      const info = o.info ? { ...o.info, run: runState(o) ?? o.info.run } : undefined;
+      const stored = await persistJournal(o.name, journal, o.nextSeq, o.sizes ?? undefined, info);
+      if (stored) o.info = stored;
     } catch (err) {
       // The stored copy is still the last committed state; the engine in memory is ahead of it
       // and can no longer be persisted consistently, so it is closed.
@@ -107,15 +123,32 @@ async function persist(o: Open): Promise<void> {
   if (o.pool) await o.pool.reserve(SPARE_SLOTS);
 }
 
+/** Bytes the database's files hold: the pool's slots (OPFS) or the stored chunks (IndexedDB). */
 function storedBytes(o: Open): number {
   if (o.pool) return o.pool.bytes();
-  const tree = JSON.parse(o.engine.tree_json()) as Snapshot['tree'];
-  return tree.levels.reduce((n, l) => n + l.runs.reduce((m, r) => m + r.file_bytes, 0), 0);
+  return [...(o.sizes?.values() ?? [])].reduce((n, b) => n + b, 0);
 }
 
-async function touch(o: Open, lastRun?: string): Promise<void> {
+/** The engine's own record of the run in progress or last run, as the registry keeps it. */
+function runState(o: Open): RunState | null {
+  const rec = JSON.parse(o.engine.last_run_json()) as RunRecord | null;
+  if (!rec) return null;
+  return {
+    label: rec.start.label,
+    planned: rec.start.planned_operations ?? null,
+    acknowledged: rec.acknowledged.operations,
+    writes: rec.acknowledged.writes,
+    state: rec.end ? rec.end.outcome : 'running',
+    result: rec.end?.result ?? null,
+    recovered: null,
+  };
+}
+
+/** Store the registry entry with the true size now (and the patch). */
+async function touch(o: Open, patch: Partial<DatabaseInfo> = {}): Promise<void> {
   if (!o.info) return;
-  o.info = { ...o.info, lastUsed: Date.now(), bytes: storedBytes(o), lastRun: lastRun ?? o.info.lastRun };
+  o.info = { ...o.info, ...patch, lastUsed: Date.now(), bytes: storedBytes(o) };
+  o.mirroredAt = performance.now();
   await saveDatabase(o.info);
 }
 
@@ -176,6 +209,7 @@ async function open({ name, backend, config, create, wait }: Requests['open']): 
   let engine: WasmEngine;
   let pool: OpfsPool | null = null;
   let nextSeq: Map<string, number> | null = null;
+  let sizes: Map<string, number> | null = null;
   const lock = backend === 'memory' ? null : await lockFor(key, name, wait ?? false);
   try {
     if (backend === 'memory') {
@@ -193,6 +227,7 @@ async function open({ name, backend, config, create, wait }: Requests['open']): 
     } else {
       const files = await loadFiles(name);
       nextSeq = files.nextSeq;
+      sizes = fileSizes(files);
       engine = WasmEngine.open_journaled(files.names, files.contents, configJson);
     }
   } catch (err) {
@@ -205,19 +240,54 @@ async function open({ name, backend, config, create, wait }: Requests['open']): 
     backend === 'memory'
       ? null
       : known ?? { key, name, backend, created: now, lastUsed: now, lastRun: null, bytes: 0, configName: stored.name ?? '' };
-  const o: Open = { name, backend, engine, pool, nextSeq, info, lock, peakBytes: 0 };
+  const o: Open = { name, backend, engine, pool, nextSeq, sizes, info, lock, peakBytes: 0, mirroredAt: 0 };
   db = o;
+  const recovery = JSON.parse(engine.recovery_json()) as Recovery;
   await persist(o); // opening may have cut a torn log tail or created the first files
-  await touch(o);
+  // The database's own record replaces the registry's mirror of it.
+  await touch(o, recordedRun(recovery, info));
   const s = snapshot(engine);
-  return { ...s, name, backend, config: stored, recovered: s.stats.wal_records_replayed };
+  return { ...s, name, backend, config: stored, recovered: s.stats.wal_records_replayed, recovery };
+}
+
+/** The registry's view of the run a reopened database recorded: interrupted, with what was recovered. */
+function recordedRun(recovery: Recovery, info: DatabaseInfo | null): Partial<DatabaseInfo> {
+  const rec = recovery.run;
+  if (!rec) return {};
+  const interrupted = rec.end === null || rec.end === undefined;
+  const run: RunState = {
+    label: rec.start.label,
+    planned: rec.start.planned_operations ?? null,
+    acknowledged: rec.acknowledged.operations,
+    writes: rec.acknowledged.writes,
+    state: interrupted ? 'interrupted' : (rec.end?.outcome ?? 'finished'),
+    result: rec.end?.result ?? null,
+    recovered: interrupted
+      ? {
+          entries: recovery.entries,
+          logRecords: recovery.log_records_replayed,
+          logBytesCut: recovery.log_bytes_cut,
+          orphanTables: recovery.orphan_tables,
+          orphanBytes: recovery.orphan_bytes,
+        }
+      : null,
+  };
+  // Keep what an earlier open found: a second open of the same interrupted database replays nothing more.
+  if (interrupted && info?.run?.state === 'interrupted' && info.run.recovered && info.run.label === run.label) run.recovered = info.run.recovered;
+  return { run, lastRun: interrupted ? `${rec.start.label} (interrupted)` : (info?.lastRun ?? rec.start.label) };
 }
 
 /** The stored databases, each marked if another tab has it open. */
 async function listed(): Promise<Responses['list']> {
   const [all, inUse] = await Promise.all([listDatabases(), databasesInUse()]);
   const mine = db ? `${db.backend}/${db.name}` : null;
-  return all.map((d) => ({ ...d, openElsewhere: d.key !== mine && inUse.has(d.key) }));
+  return Promise.all(
+    all.map(async (d) => {
+      // The size as the files hold it now: the registry's figure is only the last one written.
+      const measured = d.key === mine && db ? storedBytes(db) : d.backend === 'opfs' ? await opfsDatabaseBytes(d.name) : null;
+      return { ...d, bytes: measured ?? d.bytes, openElsewhere: d.key !== mine && inUse.has(d.key) };
+    }),
+  );
 }
 
 function progressOf(p: RunProgress, opsPerSecond: number): Progress {
@@ -286,6 +356,14 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
   // Set for every run: a reused database must not keep the mode of the run before.
   o.engine.set_merges(req.merges ?? 'paced');
   if (req.timed !== false) o.engine.time_operations();
+  // A stored database records the run in its own files (every step acknowledges what it did),
+  // so a reopen after the page or browser died can say it was interrupted, and where.
+  const recorded = o.backend !== 'memory';
+  if (recorded) {
+    await withSlots(o, () => o.engine.begin_run(req.label));
+    await persist(o);
+    await touch(o, { run: runState(o) });
+  }
   const started = performance.now();
   const callsBefore = o.pool ? structuredClone(o.pool.calls) : null;
   const ms = { preload: 0, run: 0 };
@@ -296,6 +374,7 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
     async (chunk) => {
       const p: RunProgress = JSON.parse(await withSlots(o, () => o.engine.run_steps(chunk)));
       await persist(o);
+      if (recorded && o.backend === 'opfs' && performance.now() - o.mirroredAt >= MIRROR_MS) await touch(o, { run: runState(o) });
       return p;
     },
     (p, elapsed) => {
@@ -306,7 +385,13 @@ async function run(req: Requests['run'], id: number): Promise<Responses['run']> 
     },
   );
   const report: Report = JSON.parse(o.engine.report_json(ms.preload, ms.run));
-  await touch(o, `${req.label}${cancelled ? ' (cancelled)' : ''}`);
+  if (recorded) {
+    const seconds = (performance.now() - started) / 1000;
+    const ops = report.preload_operations + Object.values(report.operations).reduce((n, c) => n + c, 0);
+    await withSlots(o, () => o.engine.end_run(cancelled, `${ops.toLocaleString('en-US')} operations in ${seconds.toFixed(1)} s`));
+    await persist(o);
+  }
+  await touch(o, { lastRun: `${req.label}${cancelled ? ' (cancelled)' : ''}`, ...(recorded ? { run: runState(o) } : {}) });
   const physical = o.pool && callsBefore ? callsSince(o.pool.calls, callsBefore) : undefined;
   const memory = { wasmBytes: (await ready).memory.buffer.byteLength, cachePeakBytes: o.pool?.peakCachedBytes ?? 0, peakBytes: o.peakBytes };
   return { report, cancelled, millis: performance.now() - started, physical, memory, ...snapshot(o.engine) };

@@ -12,6 +12,32 @@ import { type DBSchema, type IDBPDatabase, openDB } from 'idb';
 
 export type Backend = 'memory' | 'opfs' | 'idb';
 
+/**
+ * The database's last run as the list shows it. While a run goes on, the worker mirrors the
+ * engine's own record of it (the database's run log, lsm-engine's `run_log`) here every quarter
+ * second, so the list can say a run was cut off without opening the database; opening it
+ * replaces this with the engine's record and what recovery found.
+ */
+export interface RunState {
+  label: string;
+  /** Operations the run planned (preload and run), when known. */
+  planned: number | null;
+  /** Operations acknowledged (done, their writes durable): as last mirrored while `running`, as the database recorded them otherwise. */
+  acknowledged: number;
+  /** Of those, the writes. */
+  writes: number;
+  /**
+   * `running`: begun and not ended — if no tab has the database open, it was interrupted (the list
+   * says so) and the figures may lag the database's own record by up to a quarter second.
+   * `interrupted`: the database itself said so when it was opened (the figures are its record's).
+   */
+  state: 'running' | 'finished' | 'cancelled' | 'interrupted';
+  /** Finished or cancelled: the result in a line. */
+  result: string | null;
+  /** Interrupted and then opened: what the reopen recovered. */
+  recovered: { entries: number; logRecords: number; logBytesCut: number; orphanTables: number; orphanBytes: number } | null;
+}
+
 export interface DatabaseInfo {
   /** `${backend}/${name}` */
   key: string;
@@ -21,6 +47,12 @@ export interface DatabaseInfo {
   lastUsed: number;
   /** Description of the last workload run on it, if any. */
   lastRun: string | null;
+  /** The last run's record (absent in entries stored before runs were recorded). */
+  run?: RunState | null;
+  /**
+   * Bytes the database's files hold on storage. The list measures OPFS databases' files when it
+   * is drawn; IndexedDB keeps this in the same transaction as the files' chunks.
+   */
   bytes: number;
   configName: string;
 }
@@ -94,19 +126,35 @@ export async function loadFiles(db: string): Promise<StoredFiles> {
   return { names, contents, nextSeq };
 }
 
-/** Write one journal atomically. `nextSeq` is updated in place. */
-export async function persistJournal(db: string, journal: Change[], nextSeq: Map<string, number>): Promise<void> {
-  if (journal.length === 0) return;
-  const tx = (await idb()).transaction('chunks', 'readwrite');
-  const store = tx.store;
+/** Bytes of each file, from the stored files; `persistJournal` keeps it up to date. */
+export function fileSizes(files: StoredFiles): Map<string, number> {
+  return new Map(files.names.map((n, i) => [n, files.contents[i].length]));
+}
+
+/**
+ * Write one journal atomically. `nextSeq` and `sizes` are updated in place; `info`, if given, is
+ * stored in the same transaction with `bytes` set from `sizes` (so the listed size never lags the files).
+ */
+export async function persistJournal(
+  db: string,
+  journal: Change[],
+  nextSeq: Map<string, number>,
+  sizes?: Map<string, number>,
+  info?: DatabaseInfo,
+): Promise<DatabaseInfo | undefined> {
+  if (journal.length === 0 && !info) return undefined;
+  const tx = (await idb()).transaction(['chunks', 'databases'], 'readwrite');
+  const store = tx.objectStore('chunks');
   const pending: Promise<unknown>[] = [];
   for (const change of journal) {
     if (change.op === 'append') {
       const seq = nextSeq.get(change.file) ?? 0;
       nextSeq.set(change.file, seq + 1);
       pending.push(store.put({ db, file: change.file, seq, bytes: change.bytes }));
+      sizes?.set(change.file, (sizes.get(change.file) ?? 0) + change.bytes.length);
     } else if (change.op === 'delete') {
       nextSeq.delete(change.file);
+      sizes?.delete(change.file);
       pending.push(store.delete(fileRange(db, change.file)));
     } else {
       // Rare (cutting a torn log tail at open): rewrite the file as one chunk.
@@ -115,10 +163,14 @@ export async function persistJournal(db: string, journal: Change[], nextSeq: Map
       await store.delete(fileRange(db, change.file));
       pending.push(store.put({ db, file: change.file, seq: 0, bytes }));
       nextSeq.set(change.file, 1);
+      sizes?.set(change.file, bytes.length);
     }
   }
+  const stored = info && sizes ? { ...info, bytes: [...sizes.values()].reduce((n, b) => n + b, 0) } : info;
+  if (stored) pending.push(tx.objectStore('databases').put(stored));
   await Promise.all(pending);
   await tx.done;
+  return stored;
 }
 
 export async function deleteIdbFiles(db: string): Promise<void> {

@@ -70,6 +70,23 @@ export async function deleteOpfsDatabase(db: string): Promise<void> {
   });
 }
 
+/**
+ * Bytes a database's files hold in OPFS, measured from the files themselves (slot headers and
+ * free slots included: what the storage meter counts for it). Null when a file cannot be read —
+ * another tab's sync access handle may hold it — or the directory is gone.
+ */
+export async function opfsDatabaseBytes(db: string): Promise<number | null> {
+  try {
+    const dir = await databaseDirectory(db, false);
+    let total = 0;
+    const entries = (dir as unknown as { values(): AsyncIterable<FileSystemHandle> }).values();
+    for await (const h of entries) if (h.kind === 'file') total += (await (h as FileSystemFileHandle).getFile()).size;
+    return total;
+  } catch {
+    return null;
+  }
+}
+
 /** Names of the databases stored in OPFS. */
 export async function opfsDatabaseNames(): Promise<string[]> {
   const root = await navigator.storage.getDirectory();

@@ -5,14 +5,14 @@
  */
 import type { Backend, DatabaseInfo } from './idbStore';
 import type { PhysicalCalls } from './opfsPool';
-import type { BatchResult, BundleFile, EngineConfig, Merging, WriteStallState, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TimeCost, TraceFit, TreeShape, TuneOptions, TuneProof, TuneResult, Workload, Calibration } from '../documents/engine';
+import type { Recovery, BatchResult, BundleFile, EngineConfig, Merging, WriteStallState, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TimeCost, TraceFit, TreeShape, TuneOptions, TuneProof, TuneResult, Workload, Calibration } from '../documents/engine';
 import type { WriteAmpResult, WriteAmpSpec } from '../documents/writeAmp';
 
 export type { TraceFit };
 
 export type { ExportFormat, ExportWarning };
 
-export type { Backend, DatabaseInfo };
+export type { Backend, DatabaseInfo, RunState } from './idbStore';
 
 /** A stored database as the lab lists it: `openElsewhere` when another tab has it open. */
 export interface ListedDatabase extends DatabaseInfo {
@@ -32,6 +32,8 @@ export interface Session extends Snapshot {
   config: EngineConfig;
   /** Log records replayed when the database was opened. */
   recovered: number;
+  /** What opening it recovered, and the run it recorded (interrupted when its end is null). */
+  recovery: Recovery;
 }
 
 export interface Progress {

@@ -7,7 +7,7 @@
 import { useSyncExternalStore } from 'react';
 import { engineClient } from './client';
 import type { Backend, Kind, Progress, Requests, Responses, RunResult as EngineRun, Session, Snapshot } from './protocol';
-import type { EngineConfig, GrowthSpec } from '../documents/engine';
+import type { EngineConfig, GrowthSpec, Recovery } from '../documents/engine';
 import type { WriteAmpSpec } from '../documents/writeAmp';
 
 export interface OpenDatabase extends Snapshot {
@@ -16,6 +16,8 @@ export interface OpenDatabase extends Snapshot {
   config: EngineConfig;
   /** Log records replayed when it was opened (0 for a new one). */
   recovered: number;
+  /** What opening it recovered (all zero for a new one), and the run it recorded. */
+  recovery: Recovery;
 }
 
 export interface Busy {
@@ -112,7 +114,7 @@ const control: TaskControl = {
   async open(name, backend, config, create, wait) {
     set({ open: null });
     const s = await engineClient().call('open', { name, backend, config, create, wait });
-    set({ open: { name: s.name, backend: s.backend, config: s.config, tree: s.tree, stats: s.stats, stall: s.stall, recovered: s.recovered } });
+    set({ open: { name: s.name, backend: s.backend, config: s.config, tree: s.tree, stats: s.stats, stall: s.stall, recovered: s.recovered, recovery: s.recovery } });
     return s;
   },
   async close() {

@@ -18,7 +18,9 @@ use crate::memtable::{Frozen, Memtable};
 pub use crate::merging::Merging;
 use crate::merging::PaceState;
 use crate::page::max_entry_bytes;
+use crate::recovery::Recovery;
 use crate::run::Run;
+use crate::run_log::RunLog;
 use crate::stats::{OpClass, ReadCounters, Stats};
 use crate::storage::Storage;
 use crate::table::{Table, TableCache};
@@ -78,6 +80,10 @@ pub struct Engine {
     pub(crate) ids: Arc<AtomicU64>,
     /// The background merger and the jobs it holds (`Merging::Background`).
     pub(crate) background: Option<Background>,
+    /// The database's record of the run on it (`run_log`).
+    pub(crate) run_log: RunLog,
+    /// What opening it recovered.
+    pub(crate) recovery: Recovery,
 }
 
 impl Engine {
@@ -107,11 +113,14 @@ impl Engine {
                 (Manifest::create(storage.as_mut(), 1, &state)?, state)
             }
         };
+        let manifest_bytes_cut = manifest.cut;
+        let run_log = RunLog::load(storage.as_mut())?;
         let config = state.config.clone();
         let next_id = state.next_id;
         let mut stats = Stats::default();
         let mut levels: Vec<Vec<Run>> = Vec::new();
         let mut by_run: std::collections::BTreeMap<(usize, u64), Vec<Rc<Table>>> = Default::default();
+        let state_tables = state.tables.len() as u64;
         for e in state.tables.values() {
             // RocksDB opens each file at its level: level 0's may keep their metadata pinned.
             let pins = config.block_cache.metadata_pins(e.level == 1);
@@ -156,6 +165,14 @@ impl Engine {
             stall_clock: None,
             ids: Arc::new(AtomicU64::new(next_id)),
             background: None,
+            recovery: Recovery {
+                existed: recovering,
+                run: run_log.record().cloned(),
+                tables: state_tables,
+                manifest_bytes_cut,
+                ..Recovery::default()
+            },
+            run_log,
         };
         // Filters come back as built; the policy brings them to the optimum again.
         engine.mark_filters_stale();
@@ -168,6 +185,13 @@ impl Engine {
         engine.remove_orphans()?;
         // A database created (or recovered) is there after a crash, whatever follows.
         engine.storage.await_syncs()?;
+        let tree = engine.tree();
+        engine.recovery.entries =
+            tree.buffer_entries + tree.levels.iter().flat_map(|l| &l.runs).map(|r| r.entries).sum::<u64>();
+        engine.recovery.merge_due = engine.merge_due();
+        // A merge left due (a run cut off while merges were paced behind its writes) resumes with
+        // the next writes, a slice each, as it would have after the flush that made it due.
+        engine.pace.pending = engine.recovery.merge_due;
         Ok(engine)
     }
 
@@ -182,7 +206,11 @@ impl Engine {
             .collect();
         logs.sort_unstable();
         for n in logs {
-            self.stats.wal_records_replayed += wal::replay(n, self.storage.as_mut(), &mut self.memtable)?;
+            let replayed = wal::replay(n, self.storage.as_mut(), &mut self.memtable)?;
+            self.stats.wal_records_replayed += replayed.records;
+            self.recovery.logs_replayed += 1;
+            self.recovery.log_records_replayed += replayed.records;
+            self.recovery.log_bytes_cut += replayed.bytes_cut;
             self.state.next_id = self.state.next_id.max(n + 1);
             self.ids.fetch_max(n + 1, Ordering::Relaxed);
             self.replayed_logs.push(n);
@@ -201,6 +229,10 @@ impl Engine {
                 false
             };
             if orphan {
+                if f.ends_with(".sst") {
+                    self.recovery.orphan_tables += 1;
+                    self.recovery.orphan_bytes += self.storage.len(&f)?;
+                }
                 self.storage.delete(&f)?;
             }
         }
@@ -339,6 +371,22 @@ impl Engine {
             self.stats.wal_syncs += 1;
         }
         Ok(())
+    }
+
+    /// `sync`, when any write since the last one is not yet durable; else only wait for the
+    /// flushes and merges in flight. (A caller recording acknowledged writes need not pay a second
+    /// log sync after the one that acknowledged them.)
+    pub(crate) fn sync_if_written(&mut self) -> Result<()> {
+        if self.wal.is_dirty() || self.flushing_wal.as_ref().is_some_and(Wal::is_dirty) {
+            self.sync()
+        } else {
+            self.storage.await_syncs()
+        }
+    }
+
+    /// What opening this database recovered (all zero for a new one).
+    pub fn recovery(&self) -> &Recovery {
+        &self.recovery
     }
 
     /// Log writes ahead (the default), or not, as RocksDB's `WriteOptions::disableWAL` does: a

@@ -504,16 +504,27 @@ impl Engine {
         if self.job.is_some() {
             return Ok(true);
         }
+        Ok(self.merge_due())
+    }
+
+    /// Whether the policy asks for a merge of the tree as it stands (no job in progress counted).
+    pub(crate) fn merge_due(&self) -> bool {
+        self.merge_due_level().is_some()
+    }
+
+    /// The source level (1-based) of the merge the policy asks for next, if any. Universal
+    /// compaction merges sorted runs, not a level: its picks count as level 1's.
+    pub(crate) fn merge_due_level(&self) -> Option<usize> {
         if self.config.compaction.universal.is_some() {
-            return Ok(self.universal_pick().is_some());
+            return self.universal_pick().map(|_| 1);
         }
-        Ok(match self.config.compaction.granularity {
-            Granularity::Level => compaction::choose(&self.shape(), &self.config).is_some(),
+        match self.config.compaction.granularity {
+            Granularity::Level => compaction::choose(&self.shape(), &self.config).map(|p| p.level),
             Granularity::File => {
                 let runs_in_1 = self.levels.first().map_or(0, Vec::len);
-                compaction::choose_file(&self.file_shapes(), runs_in_1, &self.cursors, &self.config).is_some()
+                compaction::choose_file(&self.file_shapes(), runs_in_1, &self.cursors, &self.config).map(|p| p.level)
             }
-        })
+        }
     }
 
     /// Run merges until every level is within its limits.

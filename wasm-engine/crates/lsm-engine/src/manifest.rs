@@ -91,6 +91,8 @@ pub(crate) struct Manifest {
     pub number: u64,
     file: String,
     bytes: u64,
+    /// Bytes of a torn last record cut off when it was loaded.
+    pub cut: u64,
 }
 
 fn encode(record: &Record) -> Result<Vec<u8>> {
@@ -110,7 +112,7 @@ impl Manifest {
         }
         let bytes = encode(&Record::Snapshot(state.clone()))?;
         storage.commit_later(&file, &bytes)?;
-        Ok(Manifest { number, file, bytes: bytes.len() as u64 })
+        Ok(Manifest { number, file, bytes: bytes.len() as u64, cut: 0 })
     }
 
     #[cfg(test)]
@@ -160,7 +162,7 @@ impl Manifest {
                 if (valid as u64) < len {
                     storage.truncate(&file, valid as u64)?;
                 }
-                found = Some((Manifest { number: n, file, bytes: valid as u64 }, state));
+                found = Some((Manifest { number: n, file, bytes: valid as u64, cut: len - valid as u64 }, state));
                 break;
             }
             // No complete snapshot: a crash while this manifest was being started.

@@ -57,6 +57,9 @@ pub struct WriteStallState {
     pub slice_pages: u64,
     /// Output pages a slowed-down write merges at most (`pacing::SLOWDOWN_SLICE_PAGES`).
     pub slowdown_slice_pages: u64,
+    /// The level whose merge the policy asks for next and has not started (null: none is due,
+    /// or one is under way): what an over-full level waits for.
+    pub merge_due_level: Option<u32>,
 }
 
 /// What the pacer remembers between writes, refreshed only when the tree or the job changes (a

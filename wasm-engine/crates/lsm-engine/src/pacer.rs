@@ -34,6 +34,11 @@ impl Engine {
             pending_bytes: debt.pending_bytes,
             slice_pages: SLICE_PAGES,
             slowdown_slice_pages: SLOWDOWN_SLICE_PAGES,
+            merge_due_level: if self.job.is_some() || self.background_jobs() > 0 {
+                None
+            } else {
+                self.merge_due_level().map(|l| l as u32)
+            },
         }
     }
 

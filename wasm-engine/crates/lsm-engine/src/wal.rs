@@ -24,11 +24,20 @@ pub(crate) struct Wal {
     /// Off: writes are not logged (RocksDB's `WriteOptions::disableWAL`): faster, and what the
     /// buffer holds is lost on a crash. Flushed data is durable either way.
     logging: bool,
+    /// Writes appended since the last sync.
+    dirty: bool,
 }
 
 impl Wal {
     pub(crate) fn new(number: u64) -> Self {
-        Wal { number, file: wal_file_name(number), pending: Vec::new(), scratch: Vec::new(), logging: true }
+        Wal {
+            number,
+            file: wal_file_name(number),
+            pending: Vec::new(),
+            scratch: Vec::new(),
+            logging: true,
+            dirty: false,
+        }
     }
 
     /// Stop (or resume) logging writes; see `logging`.
@@ -43,6 +52,11 @@ impl Wal {
         self.logging
     }
 
+    /// Writes were logged since the last sync (they are not durable yet).
+    pub(crate) fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
     /// A log for the next buffer, sized like this one so its pending records do not regrow
     /// write by write. (This log keeps its records: until the flush commits, they still count.)
     pub(crate) fn successor(&self, number: u64) -> Wal {
@@ -52,6 +66,7 @@ impl Wal {
             pending: Vec::with_capacity(self.pending.capacity()),
             scratch: Vec::new(),
             logging: self.logging,
+            dirty: false,
         }
     }
 
@@ -79,6 +94,7 @@ impl Wal {
                 self.scratch.extend_from_slice(key);
             }
         }
+        self.dirty = true;
         let before = self.pending.len();
         frame::encode(&self.scratch, &mut self.pending);
         (self.pending.len() - before) as u64
@@ -95,6 +111,7 @@ impl Wal {
             self.pending.clear();
         }
         storage.sync(&self.file)?;
+        self.dirty = false;
         Ok(n)
     }
 
@@ -113,8 +130,8 @@ impl Wal {
 }
 
 /// Replay a log into `memtable`. A torn tail (an unfinished last record) is cut off; corruption
-/// anywhere is an error. Returns the number of records replayed.
-pub(crate) fn replay(number: u64, storage: &mut dyn Storage, memtable: &mut Memtable) -> Result<u64> {
+/// anywhere is an error.
+pub(crate) fn replay(number: u64, storage: &mut dyn Storage, memtable: &mut Memtable) -> Result<Replayed> {
     let file = wal_file_name(number);
     let len = storage.len(&file)?;
     let bytes = storage.read(&file, 0, len as usize)?;
@@ -139,7 +156,15 @@ pub(crate) fn replay(number: u64, storage: &mut dyn Storage, memtable: &mut Memt
     if (valid as u64) < len {
         storage.truncate(&file, valid as u64)?;
     }
-    Ok(records.len() as u64)
+    Ok(Replayed { records: records.len() as u64, bytes_cut: len - valid as u64 })
+}
+
+/// What replaying one log did.
+pub(crate) struct Replayed {
+    /// Records replayed into the buffer.
+    pub records: u64,
+    /// Bytes of a torn last record cut off.
+    pub bytes_cut: u64,
 }
 
 #[cfg(test)]
@@ -160,7 +185,8 @@ mod tests {
         s.append(w.file(), &w.pending[..5]).unwrap();
         s.crash(|_, _| usize::MAX);
         let mut m = Memtable::new();
-        assert_eq!(replay(3, &mut s, &mut m).unwrap(), 2);
+        let r = replay(3, &mut s, &mut m).unwrap();
+        assert_eq!((r.records, r.bytes_cut), (2, 5));
         assert_eq!(m.get(b"a"), Some(Some(&b"1"[..])));
         assert_eq!(m.get(b"b"), Some(None));
         assert_eq!(m.get(b"c"), None);

@@ -38,6 +38,8 @@ pub struct Progress {
 struct Tally {
     preload_done: u64,
     run_done: u64,
+    /// Puts and deletes executed, in either phase.
+    writes: u64,
     intents: Intents,
     results: Results,
 }
@@ -92,6 +94,7 @@ impl Tally {
         } else {
             self.preload_done += 1;
         }
+        self.writes += u64::from(class <= 2);
         Ok(class)
     }
 
@@ -186,6 +189,17 @@ impl Runner {
             run_done: self.tally.run_done,
             run_total: self.run_total,
         }
+    }
+
+    /// Operations executed so far (both phases) and, of them, the writes (puts and deletes).
+    /// After a `step` returns, every one of these writes is durable.
+    pub fn done(&self) -> (u64, u64) {
+        (self.tally.preload_done + self.tally.run_done, self.tally.writes)
+    }
+
+    /// Operations the source plans (both phases), when it knows its length.
+    pub fn planned(&self) -> Option<u64> {
+        self.run_total.map(|r| r + self.preload_total)
     }
 
     /// Whether a step has found the source exhausted: the report is then final.

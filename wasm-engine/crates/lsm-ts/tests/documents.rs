@@ -271,6 +271,7 @@ fn documents() -> BTreeMap<String, String> {
         .file("Run", "What the engine worker says between steps (lsm-runner, lsm-engine).")
         .doc::<runner::Progress>()
         .doc::<lsm_engine::merging::WriteStallState>()
+        .doc::<lsm_engine::recovery::Recovery>()
         .doc::<lsm_engine::batch::BatchResult>()
         .doc::<lsm_runner::calibrate::DevicePrices>()
         .file("TuneOptions", "The tuner's inputs besides the design and the workload (lsm-tune/src/options.rs).")

@@ -22,6 +22,7 @@ use lsm_core::config::EngineConfig;
 use lsm_core::error::Error;
 use lsm_engine::batch;
 use lsm_engine::engine::{Engine, Merging};
+use lsm_engine::run_log::{Acknowledged, Outcome, RunEnd, RunStart};
 use lsm_engine::storage::{Change, Journal, JournalStorage, MemStorage, Storage};
 use lsm_runner::report::Timings;
 use lsm_runner::runner::Runner;
@@ -162,6 +163,8 @@ pub struct WasmEngine {
     engine: Engine,
     runner: Option<Runner>,
     journal: Option<Journal>,
+    /// The running workload is recorded in the database (`begin_run`): each step acknowledges it.
+    recording: bool,
 }
 
 fn set(obj: &js_sys::Object, key: &str, value: &JsValue) {
@@ -202,7 +205,7 @@ impl WasmEngine {
         journal: Option<Journal>,
     ) -> Result<WasmEngine, JsError> {
         let engine = Engine::open(storage, config).map_err(js)?;
-        Ok(WasmEngine { engine, runner: None, journal })
+        Ok(WasmEngine { engine, runner: None, journal, recording: false })
     }
 
     /// Changes since the last call, for a journaled database:
@@ -320,7 +323,50 @@ impl WasmEngine {
     pub fn start_workload(&mut self, workload_json: &str) -> Result<(), JsError> {
         let w = Workload::from_json(workload_json).map_err(js)?;
         self.runner = Some(Runner::for_workload(&w).map_err(js)?);
+        self.recording = false;
         Ok(())
+    }
+
+    /// Record in the database that the started workload or trace begins, named `label`, with the
+    /// operations it plans; from here every `run_steps` records what it acknowledged (one append
+    /// and sync of the record per step), until `end_run`. A database reopened before `end_run`
+    /// says the run was interrupted (`recovery_json`).
+    pub fn begin_run(&mut self, label: &str) -> Result<(), JsError> {
+        let runner = self.runner.as_ref().ok_or_else(|| JsError::new("no workload has been started"))?;
+        let start = RunStart { label: label.to_string(), planned_operations: runner.planned(), planned_writes: None };
+        self.engine.begin_run(start).map_err(js)?;
+        self.recording = true;
+        Ok(())
+    }
+
+    /// Record the run's end: `cancelled` or finished, with its result in a line.
+    pub fn end_run(&mut self, cancelled: bool, result: &str) -> Result<(), JsError> {
+        if !self.recording {
+            return Err(JsError::new("no run is being recorded: call begin_run first"));
+        }
+        let outcome = if cancelled { Outcome::Cancelled } else { Outcome::Finished };
+        let acknowledged = self.acknowledged();
+        self.engine.end_run(RunEnd { outcome, acknowledged, result: result.to_string() }).map_err(js)?;
+        self.recording = false;
+        Ok(())
+    }
+
+    fn acknowledged(&self) -> Acknowledged {
+        let (operations, writes) = self.runner.as_ref().map_or((0, 0), Runner::done);
+        Acknowledged { operations, writes }
+    }
+
+    /// The run the database recorded last (`lsm_engine::run_log::RunRecord`, JSON; null for none):
+    /// the one in progress, or the last one found when it was opened.
+    pub fn last_run_json(&self) -> Result<String, JsError> {
+        json(&self.engine.last_run())
+    }
+
+    /// What opening this database recovered (`lsm_engine::recovery::Recovery`, JSON): the run it
+    /// recorded (interrupted when its `end` is null), logs replayed, torn tails cut, a cut-off
+    /// merge's tables deleted, the entries recovered and whether a merge is due.
+    pub fn recovery_json(&self) -> Result<String, JsError> {
+        json(self.engine.recovery())
     }
 
     /// Time every operation of the started workload or trace (latency percentiles per class and
@@ -336,6 +382,7 @@ impl WasmEngine {
             return Err(JsError::new(&format!("key_bytes: must be an integer in [8, 1024], got {key_bytes}")));
         }
         self.runner = Some(Runner::for_trace(name, text, key_bytes as usize));
+        self.recording = false;
         Ok(())
     }
 
@@ -344,6 +391,11 @@ impl WasmEngine {
     pub fn run_steps(&mut self, max_ops: u32) -> Result<String, JsError> {
         let runner = self.runner.as_mut().ok_or_else(|| JsError::new("no workload is running: start one first"))?;
         let p = runner.step(&mut self.engine, u64::from(max_ops)).map_err(js)?;
+        if self.recording {
+            // The step synced its writes; the record follows them.
+            let acknowledged = self.acknowledged();
+            self.engine.acknowledge_run(acknowledged).map_err(js)?;
+        }
         json(&p)
     }
 

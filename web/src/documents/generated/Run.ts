@@ -46,6 +46,52 @@ export type WriteStallState = {
   slice_pages: number;
   /** Output pages a slowed-down write merges at most (`pacing::SLOWDOWN_SLICE_PAGES`). */
   slowdown_slice_pages: number;
+  /**
+   * The level whose merge the policy asks for next and has not started (null: none is due,
+   * or one is under way): what an over-full level waits for.
+   */
+  merge_due_level: number | null;
+};
+
+/**
+ * What opening a stored database recovered (`Engine::recovery`); all zero for a new database.
+ */
+export type Recovery = {
+  /** A database was there (false: this open created it). */
+  existed: boolean;
+  /** The last run the database recorded, as recorded; `end` is null if it was interrupted. */
+  run: RunRecord | null;
+  /** Tables the manifest names, opened. */
+  tables: number;
+  /** Write-ahead logs replayed into the buffer (the writes not yet in a table). */
+  logs_replayed: number;
+  /** Log records replayed: writes that were in the buffer, recovered. */
+  log_records_replayed: number;
+  /**
+   * Bytes of an unfinished last log record cut off: a write that never reached the disk whole,
+   * so it was never acknowledged.
+   */
+  log_bytes_cut: number;
+  /**
+   * Bytes of an unfinished manifest record cut off: a flush or merge whose commit never
+   * reached the disk; the tree is as before it.
+   */
+  manifest_bytes_cut: number;
+  /**
+   * Tables no manifest entry names, deleted: the outputs of flushes or merges cut off before
+   * their commit (their inputs are still in the tree).
+   */
+  orphan_tables: number;
+  /** Their bytes. */
+  orphan_bytes: number;
+  /** Entries in the tree after recovery, buffer included (a key in several runs counts in each). */
+  entries: number;
+  /**
+   * The recovered tree has a merge due (a level over its capacity or run limit, as when an
+   * interrupted run left merging behind): with automatic merges, the next writes merge it a
+   * slice at a time (paced) or the next flush does (inline).
+   */
+  merge_due: boolean;
 };
 
 /**
@@ -79,6 +125,58 @@ export type DevicePrices = {
   page_read_us: number;
   /** µs per page written in large batches, made durable. */
   page_write_us: number;
+};
+
+/**
+ * How far a run's operations had been acknowledged: executed, and their writes synced.
+ */
+export type Acknowledged = {
+  /** Operations done (reads included). */
+  operations: number;
+  /** Of those, writes (puts and deletes), every one durable. */
+  writes: number;
+};
+
+/**
+ * How a run that ended ended.
+ */
+export type Outcome = "finished" | "cancelled";
+
+/**
+ * How a run ended, recorded at its end.
+ */
+export type RunEnd = {
+  /** Finished or cancelled. */
+  outcome: Outcome;
+  /** What it had done by then. */
+  acknowledged: Acknowledged;
+  /** The result in a line (the caller's words: throughput, I/O per operation). */
+  result: string;
+};
+
+/**
+ * The last run the database recorded: its start, its last acknowledgement and, unless it was
+ * interrupted, its end.
+ */
+export type RunRecord = {
+  /** What it was. */
+  start: RunStart;
+  /** As last recorded: at its end, or at the last batch acknowledged before an interruption. */
+  acknowledged: Acknowledged;
+  /** None: the run began and never ended — the database was interrupted during it. */
+  end: RunEnd | null;
+};
+
+/**
+ * What a run is, recorded when it begins.
+ */
+export type RunStart = {
+  /** The run as the caller names it (a workload's name and counts). */
+  label: string;
+  /** Operations it plans (preload and run), when the source knows its length. */
+  planned_operations: number | null;
+  /** Of those, the writes (puts and deletes) it plans, when known. */
+  planned_writes: number | null;
 };
 
 /**

@@ -15,6 +15,7 @@ import { forgetOpen, useLabEngine, withTask } from '../../engine/session';
 import { OpenDatabaseCard } from './OpenDatabaseCard';
 import { TaskProgress } from '../../ui/task/TaskProgress';
 import { suggestDatabaseName } from './runner';
+import { runStatus } from './runStatus';
 import type { LabSchema } from '../../documents/urls/lab';
 
 const BACKEND_NAME = { opfs: 'OPFS', idb: 'IndexedDB', memory: 'memory' } as const;
@@ -151,6 +152,7 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
               <tbody>
                 {list.map((d) => {
                   const isOpen = engine.open?.name === d.name && engine.open.backend === d.backend;
+                  const status = runStatus(d, isOpen && engine.busy !== null);
                   return (
                     <tr key={d.key} data-testid={`db-row-${d.backend}-${d.name}`} className={isOpen ? 'current' : undefined}>
                       <td className="mono nowrap">
@@ -162,9 +164,13 @@ export function DatabasesPanel({ url }: { url: UrlState<LabSchema> }) {
                         )}
                       </td>
                       <td>{BACKEND_NAME[d.backend]}</td>
-                      <td className="num">{formatBytes(d.bytes)}</td>
+                      <td className="num" data-testid={`db-size-${d.backend}-${d.name}`} data-bytes={d.bytes}>
+                        {formatBytes(d.bytes)}
+                      </td>
                       <td>{new Date(d.lastUsed).toLocaleString()}</td>
-                      <td>{d.lastRun ?? '—'}</td>
+                      <td data-testid={`db-run-${d.backend}-${d.name}`} data-state={status.kind} className={status.kind === 'interrupted' ? 'run-interrupted' : undefined}>
+                        {status.text}
+                      </td>
                       <td className="row-actions">
                         <button
                           type="button"

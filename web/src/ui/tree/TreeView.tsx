@@ -23,12 +23,14 @@ export interface TreeViewProps {
    * a projector. Unset: the usual sizes.
    */
   fitHeight?: number;
+  /** The level whose merge the engine has due and not started (the snapshot's `stall.merge_due_level`): marked "merge due". */
+  dueLevel?: number | null;
   'data-testid'?: string;
 }
 
 const BUFFER_COLOR = '#e09f3e';
 
-export const TreeView = memo(function TreeView({ tree, title, large, minLevels, fitHeight, ...rest }: TreeViewProps) {
+export const TreeView = memo(function TreeView({ tree, title, large, minLevels, fitHeight, dueLevel, ...rest }: TreeViewProps) {
   const [ref, width] = useWidth<HTMLDivElement>(720);
   const testId = rest['data-testid'] ?? 'tree';
   const narrow = width < 520;
@@ -46,6 +48,7 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
     rowGap,
     top: 8,
     minLevels,
+    dueLevel,
     bufferBytes: tree.buffer_capacity_bytes,
   });
   const legendY = layout.height + 6;
@@ -109,6 +112,7 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
               data-runs={l.runs.length}
               data-entries={l.entries}
               data-merging={l.merging ? 'true' : 'false'}
+              data-over-full={l.overFull ? 'true' : 'false'}
               transform={`translate(0, ${l.y})`}
             >
               <text x={4} y={rowHeight / 2 - 2} fontSize={font} fontWeight={600} fill="#1b2430" dominantBaseline="middle">
@@ -118,11 +122,19 @@ export const TreeView = memo(function TreeView({ tree, title, large, minLevels, 
                 x={4}
                 y={rowHeight / 2 + font}
                 fontSize={font - 3}
-                fill={l.merging || l.receiving ? '#d1495b' : '#4a5566'}
-                fontWeight={l.merging || l.receiving ? 700 : 400}
+                fill={l.merging || l.receiving || l.overFull ? '#d1495b' : '#4a5566'}
+                fontWeight={l.merging || l.receiving || l.overFull ? 700 : 400}
                 dominantBaseline="middle"
+                data-testid={`${testId}-level-${l.level}-label`}
               >
-                {l.merging ? `merging ↓ into L${l.level + 1}` : l.receiving ? 'receiving ↓' : l.placeholder ? 'empty' : l.capacityBytes === null ? `${l.runs.length} of ${l.maxRuns} files` : `${formatPercent(l.fill, 2)} full`}
+                {l.merging
+                  ? `merging ↓ into L${l.level + 1}`
+                  : l.receiving
+                    ? 'receiving ↓'
+                    : l.placeholder
+                      ? 'empty'
+                      : `${l.capacityBytes === null ? `${l.runs.length} of ${l.maxRuns} files` : `${formatPercent(l.fill, 2)}${narrow ? '' : ' full'}`}${l.overFull ? ' · merge due' : ''}`}
+                {l.overFull && <title>{`Level ${l.level}: a merge of it is due and has not started yet.`}</title>}
               </text>
               {l.merging && (
                 <path

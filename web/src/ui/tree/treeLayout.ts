@@ -39,6 +39,12 @@ export interface LevelRow {
   maxRuns: number;
   /** Drawn only so the picture keeps its height (the tree has no such level yet). */
   placeholder: boolean;
+  /**
+   * A merge of it is due and has not started: the engine says so (`dueLevel`), or it is over its
+   * byte capacity or run limit and not merging (paced merges behind the writes, a run cut off
+   * mid-merge, or merges left to Step).
+   */
+  overFull: boolean;
 }
 
 export interface TreeLayout {
@@ -58,6 +64,8 @@ export interface LayoutOptions {
   top: number;
   /** Draw at least this many levels (so the picture does not jump when level 2 appears). */
   minLevels?: number;
+  /** The level whose merge the engine has due and not started (`WriteStallState::merge_due_level`). */
+  dueLevel?: number | null;
   /** Bytes of one flushed buffer, for level 1 with merges by file (no byte capacity). */
   bufferBytes: number;
 }
@@ -124,6 +132,9 @@ export function layoutTree(tree: TreeShape, o: LayoutOptions): TreeLayout {
       capacityBytes: level.capacity_bytes,
       fill: capacity ? bytes / capacity : 0,
       merging: tree.merging_level === i + 1,
+      overFull:
+        tree.merging_level !== i + 1 &&
+        (o.dueLevel === i + 1 || (level.capacity_bytes !== null && capacity !== null && bytes > capacity) || level.runs.length > level.max_runs),
       receiving: tree.merging_level !== null && tree.merging_level === i,
       maxRuns: level.max_runs,
       placeholder: !tree.levels[i],
