@@ -28,6 +28,9 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
   const scale = parseScale(option('--scale', '1'), fail);
   const repeats = Number(option('--repeats', '3'));
   if (!(Number.isInteger(repeats) && repeats >= 1 && repeats <= 20)) fail(`--repeats must be a whole number in [1, 20], got "${option('--repeats')}"`);
+  // engine: the engine's generator plays YCSB's files; cpp / java: YCSB's CoreWorkload as that client plays it.
+  const ycsbClient = option('--ycsb-client', 'engine');
+  if (!['engine', 'cpp', 'java'].includes(ycsbClient)) fail(`--ycsb-client must be engine, cpp or java, got "${ycsbClient}"`);
   const threads = Number(option('--threads', '1'));
   if (!(Number.isInteger(threads) && threads >= 1 && threads <= 64)) fail(`--threads must be a whole number in [1, 64], got "${option('--threads')}"`);
   const modeOption = option('--mode', 'user');
@@ -83,6 +86,7 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
           operations,
           repeats,
           threads,
+          ycsb_client: ycsbClient,
           modes,
           process: Object.fromEntries(modes.map((m) => [m, { compactions: PROOF_MODES[m].compactions, between: PROOF_MODES[m].between, threads: m === 'lab' ? 1 : threads }])),
           plugin,
@@ -103,6 +107,7 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
         currentText,
         blockCacheBytes,
         workload: `ycsb:${letter}`,
+        ycsbClient,
         records,
         operations,
         repeats,

@@ -26,7 +26,9 @@
  *          each level its own filter bits through the shipped C++ policy; the proof then builds the referee with it),
  *          --mode user|lab|both (default user: RocksDB as its users run it — background flushes and compactions,
  *          a restart between the load and the run; lab: the referee's synchronous lab mode; both: each workload
- *          both ways, side by side), --threads N (default 1: the run's client threads, user mode)
+ *          both ways, side by side), --threads N (default 1: the run's client threads, user mode),
+ *          --ycsb-client engine|cpp|java (default engine: who plays the YCSB workloads; cpp and java play
+ *          YCSB's CoreWorkload exactly as YCSB-cpp or YCSB's Java client does)
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -44,6 +46,7 @@ const operations = option('--operations', '500000');
 const rho = option('--robust', '0');
 const target = option('--target', 'engine');
 const letters = option('--only', 'abcdef');
+const ycsbClient = option('--ycsb-client', 'engine');
 function fail(message) {
   console.error(`tune-proof: ${message}`);
   process.exit(2);
@@ -91,7 +94,7 @@ console.log(`== tune from RocksDB as Monkey's Table 4 describes it: YCSB at ${Nu
 console.log('workload  recommended design                                                    current pred/meas     recommended pred/meas   gain pred / meas   relative error');
 try {
   for (const letter of letters) {
-    const { out, err } = lsmJson(['tune', '--config', path.join(root, 'public/presets/rocksdb-monkey-table4.json'), '--workload', `ycsb:${letter}`, '--records', records, '--operations', operations, '--robust', rho, '--target', target]);
+    const { out, err } = lsmJson(['tune', '--config', path.join(root, 'public/presets/rocksdb-monkey-table4.json'), '--workload', `ycsb:${letter}`, '--records', records, '--operations', operations, '--robust', rho, '--target', target, '--ycsb-client', ycsbClient]);
     const t = JSON.parse(out);
     const rec = t[t.recommended];
     const files = {};

@@ -329,9 +329,9 @@ function exportRocksdb(configFile, workloadFile) {
 /**
  * One case: the OPTIONS text `currentText` (sizes already as they should run), a block cache of
  * `blockCacheBytes` for the current design, workload `workload` (ycsb:a … or a file) at
- * `records` / `operations`, `repeats` runs per design alternating. Files go under `dir`.
+ * `records` / `operations` (a YCSB file played by `ycsbClient`: engine, cpp or java), `repeats` runs per design alternating. Files go under `dir`.
  */
-export async function runProof({ driver, dir, currentText, blockCacheBytes = DEFAULT_BLOCK_CACHE, workload, records, operations, repeats = 3, mode = 'user', threads = 1, calibration = null, plugin = null, log = () => {} }) {
+export async function runProof({ driver, dir, currentText, blockCacheBytes = DEFAULT_BLOCK_CACHE, workload, ycsbClient = 'engine', records, operations, repeats = 3, mode = 'user', threads = 1, calibration = null, plugin = null, log = () => {} }) {
   const processArgs = modeArgs(mode, threads);
   fs.mkdirSync(dir, { recursive: true });
   const file = (name, text) => {
@@ -352,7 +352,7 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
   const currentConfig = file('current.engine.json', `${JSON.stringify(config, null, 2)}\n`);
 
   const t0 = Date.now();
-  const tuned = lsm(['tune', '--config', currentConfig, '--workload', workload, '--records', String(records), '--operations', String(operations), '--target', 'rocksdb', ...(plugin ? ['--plugin', plugin] : [])]);
+  const tuned = lsm(['tune', '--config', currentConfig, '--workload', workload, '--records', String(records), '--operations', String(operations), '--ycsb-client', ycsbClient, '--target', 'rocksdb', ...(plugin ? ['--plugin', plugin] : [])]);
   const tuneMs = Date.now() - t0;
   const t = JSON.parse(tuned.stdout);
   // A gain inside the model's error says "keep your design": then nothing changes.

@@ -66,14 +66,16 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
     current.validate()?;
     workload.validate()?;
     options.validate()?;
-    // The predictor prices engine operations: a read-modify-write is a lookup and a write.
+    // The predictor prices engine operations: a read-modify-write is a lookup and a write. The
+    // result carries the workload as given, so its bundle replays the client's operations.
     let engine_ops = workload.engine_view();
-    let workload = &engine_ops;
-    if options.target == Target::Rocksdb && predict::rocksdb_shaped(current) {
-        rocksdb::search(current, workload, options)
+    let mut result = if options.target == Target::Rocksdb && predict::rocksdb_shaped(current) {
+        rocksdb::search(current, &engine_ops, options)
     } else {
-        engine_search::search(current, workload, options)
-    }
+        engine_search::search(current, &engine_ops, options)
+    }?;
+    result.workload = workload.clone();
+    Ok(result)
 }
 
 /// `workload` with its class shares replaced by `mix` (zero-result lookups, non-zero-result

@@ -102,3 +102,21 @@ fn a_scrambled_zipfian_is_flatter_than_the_plain_one() {
     eprintln!("YCSB C: engine's zipf measured {me:.4} predicted {pe:.4}; YCSB's measured {my:.4} predicted {py:.4}");
     assert!(my > me && py > pe, "the scrambled Zipfian reads more: {my} vs {me}, predicted {py} vs {pe}");
 }
+
+#[test]
+fn tuning_a_clients_workload_keeps_it_and_the_recommendation_holds() {
+    // The tuner prices engine operations (the client's extra reads) but hands back the workload as
+    // given, so the bundle and the proof replay YCSB's own operations.
+    let w = played('b', YcsbClient::Cpp, 40_000, 20_000);
+    let current = rocksdb_cached();
+    let r = lsm_tune::tune(&current, &w, 0.0, lsm_tune::Target::Rocksdb).unwrap();
+    assert_eq!(r.workload, w);
+    let (now, then) = (measured(&current, &w), measured(&r.nominal.config, &w));
+    let predicted = r.nominal.prediction.expected / r.current.prediction.expected - 1.0;
+    eprintln!(
+        "YCSB B (YCSB-cpp): current {now:.4}, recommended {then:.4} ({:+.1}%, predicted {:+.1}%)",
+        (then / now - 1.0) * 100.0,
+        predicted * 100.0
+    );
+    assert!(then <= now * 1.02, "the recommendation reads more: {then} against {now}");
+}
