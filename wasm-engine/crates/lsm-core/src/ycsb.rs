@@ -27,6 +27,8 @@ use crate::math::{ln, pow};
 pub const SCRAMBLED_ZETAN: f64 = 26.469_028_201_783_02;
 /// The Zipf items the scrambled Zipfian draws ranks from, less one (`ITEM_COUNT`, `kItemCount`).
 pub const SCRAMBLED_ITEM_COUNT: u64 = 10_000_000_000;
+/// The ranks the scrambled Zipfian draws over: `ZipfianGenerator(0, ITEM_COUNT)` holds one more.
+pub const SCRAMBLED_RANKS: u64 = SCRAMBLED_ITEM_COUNT + 1;
 /// The only Zipfian constant YCSB's scrambled Zipfian has ζ for (`USED_ZIPFIAN_CONSTANT`).
 pub const ZIPFIAN_CONSTANT: f64 = 0.99;
 /// Most fields a row may have here.
@@ -378,6 +380,11 @@ impl GrayZipf {
         }
     }
 
+    /// A rank over the items it was built for (YCSB's `nextValue()`).
+    pub fn draw(&self, u: f64) -> u64 {
+        self.rank(u, self.items)
+    }
+
     /// The probability `rank` gives `k` over `count` items (exact for Gray's formula).
     pub fn mass(&self, k: u64, count: u64) -> f64 {
         match k {
@@ -394,7 +401,7 @@ impl GrayZipf {
 /// The scrambled Zipfian's rank sampler: Gray's formula over 10¹⁰ + 1 items, with YCSB's
 /// precomputed ζ at θ = 0.99 and ζ by Euler–Maclaurin otherwise (YCSB-cpp sums 10¹⁰ terms).
 pub fn scrambled_ranks(theta: f64) -> GrayZipf {
-    let items = SCRAMBLED_ITEM_COUNT + 1;
+    let items = SCRAMBLED_RANKS;
     let zetan = if theta == ZIPFIAN_CONSTANT { SCRAMBLED_ZETAN } else { zeta_large(items, theta) };
     GrayZipf::new(items, theta, zetan)
 }

@@ -144,7 +144,7 @@ fn zipf_bins(keys: f64, theta: f64, exact: f64, growth: f64) -> Vec<(f64, f64, f
 /// of them fold onto each key about 10¹⁰/keys times).
 fn scrambled_bins(keys: f64, theta: f64, exact: f64, growth: f64) -> Vec<(f64, f64)> {
     let ranks = lsm_core::ycsb::scrambled_ranks(theta);
-    let items = lsm_core::ycsb::SCRAMBLED_ITEM_COUNT + 1;
+    let items = lsm_core::ycsb::SCRAMBLED_RANKS;
     let n = keys.floor().max(1.0) as u64;
     let floor = (1.0 - ranks.cdf(n, items)) / n as f64;
     let mut out = Vec::new();

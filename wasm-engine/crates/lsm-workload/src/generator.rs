@@ -7,7 +7,7 @@ pub use crate::ops::{Intent, Op, OpSource, OwnedOp, Phase};
 use lsm_core::math::ln;
 use lsm_core::rng::{Rng, Zipf};
 use lsm_core::workload::{Distribution, Workload};
-use lsm_core::ycsb::{GrayZipf, SCRAMBLED_ITEM_COUNT, exponential_gamma, fnv64, scrambled_ranks};
+use lsm_core::ycsb::{GrayZipf, YcsbClient, exponential_gamma, scramble, scrambled_ranks};
 
 /// A `Workload` as a deterministic `OpSource`: the preload's inserts, then the run. One
 /// document gives the same operations natively and in wasm. A document with `ycsb` is played
@@ -212,8 +212,8 @@ impl Synthetic {
         let n = self.inserted;
         for _ in 0..HOTSPOT_TRIES {
             let index = if let Some((ranks, items)) = &self.scrambled {
-                let rank = ranks.rank(self.rng.next_f64(), SCRAMBLED_ITEM_COUNT + 1);
-                fnv64(rank) % *items
+                // YCSB-cpp's unsigned scramble: never None.
+                scramble(YcsbClient::Cpp, ranks.draw(self.rng.next_f64()), *items).unwrap_or(n)
             } else if let Some(gamma) = self.exponential {
                 let back = (-ln(1.0 - self.rng.next_f64()) / gamma).trunc();
                 if back >= n as f64 {

@@ -16,8 +16,8 @@ use lsm_core::math::ln;
 use lsm_core::rng::Rng;
 use lsm_core::workload::{Distribution, Workload};
 use lsm_core::ycsb::{
-    GrayZipf, LengthDistribution, YcsbClient, YcsbPlay, YcsbUpdates, ZIPFIAN_CONSTANT, exponential_gamma, field_name,
-    key_name, scramble, scrambled_items, scrambled_ranks, zeta,
+    GrayZipf, LengthDistribution, YcsbPlay, YcsbUpdates, ZIPFIAN_CONSTANT, exponential_gamma, field_name, key_name,
+    scramble, scrambled_items, scrambled_ranks, zeta,
 };
 
 use crate::ops::{Intent, Op, OpSource, Phase};
@@ -204,7 +204,7 @@ impl CoreWorkload {
         match chooser {
             Chooser::Uniform => rng.below(self.records.max(1)),
             Chooser::Scrambled { ranks, items } => loop {
-                let rank = ranks.rank(rng.next_f64(), ranks_count());
+                let rank = ranks.draw(rng.next_f64());
                 if let Some(k) = scramble(self.play.client, rank, *items)
                     && k <= last
                 {
@@ -357,11 +357,6 @@ impl CoreWorkload {
     }
 }
 
-/// The item count the scrambled Zipfian's ranks are drawn over (`nextValue()` uses its own).
-fn ranks_count() -> u64 {
-    lsm_core::ycsb::SCRAMBLED_ITEM_COUNT + 1
-}
-
 impl OpSource for CoreWorkload {
     fn next_op(&mut self) -> lsm_core::error::Result<Option<(Phase, Op<'_>)>> {
         if self.preload_left > 0 {
@@ -379,20 +374,12 @@ impl OpSource for CoreWorkload {
     }
 }
 
-/// The client a YCSB section names, for messages.
-pub fn client_name(client: YcsbClient) -> &'static str {
-    match client {
-        YcsbClient::Cpp => "YCSB-cpp",
-        YcsbClient::Java => "YCSB (Java)",
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generator::Generator;
     use lsm_core::workload::{Mix, Preload, WORKLOAD_KIND};
-    use lsm_core::ycsb::{SCRAMBLED_ITEM_COUNT, key_name, scrambled_ranks};
+    use lsm_core::ycsb::{SCRAMBLED_RANKS, YcsbClient, key_name, scrambled_ranks};
 
     fn workload(client: YcsbClient, records: u64, operations: u64, mix: Mix, distribution: Distribution) -> Workload {
         let play = YcsbPlay::defaults(client);
@@ -489,7 +476,7 @@ mod tests {
         // ranks per item remain).
         let items = 1000u64;
         let ranks = scrambled_ranks(0.99);
-        let count = SCRAMBLED_ITEM_COUNT + 1;
+        let count = SCRAMBLED_RANKS;
         let mut expected = vec![0.0f64; items as usize];
         let head = 10_000_000u64;
         let mut covered = 0.0;
