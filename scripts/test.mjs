@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * `npm test`: install what the suites need from Debian if it is missing, set up, then run every
- * suite — Rust (cargo test, clippy, rustfmt), TypeScript type checks and ESLint, Vitest for models and web,
+ * suite — Rust (cargo test built through clippy-driver, so the lints come with the test build; rustfmt), TypeScript type checks and ESLint, Vitest for models and web,
  * Playwright end-to-end in Debian's Chromium, the interop suites against a real RocksDB and
  * LevelDB, and a fuzzing smoke run — and end with one line `N passed, N failed` over all of them.
  * The summary above it gives each suite's count and wall time (and setup's and the native build's).
@@ -14,12 +14,12 @@
  *
  * Run some suites alone: `node scripts/test.mjs <suite>...` with suites from SUITES below, or
  * `quick`: the Rust unit tests, the TypeScript and dependency checks, models and web — no browser,
- * no RocksDB or LevelDB, no clippy, no fuzzing.
+ * no RocksDB or LevelDB, no wasm clippy, no fuzzing.
  *
  * Two suites run at a time (LANES below); the second lane's output goes to
  * .cache/results/<suite>.log and is printed at the end. LSM_TEST_SERIAL=1 runs them in turn.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -37,7 +37,7 @@ const MANIFEST = ['--manifest-path', 'wasm-engine/Cargo.toml'];
  * suite running beside another) or an array collecting the chunks (a check printed when done).
  * With `capture`, stdout is also returned.
  */
-function exec(cmd, args, { out = 'inherit', capture = false, cwd = root, env: childEnv = env } = {}) {
+function exec(cmd, args, { out = 'inherit', capture = false, captureStderr = false, cwd = root, env: childEnv = env } = {}) {
   const write = (chunk) => {
     if (out === 'inherit') process.stdout.write(chunk);
     else if (Array.isArray(out)) out.push(Buffer.from(chunk));
@@ -45,20 +45,26 @@ function exec(cmd, args, { out = 'inherit', capture = false, cwd = root, env: ch
   };
   write(`\n$ ${cmd} ${args.join(' ')}\n`);
   return new Promise((resolve) => {
-    const piped = capture || Array.isArray(out);
-    const stdio = piped ? ['ignore', 'pipe', out === 'inherit' ? 'inherit' : Array.isArray(out) ? 'pipe' : out] : ['ignore', out, out];
+    const piped = capture || captureStderr || Array.isArray(out);
+    const stdio = piped ? ['ignore', 'pipe', captureStderr || Array.isArray(out) ? 'pipe' : out === 'inherit' ? 'inherit' : out] : ['ignore', out, out];
     const child = spawn(cmd, args, { cwd, env: childEnv, stdio });
     const chunks = [];
+    const errChunks = [];
     child.stdout?.on('data', (chunk) => {
       if (capture) chunks.push(chunk);
       write(chunk);
     });
-    child.stderr?.on('data', write);
+    child.stderr?.on('data', (chunk) => {
+      if (captureStderr) errChunks.push(chunk);
+      write(chunk);
+    });
     child.on('error', (err) => {
       write(`${cmd} could not be started: ${err.message}\n`);
-      resolve({ status: 1, stdout: '' });
+      resolve({ status: 1, stdout: '', stderr: '' });
     });
-    child.on('close', (code) => resolve({ status: code ?? 1, stdout: Buffer.concat(chunks).toString('utf8') }));
+    child.on('close', (code) =>
+      resolve({ status: code ?? 1, stdout: Buffer.concat(chunks).toString('utf8'), stderr: Buffer.concat(errChunks).toString('utf8') }),
+    );
   });
 }
 
@@ -103,20 +109,62 @@ function cargoTestCounts(r) {
   return { passed, failed };
 }
 
-/** Every Rust test of the workspace: unit, integration and doc tests. */
-async function rust(ctx) {
-  return cargoTestCounts(await exec('cargo', ['test', '--workspace', '--no-fail-fast', ...MANIFEST, '--', '--color', 'never'], { ...ctx, capture: true }));
+/**
+ * The test build is also the clippy run: cargo compiles the workspace's own crates with
+ * clippy-driver (rustc plus clippy's lints, as `cargo clippy` does, but with code generation), so
+ * the lints cost no second compilation of the workspace in check mode. Dependencies are compiled
+ * by rustc as always. Every build that shares wasm-engine/target's debug artifacts sets the same
+ * wrapper, or cargo would rebuild the workspace's crates for the change.
+ */
+const clippyDriver = (() => {
+  const r = spawnSync('rustc', ['--print', 'sysroot'], { env, encoding: 'utf8' });
+  return r.status === 0 ? path.join(r.stdout.trim(), 'bin', 'clippy-driver') : null;
+})();
+// `--cap-lints=warn`: the workspace denies clippy::all, and a denied lint would stop the build
+// before any test ran; as warnings they are all reported, the tests run, and clippyCounts fails the
+// check on the first one (CLIPPY_ARGS is how cargo-clippy hands clippy-driver its arguments).
+const clippyEnv =
+  clippyDriver && fs.existsSync(clippyDriver) ? { ...env, RUSTC_WORKSPACE_WRAPPER: clippyDriver, CLIPPY_ARGS: '--cap-lints=warn' } : env;
+
+/**
+ * What the shared build said: a warning from rustc or clippy fails the check, as
+ * `cargo clippy -- -D warnings` would (cargo replays a fresh crate's warnings, so a warm build
+ * says them again). Counted as one test, beside the tests.
+ */
+function clippyCounts(r, ctx) {
+  const warned = [...r.stderr.matchAll(/^warning: `([^`]+)` \(([^)]+)\) generated \d+ warnings?/gm)].map((m) => `${m[1]} (${m[2]})`);
+  const clean = clippyEnv !== env && warned.length === 0 && !/^error(\[\w+\])?: /m.test(r.stderr);
+  if (clippyEnv === env) say(ctx, '[rust] clippy-driver was not found next to rustc: the lints did not run');
+  else if (!clean) say(ctx, `[rust] clippy: warnings in ${warned.join(', ') || 'the build (see above)'}`);
+  return clean;
 }
 
-/** The Rust unit tests alone (the `quick` tier): each crate's own `#[cfg(test)]` modules. */
+/**
+ * Every Rust test of the workspace: unit, integration and doc tests, and every target (benches in
+ * test mode) built through clippy; the lints count as one test.
+ */
+async function rust(ctx) {
+  const build = await exec('cargo', ['test', '--workspace', '--all-targets', '--no-fail-fast', ...MANIFEST, '--', '--color', 'never'], {
+    ...ctx,
+    capture: true,
+    captureStderr: true,
+    env: clippyEnv,
+  });
+  const doc = await exec('cargo', ['test', '--workspace', '--doc', ...MANIFEST, '--', '--color', 'never'], { ...ctx, capture: true, env: clippyEnv });
+  const tests = [cargoTestCounts(build), cargoTestCounts(doc)];
+  const lints = clippyCounts(build, ctx);
+  return { passed: tests[0].passed + tests[1].passed + (lints ? 1 : 0), failed: tests[0].failed + tests[1].failed + (lints ? 0 : 1) };
+}
+
+/** The Rust unit tests alone (the `quick` tier): each crate's own `#[cfg(test)]` modules, built as `rust` builds them. */
 async function rustUnit(ctx) {
-  return cargoTestCounts(await exec('cargo', ['test', '--workspace', '--lib', '--no-fail-fast', ...MANIFEST, '--', '--color', 'never'], { ...ctx, capture: true }));
+  return cargoTestCounts(await exec('cargo', ['test', '--workspace', '--lib', '--no-fail-fast', ...MANIFEST, '--', '--color', 'never'], { ...ctx, capture: true, env: clippyEnv }));
 }
 
 /** Lints and the dependency checks count as one test each: clean or not. */
 const RUST_LINTS = [
-  ['cargo', ['clippy', '--workspace', ...MANIFEST, '--all-targets', '--', '-D', 'warnings']],
-  // In the release profile, as setup builds the wasm: the proc macros it compiled for that build
+  // Clippy on the native targets runs inside the `rust` suite's build (clippyEnv). For wasm,
+  // in the release profile, as setup builds the wasm: the proc macros it compiled for that build
   // (wasm-bindgen's, serde's) are reused, instead of compiled again for this check (~4 min on a fresh clone).
   ['cargo', ['clippy', '--release', ...cargoPackageArgs('wasm'), ...MANIFEST, '--lib', '--target', 'wasm32-unknown-unknown', '--', '-D', 'warnings']],
   ['cargo', ['fmt', '--all', ...MANIFEST, '--check']],
