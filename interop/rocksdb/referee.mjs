@@ -141,15 +141,19 @@ export async function playStream({ driver, input, optionsFile, blockCacheBytes, 
 
 /**
  * Play workload W on RocksDB: `lsm ops --workload W [--records N --operations N]` piped into the
- * driver. Resolves to the driver's JSON; rejects with the failing side's status and stderr.
+ * driver; or a trace's operations, record by record: `trace` a KVBench trace (`lsm ops --trace`,
+ * integer keys at `keyBytes`), `rocksdbTrace` a RocksDB query trace (`lsm ops --rocksdb-trace`).
+ * Resolves to the driver's JSON; rejects with the failing side's status and stderr.
  */
-export async function playOnRocksdb({ lsm = LSM, workload, records, operations, optionsFile, blockCacheBytes, filterPlugin = false, dbDir, driver, extraArgs = [] }) {
+export async function playOnRocksdb({ lsm = LSM, workload, trace, rocksdbTrace, keyBytes, records, operations, optionsFile, blockCacheBytes, filterPlugin = false, dbDir, driver, extraArgs = [] }) {
   if (!driver) throw new Error('playOnRocksdb: driver is required (buildReferee(dir) compiles it)');
-  if (!workload) throw new Error('playOnRocksdb: workload is required (ycsb:a … ycsb:f, a YCSB properties file or Workload JSON)');
+  const inputs = [workload, trace, rocksdbTrace].filter((x) => x !== undefined);
+  if (inputs.length !== 1) throw new Error('playOnRocksdb: give exactly one of workload (ycsb:a … ycsb:f, a YCSB properties file or Workload JSON), trace (KVBench) or rocksdbTrace');
   if (!fs.existsSync(lsm)) {
     throw new Error(`${lsm} does not exist: build it with cargo build --release --bin lsm --manifest-path wasm-engine/Cargo.toml`);
   }
-  const opsArgs = ['ops', '--workload', workload];
+  const opsArgs = workload !== undefined ? ['ops', '--workload', workload] : trace !== undefined ? ['ops', '--trace', trace] : ['ops', '--rocksdb-trace', rocksdbTrace];
+  if (keyBytes !== undefined) opsArgs.push('--key-bytes', String(keyBytes));
   if (records !== undefined) opsArgs.push('--records', String(records));
   if (operations !== undefined) opsArgs.push('--operations', String(operations));
   return withDbDir(dbDir, async (db) => {

@@ -44,7 +44,7 @@ pub(crate) struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
-    /// Run a workload or a KVBench trace; write the Report (JSON) to R.json or stdout.
+    /// Run a workload, a KVBench trace or a RocksDB trace; write the Report (JSON) to R.json or stdout.
     ///
     /// Without --dir the database lives in memory and merges are paced, as in the browser; with
     /// --dir it is written to files there and merges run in the background (--merges to choose).
@@ -71,7 +71,7 @@ pub(crate) enum Command {
     ///
     /// What YCSB cannot run of W goes to stderr.
     Ycsb(YcsbArgs),
-    /// Fit a Workload to a KVBench trace; print the fit (JSON) with the Workload inside.
+    /// Fit a Workload to a KVBench or a RocksDB trace; print the fit (JSON) with the Workload inside.
     ///
     /// Operation mix (zero-result lookups apart), key popularity (uniform, or Zipf θ by maximum
     /// likelihood, with goodness of fit and a rank-frequency series), sizes.
@@ -115,7 +115,11 @@ pub(crate) enum Command {
     /// little-endian key length, key, u32 LE value length, value); `D` delete (length, key);
     /// `G`/`M`/`Q` lookup of an existing key / a key never inserted / either (a trace's); `S` scan of
     /// [start, end], both inclusive (length, start, length, end).
-    Ops(KeysArgs),
+    ///
+    /// The operations are a workload W's, a KVBench trace's (--trace) or a RocksDB query trace's
+    /// (--rocksdb-trace: each operation of a Write batch, each key of a MultiGet, each Seek as a
+    /// scan of [key, key]; what it cannot play is counted on stderr).
+    Ops(OpsArgs),
     /// Write amplification by destination level, at every N writes or every flush (JSON).
     ///
     /// Cumulative entries and bytes written by flushes and by merges into each level, indexed as
@@ -169,17 +173,20 @@ pub(crate) struct Store {
 
 #[derive(Debug, Args)]
 #[command(after_help = WORKLOADS)]
-#[command(group(ArgGroup::new("input").required(true).args(["workload", "trace"])))]
+#[command(group(ArgGroup::new("input").required(true).args(["workload", "trace", "rocksdb_trace"])))]
 pub(crate) struct RunArgs {
     /// The design: EngineConfig JSON.
     #[arg(long, value_name = "C.json", value_hint = ValueHint::FilePath)]
     pub(crate) config: String,
-    /// The workload W to run (give it or --trace).
+    /// The workload W to run (give it, --trace or --rocksdb-trace).
     #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
     pub(crate) workload: Option<String>,
-    /// A KVBench trace to run (I/U/D/Q/S lines; give it or --workload).
+    /// A KVBench trace to run (I/U/D/Q/S lines; give it, --rocksdb-trace or --workload).
     #[arg(long, value_name = "T.txt", value_hint = ValueHint::FilePath)]
     pub(crate) trace: Option<String>,
+    /// A RocksDB query trace to run (`DB::StartTrace`, `db_bench --trace_file`), record by record.
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) rocksdb_trace: Option<String>,
     #[command(flatten)]
     pub(crate) key_bytes: KeyBytes,
     /// Write the Report (JSON) to R.json instead of stdout.
@@ -285,10 +292,14 @@ pub(crate) struct YcsbArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(ArgGroup::new("input").required(true).args(["trace", "rocksdb_trace"])))]
 pub(crate) struct FitArgs {
-    /// The KVBench trace to fit (I/U/D/Q/S lines).
+    /// The KVBench trace to fit (I/U/D/Q/S lines; give it or --rocksdb-trace).
     #[arg(long, value_name = "T.txt", value_hint = ValueHint::FilePath)]
-    pub(crate) trace: String,
+    pub(crate) trace: Option<String>,
+    /// A RocksDB query trace to fit (`DB::StartTrace`, `db_bench --trace_file`; give it or --trace).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) rocksdb_trace: Option<String>,
     #[command(flatten)]
     pub(crate) key_bytes: KeyBytes,
 }
@@ -416,6 +427,25 @@ pub(crate) struct KeysArgs {
     /// The workload W whose keys are printed (inserts and updates only).
     #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
     pub(crate) workload: String,
+    #[command(flatten)]
+    pub(crate) counts: Counts,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = WORKLOADS)]
+#[command(group(ArgGroup::new("input").required(true).args(["workload", "trace", "rocksdb_trace"])))]
+pub(crate) struct OpsArgs {
+    /// The workload W whose operations are printed (give it, --trace or --rocksdb-trace).
+    #[arg(long, value_name = "W", value_hint = ValueHint::FilePath)]
+    pub(crate) workload: Option<String>,
+    /// A KVBench trace whose operations are printed (I/U/D/Q/S lines).
+    #[arg(long, value_name = "T.txt", value_hint = ValueHint::FilePath)]
+    pub(crate) trace: Option<String>,
+    /// A RocksDB query trace whose operations are printed (`db_bench --trace_file`).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) rocksdb_trace: Option<String>,
+    #[command(flatten)]
+    pub(crate) key_bytes: KeyBytes,
     #[command(flatten)]
     pub(crate) counts: Counts,
 }

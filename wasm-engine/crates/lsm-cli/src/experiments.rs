@@ -12,8 +12,9 @@ use lsm_runner::growth::{Growth, GrowthPolicy, GrowthSpec};
 use lsm_runner::write_amp::{WriteAmpRun, WriteAmpSpec};
 use lsm_workload::generator::{Generator, Intent, Op, OpSource, Phase};
 
-use super::cli::{GrowthArgs, KeysArgs, WritesArgs};
-use super::{load_config, load_workload, number, storage};
+use super::cli::{GrowthArgs, KeysArgs, OpsArgs, WritesArgs};
+use super::{key_bytes, load_config, load_workload, number, open_rocksdb_trace, print_notes, read, storage};
+use lsm_workload::kvbench::TraceReader;
 
 /// A write error on a stream to stdout: a closed pipe (the reader has what it wanted, as with
 /// `| head`) ends the command quietly; anything else is an error.
@@ -80,11 +81,21 @@ fn ops_record(op: &Op<'_>, out: &mut Vec<u8>) -> Result<()> {
     }
 }
 
-/// Every operation of the workload, phase markers included, as the binary stream the RocksDB
-/// referee plays (interop/rocksdb): the engine's own operations, keys and values byte for byte.
-pub(crate) fn ops(a: &KeysArgs) -> Result<()> {
-    let w = load_workload(&a.workload, &a.counts)?;
-    let mut generator = Generator::new(&w);
+/// Every operation of the workload (or trace), phase markers included, as the binary stream the
+/// RocksDB referee plays (interop/rocksdb): the engine's own operations, keys and values byte for byte.
+pub(crate) fn ops(a: &OpsArgs) -> Result<()> {
+    let (mut source, notes_of): (Box<dyn OpSource>, Option<&str>) = match (&a.workload, &a.trace, &a.rocksdb_trace) {
+        (Some(w), _, _) => (Box::new(Generator::new(&load_workload(w, &a.counts)?)), None),
+        (None, Some(t), _) => (Box::new(TraceReader::named(t, read(t)?, key_bytes(&a.key_bytes.key_bytes)?)), None),
+        (None, None, Some(t)) => (Box::new(open_rocksdb_trace(t)?), Some(t.as_str())),
+        (None, None, None) => {
+            return Err(Error::invalid("--workload/--trace/--rocksdb-trace", "give exactly one of them"));
+        }
+    };
+    if let Some(t) = notes_of {
+        print_notes(t, &source.notes());
+    }
+    let generator = &mut source;
     let mut out = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
     out.write_all(OPS_MAGIC).map_err(stdout_error)?;
     let mut phase = None;

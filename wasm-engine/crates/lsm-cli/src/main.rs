@@ -18,9 +18,10 @@ use lsm_engine::storage::{FileStorage, MemStorage, Storage};
 use lsm_runner::clock::now_ns;
 use lsm_runner::report::{Report, Timings};
 use lsm_runner::runner::Runner;
-use lsm_workload::fit::fit_trace;
+use lsm_workload::fit::{fit_rocksdb_trace, fit_trace};
 use lsm_workload::generator::Generator;
 use lsm_workload::kvbench;
+use lsm_workload::rocksdb_trace::RocksdbTrace;
 use lsm_workload::ycsb;
 
 /// Print to stdout; a reader that went away (`lsm trace … | head`) ends the output quietly
@@ -157,6 +158,18 @@ fn read(path: &str) -> Result<String> {
     std::fs::read_to_string(path).map_err(|e| Error::storage(path, e.to_string()))
 }
 
+/// A RocksDB query trace, opened (read and checked whole).
+fn open_rocksdb_trace(path: &str) -> Result<RocksdbTrace> {
+    RocksdbTrace::open(path, std::fs::read(path).map_err(|e| Error::storage(path, e.to_string()))?)
+}
+
+/// A source's notes (what a trace held that is not played as given) on stderr.
+fn print_notes(path: &str, notes: &[String]) {
+    for note in notes {
+        eprintln!("{path}: {note}");
+    }
+}
+
 fn load_config(path: &str) -> Result<EngineConfig> {
     EngineConfig::from_json(&read(path)?).map_err(|e| in_file(path, e))
 }
@@ -272,11 +285,17 @@ fn drive(runner: &mut Runner, engine: &mut Engine) -> Result<Timings> {
 fn run(a: &RunArgs) -> Result<()> {
     let config = load_config(&a.config)?;
     // clap has seen to it that exactly one of them is given.
-    let mut runner = match (&a.workload, &a.trace) {
-        (Some(w), _) => Runner::for_workload(&load_workload(w, &a.counts)?)?,
-        (None, Some(t)) => Runner::for_trace(t, read(t)?, key_bytes(&a.key_bytes.key_bytes)?),
-        (None, None) => return Err(Error::invalid("--workload/--trace", "give exactly one of them")),
+    let mut runner = match (&a.workload, &a.trace, &a.rocksdb_trace) {
+        (Some(w), _, _) => Runner::for_workload(&load_workload(w, &a.counts)?)?,
+        (None, Some(t), _) => Runner::for_trace(t, read(t)?, key_bytes(&a.key_bytes.key_bytes)?),
+        (None, None, Some(t)) => Runner::for_source(Box::new(open_rocksdb_trace(t)?), format!("rocksdb-trace:{t}")),
+        (None, None, None) => {
+            return Err(Error::invalid("--workload/--trace/--rocksdb-trace", "give exactly one of them"));
+        }
     };
+    if let Some(t) = &a.rocksdb_trace {
+        print_notes(t, &runner.source_notes());
+    }
     runner.time_operations();
     let mut engine = open_engine(config, &a.store)?;
     let timings = drive(&mut runner, &mut engine)?;
@@ -448,12 +467,15 @@ fn ycsb_properties(a: &YcsbArgs) -> Result<()> {
 }
 
 fn fit(a: &FitArgs) -> Result<()> {
-    let path = &a.trace;
-    let key_bytes = key_bytes(&a.key_bytes.key_bytes)?;
-    let fitted = fit_trace(path, read(path)?, key_bytes)?;
-    for note in &fitted.notes {
-        eprintln!("{path}: {note}");
-    }
+    let (path, fitted) = match (&a.trace, &a.rocksdb_trace) {
+        (Some(path), _) => (path, fit_trace(path, read(path)?, key_bytes(&a.key_bytes.key_bytes)?)?),
+        (None, Some(path)) => {
+            let data = std::fs::read(path).map_err(|e| Error::storage(path, e.to_string()))?;
+            (path, fit_rocksdb_trace(path, data)?)
+        }
+        (None, None) => return Err(Error::invalid("--trace/--rocksdb-trace", "give exactly one of them")),
+    };
+    print_notes(path, &fitted.notes);
     outln!("{}", serde_json::to_string_pretty(&fitted).map_err(|e| Error::invalid("fit", e.to_string()))?);
     Ok(())
 }

@@ -63,3 +63,48 @@ fn the_stream_is_the_generators_operations_byte_for_byte() {
     assert_eq!(markers, b"LR", "one load marker, then one run marker");
     assert_eq!(ops, 700);
 }
+
+/// A fixture db_bench recorded (crates/lsm-workload/tests/rocksdb-traces).
+fn rocksdb_fixture(name: &str) -> String {
+    format!("{}/../lsm-workload/tests/rocksdb-traces/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+#[test]
+fn a_rocksdb_trace_streams_record_by_record() {
+    let trace = rocksdb_fixture("fillrandom_2cf.trace");
+    let out = Command::new(env!("CARGO_BIN_EXE_lsm")).args(["ops", "--rocksdb-trace", &trace]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The puts to column family 1 are not played, and stderr says so.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!("{trace}: skipped 18 operations on column family 1 (only the default, 0, is replayed)\n")
+    );
+    let bytes = out.stdout;
+    assert_eq!(&bytes[..9], b"LSMOPS1\nR", "a trace is all run");
+    let mut reader = lsm_workload::rocksdb_trace::RocksdbTrace::open("t", std::fs::read(&trace).unwrap()).unwrap();
+    let mut at = 9;
+    let mut ops = 0;
+    while let Some((_, op)) = reader.next_op().unwrap() {
+        let Op::Put { intent, key, value, .. } = op else { panic!("{op:?}") };
+        assert_eq!(bytes[at], if intent == Intent::Insert { b'I' } else { b'U' });
+        at += 1;
+        assert_eq!(take(&bytes, &mut at), key);
+        assert_eq!(take(&bytes, &mut at), value);
+        ops += 1;
+    }
+    assert_eq!((ops, at), (22, bytes.len()));
+
+    // A truncated copy: exit code 1, the record and its offset, and nothing on stdout.
+    let cut = std::env::temp_dir().join(format!("lsm-ops-cut-{}.trace", std::process::id()));
+    let data = std::fs::read(&trace).unwrap();
+    std::fs::write(&cut, &data[..data.len() - 30]).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lsm"))
+        .args(["ops", "--rocksdb-trace", cut.to_str().unwrap()])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&cut).unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("lsm ops: ") && err.contains(": record 40 at byte ") && err.contains("truncated"), "{err}");
+}

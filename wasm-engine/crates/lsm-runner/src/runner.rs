@@ -151,6 +151,16 @@ impl Runner {
         Self::new(Box::new(TraceReader::named(name, text, key_bytes)), None, format!("trace:{name}"))
     }
 
+    /// Any other source of operations (a RocksDB trace); `source_name` is the Report's `source`.
+    pub fn for_source(source: Box<dyn OpSource>, source_name: String) -> Runner {
+        Self::new(source, None, source_name)
+    }
+
+    /// What the source could not play as given (a trace's skipped records), in words.
+    pub fn source_notes(&self) -> Vec<String> {
+        self.source.notes()
+    }
+
     fn new(source: Box<dyn OpSource>, workload: Option<Workload>, source_name: String) -> Runner {
         let (preload_total, run_total) = source.totals();
         Runner {

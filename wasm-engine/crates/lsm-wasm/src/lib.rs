@@ -150,6 +150,12 @@ pub fn fit_trace(name: &str, text: String, key_bytes: u32) -> Result<String, JsE
     json(&lsm_workload::fit::fit_trace(name, text, key_bytes as usize).map_err(js)?)
 }
 
+/// Fit a Workload to a RocksDB query trace file (its bytes): the same fit document (JSON).
+#[wasm_bindgen]
+pub fn fit_rocksdb_trace(name: &str, data: Vec<u8>) -> Result<String, JsError> {
+    json(&lsm_workload::fit::fit_rocksdb_trace(name, data).map_err(js)?)
+}
+
 /// The engine's crate version (`lsm --version` prints the same), for the About line and bug reports.
 #[wasm_bindgen]
 pub fn engine_version() -> String {

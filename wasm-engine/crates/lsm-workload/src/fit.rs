@@ -1,4 +1,4 @@
-//! Fitting a Workload to a trace: from the operations of a KVBench trace, estimate what the
+//! Fitting a Workload to a trace: from the operations of a KVBench or a RocksDB trace, estimate what the
 //! Workload document describes — the preload, the operation mix (zero-result lookups apart), the
 //! key popularity, entry sizes and data size — so a user's own trace can be replayed, tuned for
 //! and exported like any workload.
@@ -20,6 +20,7 @@ use serde::Serialize;
 
 use crate::generator::{Intent, Op, OpSource};
 use crate::kvbench::TraceReader;
+use crate::rocksdb_trace::RocksdbTrace;
 use lsm_core::error::{Error, Result};
 use lsm_core::workload::{
     Distribution, KEY_BYTES_RANGE, MAX_OPERATIONS, Mix, Preload, THETA_RANGE, VALUE_BYTES_RANGE, WORKLOAD_KIND,
@@ -101,7 +102,20 @@ struct KeyState {
 
 /// Fit a Workload to a KVBench trace (`name` is used in errors and in the workload's name).
 pub fn fit_trace(name: &str, text: String, key_bytes: usize) -> Result<TraceFit> {
-    let mut reader = TraceReader::named(name, text, key_bytes);
+    fit_source(name, &mut TraceReader::named(name, text, key_bytes), Some(key_bytes))
+}
+
+/// Fit a Workload to a RocksDB query trace file (`rocksdb_trace`); what the trace held that is
+/// not replayed (merges, other column families, …) is in the fit's notes.
+pub fn fit_rocksdb_trace(name: &str, data: Vec<u8>) -> Result<TraceFit> {
+    fit_source(name, &mut RocksdbTrace::open(name, data)?, None)
+}
+
+/// Fit a Workload to any trace's operations. `key_bytes` is the key length a trace without
+/// writes is taken to have (a KVBench reader's integer-key length); `None` for traces of raw
+/// keys, whose lookups' mean key length is used then.
+pub fn fit_source(name: &str, reader: &mut dyn OpSource, key_bytes: Option<usize>) -> Result<TraceFit> {
+    let (mut lookup_len_sum, mut lookup_len_n) = (0u64, 0u64);
     let mut keys: FxHashMap<Vec<u8>, KeyState> = FxHashMap::default();
     let mut in_preload = true;
     let (mut preload, mut run) = (0u64, 0u64);
@@ -148,13 +162,17 @@ pub fn fit_trace(name: &str, text: String, key_bytes: usize) -> Result<TraceFit>
                     k.live = false;
                 }
             }
-            Op::Get { key, .. } => match keys.get_mut(key) {
-                Some(k) if k.live => {
-                    counts[3] += 1;
-                    k.accesses += 1;
+            Op::Get { key, .. } => {
+                lookup_len_sum += key.len() as u64;
+                lookup_len_n += 1;
+                match keys.get_mut(key) {
+                    Some(k) if k.live => {
+                        counts[3] += 1;
+                        k.accesses += 1;
+                    }
+                    _ => counts[4] += 1,
                 }
-                _ => counts[4] += 1,
-            },
+            }
             Op::Range { lo, hi, .. } => {
                 counts[5] += 1;
                 span_sum += hi.saturating_sub(lo) as f64 + 1.0;
@@ -170,7 +188,8 @@ pub fn fit_trace(name: &str, text: String, key_bytes: usize) -> Result<TraceFit>
         return Err(Error::invalid("trace", format!("holds more than {MAX_OPERATIONS} operations in a phase")));
     }
 
-    let mut notes = Vec::new();
+    let mut notes = reader.notes();
+    let key_bytes = key_bytes.unwrap_or_else(|| lookup_len_sum.checked_div(lookup_len_n).map_or(16, |m| m as usize));
     let mut ranked: Vec<u64> = keys.values().map(|k| k.accesses).collect();
     ranked.sort_unstable_by(|a, b| b.cmp(a));
     let popularity = popularity(&ranked);

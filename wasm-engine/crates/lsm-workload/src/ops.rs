@@ -148,4 +148,9 @@ pub trait OpSource {
     fn next_op(&mut self) -> lsm_core::error::Result<Option<(Phase, Op<'_>)>>;
     /// Operations in the preload and in the run (the run total may be unknown for streams).
     fn totals(&self) -> (u64, Option<u64>);
+    /// What the source could not play as it was given (a trace's skipped records), in words;
+    /// commands print them, so nothing is dropped silently.
+    fn notes(&self) -> Vec<String> {
+        Vec::new()
+    }
 }
