@@ -43,13 +43,16 @@ mod block_cache;
 mod files;
 mod filter_sizing;
 mod mnemosyne;
+mod predictor;
+pub mod process;
 mod rocksdb;
 mod twin;
 
+pub use predictor::Predictor;
+pub use process::{Between, Device, Process, ProcessPricing, Scenario};
 pub use twin::TwinFigures;
 
 use super::keymap::KeyMap;
-use super::popularity::{BIN_GROWTH, EXACT_RANKS, Popularity, QUICK_BIN_GROWTH, QUICK_EXACT_RANKS};
 use super::writes::WriteSequence;
 
 /// Moments of the run phase at which lookups are priced.
@@ -86,6 +89,12 @@ pub struct Prediction {
     /// RocksDB twin measures, predicted from the file tree with key ranges and the block cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twin: Option<TwinFigures>,
+    /// For a RocksDB-shaped design priced under a restart (`process`), the scenarios' costs and
+    /// the range around `expected` that background timing leaves; absent for `continue` and for
+    /// a quick ranking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub process: Option<ProcessPricing>,
 }
 
 /// Whether `config` is priced as RocksDB reads it (RocksDB's data blocks and merges by file): on
@@ -425,48 +434,13 @@ pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction>
     Predictor::new(&workload.engine_view())?.predict(config, SAMPLES)
 }
 
-/// Predictions for one workload and many designs: the key popularity is built once, at full
-/// resolution and at the coarse one a quick first ranking uses.
-pub struct Predictor<'w> {
-    workload: &'w Workload,
-    writes: WriteSequence,
-    coarse: WriteSequence,
-}
-
-impl<'w> Predictor<'w> {
-    /// Builds the workload's key popularity once, for every design to be priced; fails if the
-    /// workload is invalid.
-    pub fn new(workload: &'w Workload) -> Result<Predictor<'w>> {
-        workload.validate()?;
-        let m = &workload.mix;
-        let writes = m.insert + m.update + m.delete;
-        let inserts = if writes > 0.0 { workload.operations as f64 * m.insert } else { 0.0 };
-        let keys_at_end = workload.preload.entries as f64 + inserts;
-        let keys = keys_at_end.max(1.0);
-        Ok(Predictor {
-            workload,
-            writes: WriteSequence::new(workload, Popularity::of(workload, keys, EXACT_RANKS, BIN_GROWTH)),
-            coarse: WriteSequence::new(workload, Popularity::of(workload, keys, QUICK_EXACT_RANKS, QUICK_BIN_GROWTH)),
-        })
-    }
-
-    /// `predict` with lookups priced at `samples` moments of the run phase (at least 1).
-    pub fn predict(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
-        predict_with(config, self.workload, &self.writes, samples)
-    }
-
-    /// A quick estimate for ranking many designs: coarse key popularity, lookups priced at
-    /// `samples` moments.
-    pub fn quick(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
-        predict_with(config, self.workload, &self.coarse, samples)
-    }
-}
-
 fn predict_with(
     config: &EngineConfig,
     workload: &Workload,
     writes: &WriteSequence,
     samples: usize,
+    scenarios: &[Scenario],
+    device: Device,
 ) -> Result<Prediction> {
     let samples_wanted = samples.max(1);
     config.validate()?;
@@ -511,8 +485,26 @@ fn predict_with(
         let updates = workload.mix.update + workload.mix.delete;
         let operations = workload.operations as f64;
         let reads = rocksdb::Reads { shares: [mix[0], mix[1], mix[2]], updates, span, key_space, operations };
-        let p = rocksdb::price(config, writes, &sizes, &flushes, &reads, samples_wanted);
-        let expected = mix.iter().zip(p.class_costs).map(|(w, c)| w * c).sum();
+        let mix_cost = |p: &rocksdb::Priced| mix.iter().zip(p.class_costs).map(|(w, c)| w * c).sum::<f64>();
+        // One scenario (quick, or `continue`), or low, point, high: the point is the prediction.
+        let priced: Vec<rocksdb::Priced> = scenarios
+            .iter()
+            .map(|s| rocksdb::price(config, writes, &sizes, &flushes, &reads, samples_wanted, (s, device)))
+            .collect();
+        let at = if priced.len() == 3 { 1 } else { 0 };
+        let process = (priced.len() == 3 && scenarios[1].between == Between::Restart).then(|| {
+            let of = |f: &dyn Fn(&rocksdb::Priced) -> f64| [f(&priced[0]), f(&priced[1]), f(&priced[2])];
+            ProcessPricing::of(
+                Between::Restart,
+                of(&mix_cost),
+                of(&|p| p.level0_at_open),
+                of(&|p| p.open_compaction_ops),
+            )
+        });
+        let Some(p) = priced.into_iter().nth(at) else {
+            return Err(Error::invalid("process", "no scenario to price"));
+        };
+        let expected = mix_cost(&p);
         return Ok(Prediction {
             class_costs: p.class_costs,
             mix,
@@ -524,6 +516,7 @@ fn predict_with(
             merges: p.merges,
             pages_written: p.pages_written,
             twin: Some(p.figures),
+            process,
         });
     }
     let mut sim = Sim {
@@ -581,5 +574,6 @@ fn predict_with(
         merges: sim.merges,
         pages_written: sim.pages_written,
         twin: None,
+        process: None,
     })
 }
