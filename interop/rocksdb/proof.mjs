@@ -416,7 +416,7 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
   const predicted = { current: t.current.prediction.expected, recommended: rec.prediction.expected };
   // The process model's range (a restart: level 0 at open and the open compaction's duration), or null (one process).
   const scenarios = (p) => (p.prediction.process ? { range: p.prediction.process.range, expected: p.prediction.process.expected, level0AtOpen: p.prediction.process.level0_at_open, openCompactionOps: p.prediction.process.open_compaction_ops } : null);
-  predicted.process = { current: scenarios(t.current), recommended: scenarios(rec), gainRange: keep ? [0, 0] : (t.rocksdb?.predicted_gain_range ?? null) };
+  predicted.process = { current: scenarios(t.current), recommended: scenarios(rec), gainRange: keep ? [0, 0] : (t.predicted_gain_range ?? t.rocksdb?.predicted_gain_range ?? null) };
   // Time as well as pages: each design's prediction priced on the calibrated device (`lsm predict --calibration`).
   if (calibration) {
     const calibrationFile = file('calibration.json', `${JSON.stringify(calibration, null, 2)}\n`);
