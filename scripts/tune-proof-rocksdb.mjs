@@ -133,7 +133,7 @@ export async function proveOnRocksdb({ work, records, operations, letters, optio
     const pairs = c.gains.blocksPerOp.pairs;
     const p = (x) => `${(100 * x).toFixed(1)}%`;
     console.log(
-      `  ${c.workload.padEnd(16)} ${c.mode.padEnd(4)}  current ${f4(cur.median)} [${f4(cur.min)}–${f4(cur.max)}] (×${(cur.min > 0 ? cur.max / cur.min : 0).toFixed(2)})  recommended ${f4(rec.median)} [${f4(rec.min)}–${f4(rec.max)}] (×${(rec.min > 0 ? rec.max / rec.min : 0).toFixed(2)})  gain ${p(pairs.median)} [${p(pairs.min)}…${p(pairs.max)}]  predicted ${p(c.predicted.gain)}`,
+      `  ${c.workload.padEnd(16)} ${c.mode.padEnd(4)}  current ${f4(cur.median)} [${f4(cur.min)}–${f4(cur.max)}] (×${(cur.min > 0 ? cur.max / cur.min : 0).toFixed(2)})  recommended ${f4(rec.median)} [${f4(rec.min)}–${f4(rec.max)}] (×${(rec.min > 0 ? rec.max / rec.min : 0).toFixed(2)})  gain ${p(pairs.median)} [${p(pairs.min)}…${p(pairs.max)}]  predicted ${p(c.predicted.gain)}${c.predicted.process?.gainRange ? ` [${p(c.predicted.process.gainRange[0])}…${p(c.predicted.process.gainRange[1])}]` : ''}${c.predicted.process?.current ? `; current I/O/op predicted ${f4(c.predicted.current)} [${f4(c.predicted.process.current.range[0])}–${f4(c.predicted.process.current.range[1])}]` : ''}`,
     );
   }
   console.log('\nsummary: workload, mode, predicted gain, measured gain (I/O per op), blocks read per op, written per user byte (run; load + run), ops/s');

@@ -251,6 +251,8 @@ export function proofFigures(report, pageBytes) {
     // and the tree as the run began: level 0's file count is what moves a run's cost most.
     process: report.process ? { compactions: report.process.compactions, between: report.process.between, threads: report.process.threads } : null,
     runStart: report.run_start ? { level0_files: report.run_start.level0_files, files_by_level: report.run_start.files_by_level, running_compactions: report.run_start.running_compactions } : null,
+    // The run's level 0 as it went (one client): rows [ops, seconds, L0 files, compactions running, flushes running, blocks read so far].
+    runSamples: report.run_samples?.rows?.length ? report.run_samples.rows : null,
   };
 }
 
@@ -352,7 +354,9 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
   const currentConfig = file('current.engine.json', `${JSON.stringify(config, null, 2)}\n`);
 
   const t0 = Date.now();
-  const tuned = lsm(['tune', '--config', currentConfig, '--workload', workload, '--records', String(records), '--operations', String(operations), '--ycsb-client', ycsbClient, '--target', 'rocksdb', ...(plugin ? ['--plugin', plugin] : [])]);
+  // The tune prices the run under the process the referee plays (a restart in the user mode, one process in the lab's).
+  const processFlags = ['--process', PROOF_MODES[mode].between, '--threads', String(threads)];
+  const tuned = lsm(['tune', '--config', currentConfig, '--workload', workload, '--records', String(records), '--operations', String(operations), '--ycsb-client', ycsbClient, '--target', 'rocksdb', ...processFlags, ...(plugin ? ['--plugin', plugin] : [])]);
   const tuneMs = Date.now() - t0;
   const t = JSON.parse(tuned.stdout);
   // A gain inside the model's error says "keep your design": then nothing changes.
@@ -410,10 +414,13 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
   }
   const of = (design, key) => runs[design].map((r) => r[key]);
   const predicted = { current: t.current.prediction.expected, recommended: rec.prediction.expected };
+  // The process model's range (a restart: level 0 at open and the open compaction's duration), or null (one process).
+  const scenarios = (p) => (p.prediction.process ? { range: p.prediction.process.range, expected: p.prediction.process.expected, level0AtOpen: p.prediction.process.level0_at_open, openCompactionOps: p.prediction.process.open_compaction_ops } : null);
+  predicted.process = { current: scenarios(t.current), recommended: scenarios(rec), gainRange: keep ? [0, 0] : (t.predicted_gain_range ?? t.rocksdb?.predicted_gain_range ?? null) };
   // Time as well as pages: each design's prediction priced on the calibrated device (`lsm predict --calibration`).
   if (calibration) {
     const calibrationFile = file('calibration.json', `${JSON.stringify(calibration, null, 2)}\n`);
-    const timeOf = (config) => JSON.parse(lsm(['predict', '--config', config, '--workload', workloadFile, '--calibration', calibrationFile]).stdout).time;
+    const timeOf = (config) => JSON.parse(lsm(['predict', '--config', config, '--workload', workloadFile, '--calibration', calibrationFile, ...processFlags]).stdout).time;
     predicted.time = { current: timeOf(pricedCurrent), recommended: timeOf(recommendedConfig), pageReadUs: calibration.page_read_us };
     // The device drifts on a shared machine: priced again at the read cost RocksDB itself timed in
     // these runs, a predicted ops/s separates the model's error from the device's.
@@ -421,7 +428,7 @@ export async function runProof({ driver, dir, currentText, blockCacheBytes = DEF
     if (runReadUs.length > 0) {
       const pageReadUs = spread(runReadUs).mean;
       const atRun = file('calibration.run-read-price.json', `${JSON.stringify({ ...calibration, page_read_us: pageReadUs }, null, 2)}\n`);
-      const timeAt = (config) => JSON.parse(lsm(['predict', '--config', config, '--workload', workloadFile, '--calibration', atRun]).stdout).time;
+      const timeAt = (config) => JSON.parse(lsm(['predict', '--config', config, '--workload', workloadFile, '--calibration', atRun, ...processFlags]).stdout).time;
       predicted.timeAtRunReadPrice = { current: timeAt(pricedCurrent), recommended: timeAt(recommendedConfig), pageReadUs };
     }
   }
@@ -524,6 +531,17 @@ export function proofLines(c) {
     lines.push(
       `  ${design.padEnd(12)} ${mem.padEnd(46)} ${c.predicted[design].toFixed(4).padStart(11)} ${range(runs.map((r) => r.ioPerOp), 4).padStart(11)} ${medianRange(runs.map((r) => r.blocksPerOp), 4).padStart(26)} ${range(runs.map((r) => r.dataBlocksPerOp), 4).padStart(11)} ${`${range(runs.map((r) => r.writtenPerUserByte), 3)}, ${range(runs.map((r) => r.writtenPerUserByteAll), 3)}`.padStart(23)}  ${range(runs.map((r) => r.opsPerSecond), 0).padEnd(22)} ${lat}`,
     );
+  }
+  const pp = c.predicted.process;
+  if (pp?.current) {
+    const f4 = (x) => x.toFixed(4);
+    const one = (d) => {
+      const m = spread(c.runs[d].map((r) => r.ioPerOp));
+      const p = pp[d];
+      return `${d} predicted ${f4(c.predicted[d])} [${f4(p.range[0])}–${f4(p.range[1])}] (L0 at open ${p.level0AtOpen.join('/')}, open compaction ${p.openCompactionOps.map((x) => x.toFixed(0)).join('/')} ops) measured ${f4(m.median)} [${f4(m.min)}–${f4(m.max)}]`;
+    };
+    lines.push(`  process model (restart; scenarios low/point/high), I/O per op: ${one('current')}; ${one('recommended')}`);
+    if (pp.gainRange) lines.push(`  gain predicted ${pct(c.predicted.gain)} [${pct(pp.gainRange[0])}…${pct(pp.gainRange[1])}], measured per pair ${pct(c.gains.blocksPerOp.pairs?.median ?? c.gains.blocksPerOp.gain)} [${pct(c.gains.blocksPerOp.pairs?.min ?? 0)}…${pct(c.gains.blocksPerOp.pairs?.max ?? 0)}]`);
   }
   if (c.runs.current.some((r) => r.runStart)) {
     const l0 = (d) => c.runs[d].map((r) => r.runStart?.level0_files ?? '?').join(', ');

@@ -312,6 +312,20 @@ struct Player {
     std::fprintf(stderr, "referee: closed (%.2f s) and reopened (%.2f s) RocksDB between the load and the run\n", boundary.close_seconds, boundary.open_seconds);
   }
 
+  // One row of `run_samples`: the run so far (operations, seconds, blocks read) and level 0 now.
+  void sample_run(const Phase& p) {
+    Boundary::Sample s;
+    s.ops = p.count_ops();
+    s.seconds = seconds_since(phase_started);
+    rocksdb::DB* d = db.get();
+    std::string l0;  // a string property in 7.8 (GetIntProperty does not know it)
+    s.level0_files = d->GetProperty("rocksdb.num-files-at-level0", &l0) ? std::strtoull(l0.c_str(), nullptr, 10) : 0;
+    s.running_compactions = int_property(d, "rocksdb.num-running-compactions");
+    s.running_flushes = int_property(d, "rocksdb.num-running-flushes");
+    for (const PerfSums* c : {&p.writes, &p.existing, &p.missing, &p.unknown, &p.scans}) s.block_reads += c->block_reads;
+    boundary.run_samples.push_back(s);
+  }
+
   // The run marker: the load finished, the boundary crossed, the run's counters started.
   void begin_run() {
     finish_phase(phases[0], args.sync_compactions);
@@ -325,6 +339,7 @@ struct Player {
     phases[1].seen = true;
     run_start_of(db.get(), num_levels, boundary);
     phase_started = Clock::now();
+    sample_run(phases[1]);
   }
 
   // The rest of the stream (the run) read into memory, then played by args.threads clients:
@@ -409,6 +424,7 @@ struct Player {
       in.done();
       p.seen = true;
       operations += 1;
+      if (current == 1 && (p.count_ops() % kRunSampleEvery) == 0) sample_run(p);
       if ((operations & 0xfff) == 0 && seconds_since(last_progress) > 10) {
         last_progress = Clock::now();
         std::fprintf(stderr, "referee: %" PRIu64 " operations played (%s phase)\n", operations, p.name);

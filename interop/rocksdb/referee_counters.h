@@ -126,6 +126,12 @@ struct OpSums {
   PerfSums writes, existing, missing, unknown, scans;
 
   void merge(const OpSums& o);
+  // Operations counted so far, every tag.
+  uint64_t count_ops() const {
+    uint64_t n = 0;
+    for (uint64_t c : ops) n += c;
+    return n;
+  }
 };
 
 struct Phase : OpSums {

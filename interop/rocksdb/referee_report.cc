@@ -413,6 +413,24 @@ std::string report_json(const Args& args, const Opened& db, const rocksdb::Optio
     j.field("block_cache_usage", boundary.block_cache_usage);
     j.end_object();
   }
+  // Compact rows [ops, seconds, level-0 files, compactions running, flushes running, blocks read so far].
+  j.key("run_samples");
+  j.begin_object();
+  j.field("every", kRunSampleEvery);
+  j.field("columns", "ops seconds level0_files running_compactions running_flushes block_reads");
+  j.key("rows").begin_array();
+  for (const auto& s : boundary.run_samples) {
+    j.begin_array(true);
+    j.num(s.ops);
+    j.real(s.seconds);
+    j.num(s.level0_files);
+    j.num(s.running_compactions);
+    j.num(s.running_flushes);
+    j.num(s.block_reads);
+    j.end_array();
+  }
+  j.end_array();
+  j.end_object();
   j.key("tree_after_load").raw(phases[0].tree);
   j.key("tree_after_run");
   if (current >= 1) j.raw(phases[1].tree); else j.null();

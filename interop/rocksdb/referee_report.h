@@ -21,7 +21,19 @@ struct Boundary {
   std::vector<uint64_t> files_by_level;
   uint64_t running_compactions = 0, running_flushes = 0, compaction_pending = 0, immutable_memtables = 0;
   uint64_t block_cache_usage = 0;
+  // The run's tree sampled as it goes (one client only: --threads 1), every `kRunSampleEvery`
+  // operations: how level 0 evolves while background work runs, and the blocks read so far,
+  // so each stretch's blocks per operation can be set beside the level-0 files it met.
+  struct Sample {
+    uint64_t ops = 0;
+    double seconds = 0;
+    uint64_t level0_files = 0, running_compactions = 0, running_flushes = 0, block_reads = 0;
+  };
+  std::vector<Sample> run_samples;
 };
+
+// Operations of the run between two samples of `Boundary::run_samples`.
+constexpr uint64_t kRunSampleEvery = 1000;
 
 // The tree as RocksDB holds it: every live table file per level, with its key range and entries.
 std::string tree_json(rocksdb::DB* db, int num_levels, int indent_depth);

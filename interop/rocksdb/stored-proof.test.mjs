@@ -117,3 +117,56 @@ test('as users run RocksDB and in the lab mode, side by side: the process model 
     );
   }
 });
+
+/**
+ * The process model (lsm-tune's predict/process.rs) against RocksDB as users run it: the tune priced under
+ * `restart` (Close's flush, level 0 at open, the open L0 compaction, then the compacted tree), with the range of its
+ * three timing scenarios. Stored by `npm run tune-proof -- --target rocksdb --mode user --repeats 3` for YCSB-cpp B
+ * exact at 100,000 records, scale 0.1 (`--ycsb-client cpp --only b`; before the model the current design was
+ * predicted at 2.61 I/O per op against 0.93 blocks measured) and the engine's YCSB A at 200,000, scale 0.2. Held:
+ * each stored measured median inside the stored predicted range, or, where not, the miss as measured (docs/tuning.md
+ * says why: the run's I/O counts the open compaction's writes, which the model does not price yet).
+ */
+test('the process model: predicted ranges against RocksDB as users run it (restart, background compactions)', (t) => {
+  const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+  const check = (name, file, expect) => {
+    const proof = read(file);
+    assert.deepEqual(proof.process.user, { compactions: 'background', between: 'restart', threads: 1 });
+    const [c] = proof.cases;
+    assert.ok(c.repeats >= 3, `${name}: ${c.repeats} repeats`);
+    const pp = c.predicted.process;
+    const io = (d) => median(c.runs[d].map((r) => r.ioPerOp));
+    for (const d of ['current', 'recommended']) {
+      const [lo, hi] = pp[d].range;
+      // The range is over the scenarios and holds the point.
+      assert.ok(lo <= c.predicted[d] && c.predicted[d] <= hi, `${name} ${d}: point ${c.predicted[d]} in [${lo}, ${hi}]`);
+      assert.equal(pp[d].expected[1], c.predicted[d]);
+      // One-client runs sample level 0 every 1,000 operations from the run's start.
+      for (const r of c.runs[d]) assert.equal(r.runSamples[0][2], r.runStart.level0_files, `${name} ${d}: the first sample is the run's start`);
+      t.diagnostic(`${name} ${d}: predicted ${c.predicted[d].toFixed(4)} [${lo.toFixed(4)}–${hi.toFixed(4)}] I/O per op, measured median ${io(d).toFixed(4)}; blocks/op ${c.blocksPerOp[d].median.toFixed(4)}`);
+    }
+    const pairs = c.gains.blocksPerOp.pairs;
+    t.diagnostic(`${name}: gain predicted ${(100 * c.predicted.gain).toFixed(1)}% [${(100 * pp.gainRange[0]).toFixed(1)}…${(100 * pp.gainRange[1]).toFixed(1)}], measured I/O ${(100 * c.gains.ioPerOp.gain).toFixed(1)}%, blocks per pair ${(100 * pairs.median).toFixed(1)}% [${(100 * pairs.min).toFixed(1)}…${(100 * pairs.max).toFixed(1)}]`);
+    expect({ c, pp, io, pairs });
+  };
+  check('YCSB-cpp B 100k', 'tune-proof-rocksdb-process-model-100k.json', ({ c, pp, io, pairs }) => {
+    // The current design: 1.3047 measured against 1.3349 predicted (was 2.61 under the lab's pricing), 2.3% under the
+    // range's low end: held within 5% of the point, and the miss below the range asserted as measured.
+    assert.ok(Math.abs(io('current') / c.predicted.current - 1) <= 0.05, `current ${io('current')} vs ${c.predicted.current}`);
+    assert.ok(io('current') < pp.current.range[0]);
+    // The recommendation: blocks read as predicted (0.6659 vs 0.6556), but its run's I/O (0.95) holds the pages the
+    // open compaction of its 17 level-0 files wrote, which the model leaves out: a miss above the range.
+    assert.ok(Math.abs(c.blocksPerOp.recommended.median / c.predicted.recommended - 1) <= 0.03);
+    assert.ok(io('recommended') > 1.4 * pp.recommended.range[1]);
+    // So the gain is over-predicted: every pair below the predicted range (37.3% [30.4…43.2] against [50.9…70.8]).
+    assert.ok(pairs.max < pp.gainRange[0], `pairs ${pairs.max} vs ${pp.gainRange[0]}`);
+  });
+  check('YCSB A 200k', 'tune-proof-rocksdb-process-model-200k.json', ({ c, pp, io }) => {
+    // The current design: 0.9624 measured against 0.9269 [0.8699–0.9524]: 1% above the range, within 5% of the point.
+    assert.ok(Math.abs(io('current') / c.predicted.current - 1) <= 0.05, `current ${io('current')} vs ${c.predicted.current}`);
+    // The recommendation inside its range (its open compaction is long: level 0 at 16–17 files).
+    assert.ok(pp.recommended.range[0] <= io('recommended') && io('recommended') <= pp.recommended.range[1], `recommended ${io('recommended')}`);
+    // The measured I/O gain inside the predicted range.
+    assert.ok(pp.gainRange[0] <= c.gains.ioPerOp.gain && c.gains.ioPerOp.gain <= pp.gainRange[1], `gain ${c.gains.ioPerOp.gain} vs ${pp.gainRange}`);
+  });
+});

@@ -349,6 +349,14 @@ pub(crate) struct TuneArgs {
     /// A calibration (`lsm calibrate`): the device --rank time prices the designs on.
     #[arg(long, value_name = "CAL.json", value_hint = ValueHint::FilePath)]
     pub(crate) calibration: Option<String>,
+    /// How RocksDB is run between the load and the run (--target rocksdb): restart (close and
+    /// reopen: Close flushes the memtable, level 0 is compacted at open; as the referee, YCSB and
+    /// db_bench run it) or continue (one process: the lab's pricing).
+    #[arg(long, value_name = "MODEL", default_value = "restart", value_parser = Named(&["restart", "continue"]))]
+    pub(crate) process: String,
+    /// The run's client threads, a whole number in [1, 64] (YCSB's threadcount).
+    #[arg(long, value_name = "N", default_value = "1", allow_negative_numbers = true)]
+    pub(crate) threads: String,
     #[command(flatten)]
     pub(crate) counts: Counts,
 }
@@ -367,6 +375,14 @@ pub(crate) struct PredictArgs {
     /// A calibration (`lsm calibrate`): also predict µs per operation and ops/s on that device.
     #[arg(long, value_name = "CAL.json", value_hint = ValueHint::FilePath)]
     pub(crate) calibration: Option<String>,
+    /// How a RocksDB-shaped design's store is run between the load and the run: continue (one
+    /// process, the lab's; the default here, what the twin compares with) or restart (as users
+    /// run RocksDB; `lsm tune --target rocksdb`'s default), with the range it leaves.
+    #[arg(long, value_name = "MODEL", default_value = "continue", value_parser = Named(&["restart", "continue"]))]
+    pub(crate) process: String,
+    /// The run's client threads, a whole number in [1, 64].
+    #[arg(long, value_name = "N", default_value = "1", allow_negative_numbers = true)]
+    pub(crate) threads: String,
 }
 
 #[derive(Debug, Args)]

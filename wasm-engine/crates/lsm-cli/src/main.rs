@@ -480,14 +480,32 @@ fn fit(a: &FitArgs) -> Result<()> {
     Ok(())
 }
 
+/// `--process` and `--threads` as the process model (`lsm_tune::predict::Process`), checked.
+fn process_of(between: &str, threads: &str) -> Result<lsm_tune::predict::Process> {
+    let p = lsm_tune::predict::Process { between: between.parse()?, threads: number(threads, "threads")? };
+    p.validate()?;
+    Ok(p)
+}
+
 fn predict(a: &PredictArgs) -> Result<()> {
     let config = load_config(&a.config)?;
     let workload = load_workload(&a.workload, &a.counts)?;
-    let p = lsm_tune::predict::predict(&config, &workload)?;
+    let calibration = match &a.calibration {
+        Some(path) => Some(Calibration::from_json(&read(path)?).map_err(|e| in_file(path, e))?),
+        None => None,
+    };
+    let process = process_of(&a.process, &a.threads)?;
+    let device = calibration.as_ref().map_or_else(lsm_tune::predict::Device::default, |c| lsm_tune::predict::Device {
+        block_read_us: c.page_read_us,
+        cpu_us: c.cpu_us[1],
+    });
+    let engine_ops = workload.engine_view();
+    let p = lsm_tune::predict::Predictor::new(&engine_ops)?
+        .with_process(process, device)
+        .predict(&config, lsm_tune::predict::SAMPLES)?;
     let mut doc = serde_json::to_value(&p).map_err(|e| Error::invalid("prediction", e.to_string()))?;
-    if let Some(path) = &a.calibration {
-        let calibration = Calibration::from_json(&read(path)?).map_err(|e| in_file(path, e))?;
-        let time = time_cost(&p.class_costs, &p.mix, &calibration);
+    if let Some(calibration) = &calibration {
+        let time = time_cost(&p.class_costs, &p.mix, calibration);
         eprintln!(
             "on {}: {:.1} µs per operation, {:.0} ops/s ({})",
             calibration.device, time.mean_us, time.ops_per_sec, calibration.store
@@ -551,6 +569,7 @@ fn tune(a: &TuneArgs) -> Result<()> {
             None => None,
         },
         plugin: a.plugin.as_deref().map(str::parse).transpose()?,
+        process: process_of(&a.process, &a.threads)?,
     };
     let started = now_ns();
     let result = lsm_tune::tune_with(&config, &workload, &options)?;

@@ -7,6 +7,7 @@ use lsm_core::calibration::Calibration;
 use lsm_core::error::{Error, Result};
 use serde::{Deserialize, Deserializer, Serialize};
 
+use crate::predict::{Device, Process};
 use crate::rank::Rank;
 use crate::rocksdb::memory::DEFAULT_WRITE_BUFFERS;
 use crate::rocksdb::per_level::Plugin;
@@ -88,12 +89,26 @@ pub struct TuneOptions {
     #[serde(default, deserialize_with = "parsed_option")]
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub plugin: Option<Plugin>,
+    /// How RocksDB is run between the load and the run (`restart`, the default, as the referee
+    /// and YCSB's and db_bench's runs do; or `continue`), and the run's client threads: what a
+    /// RocksDB-shaped design's run is priced under (`predict::process`).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
+    pub process: Process,
 }
 
 /// Allowed `TuneOptions::memory`, inclusive.
 pub const MEMORY_RANGE: (f64, f64) = (1_048_576.0, 1_125_899_906_842_624.0);
 
 impl TuneOptions {
+    /// The device the process model times operations on: the calibration's, else the
+    /// referee's machine's (`predict::Device::default`).
+    pub fn device(&self) -> Device {
+        self.calibration
+            .as_ref()
+            .map_or_else(Device::default, |c| Device { block_read_us: c.page_read_us, cpu_us: c.cpu_us[1] })
+    }
+
     /// ρ and the target; the current design's memory and RocksDB's 2 write buffers.
     pub fn new(rho: f64, target: Target) -> TuneOptions {
         TuneOptions {
@@ -104,6 +119,7 @@ impl TuneOptions {
             rank: Rank::Io,
             calibration: None,
             plugin: None,
+            process: Process::default(),
         }
     }
 
@@ -135,6 +151,7 @@ impl TuneOptions {
                 format!("must be a whole number in [1, 64], got {}", self.write_buffers),
             ));
         }
+        self.process.validate()?;
         match (&self.calibration, self.rank) {
             (None, Rank::Time) => Err(Error::invalid(
                 "calibration",

@@ -36,16 +36,18 @@ use lsm_core::compaction::{self, FlushPlan, Shape};
 use lsm_core::config::{BufferTrigger, EngineConfig, Granularity};
 use lsm_core::error::{Error, Result};
 use lsm_core::layout::{ENTRY_HEADER, PAGE_HEADER};
-use lsm_core::mnemosyne::skip_filter;
 use lsm_core::workload::Workload;
 
 mod block_cache;
 mod files;
 mod filter_sizing;
+mod lookups;
 mod mnemosyne;
+pub mod process;
 mod rocksdb;
 mod twin;
 
+pub use process::{Between, Device, Process, ProcessPricing, Scenario};
 pub use twin::TwinFigures;
 
 use super::keymap::KeyMap;
@@ -86,6 +88,12 @@ pub struct Prediction {
     /// RocksDB twin measures, predicted from the file tree with key ranges and the block cache.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub twin: Option<TwinFigures>,
+    /// For a RocksDB-shaped design priced under a restart (`process`), the scenarios' costs and
+    /// the range around `expected` that background timing leaves; absent for `continue` and for
+    /// a quick ranking.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub process: Option<ProcessPricing>,
 }
 
 /// Whether `config` is priced as RocksDB reads it (RocksDB's data blocks and merges by file): on
@@ -354,70 +362,6 @@ impl Sim<'_> {
     fn probe_order(&self) -> Vec<Run> {
         self.levels.iter().flatten().copied().collect()
     }
-
-    /// Expected I/O of a non-zero-result lookup, a zero-result lookup and a range lookup now, with
-    /// `now` writes done (the buffer holds `[buffer_lo, now)`).
-    fn lookup_costs(&self, now: f64, range_entries_per_key: f64) -> [f64; 3] {
-        let runs = self.probe_order();
-        let inserted = self.writes.inserted_before(now);
-        let bins = self.writes.popularity.bins(inserted);
-        // Updates since each run's start (and the buffer's): every run born before the run phase
-        // has seen all of them, so one exp per bin serves all those runs.
-        let u_all = self.writes.updates_in(0.0, now);
-        let u_of = |seq: f64| self.writes.updates_in(seq, now);
-        let u_buffer = u_of(self.buffer_lo);
-        let u_runs: Vec<f64> = runs.iter().map(|r| u_of(r.lo)).collect();
-        // Probe cost before each run: the false positives of the runs probed ahead of it.
-        // With Mnemosyne's C known, a lookup skips the filter of a run Mnemosyne would give none
-        // (mnemosyne::skip_filter) and reads its page.
-        let log_c = self.mnemosyne_log_c.get();
-        let skipped = |r: &Run| log_c.is_some() && skip_filter(r.entries, self.empty_probe_rate(r, now), log_c);
-        let fprs: Vec<f64> = runs.iter().map(|r| if skipped(r) { 1.0 } else { r.fpr() } * r.coverage).collect();
-        let ahead: Vec<f64> = fprs.iter().scan(0.0, |acc, f| Some(std::mem::replace(acc, *acc + f))).collect();
-        // Runs that start no later than the runs probed before them (always, with merges by level):
-        // a key's chance to be found by a run then only grows down the probe order.
-        let time_ordered =
-            runs.windows(2).all(|w| w[1].lo <= w[0].lo) && runs.first().is_none_or(|r| r.lo <= self.buffer_lo);
-        let mut existing = 0.0;
-        let mut mass = 0.0;
-        let hits_all = self.writes.hits(u_all);
-        for (b, &hit_all) in bins.iter().zip(hits_all.iter()) {
-            let m = b.p * b.count;
-            mass += m;
-            // P(a key's newest version was written at or after `seq`), with u updates since.
-            let newer_than = |seq: f64, u: f64| -> f64 {
-                let hit = if u == u_all { hit_all } else { b.hit(u) };
-                self.writes.newest_since(b, seq, inserted, hit)
-            };
-            let mut upper = newer_than(self.buffer_lo, u_buffer);
-            let mut cost = 0.0;
-            for ((r, above), &u) in runs.iter().zip(&ahead).zip(&u_runs) {
-                if upper >= 1.0 && time_ordered {
-                    // Every key of the bin was found above; older runs add exactly nothing.
-                    break;
-                }
-                let at_or_after_lo = newer_than(r.lo, u);
-                // Not `.max(0.0)`: in wasm that is a call to `fmax` (NaN rules), in the hottest loop.
-                let found_here = at_or_after_lo - upper;
-                if found_here > 0.0 {
-                    cost += found_here * (1.0 + above);
-                }
-                upper = at_or_after_lo;
-            }
-            existing += m * cost;
-        }
-        let existing = if mass > 0.0 { existing / mass } else { 0.0 };
-        let zero: f64 = fprs.iter().sum();
-        // The seek reads the page whose fence precedes the start; the first key at or after the
-        // start is on the next page when the start falls after that page's last key (1 in b);
-        // the scan then crosses a page boundary once per b keys it steps over.
-        // A run whose tables leave a hole at the range's start is not read at all.
-        let range: f64 = runs
-            .iter()
-            .map(|r| r.coverage * (1.0 + 1.0 / self.per_page) + r.entries * range_entries_per_key / self.per_page)
-            .sum();
-        [zero, existing, range]
-    }
 }
 
 /// Predict what a run of `workload` on `config` will measure (`Report` → I/O per operation).
@@ -431,6 +375,8 @@ pub struct Predictor<'w> {
     workload: &'w Workload,
     writes: WriteSequence,
     coarse: WriteSequence,
+    process: Process,
+    device: Device,
 }
 
 impl<'w> Predictor<'w> {
@@ -447,18 +393,46 @@ impl<'w> Predictor<'w> {
             workload,
             writes: WriteSequence::new(workload, Popularity::of(workload, keys, EXACT_RANKS, BIN_GROWTH)),
             coarse: WriteSequence::new(workload, Popularity::of(workload, keys, QUICK_EXACT_RANKS, QUICK_BIN_GROWTH)),
+            process: Process::CONTINUE,
+            device: Device::default(),
         })
     }
 
-    /// `predict` with lookups priced at `samples` moments of the run phase (at least 1).
+    /// The same predictor for a store run as `process` says (`Predictor::new`: `continue`, the
+    /// lab's), its operations timed on `device` (how many of them the open compaction lasts).
+    /// Only RocksDB-shaped designs are priced differently (`process`).
+    pub fn with_process(mut self, process: Process, device: Device) -> Predictor<'w> {
+        self.process = process;
+        self.device = device;
+        self
+    }
+
+    /// `predict` with lookups priced at `samples` moments of the run phase (at least 1); under a
+    /// restart, with the range of the process's scenarios (`Prediction::process`).
     pub fn predict(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
-        predict_with(config, self.workload, &self.writes, samples)
+        let scenarios = self.scenarios(config);
+        predict_with(config, self.workload, &self.writes, samples, &scenarios, self.device)
     }
 
     /// A quick estimate for ranking many designs: coarse key popularity, lookups priced at
-    /// `samples` moments.
+    /// `samples` moments, the process's point scenario only.
     pub fn quick(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
-        predict_with(config, self.workload, &self.coarse, samples)
+        let point = self.scenarios(config)[1];
+        predict_with(config, self.workload, &self.coarse, samples, &[point], self.device)
+    }
+
+    /// `config` priced under one explicit process `scenario` (the prediction's `process` is
+    /// None): what each scenario of `predict`'s range costs, for tests and for a caller that knows
+    /// its level 0 at open or its compaction's duration.
+    pub fn predict_scenario(&self, config: &EngineConfig, samples: usize, scenario: Scenario) -> Result<Prediction> {
+        predict_with(config, self.workload, &self.writes, samples, &[scenario], self.device)
+    }
+
+    /// The process's scenarios for `config` (low, point, high): its level-0 trigger and slowdown.
+    fn scenarios(&self, config: &EngineConfig) -> [Scenario; 3] {
+        let trigger = config.level(1).max_runs as usize + 1;
+        let slowdown = config.write_stalls.level0_slowdown_writes_trigger as usize;
+        Scenario::of(self.process, trigger, slowdown)
     }
 }
 
@@ -467,6 +441,8 @@ fn predict_with(
     workload: &Workload,
     writes: &WriteSequence,
     samples: usize,
+    scenarios: &[Scenario],
+    device: Device,
 ) -> Result<Prediction> {
     let samples_wanted = samples.max(1);
     config.validate()?;
@@ -511,8 +487,26 @@ fn predict_with(
         let updates = workload.mix.update + workload.mix.delete;
         let operations = workload.operations as f64;
         let reads = rocksdb::Reads { shares: [mix[0], mix[1], mix[2]], updates, span, key_space, operations };
-        let p = rocksdb::price(config, writes, &sizes, &flushes, &reads, samples_wanted);
-        let expected = mix.iter().zip(p.class_costs).map(|(w, c)| w * c).sum();
+        let mix_cost = |p: &rocksdb::Priced| mix.iter().zip(p.class_costs).map(|(w, c)| w * c).sum::<f64>();
+        // One scenario (quick, or `continue`), or low, point, high: the point is the prediction.
+        let priced: Vec<rocksdb::Priced> = scenarios
+            .iter()
+            .map(|s| rocksdb::price(config, writes, &sizes, &flushes, &reads, samples_wanted, (s, device)))
+            .collect();
+        let at = if priced.len() == 3 { 1 } else { 0 };
+        let process = (priced.len() == 3 && scenarios[1].between == Between::Restart).then(|| {
+            let of = |f: &dyn Fn(&rocksdb::Priced) -> f64| [f(&priced[0]), f(&priced[1]), f(&priced[2])];
+            ProcessPricing::of(
+                Between::Restart,
+                of(&mix_cost),
+                of(&|p| p.level0_at_open),
+                of(&|p| p.open_compaction_ops),
+            )
+        });
+        let Some(p) = priced.into_iter().nth(at) else {
+            return Err(Error::invalid("process", "no scenario to price"));
+        };
+        let expected = mix_cost(&p);
         return Ok(Prediction {
             class_costs: p.class_costs,
             mix,
@@ -524,6 +518,7 @@ fn predict_with(
             merges: p.merges,
             pages_written: p.pages_written,
             twin: Some(p.figures),
+            process,
         });
     }
     let mut sim = Sim {
@@ -581,5 +576,6 @@ fn predict_with(
         merges: sim.merges,
         pages_written: sim.pages_written,
         twin: None,
+        process: None,
     })
 }

@@ -339,6 +339,15 @@ pub struct RocksdbAdvice {
     /// when the OPTIONS file alone runs it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub plugin: Option<RequiredPlugin>,
+    /// The process the run was priced under (`TuneOptions::process`).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
+    pub process: crate::predict::Process,
+    /// `predicted_gain`'s range over the process's timing scenarios (level 0 at open, the open
+    /// compaction's duration; `predict::process`): [min, max]. None under `continue`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub predicted_gain_range: Option<[f64; 2]>,
 }
 
 /// A plugin the recommendation cannot run without.

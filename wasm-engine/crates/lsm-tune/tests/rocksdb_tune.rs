@@ -27,13 +27,21 @@ fn true_defaults() -> EngineConfig {
     lsm_export::import(text, lsm_export::ImportKind::Rocksdb).expect("imports").config
 }
 
+/// The search's inputs under the lab's process (`continue`): these tests hold the search's choices as the
+/// lab's pricing makes them; the restart's pricing is `process_model.rs`'s.
+fn lab_options(rho: f64) -> TuneOptions {
+    let mut o = TuneOptions::new(rho, Target::Rocksdb);
+    o.process = lsm_tune::predict::Process::CONTINUE;
+    o
+}
+
 fn ycsb(letter: char, records: u64, operations: u64) -> Workload {
     let text = lsm_workload::ycsb::core_workload(letter, records, operations).expect("core workload");
     lsm_workload::ycsb::from_properties(&text, "workload").expect("properties").workload
 }
 
 fn tuned(current: &EngineConfig, w: &Workload) -> TuneResult {
-    tune_with(current, w, &TuneOptions::new(0.0, Target::Rocksdb)).expect("tunes")
+    tune_with(current, w, &lab_options(0.0)).expect("tunes")
 }
 
 #[test]
@@ -126,7 +134,7 @@ fn w_mix(t: &TuneResult) -> [f64; 4] {
 fn a_memory_budget_is_an_input_and_a_too_small_one_is_refused() {
     let current = options("", "");
     let w = ycsb('c', 20_000, 10_000);
-    let mut o = TuneOptions::new(0.0, Target::Rocksdb);
+    let mut o = lab_options(0.0);
     o.memory = Some(8.0 * 1_048_576.0);
     let t = tune_with(&current, &w, &o).expect("tunes");
     assert_eq!(t.memory_bytes, 8.0 * 1_048_576.0);
@@ -172,7 +180,7 @@ fn every_move_exports_to_rocksdb_options_without_loss() {
 #[test]
 fn the_robust_view_says_why_it_equals_the_nominal_one() {
     let w = ycsb('b', 20_000, 10_000);
-    let t = tune_with(&options("", ""), &w, &TuneOptions::new(0.5, Target::Rocksdb)).expect("tunes");
+    let t = tune_with(&options("", ""), &w, &lab_options(0.5)).expect("tunes");
     assert_eq!(t.recommended, "robust");
     // The worst case within ρ = 0.5 is a mix away from the expected one, at a cost above it.
     assert!(t.robust.worst > t.robust.ranked(), "{} vs {}", t.robust.worst, t.robust.ranked());
@@ -265,7 +273,7 @@ fn the_plugin_is_searched_only_when_accepted_and_its_design_is_never_predicted_w
     let plain = tuned(&current, &w);
     assert!(advice(&plain).plugin.is_none() && advice(&plain).plugin_allowed.is_none());
     assert!(advice(&plain).changes.iter().all(|c| !c.option.contains("plugin")), "{:?}", advice(&plain).changes);
-    let mut o = TuneOptions::new(0.0, Target::Rocksdb);
+    let mut o = lab_options(0.0);
     o.plugin = Some(lsm_tune::Plugin::PerLevelFilters);
     let t = tune_with(&current, &w, &o).expect("tunes");
     assert_eq!(advice(&t).plugin_allowed, Some(lsm_tune::Plugin::PerLevelFilters));
@@ -334,7 +342,7 @@ fn the_recommendation_is_the_users_file_with_exactly_the_diff_changed() {
     let mut changed_somewhere = false;
     for (name, text) in [("welltuned", welltuned), ("partitioned", partitioned), ("kafka-like", kafka_like)] {
         let imported = lsm_export::import(text, lsm_export::ImportKind::Rocksdb).expect("imports");
-        let mut o = TuneOptions::new(0.0, Target::Rocksdb);
+        let mut o = lab_options(0.0);
         o.write_buffers = imported.write_buffers.unwrap_or(lsm_tune::DEFAULT_WRITE_BUFFERS);
         let t = tune_with(&imported.config, &w, &o).expect("tunes");
         let a = advice(&t);

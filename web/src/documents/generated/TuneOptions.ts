@@ -33,12 +33,37 @@ export type TuneOptions = {
    * can say.
    */
   plugin?: Plugin | null;
+  /**
+   * How RocksDB is run between the load and the run (`restart`, the default, as the referee
+   * and YCSB's and db_bench's runs do; or `continue`), and the run's client threads: what a
+   * RocksDB-shaped design's run is priced under (`predict::process`).
+   */
+  process?: Process;
 };
+
+/**
+ * Between the load and the run: the process restarts, or goes on.
+ */
+export type Between = "restart" | "continue";
 
 /**
  * A plugin the user accepts building into their application.
  */
 export type Plugin = "per-level-filters";
+
+/**
+ * How the store is run for the workload: the boundary between load and run, and the client
+ * threads of the run (YCSB's `threadcount`).
+ */
+export type Process = {
+  /** `restart` (the default, as the referee and YCSB's and db_bench's runs do) or `continue`. */
+  between?: Between;
+  /**
+   * Client threads of the run, in [1, 64]: they play more operations while the open
+   * compaction runs (it takes as long; the operations go faster).
+   */
+  threads?: number;
+};
 
 /**
  * The unit the tuner ranks designs by.

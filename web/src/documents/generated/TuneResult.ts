@@ -3,7 +3,7 @@
 
 import type { Calibration, TimeCost } from './Calibration';
 import type { EngineConfig } from './EngineConfig';
-import type { Plugin, Rank, Target } from './TuneOptions';
+import type { Between, Plugin, Process, Rank, Target } from './TuneOptions';
 import type { TwinFigures } from './Twin';
 import type { Workload } from './Workload';
 
@@ -167,6 +167,12 @@ export type Prediction = {
    * RocksDB twin measures, predicted from the file tree with key ranges and the block cache.
    */
   twin?: TwinFigures | null;
+  /**
+   * For a RocksDB-shaped design priced under a restart (`process`), the scenarios' costs and
+   * the range around `expected` that background timing leaves; absent for `continue` and for
+   * a quick ranking.
+   */
+  process?: ProcessPricing;
 };
 
 /**
@@ -195,6 +201,22 @@ export type Priced = {
    * class, their mean, ops/s).
    */
   time?: TimeCost | null;
+};
+
+/**
+ * What the process model gave: its scenarios' costs and what the run's start looked like.
+ */
+export type ProcessPricing = {
+  /** The process priced. */
+  between: Between;
+  /** I/O per operation: the low scenario's, the point's, the high's (`expected` is the point). */
+  expected: [number, number, number];
+  /** Level-0 files as the run begins (after Close's flush), per scenario. */
+  level0_at_open: [number, number, number];
+  /** The run's operations the open compaction lasts, per scenario (0: none was due). */
+  open_compaction_ops: [number, number, number];
+  /** The range stated: [min, max] over the scenarios. */
+  range: [number, number];
 };
 
 /**
@@ -248,6 +270,13 @@ export type RocksdbAdvice = {
    * when the OPTIONS file alone runs it.
    */
   plugin?: RequiredPlugin | null;
+  /** The process the run was priced under (`TuneOptions::process`). */
+  process?: Process;
+  /**
+   * `predicted_gain`'s range over the process's timing scenarios (level 0 at open, the open
+   * compaction's duration; `predict::process`): [min, max]. None under `continue`.
+   */
+  predicted_gain_range?: [number, number];
 };
 
 /**

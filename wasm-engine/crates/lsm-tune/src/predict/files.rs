@@ -51,6 +51,7 @@ pub(super) struct Span {
 }
 
 /// The tree: `levels[0]` is level 1 (RocksDB's L0, newest file first), deeper levels in key order.
+#[derive(Clone)]
 pub(super) struct FileTree<'a> {
     config: &'a EngineConfig,
     writes: &'a WriteSequence,
@@ -123,6 +124,13 @@ impl<'a> FileTree<'a> {
     /// The memtable holding writes `[lo, hi)` becomes a level-0 file; then merge until the
     /// policy is satisfied.
     pub(super) fn flush(&mut self, lo: f64, hi: f64) {
+        self.flush_held(lo, hi);
+        self.maintain();
+    }
+
+    /// The memtable holding writes `[lo, hi)` becomes a level-0 file, and no merge runs yet: a
+    /// flush whose compactions background work has not reached (`process`).
+    pub(super) fn flush_held(&mut self, lo: f64, hi: f64) {
         let n = self.writes.keys_in(lo, hi);
         if n < 1.0 {
             return;
@@ -139,7 +147,6 @@ impl<'a> FileTree<'a> {
         self.entries_written += n;
         self.files_written += 1.0;
         self.flushes += 1;
-        self.maintain();
     }
 
     fn shapes(&self) -> Vec<Vec<TableShape>> {
@@ -159,7 +166,8 @@ impl<'a> FileTree<'a> {
             .collect()
     }
 
-    fn maintain(&mut self) {
+    /// Merge until the policy is satisfied.
+    pub(super) fn maintain(&mut self) {
         if let Some(options) = &self.config.compaction.universal {
             self.maintain_universal(options);
             return;

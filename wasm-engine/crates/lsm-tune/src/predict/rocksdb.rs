@@ -18,7 +18,6 @@ use super::block_cache::{
     Age, Blocks, CacheShape, Meta, Requests, Times, characteristic_times, classes_of, hit_at, hit_typical, meta_block,
 };
 use super::files::{File, FileTree, first_block_reads, probe_list};
-use super::twin::TwinFigures;
 
 /// The false-positive rate of the filter a file of `entries` keys at engine `level` (1 = level 0,
 /// built by a flush) has (1: no filter): the structure the filter kind builds there
@@ -86,6 +85,32 @@ struct Moment {
     metadata: [f64; 2],
     /// The pages of those reads (a whole filter block of a big file spans many).
     metadata_pages: [f64; 2],
+}
+
+impl Moment {
+    /// `self` with `share` of its operations costing what `other` does instead.
+    fn blend(&self, other: &Moment, share: f64) -> Moment {
+        let mix = |a: f64, b: f64| a * (1.0 - share) + b * share;
+        let arr3 = |a: [f64; 3], b: [f64; 3]| [mix(a[0], b[0]), mix(a[1], b[1]), mix(a[2], b[2])];
+        let arr2 = |a: [f64; 2], b: [f64; 2]| [mix(a[0], b[0]), mix(a[1], b[1])];
+        Moment {
+            existing: arr3(self.existing, other.existing),
+            missing: arr3(self.missing, other.missing),
+            scan: arr2(self.scan, other.scan),
+            metadata: arr2(self.metadata, other.metadata),
+            metadata_pages: arr2(self.metadata_pages, other.metadata_pages),
+        }
+    }
+
+    /// Adds `m` × `weight`.
+    fn add(&mut self, m: &Moment, weight: f64) {
+        let add = |s: &mut [f64], x: &[f64]| s.iter_mut().zip(x).for_each(|(s, x)| *s += x * weight);
+        add(&mut self.existing, &m.existing);
+        add(&mut self.missing, &m.missing);
+        add(&mut self.scan, &m.scan);
+        add(&mut self.metadata, &m.metadata);
+        add(&mut self.metadata_pages, &m.metadata_pages);
+    }
 }
 
 /// How often a file's metadata is needed, per operation: its filter probed and its index read,
@@ -433,143 +458,9 @@ impl Pricer<'_> {
     }
 }
 
-/// The replayed tree's result: the twin's figures and the four class costs.
-pub(super) struct Priced {
-    pub(super) figures: TwinFigures,
-    /// Blocks read per zero-result lookup and per non-zero-result lookup (the pages of index and
-    /// filter blocks read with them), per scan; pages written
-    /// per run write.
-    pub(super) class_costs: [f64; 4],
-    pub(super) tree: Vec<Vec<f64>>,
-    pub(super) flushes: u64,
-    pub(super) merges: u64,
-    pub(super) pages_written: f64,
-}
+mod run;
 
-/// The workload as the pricing needs it.
-#[derive(Clone, Copy)]
-pub(super) struct Reads {
-    /// Shares of the operations: zero-result lookups, non-zero-result lookups, scans.
-    pub(super) shares: [f64; 3],
-    /// Share of the operations that update (or delete) an existing key.
-    pub(super) updates: f64,
-    /// Keys a scan spans (of the key space's ids).
-    pub(super) span: f64,
-    /// Ids of the key space.
-    pub(super) key_space: f64,
-    /// Operations of the run (its cache starts cold).
-    pub(super) operations: f64,
-}
-
-/// Replay `flush_at` (the writes at which the memtable is flushed) on the file tree and price the
-/// run at `samples` moments.
-pub(super) fn price(
-    config: &EngineConfig,
-    writes: &WriteSequence,
-    sizes: &Sizes,
-    flush_at: &[f64],
-    reads: &Reads,
-    samples: usize,
-) -> Priced {
-    let Reads { shares, updates, span, key_space, operations } = *reads;
-    let mut tree = FileTree::new(config, writes, sizes.entry_bytes);
-    let preload = writes.preload;
-    let mut buffer_lo = 0.0;
-    let load_flushes = flush_at.iter().take_while(|&&at| at <= preload).count();
-    for &at in &flush_at[..load_flushes] {
-        tree.flush(buffer_lo, at);
-        buffer_lo = at;
-    }
-    let user = |n: f64| n * sizes.entry_bytes;
-    let load_bytes = sizes.table_bytes(config, tree.entries_written, tree.files_written);
-    let files = |t: &FileTree<'_>| t.levels.iter().map(Vec::len).collect::<Vec<_>>();
-    let mut figures = TwinFigures {
-        load_bytes_written_per_user_byte: if preload > 0.0 { load_bytes / user(preload) } else { 0.0 },
-        files_after_load: files(&tree),
-        ..TwinFigures::default()
-    };
-    tree.reset_counters();
-    let run_writes = writes.end - preload;
-    let clock = RunClock { preload, writes: run_writes, operations };
-    let pricer = Pricer { config, writes, sizes, shares, updates, span, key_space, clock };
-    let n = samples.max(1);
-    // Moment i stands for the run's operations [i, i + 1) · N / n.
-    let mut moments = (0..n)
-        .map(|i| {
-            let (from, to) = (i as f64 / n as f64, (i as f64 + 1.0) / n as f64);
-            (preload + run_writes * (i as f64 + 0.5) / n as f64, (from * operations, to * operations))
-        })
-        .peekable();
-    let mut sum = Moment::default();
-    for &at in flush_at[load_flushes..].iter().chain(std::iter::once(&f64::INFINITY)) {
-        while let Some((now, ops)) = moments.next_if(|&(now, _)| now < at) {
-            let m = pricer.moment(&tree, buffer_lo, now, ops);
-            for (s, x) in sum.existing.iter_mut().zip(m.existing) {
-                *s += x / n as f64;
-            }
-            for (s, x) in sum.missing.iter_mut().zip(m.missing) {
-                *s += x / n as f64;
-            }
-            for (s, x) in sum.scan.iter_mut().zip(m.scan) {
-                *s += x / n as f64;
-            }
-            for (s, x) in sum.metadata.iter_mut().zip(m.metadata) {
-                *s += x / n as f64;
-            }
-            for (s, x) in sum.metadata_pages.iter_mut().zip(m.metadata_pages) {
-                *s += x / n as f64;
-            }
-        }
-        if at.is_finite() {
-            tree.flush(buffer_lo, at);
-            buffer_lo = at;
-        }
-    }
-    let [zero, existing, range] = shares;
-    let lookups = zero + existing;
-    let per_lookup = |i: usize| {
-        if lookups > 0.0 { (zero * sum.missing[i] + existing * sum.existing[i]) / lookups } else { 0.0 }
-    };
-    let accessed = lookups * per_lookup(0) + range * sum.scan[0];
-    let read = lookups * per_lookup(1) + range * sum.scan[1];
-    let run_bytes = sizes.table_bytes(config, tree.entries_written, tree.files_written);
-    figures.data_blocks_per_lookup = per_lookup(1);
-    figures.filters_per_lookup = per_lookup(2);
-    figures.metadata_blocks_per_lookup =
-        if lookups > 0.0 { (zero * sum.metadata[0] + existing * sum.metadata[1]) / lookups } else { 0.0 };
-    figures.data_blocks_per_scan = if range > 0.0 { sum.scan[1] } else { 0.0 };
-    figures.cache_hit_rate = if accessed > 0.0 { 1.0 - read / accessed } else { 0.0 };
-    figures.run_bytes_written_per_user_byte = if run_writes > 0.0 { run_bytes / user(run_writes) } else { 0.0 };
-    figures.files_after_run = files(&tree);
-    let pages_written = run_bytes / f64::from(config.page_bytes);
-    let tree_entries = tree
-        .levels
-        .iter()
-        .enumerate()
-        .map(|(l, files)| {
-            if l == 0 || files.is_empty() {
-                files.iter().map(|f| f.entries.round()).collect()
-            } else {
-                vec![files.iter().map(|f| f.entries).sum::<f64>().round()]
-            }
-        })
-        .collect();
-    Priced {
-        figures,
-        // A lookup's pages: its data blocks, and the pages of the index and filter blocks
-        // (partitions) it reads when they are not cached.
-        class_costs: [
-            sum.missing[1] + sum.metadata_pages[0],
-            sum.existing[1] + sum.metadata_pages[1],
-            sum.scan[1],
-            if run_writes > 0.0 { pages_written / run_writes } else { 0.0 },
-        ],
-        tree: tree_entries,
-        flushes: tree.flushes,
-        merges: tree.merges,
-        pages_written,
-    }
-}
+pub(super) use run::{Priced, Reads, price};
 
 #[cfg(test)]
 mod tests {

@@ -36,7 +36,8 @@ pub(crate) fn search(current: &EngineConfig, workload: &Workload, options: &Tune
     let unit = ranker.unit();
     // The run's cost in the unit ranked by (the run's I/O, or its time on the device).
     let run_cost = |p: &Priced| ranker.expected(p.prediction.expected, &p.prediction.class_costs);
-    let predictor = Predictor::new(workload)?;
+    // Priced as the store is run (`options.process`: a restart by default, as users run RocksDB).
+    let predictor = Predictor::new(workload)?.with_process(options.process, options.device());
     let data = RocksdbData::new(workload, current.page_bytes);
     let budget = options.memory.unwrap_or_else(|| memory::charge(current, &data.held(current), wb).total);
     // Per-level bits only where the user accepts the plugin that sets them.
@@ -232,6 +233,8 @@ pub(crate) fn search(current: &EngineConfig, workload: &Workload, options: &Tune
             export_warnings: export_warnings_new,
             plugin_allowed: options.plugin,
             plugin,
+            process: options.process,
+            predicted_gain_range: gain_range(&current_priced, chosen),
         }),
         current: current_priced,
         nominal,
@@ -284,4 +287,15 @@ fn robust_note(rho: f64, nominal: &Priced, robust: &Priced, mix: &[f64; 4]) -> S
         100.0 * (1.0 - robust.worst / nominal.worst.max(1e-300)),
         shares(&robust.worst_mix)
     )
+}
+
+/// The predicted gain's range over the process's scenarios (`predict::process`): the gain in each
+/// (current and recommended priced under the same timing), [min, max]; None without a restart.
+fn gain_range(current: &Priced, chosen: &Priced) -> Option<[f64; 2]> {
+    let (Some(c), Some(r)) = (&current.prediction.process, &chosen.prediction.process) else {
+        return None;
+    };
+    let gains: Vec<f64> =
+        c.expected.iter().zip(&r.expected).map(|(&c, &r)| if c > 0.0 { 1.0 - r / c } else { 0.0 }).collect();
+    Some([gains.iter().copied().fold(f64::INFINITY, f64::min), gains.iter().copied().fold(f64::NEG_INFINITY, f64::max)])
 }
