@@ -3,6 +3,8 @@
 
 // Each test binary uses its own part of this module.
 #![allow(dead_code)]
+// Test helpers: a failure here is a broken fixture, said by its message.
+#![allow(clippy::expect_used)]
 
 use lsm_core::calibration::{CALIBRATION_KIND, CALIBRATION_VERSION, Calibration};
 use lsm_core::config::EngineConfig;
