@@ -31,34 +31,43 @@ const TIMED_CACHE_BYTES = 1 << 20;
 /** Storage block reads below which RocksDB's own timing is too thin to price a read. */
 export const MIN_TIMED_READS = 200;
 
-/** The calibration workload (Workload JSON): the four classes in equal shares. */
-export function calibrationWorkload() {
+/** A Workload JSON of uniform keys and 1,000-byte values: what both timing workloads share. */
+function uniformWorkload({ name, seed, entries, operations, mix, rangeSelectivity }) {
   return {
     kind: 'lsm-navigator/workload',
     version: 1,
+    name,
+    seed,
+    preload: { entries, key_space: 0, key_bytes: 16, value_bytes: 1000 },
+    operations,
+    mix,
+    distribution: { kind: 'uniform' },
+    range_selectivity: rangeSelectivity,
+  };
+}
+
+/** The calibration workload (Workload JSON): the four classes in equal shares. */
+export function calibrationWorkload() {
+  return uniformWorkload({
     name: 'calibration',
     seed: 7,
-    preload: { entries: RECORDS, key_space: 0, key_bytes: 16, value_bytes: 1000 },
+    entries: RECORDS,
     operations: OPERATIONS,
     mix: { insert: 0, update: 0.25, delete: 0, get_existing: 0.25, get_missing: 0.25, range: 0.25 },
-    distribution: { kind: 'uniform' },
-    range_selectivity: 50 / RECORDS,
-  };
+    rangeSelectivity: 50 / RECORDS,
+  });
 }
 
 /** The block-read timing workload: existing-key lookups, uniform, over data mostly in table files. */
 export function blockReadWorkload() {
-  return {
-    kind: 'lsm-navigator/workload',
-    version: 1,
+  return uniformWorkload({
     name: 'block-read timing',
     seed: 11,
-    preload: { entries: TIMED_RECORDS, key_space: 0, key_bytes: 16, value_bytes: 1000 },
+    entries: TIMED_RECORDS,
     operations: TIMED_LOOKUPS,
     mix: { insert: 0, update: 0, delete: 0, get_existing: 1, get_missing: 0, range: 0 },
-    distribution: { kind: 'uniform' },
-    range_selectivity: 0,
-  };
+    rangeSelectivity: 0,
+  });
 }
 
 /**

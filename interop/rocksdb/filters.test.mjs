@@ -21,6 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { LAB_MODE, LSM, buildReferee, playOnRocksdb } from './referee.mjs';
+import { optionsText as twinOptionsText } from './twin.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-filters-'));
 let driver;
@@ -31,7 +32,6 @@ after(() => fs.rmSync(work, { recursive: true, force: true }));
 
 const RECORDS = 100_000;
 const LOOKUPS = 100_000;
-const MIB = 1 << 20;
 
 const workload = {
   kind: 'lsm-navigator/workload',
@@ -44,23 +44,8 @@ const workload = {
   distribution: { kind: 'uniform' },
 };
 
-function optionsText(policy) {
-  return [
-    '[Version]',
-    '  rocksdb_version=7.8.3',
-    '  options_file_version=1.1',
-    '[DBOptions]',
-    '  create_if_missing=true',
-    '[CFOptions "default"]',
-    `  write_buffer_size=${MIB}`,
-    `  max_bytes_for_level_base=${4 * MIB}`,
-    `  target_file_size_base=${MIB}`,
-    '[TableOptions/BlockBasedTable "default"]',
-    `  filter_policy=${policy}`,
-    '  format_version=5',
-    '',
-  ].join('\n');
-}
+/** The OPTIONS file of one filter policy: RocksDB's sizes at 1/64 (1 MiB buffers, 4 MiB level base). */
+const optionsText = (policy) => twinOptionsText({ cf: {}, table: { filter_policy: policy, format_version: 5 } }, 1 / 64);
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 

@@ -36,27 +36,14 @@ import path from 'node:path';
 import { after, test } from 'node:test';
 import { setOption } from './proof.mjs';
 import { LAB_MODE, LSM, buildReferee, playOnRocksdb } from './referee.mjs';
+import { optionsText } from './twin.mjs';
 
 const work = fs.mkdtempSync(path.join(os.tmpdir(), 'lsm-plugin-'));
 after(() => fs.rmSync(work, { recursive: true, force: true }));
 
-const MIB = 1 << 20;
 const CACHE = 256 * 1024;
-const OPTIONS = [
-  '[Version]',
-  '  rocksdb_version=7.8.3',
-  '  options_file_version=1.1',
-  '[DBOptions]',
-  '  create_if_missing=true',
-  '[CFOptions "default"]',
-  `  write_buffer_size=${2 * MIB}`,
-  `  max_bytes_for_level_base=${8 * MIB}`,
-  `  target_file_size_base=${2 * MIB}`,
-  '[TableOptions/BlockBasedTable "default"]',
-  '  filter_policy=bloomfilter:4:false',
-  '  format_version=5',
-  '',
-].join('\n');
+// RocksDB's sizes at 1/32: 2 MiB buffers and files, an 8 MiB level base.
+const OPTIONS = optionsText({ cf: {}, table: { filter_policy: 'bloomfilter:4:false', format_version: 5 } }, 1 / 32);
 const WORKLOAD = {
   kind: 'lsm-navigator/workload',
   version: 1,

@@ -219,7 +219,8 @@ export interface MonkeyObjective {
   unfilteredLevels: number;
 }
 
-function objectiveUnchecked(ctx: Context, cand: Candidate, x: number): MonkeyObjective {
+/** Eq 23 at x filter bits: the three costs, θ and both level counts; what the objective and the split search share. */
+function costsAt(ctx: Context, cand: Candidate, x: number): Omit<MonkeyObjective, 'unfilteredLevels'> {
   const { policy, t } = cand;
   const mbuf = ctx.mhat - x;
   const integerLevels = monkeyLevelsUnchecked(ctx.n, ctx.entryBytes, mbuf / 8, t);
@@ -228,8 +229,13 @@ function objectiveUnchecked(ctx: Context, cand: Candidate, x: number): MonkeyObj
   const update = monkeyUpdateCostUnchecked(policy, t, levels, ctx.b, ctx.phi);
   const rangeLookup = monkeyRangeLookupCostUnchecked(policy, t, levels, ctx.n, ctx.b, ctx.s);
   const cost = ctx.z * pointLookup + ctx.q * rangeLookup + ctx.w * update;
-  const unfilteredLevels = monkeyUnfilteredLevelsUnchecked(t, integerLevels, x / ctx.n, cand.th);
-  return { cost, pointLookup, update, rangeLookup, levels, integerLevels, unfilteredLevels };
+  return { cost, pointLookup, update, rangeLookup, levels, integerLevels };
+}
+
+function objectiveUnchecked(ctx: Context, cand: Candidate, x: number): MonkeyObjective {
+  const costs = costsAt(ctx, cand, x);
+  const unfilteredLevels = monkeyUnfilteredLevelsUnchecked(cand.t, costs.integerLevels, x / ctx.n, cand.th);
+  return { ...costs, unfilteredLevels };
 }
 
 function makeCandidate(ctx: Context, policy: Policy, t: number): Candidate {
@@ -277,19 +283,13 @@ interface Point {
   violation: number;
 }
 
-/** The objective and SLA excess at x; the same arithmetic as `objectiveUnchecked`, without the extras. */
+/** The objective and SLA excess at x. */
 function evaluate(ctx: Context, cand: Candidate, sla: MonkeySla, x: number): Point {
-  const { policy, t } = cand;
-  const mbuf = ctx.mhat - x;
-  const integerLevels = monkeyLevelsUnchecked(ctx.n, ctx.entryBytes, mbuf / 8, t);
-  const levels = Math.max(1, Math.log(cand.delta / mbuf) / Math.log(t));
-  const point = monkeyPointLookupCostUnchecked(policy, t, integerLevels, x / ctx.n, ctx.f, cand.th);
-  const update = monkeyUpdateCostUnchecked(policy, t, levels, ctx.b, ctx.phi);
-  const range = monkeyRangeLookupCostUnchecked(policy, t, levels, ctx.n, ctx.b, ctx.s);
+  const { cost, pointLookup, update } = costsAt(ctx, cand, x);
   let violation = 0;
-  if (sla.maxLookupCost !== undefined) violation += Math.max(0, point / sla.maxLookupCost - 1);
+  if (sla.maxLookupCost !== undefined) violation += Math.max(0, pointLookup / sla.maxLookupCost - 1);
   if (sla.maxUpdateCost !== undefined) violation += Math.max(0, update / sla.maxUpdateCost - 1);
-  return { x, cost: ctx.z * point + ctx.q * range + ctx.w * update, violation };
+  return { x, cost, violation };
 }
 
 /** Feasible first, then cheaper. */

@@ -12,7 +12,6 @@ import type { SweepName, SweepResult, SweepState } from '../src/compute';
 import { runSweep, type SweepArgs } from '../src/compute/sweeps';
 import { expectedAccesses } from '../src/compute/rankFrequency';
 import type { MooseEnv } from '../src/compute/sweeps/moose';
-import type { MnemosyneTreeInput } from '../src/compute/sweeps/memoryTree';
 import type { LevelInfo, RunInfo, TraceFit, TreeShape } from '../src/documents/engine';
 import { formatSig } from '../src/documents/format';
 import { datasetOf } from '../src/documents/params/dataset';
@@ -20,7 +19,7 @@ import { MIB, policyOf } from '../src/documents/params/monkey';
 import { mixOf, workloadOf } from '../src/documents/params/workloadMix';
 import { defaultsOf } from '../src/documents/url/params';
 import { learnParams, ENTRY_BYTES as LEARN_ENTRY_BYTES, MIB as LEARN_MIB } from '../src/documents/urls/learn';
-import { memoryParams } from '../src/documents/urls/memory';
+import { memoryParams, memoryTreeInput } from '../src/documents/urls/memory';
 import { monkeyParams } from '../src/documents/urls/monkey';
 import { mooseParams } from '../src/documents/urls/moose';
 import { levelParams, mslsParams } from '../src/documents/urls/msls';
@@ -128,17 +127,7 @@ describe('page chart snapshots', () => {
 
   it('Memory: Mnemosyne bits per file and reads per lookup against memory', async () => {
     const s = defaultsOf(memoryParams);
-    const tree: MnemosyneTreeInput = {
-      sizeRatio: s.sizeRatio,
-      levels: s.levels,
-      filesInFirstLevel: s.filesL1,
-      entriesPerFile: s.entriesPerFile,
-      skew: s.skew,
-      emptyFraction: s.emptyFraction,
-      foundAt: s.foundAt,
-      hotLevel: s.hotLevel,
-      seed: s.seed,
-    };
+    const tree = memoryTreeInput(s);
     // The solver's timing is a measurement (never the same twice): its card is left computing.
     await expectCharts(
       <MnemosyneSection

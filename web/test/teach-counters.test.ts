@@ -1,21 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { Stats, TreeShape, WriteCounters } from '../src/documents/engine';
+import { type Stats, type TreeShape, type WriteCounters, ZERO_WRITES } from '../src/documents/engine';
 import { countersOnScreen } from '../src/pages/teaching/teach';
 import { benchWeights, type StoreSummary } from '../src/pages/bench/storageBench';
 
-const writes = (flushes: number, compactions: number): WriteCounters => ({
-  flushes,
-  compactions,
-  data_pages_written: 0,
-  meta_pages_written: 0,
-  bytes_written: 0,
-  entries_written: 0,
-  pages_read: 0,
-  entries_read: 0,
-  entries_dropped: 0,
-  moves: 0,
-  entries_moved: 0,
-});
+const writes = (flushes: number, compactions: number): WriteCounters => ({ ...ZERO_WRITES, flushes, compactions });
 const stats = (levels: [number, number][]) => ({ levels: levels.map(([f, c]) => ({ writes: writes(f, c) })) }) as unknown as Stats;
 const tree = (merging: number | null) => ({ merging_level: merging }) as unknown as TreeShape;
 

@@ -73,6 +73,26 @@ function assign(fileCount: number, active: readonly ActiveFile[], k: number, log
 
 // ───────────────────────────────────────────────────────────────── solvers
 
+interface SolverSetup {
+  readonly M: number;
+  readonly thr: number;
+  readonly active: readonly ActiveFile[];
+}
+
+/**
+ * What both exact solvers start from: validated input, the budget M, the FPR threshold as a bound on
+ * ln(n/z) + C, and the active files hottest first. Null when no file can get bits (none probed, or M = 0).
+ */
+function solverSetup(files: readonly MnemosyneFile[], filterBits: number, options: MnemosyneSolveOptions): SolverSetup | null {
+  validateFiles(files);
+  const M = validateBudget(filterBits);
+  const thr = -minBpkOf(options) * LN2_SQ;
+  const active = sortedActiveFiles(files);
+  if (active.length === 0 || M <= 0) return null;
+  return { M, thr, active };
+}
+
+
 /**
  * Algorithm 1, corrected (§A.4.1): sort by z/n, then drop files from the cold end while their
  * would-be FPR exceeds the bound, updating C from running sums. O(F log F), exact.
@@ -84,11 +104,9 @@ export function mnemosyneSortAndSearch(
   filterBits: number,
   options: MnemosyneSolveOptions = {},
 ): MnemosyneSolution {
-  validateFiles(files);
-  const M = validateBudget(filterBits);
-  const thr = -minBpkOf(options) * LN2_SQ;
-  const active = sortedActiveFiles(files);
-  if (active.length === 0 || M <= 0) return assign(files.length, active, 0, null);
+  const setup = solverSetup(files, filterBits, options);
+  if (setup === null) return assign(files.length, [], 0, null);
+  const { M, thr, active } = setup;
   let s1 = 0;
   let s2 = 0;
   for (const f of active) {
@@ -120,11 +138,9 @@ export function mnemosyneBinarySearch(
   filterBits: number,
   options: MnemosyneSolveOptions = {},
 ): MnemosyneSolution {
-  validateFiles(files);
-  const M = validateBudget(filterBits);
-  const thr = -minBpkOf(options) * LN2_SQ;
-  const active = sortedActiveFiles(files);
-  if (active.length === 0 || M <= 0) return assign(files.length, active, 0, null);
+  const setup = solverSetup(files, filterBits, options);
+  if (setup === null) return assign(files.length, [], 0, null);
+  const { M, thr, active } = setup;
   const p1 = [0];
   const p2 = [0];
   for (const f of active) {

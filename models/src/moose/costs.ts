@@ -45,8 +45,7 @@ export function mooseUpdateCostPaper(
   runs: readonly number[],
   entriesPerPage: number,
 ): number {
-  checkVectors({ sizeRatios, runs }, { sizeRatios: POSITIVE, runs: POSITIVE });
-  return updatePaper(sizeRatios, runs, requireNumber('entriesPerPage', entriesPerPage, 1, Infinity));
+  return checkedUpdate(updatePaper, sizeRatios, runs, entriesPerPage);
 }
 
 /**
@@ -59,8 +58,18 @@ export function mooseUpdateCostRefined(
   runs: readonly number[],
   entriesPerPage: number,
 ): number {
+  return checkedUpdate(updateRefined, sizeRatios, runs, entriesPerPage);
+}
+
+/** The public update costs' shared validation (ratios and runs > 0, B ≥ 1) before their kernel. */
+function checkedUpdate(
+  kernel: (r: readonly number[], n: readonly number[], B: number) => number,
+  sizeRatios: readonly number[],
+  runs: readonly number[],
+  entriesPerPage: number,
+): number {
   checkVectors({ sizeRatios, runs }, { sizeRatios: POSITIVE, runs: POSITIVE });
-  return updateRefined(sizeRatios, runs, requireNumber('entriesPerPage', entriesPerPage, 1, Infinity));
+  return kernel(sizeRatios, runs, requireNumber('entriesPerPage', entriesPerPage, 1, Infinity));
 }
 
 export function zeroResult(n: readonly number[], p: readonly number[]): number {

@@ -86,20 +86,23 @@ export function totalReads(stats: Stats, classes: readonly OpClass[] = OP_CLASSE
   return total;
 }
 
+/** Every write counter at 0: the start of a sum, or of a test's counters. */
+export const ZERO_WRITES: Readonly<WriteCounters> = {
+  flushes: 0,
+  compactions: 0,
+  data_pages_written: 0,
+  meta_pages_written: 0,
+  bytes_written: 0,
+  entries_written: 0,
+  pages_read: 0,
+  entries_read: 0,
+  entries_dropped: 0,
+  moves: 0,
+  entries_moved: 0,
+};
+
 export function totalWrites(stats: Stats): WriteCounters {
-  const total: WriteCounters = {
-    flushes: 0,
-    compactions: 0,
-    data_pages_written: 0,
-    meta_pages_written: 0,
-    bytes_written: 0,
-    entries_written: 0,
-    pages_read: 0,
-    entries_read: 0,
-    entries_dropped: 0,
-    moves: 0,
-    entries_moved: 0,
-  };
+  const total = { ...ZERO_WRITES };
   for (const level of stats.levels) {
     for (const k of Object.keys(total) as (keyof WriteCounters)[]) total[k] += level.writes[k];
   }

@@ -253,6 +253,13 @@ fn bad_values_are_the_engines_errors_with_exit_code_1() {
     std::fs::write(&trace, "I 1 one\nQ 1\n").unwrap();
     let trace = trace.to_str().unwrap();
     let config = preset("leveldb");
+    // The commands that take a design and YCSB-A, with the one bad flag each case adds.
+    let on_ycsb_a = |command: &'static str, flags: &[&'static str]| -> Vec<&str> {
+        [command, "--config", config.as_str(), "--workload", "ycsb:a"]
+            .into_iter()
+            .chain(flags.iter().copied())
+            .collect()
+    };
     for (args, want) in [
         (
             vec!["fit", "--trace", trace, "--key-bytes", "7"],
@@ -263,43 +270,28 @@ fn bad_values_are_the_engines_errors_with_exit_code_1() {
             "lsm run: --key-bytes: must be an integer in [8, 1024], got -3",
         ),
         (
-            vec!["predict", "--config", &config, "--workload", "ycsb:a", "--operations", "2000000000"],
+            on_ycsb_a("predict", &["--operations", "2000000000"]),
             "lsm predict: --operations: must be an integer in [0, 1000000000], got 2000000000",
         ),
         (vec!["growth", "--from", "abc"], "lsm growth: --from: must be a number, got abc"),
         (vec!["growth", "--from", "30"], "lsm growth: from_log2: must be an integer in [6, 26], got 30"),
+        (on_ycsb_a("tune", &["--robust", "-1"]), "lsm tune: rho: must be a number in [0, 10], got -1"),
+        (on_ycsb_a("tune", &["--target", "leveldb"]), "lsm tune: target: must be engine or rocksdb"),
+        (on_ycsb_a("tune", &["--memory", "lots"]), "lsm tune: --memory: must be a number, got lots"),
+        (on_ycsb_a("tune", &["--memory", "1000"]), "lsm tune: memory: must be bytes in [1048576, 2^50], got 1000"),
         (
-            vec!["tune", "--config", &config, "--workload", "ycsb:a", "--robust", "-1"],
-            "lsm tune: rho: must be a number in [0, 10], got -1",
-        ),
-        (
-            vec!["tune", "--config", &config, "--workload", "ycsb:a", "--target", "leveldb"],
-            "lsm tune: target: must be engine or rocksdb",
-        ),
-        (
-            vec!["tune", "--config", &config, "--workload", "ycsb:a", "--memory", "lots"],
-            "lsm tune: --memory: must be a number, got lots",
-        ),
-        (
-            vec!["tune", "--config", &config, "--workload", "ycsb:a", "--memory", "1000"],
-            "lsm tune: memory: must be bytes in [1048576, 2^50], got 1000",
-        ),
-        (
-            vec!["tune", "--config", &config, "--workload", "ycsb:a", "--rank", "time"],
+            on_ycsb_a("tune", &["--rank", "time"]),
             "lsm tune: calibration: ranking by time needs a device calibration (a file from lsm calibrate, given as --calibration",
         ),
         (
-            vec!["tune", "--config", &config, "--workload", "ycsb:a", "--max-write-buffer-number", "0"],
+            on_ycsb_a("tune", &["--max-write-buffer-number", "0"]),
             "lsm tune: max_write_buffer_number: must be a whole number in [1, 64], got 0",
         ),
         (
             vec!["export", "--design", &config, "--format", "yaml"],
             "lsm export: format: must be one of rocksdb, rocksdb-cpp, engine, db_bench",
         ),
-        (
-            vec!["writes", "--config", &config, "--workload", "ycsb:a", "--checkpoint", "often"],
-            "lsm writes: --checkpoint: must be a number, got often",
-        ),
+        (on_ycsb_a("writes", &["--checkpoint", "often"]), "lsm writes: --checkpoint: must be a number, got often"),
     ] {
         let out = lsm(&args);
         assert_eq!(out.status.code(), Some(1), "{args:?}: {}", stderr(&out));

@@ -598,15 +598,12 @@ impl EngineConfig {
     /// Parses and validates a document: `Error::Parse` for malformed JSON, wrong types or unknown
     /// fields, `Error::Invalid` for the first field out of range.
     pub fn from_json(text: &str) -> Result<Self> {
-        let config: EngineConfig = serde_json::from_str(text)
-            .map_err(|e| Error::Parse { document: "EngineConfig".into(), message: e.to_string() })?;
-        config.validate()?;
-        Ok(config)
+        crate::document::from_json("EngineConfig", text, Self::validate)
     }
 
     /// Pretty-printed JSON that `from_json` reads back to an equal value.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        crate::document::to_json(self)
     }
 
     /// The configuration of level `i` (1-based); levels past the list repeat its last entry.

@@ -13,6 +13,7 @@ pub mod bloom;
 pub mod calibration;
 pub mod compaction;
 pub mod config;
+pub mod document;
 pub mod error;
 pub mod filter_budget;
 pub mod filter_kinds;

@@ -184,15 +184,12 @@ impl Workload {
     /// Parses and validates a document: `Error::Parse` for malformed JSON, wrong types or unknown
     /// fields, `Error::Invalid` for the first field out of range.
     pub fn from_json(text: &str) -> Result<Self> {
-        let w: Workload = serde_json::from_str(text)
-            .map_err(|e| Error::Parse { document: "Workload".into(), message: e.to_string() })?;
-        w.validate()?;
-        Ok(w)
+        crate::document::from_json("Workload", text, Self::validate)
     }
 
     /// Pretty-printed JSON that `from_json` reads back to an equal value.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        crate::document::to_json(self)
     }
 
     /// Most keys the workload can insert (preload plus every run operation being an insert).

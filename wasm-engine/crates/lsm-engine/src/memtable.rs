@@ -105,12 +105,45 @@ impl Index {
     }
 }
 
+/// A buffer's keys and values (one arena) and their index: what a live buffer and a frozen one both
+/// read, so both answer `get`, `range` and `iter` by the same code (each derefs to it).
+#[derive(Default, Debug)]
+pub struct Contents {
+    /// Every key and value the buffer took, superseded versions included.
+    arena: Vec<u8>,
+    index: Index,
+}
+
+impl Contents {
+    fn find(&self, key: &[u8]) -> Option<&EntryRef> {
+        self.index.find(&self.arena, key)
+    }
+
+    /// `None`: key not in the buffer; `Some(None)`: a tombstone; `Some(Some(v))`: a value.
+    pub fn get(&self, key: &[u8]) -> Option<Option<&[u8]>> {
+        self.find(key).map(|e| e.value(&self.arena))
+    }
+
+    /// Entries with keys in `[start, end]`, in key order.
+    pub fn range<'a>(
+        &'a self,
+        start: &'a [u8],
+        end: &'a [u8],
+    ) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
+        self.index.range(&self.arena, start, end)
+    }
+
+    /// Every entry in key order, as (key, value or `None` for a tombstone).
+    pub fn iter(&self) -> impl Iterator<Item = (&[u8], Option<&[u8]>)> {
+        self.index.entries().map(|e| (e.key(&self.arena), e.value(&self.arena)))
+    }
+}
+
 /// The write buffer: the newest version of each key (tombstones included) in key order, sized in entry
 /// bytes (key + value lengths).
 #[derive(Default, Debug)]
 pub struct Memtable {
-    arena: Vec<u8>,
-    index: Index,
+    contents: Contents,
     len: usize,
     bytes: u64,
     /// Entry bytes of every write since the buffer was empty, overwrites included.
@@ -126,9 +159,7 @@ pub struct Memtable {
 /// it (the flush, on the merger's thread when merges run in the background).
 #[derive(Clone, Debug)]
 pub struct Frozen {
-    /// Every key and value the buffer took, superseded versions included.
-    arena: Arc<Vec<u8>>,
-    index: Arc<Index>,
+    contents: Arc<Contents>,
     /// The newest version of each key, in key order: built once, on first use.
     entries: Arc<OnceLock<Vec<EntryRef>>>,
     len: usize,
@@ -164,28 +195,23 @@ impl Frozen {
         self.entries()[i].value(&self.arena)
     }
 
-    /// As `Memtable::get`: `None` when the key is not here, `Some(None)` for a tombstone.
-    pub fn get(&self, key: &[u8]) -> Option<Option<&[u8]>> {
-        self.index.find(&self.arena, key).map(|e| e.value(&self.arena))
-    }
-
-    /// Entries with keys in `[start, end]`, in key order.
-    pub fn range<'a>(
-        &'a self,
-        start: &'a [u8],
-        end: &'a [u8],
-    ) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
-        self.index.range(&self.arena, start, end)
-    }
-
-    /// Every entry in key order, as (key, value or `None` for a tombstone).
-    pub fn iter(&self) -> impl Iterator<Item = (&[u8], Option<&[u8]>)> {
-        self.index.entries().map(|e| (e.key(&self.arena), e.value(&self.arena)))
-    }
-
     /// Entry bytes it holds (as `Memtable::bytes` counted them).
     pub fn bytes(&self) -> u64 {
         self.bytes
+    }
+}
+
+impl std::ops::Deref for Frozen {
+    type Target = Contents;
+    fn deref(&self) -> &Contents {
+        &self.contents
+    }
+}
+
+impl std::ops::Deref for Memtable {
+    type Target = Contents;
+    fn deref(&self) -> &Contents {
+        &self.contents
     }
 }
 
@@ -216,10 +242,6 @@ impl Memtable {
         self.bytes
     }
 
-    fn find(&self, key: &[u8]) -> Option<&EntryRef> {
-        self.index.find(&self.arena, key)
-    }
-
     /// Entry bytes written since the buffer was empty, overwrites included.
     pub fn logged_bytes(&self) -> u64 {
         self.logged_bytes
@@ -239,11 +261,12 @@ impl Memtable {
     /// Write `key`'s newest version (`None`: a tombstone), replacing any older one: `logged_bytes` grows by
     /// the entry, `bytes` by the difference.
     pub fn put(&mut self, key: &[u8], value: Option<&[u8]>) {
-        let at = self.arena.len();
-        self.arena.extend_from_slice(key);
+        let arena = &mut self.contents.arena;
+        let at = arena.len();
+        arena.extend_from_slice(key);
         let value_at = value.map(|v| {
-            let vat = self.arena.len();
-            self.arena.extend_from_slice(v);
+            let vat = arena.len();
+            arena.extend_from_slice(v);
             vat
         });
         let new = EntryRef {
@@ -256,8 +279,8 @@ impl Memtable {
         self.logged_bytes += new.bytes();
         self.arena_bytes += lsm_core::arena::entry_arena_bytes(key.len() as u64, value.map_or(0, |v| v.len() as u64));
         let p = prefix(key);
-        let arena = &self.arena;
-        let index = &mut self.index;
+        let arena = &self.contents.arena;
+        let index = &mut self.contents.index;
         let bucket = match index.map.entry(p) {
             std::collections::btree_map::Entry::Vacant(v) => {
                 v.insert(Bucket::One(new));
@@ -291,37 +314,17 @@ impl Memtable {
         }
     }
 
-    /// `None`: key not in the buffer; `Some(None)`: a tombstone; `Some(Some(v))`: a value.
-    pub fn get(&self, key: &[u8]) -> Option<Option<&[u8]>> {
-        self.find(key).map(|e| e.value(&self.arena))
-    }
-
-    /// Entries with keys in `[start, end]`, in key order.
-    pub fn range<'a>(
-        &'a self,
-        start: &'a [u8],
-        end: &'a [u8],
-    ) -> impl Iterator<Item = (&'a [u8], Option<&'a [u8]>)> + 'a {
-        self.index.range(&self.arena, start, end)
-    }
-
-    /// Every entry in key order, as (key, value or `None` for a tombstone).
-    pub fn iter(&self) -> impl Iterator<Item = (&[u8], Option<&[u8]>)> {
-        self.index.entries().map(|e| (e.key(&self.arena), e.value(&self.arena)))
-    }
-
     /// Hand over every entry and leave the buffer empty (a flush): the arena and the index move
     /// as they are, so this costs the same for a buffer of any size.
     pub fn freeze(&mut self) -> Frozen {
         // The next buffer will fill to about the same size: reserve it once instead of doubling,
         // and start its prefix filter at this one's size.
-        let index = Index { map: BTreeMap::new(), prefixes: self.index.prefixes.emptied() };
-        let index = std::mem::replace(&mut self.index, index);
-        let capacity = self.arena.capacity();
-        let arena = std::mem::replace(&mut self.arena, Vec::with_capacity(capacity));
+        let next = Contents {
+            arena: Vec::with_capacity(self.contents.arena.capacity()),
+            index: Index { map: BTreeMap::new(), prefixes: self.contents.index.prefixes.emptied() },
+        };
         let frozen = Frozen {
-            arena: Arc::new(arena),
-            index: Arc::new(index),
+            contents: Arc::new(std::mem::replace(&mut self.contents, next)),
             entries: Arc::new(OnceLock::new()),
             len: self.len,
             bytes: self.bytes,

@@ -10,6 +10,9 @@ use lsm_runner::runner::Runner;
 use lsm_tune::predict::predict;
 use lsm_tune::{Target, lazy_leveling, level_design, memory_of, tune};
 
+mod common;
+use common::measured;
+
 fn workload(entries: u64, operations: u64, mix: Mix, distribution: Distribution, range_selectivity: f64) -> Workload {
     Workload {
         kind: "lsm-navigator/workload".into(),
@@ -23,17 +26,6 @@ fn workload(entries: u64, operations: u64, mix: Mix, distribution: Distribution,
         range_selectivity,
         ycsb: None,
     }
-}
-
-fn measured(config: &EngineConfig, w: &Workload) -> f64 {
-    let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
-    // The predictor replays every merge as done by the next operation: merges inline.
-    engine.merging = Merging::Inline;
-    let mut runner = Runner::for_workload(w).unwrap();
-    while !runner.is_finished() {
-        runner.step(&mut engine, u64::MAX).unwrap();
-    }
-    runner.report(&engine).io_per_op()
 }
 
 /// LevelDB-like: level 1 holds flushed files (merged at 4), deeper levels merge file by file.

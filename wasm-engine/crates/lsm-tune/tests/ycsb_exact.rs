@@ -6,12 +6,12 @@
 use lsm_core::config::{Allocation, EngineConfig};
 use lsm_core::workload::Workload;
 use lsm_core::ycsb::YcsbClient;
-use lsm_engine::engine::{Engine, Merging};
-use lsm_engine::storage::MemStorage;
-use lsm_runner::runner::Runner;
 use lsm_tune::level_design;
 use lsm_tune::predict::predict;
 use lsm_workload::ycsb::{Play, core_workload, from_properties_played};
+
+mod common;
+use common::measured;
 
 fn played(letter: char, client: YcsbClient, records: u64, operations: u64) -> Workload {
     // Rows of two 100-byte fields keep the tree a few levels deep at test scale.
@@ -28,16 +28,6 @@ fn rocksdb_cached() -> EngineConfig {
     let mut c = lsm_export::import(options, lsm_export::ImportKind::Rocksdb).unwrap().config;
     c.block_cache.bytes = 2 << 20;
     c
-}
-
-fn measured(config: &EngineConfig, w: &Workload) -> f64 {
-    let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).unwrap();
-    engine.merging = Merging::Inline;
-    let mut runner = Runner::for_workload(w).unwrap();
-    while !runner.is_finished() {
-        runner.step(&mut engine, u64::MAX).unwrap();
-    }
-    runner.report(&engine).io_per_op()
 }
 
 #[test]

@@ -4,7 +4,8 @@
  * Section A (Mnemosyne) keys first, then section B (SHaMBa).
  */
 import { defineUrlState } from '../url/codec';
-import { enumParam, numberParam } from '../url/params';
+import { enumParam, numberParam, type StateOf } from '../url/params';
+import type { MnemosyneTreeInput } from '../params/memory';
 
 export const memoryParams = {
   // ── A: the synthetic tree and its workload
@@ -83,6 +84,21 @@ export const memoryParams = {
   thetaWhole: numberParam({ key: 't1', label: 'threshold, whole filter', symbol: 'θ₁', unit: 'I/O', default: 0.2, min: 0, max: 2, step: 0.01, help: 'F skips the filter when module 1 saves at most this.' }),
   thetaLater: numberParam({ key: 't2', label: 'threshold, later modules', symbol: 'θ₂', unit: 'I/O', default: 0.1, min: 0, max: 2, step: 0.01, help: 'P and F skip module d ≥ 2 when it saves at most this.' }),
 };
+
+/** Section A's synthetic tree as the page's state describes it (the page and its snapshot test both read it). */
+export function memoryTreeInput(s: StateOf<typeof memoryParams>): MnemosyneTreeInput {
+  return {
+    sizeRatio: s.sizeRatio,
+    levels: s.levels,
+    filesInFirstLevel: s.filesL1,
+    entriesPerFile: s.entriesPerFile,
+    skew: s.skew,
+    emptyFraction: s.emptyFraction,
+    foundAt: s.foundAt,
+    hotLevel: s.hotLevel,
+    seed: s.seed,
+  };
+}
 
 export const memoryUrl = defineUrlState({
   page: 'memory',

@@ -16,6 +16,7 @@ import { runComparison } from './runner';
 import type { CompareResult } from './results';
 import type { LabSchema, LabState } from '../../documents/urls/lab';
 import { TaskProgress } from '../../ui/task/TaskProgress';
+import { ErrorAlert } from '../../ui/layout/ErrorAlert';
 
 export function settingsOf(s: LabState): CompareSettings {
   return {
@@ -131,11 +132,7 @@ export function ComparePanel({ url, stored }: { url: UrlState<LabSchema>; stored
             </button>
           )}
         </div>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert error={error} />
       </section>
       <TaskProgress />
       {rows.length > 0 && (

@@ -10,6 +10,7 @@ import { REPORT_FILE } from '../../documents/fileCheck';
 import { readTextFile } from '../../ui/controls/readTextFile';
 import { resultCsv, resultJson } from './reportTables';
 import { deleteResult, listResults, onResultsChange, saveResult, type LabResult } from './results';
+import { ErrorAlert } from '../../ui/layout/ErrorAlert';
 
 function headline(r: LabResult): string {
   switch (r.kind) {
@@ -97,11 +98,7 @@ export function ResultsPanel({ onOpen }: { onOpen: (r: LabResult) => void }) {
           {message.text}
         </p>
       )}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
       {results.length === 0 ? (
         <p className="chart-placeholder">No results yet: run a workload, a sweep or the comparison.</p>
       ) : (

@@ -18,6 +18,7 @@ import type { LabSchema } from '../../documents/urls/lab';
 import { TaskProgress } from '../../ui/task/TaskProgress';
 import { TRACE_FILE } from '../../documents/fileCheck';
 import { readTextFile } from '../../ui/controls/readTextFile';
+import { ErrorAlert } from '../../ui/layout/ErrorAlert';
 
 interface Trace {
   name: string;
@@ -204,11 +205,7 @@ export function RunPanel({ url, shown, onResult }: { url: UrlState<LabSchema>; s
             </pre>
           </details>
         </div>
-        {error && (
-          <p role="alert" className="error" data-testid="run-error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert error={error} testId="run-error" />
         {stopMs !== null && (
           <p className="field-msg" data-testid="cancel-latency" data-value={stopMs}>
             Stopped {Math.round(stopMs)} ms after Cancel; the database holds every step completed before it.

@@ -19,6 +19,7 @@ import { SWEEP_BITS, SWEEPS, sweepPoints, totalWriteAmp, type SweepPointResult, 
 import { pointModel, sweepCsv } from './sweepCsv';
 import type { LabSchema, LabState } from '../../documents/urls/lab';
 import { TaskProgress } from '../../ui/task/TaskProgress';
+import { ErrorAlert } from '../../ui/layout/ErrorAlert';
 
 export function specOf(s: LabState): SweepSpec {
   const info = SWEEPS[s.sweepKind];
@@ -165,11 +166,7 @@ export function SweepPanel({ url, stored }: { url: UrlState<LabSchema>; stored: 
           )}
           {shown?.result && <span className="field-msg" data-testid="sweep-saved">Stored in Results{shown.result.cancelled ? ' (cancelled part-way)' : ''}.</span>}
         </div>
-        {error && (
-          <p role="alert" className="error">
-            {error}
-          </p>
-        )}
+        <ErrorAlert error={error} />
       </section>
       {engine.busy?.label !== GROWTH_TASK_LABEL && <TaskProgress />}
       {liveSpec.kind === 'size' && (

@@ -7,7 +7,7 @@
 import { useMemo } from 'react';
 import { shambaMaxModules } from '@lsm/models';
 import { useSweep } from '../../compute/useSweep';
-import { treeProblems, type MnemosyneTreeInput } from '../../compute/sweeps/memoryTree';
+import { treeProblems } from '../../compute/sweeps/memoryTree';
 import { SST } from '../../compute/sweeps/memoryShamba';
 import { ControlGroup } from '../../ui/controls/ControlGroup';
 import { memoryPageDesigns } from '../../documents/designs/exportDesigns';
@@ -20,7 +20,7 @@ import { useUrlState } from '../../ui/state/useUrlState';
 import { MnemosyneSection } from './MnemosyneSection';
 import { ENGINE_SKIP_THRESHOLDS } from '../../documents/designs/memory';
 import { ShambaSection } from './ShambaSection';
-import { memoryUrl } from '../../documents/urls/memory';
+import { memoryTreeInput, memoryUrl } from '../../documents/urls/memory';
 import './memory.css';
 
 /** Budgets drawn on the SHaMBa chart, % of index + filter bytes (the paper sweeps 10–150 %). */
@@ -40,17 +40,7 @@ export function MemoryPage() {
   const url = useUrlState(memoryUrl);
   const s = url.state;
 
-  const treeNow: MnemosyneTreeInput = {
-    sizeRatio: s.sizeRatio,
-    levels: s.levels,
-    filesInFirstLevel: s.filesL1,
-    entriesPerFile: s.entriesPerFile,
-    skew: s.skew,
-    emptyFraction: s.emptyFraction,
-    foundAt: s.foundAt,
-    hotLevel: s.hotLevel,
-    seed: s.seed,
-  };
+  const treeNow = memoryTreeInput(s);
   const treeIssues = treeProblems(treeNow);
   const tree = useLastValid(treeNow, !treeIssues.files && !treeIssues.hotLevel);
 

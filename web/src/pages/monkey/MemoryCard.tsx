@@ -8,8 +8,15 @@ import type { Annotation, AxisSpec, LineSeries, Rule } from '../../ui/charts/typ
 import type { SweepResult } from '../../compute';
 import { formatBytes, formatFixed, formatSig } from '../../documents/format';
 import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
-import { CLOSED_DASH, MONKEY_COLOR, UNIFORM_COLOR } from '../../ui/charts/designColors';
+import { MONKEY_COLOR, UNIFORM_COLOR } from '../../ui/charts/designColors';
+import { type ZeroResultLabels, zeroResultSeries } from './zeroResultSeries';
 
+const MEMORY_LABELS: ZeroResultLabels = {
+  uniform: 'State of the art (uniform) = Eq 56',
+  monkey: 'Monkey (exact model)',
+  monkeyEq7: 'Monkey closed form (Eq 7)',
+  uniformEq56: 'Uniform closed form (Eq 56)',
+};
 const BITS_AXIS: AxisSpec = { label: 'filter memory', unit: 'bits per entry', zero: true };
 const R_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', zero: true };
 
@@ -31,14 +38,7 @@ export const MemoryCard = memo(function MemoryCard(p: MemoryCardProps) {
   const { data } = p;
   const series = useMemo<LineSeries[]>(() => {
     if (!data) return [];
-    const pts = (ys: readonly number[]) => data.bits.map((x, i) => ({ x, y: ys[i] }));
-    const out: LineSeries[] = [
-      { id: 'uniform', label: 'State of the art (uniform) = Eq 56', color: UNIFORM_COLOR, points: pts(data.uniform) },
-      { id: 'monkey', label: 'Monkey (exact model)', color: MONKEY_COLOR, points: pts(data.monkey) },
-    ];
-    if (data.monkeyDiffers) out.push({ id: 'monkey-eq7', label: 'Monkey closed form (Eq 7)', color: MONKEY_COLOR, dash: CLOSED_DASH, points: pts(data.monkeyEq7) });
-    if (data.uniformDiffers) out.push({ id: 'uniform-eq56', label: 'Uniform closed form (Eq 56)', color: UNIFORM_COLOR, dash: CLOSED_DASH, points: pts(data.uniformEq56) });
-    return out;
+    return zeroResultSeries(data.bits, data, MEMORY_LABELS);
   }, [data]);
   const x = useMemo<AxisSpec>(() => ({ ...BITS_AXIS, domain: data ? [0, data.bits[data.bits.length - 1]] : undefined }), [data]);
   const chart = { x, y: R_AXIS, series };

@@ -22,6 +22,7 @@ import { monkeyUrl } from '../../documents/urls/monkey';
 import { Comparison, Headline } from './Summary';
 import { FilterGrowthCard } from '../../ui/growth/FilterGrowthCard';
 import { BufferLookupCard, BufferUpdateCard, DataSizeCard, MixCard } from './SweepCards';
+import { ErrorAlert } from '../../ui/layout/ErrorAlert';
 
 /** Fig 7's x axis: 0..12 bits/entry covers the paper's 0..8.75; wider only when the slider goes past it. */
 function memoryAxisMax(bits: number): number {
@@ -77,11 +78,7 @@ export function MonkeyPage() {
         </>
       }
     >
-      {current.error && (
-        <p role="alert" className="error">
-          {current.error}
-        </p>
-      )}
+      <ErrorAlert error={current.error} />
       {view && (
         <>
           <Headline view={view} />

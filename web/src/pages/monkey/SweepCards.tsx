@@ -13,6 +13,7 @@ import type { SweepResult } from '../../compute';
 import { formatBytes, formatCount, formatSig } from '../../documents/format';
 import { ChartPlaceholder, sweepStatus } from '../../ui/layout/sweepStatus';
 import { ACCENT_COLOR, CLOSED_DASH, MONKEY_COLOR, UNIFORM_COLOR } from '../../ui/charts/designColors';
+import { type ZeroResultLabels, zeroResultSeries } from './zeroResultSeries';
 
 const R_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', zero: true };
 const R_LOG_AXIS: AxisSpec = { label: 'zero-result lookup cost R', unit: 'I/O per lookup', scale: 'log' };
@@ -23,19 +24,12 @@ interface SweepProps<N extends 'monkey.dataSize' | 'monkey.buffer' | 'monkey.mix
   error: string | null;
 }
 
-function zeroResultSeries(
-  xs: readonly number[],
-  d: { monkey: readonly number[]; uniform: readonly number[]; monkeyEq7: readonly number[]; uniformEq56: readonly number[]; monkeyDiffers: boolean; uniformDiffers: boolean },
-): LineSeries[] {
-  const pts = (ys: readonly number[]) => xs.map((x, i) => ({ x, y: ys[i] }));
-  const out: LineSeries[] = [
-    { id: 'uniform', label: 'Uniform (exact = Eq 56)', color: UNIFORM_COLOR, points: pts(d.uniform) },
-    { id: 'monkey', label: 'Monkey (exact)', color: MONKEY_COLOR, points: pts(d.monkey) },
-  ];
-  if (d.monkeyDiffers) out.push({ id: 'monkey-eq7', label: 'Monkey (Eq 7)', color: MONKEY_COLOR, dash: CLOSED_DASH, points: pts(d.monkeyEq7) });
-  if (d.uniformDiffers) out.push({ id: 'uniform-eq56', label: 'Uniform (Eq 56)', color: UNIFORM_COLOR, dash: CLOSED_DASH, points: pts(d.uniformEq56) });
-  return out;
-}
+const SWEEP_LABELS: ZeroResultLabels = {
+  uniform: 'Uniform (exact = Eq 56)',
+  monkey: 'Monkey (exact)',
+  monkeyEq7: 'Monkey (Eq 7)',
+  uniformEq56: 'Uniform (Eq 56)',
+};
 
 // ------------------------------------------------------------------ Fig 12(A)
 
@@ -43,7 +37,7 @@ const ENTRIES_AXIS: AxisSpec = { label: 'data size N', unit: 'entries', scale: '
 
 export const DataSizeCard = memo(function DataSizeCard(p: SweepProps<'monkey.dataSize'> & { entries: number }) {
   const { data } = p;
-  const series = useMemo(() => (data ? zeroResultSeries(data.entries, data) : []), [data]);
+  const series = useMemo(() => (data ? zeroResultSeries(data.entries, data, SWEEP_LABELS) : []), [data]);
   const chart = { x: ENTRIES_AXIS, y: R_AXIS, series };
   const rules = useMemo(() => [{ x: p.entries, label: `N = ${formatCount(p.entries)}` }], [p.entries]);
   return (
@@ -87,7 +81,7 @@ const W_AXIS: AxisSpec = { label: 'update cost W', unit: 'I/O per update', zero:
 
 export const BufferLookupCard = memo(function BufferLookupCard(p: SweepProps<'monkey.buffer'> & { bufferBytes: number }) {
   const { data } = p;
-  const series = useMemo(() => (data ? zeroResultSeries(data.buffer, data) : []), [data]);
+  const series = useMemo(() => (data ? zeroResultSeries(data.buffer, data, SWEEP_LABELS) : []), [data]);
   const annotations = useMemo<Annotation[]>(() => {
     if (!data) return [];
     const u = data.uniformBest;

@@ -31,6 +31,7 @@ import { useClipboardCopy } from '../../ui/download/useClipboardCopy';
 import { TreeView } from '../../ui/tree/TreeView';
 import { useClassroomTree, type Frame } from './useClassroomTree';
 import './teaching.css';
+import { ErrorAlert } from '../../ui/layout/ErrorAlert';
 
 export function TeachingPage() {
   const url = useUrlState(teachUrl);
@@ -210,11 +211,7 @@ export function TeachingPage() {
           <strong>Step {cursor}:</strong> {frame?.lines.join(' ') ?? ''}
         </p>
         {paced && frame?.stall && <StallPanel frame={frame} limits={limits} maxRuns={policy === 'leveling' ? 1 : Math.max(1, sizeRatio - 1)} />}
-        {classroom.error && (
-          <p role="alert" className="error">
-            {classroom.error}
-          </p>
-        )}
+        <ErrorAlert error={classroom.error} />
         <div className="teach-main">
         <div data-embed="tree" className="teach-tree-box" ref={treeBox}>
           {tree ? (

@@ -16,12 +16,11 @@ import { Legend, type LegendItem } from './legend';
 import { INK, INK_SOFT, seriesColor } from './palette';
 import { ChartTooltip } from './Tooltip';
 import type { BarChartProps } from './types';
-import { useWidth } from './useWidth';
+import { useChartFigure } from './useChartFigure';
 
 export function BarChart(props: BarChartProps) {
   const { x, y, categories, groups, title, height = 280, valueLabels } = props;
-  const testId = props['data-testid'];
-  const [ref, width] = useWidth<HTMLDivElement>();
+  const { width, figure, tooltip: tooltipBase } = useChartFigure(title, props['data-testid'], height);
 
   const chart = useMemo(() => {
     const colored = groups.map((g, i) => ({ ...g, color: seriesColor(i, g.color) }));
@@ -70,21 +69,16 @@ export function BarChart(props: BarChartProps) {
   const showCategory = thinLabels(categoryLabels.map((l) => ({ centre: l.x, size: l.size })));
   return (
     <ChartFigure
-      testId={testId}
-      title={title}
-      bodyRef={ref}
-      width={width}
-      height={height}
+      {...figure}
       crosshair={crosshair}
       notes={chart.notes}
       tooltip={
         index !== null && (
           <ChartTooltip
-            testId={testId ? `${testId}-tooltip` : undefined}
+            {...tooltipBase}
             x={margin.left + cx}
             reach={band.bandwidth() / 2 + 8}
             top={margin.top + 6}
-            bodyWidth={width}
             head={`${x.label}: ${categories[index]}`}
             caption={frame.yTitle}
             rows={colored.map((g) => ({

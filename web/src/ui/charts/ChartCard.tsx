@@ -10,6 +10,7 @@ import { DownloadableCard, type DownloadableCardProps } from '../layout/Download
 import { usePageInfo } from '../layout/pageContext';
 import { embedLink, isPresenterKey, useFullscreen, useFullscreenToggle, usePresentableCharts, useViewportSize } from '../layout/presenter';
 import { useClipboardCopy } from '../download/useClipboardCopy';
+import { ErrorAlert } from '../layout/ErrorAlert';
 
 export interface ChartCardProps extends Omit<DownloadableCardProps, 'downloads'> {
   /** The CSV of the plotted series; a function so it is only built when asked for. */
@@ -80,11 +81,7 @@ export function ChartCard({ csv, footer, children, ...card }: ChartCardProps) {
         {children}
       </div>
       {footer}
-      {error && (
-        <p role="alert" className="error">
-          {error}
-        </p>
-      )}
+      <ErrorAlert error={error} />
     </DownloadableCard>
   );
 }

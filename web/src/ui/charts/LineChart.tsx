@@ -19,7 +19,7 @@ import { INK, INK_SOFT, seriesColor } from './palette';
 import { axisTicks, makeScale } from './scales';
 import { ChartTooltip, type TooltipRow } from './Tooltip';
 import type { LineChartProps, Point } from './types';
-import { useWidth } from './useWidth';
+import { useChartFigure } from './useChartFigure';
 import { AnnotationMark } from './marks';
 
 /** How far (px) a series' nearest point may be from the crosshair to be listed in the tooltip. */
@@ -27,8 +27,7 @@ const TOOLTIP_REACH = 10;
 
 export function LineChart(props: LineChartProps) {
   const { x, y, series, annotations = [], rules = [], title, height = 300 } = props;
-  const testId = props['data-testid'];
-  const [ref, width] = useWidth<HTMLDivElement>();
+  const { width, figure, tooltip: tooltipBase } = useChartFigure(title, props['data-testid'], height);
   const clipId = `clip${useId().replace(/[^A-Za-z0-9_-]/g, '')}`;
 
   const chart = useMemo(() => {
@@ -95,21 +94,16 @@ export function LineChart(props: LineChartProps) {
   const { wrapped, placements } = useAnnotationLabels(annotations, xScale, yScale, { width: innerWidth, height: innerHeight }, curvePixels);
   return (
     <ChartFigure
-      testId={testId}
-      title={title}
-      bodyRef={ref}
-      width={width}
-      height={height}
+      {...figure}
       crosshair={crosshair}
       notes={chart.notes}
       tooltip={
         hoverX !== null &&
         rows.length > 0 && (
           <ChartTooltip
-            testId={testId ? `${testId}-tooltip` : undefined}
+            {...tooltipBase}
             x={margin.left + hx}
             top={margin.top + 6}
-            bodyWidth={width}
             head={`${x.label}: ${fmtX(hoverX)}${x.unit ? ` ${x.unit}` : ''}`}
             headValue={hoverX}
             caption={frame.yTitle}

@@ -20,7 +20,7 @@ import { INK, seriesColor } from './palette';
 import { axisTicks, makeScale } from './scales';
 import { ChartTooltip } from './Tooltip';
 import type { ScatterChartProps, ScatterPoint } from './types';
-import { useWidth } from './useWidth';
+import { useChartFigure } from './useChartFigure';
 
 interface Placed {
   p: ScatterPoint;
@@ -31,8 +31,7 @@ interface Placed {
 
 export function ScatterChart(props: ScatterChartProps) {
   const { x, y, series, highlight, annotations = [], title, height = 320 } = props;
-  const testId = props['data-testid'];
-  const [ref, width] = useWidth<HTMLDivElement>();
+  const { width, figure, tooltip: tooltipBase } = useChartFigure(title, props['data-testid'], height);
 
   const chart = useMemo(() => {
     const clean = series.map((s, i) => {
@@ -95,20 +94,15 @@ export function ScatterChart(props: ScatterChartProps) {
 
   return (
     <ChartFigure
-      testId={testId}
-      title={title}
-      bodyRef={ref}
-      width={width}
-      height={height}
+      {...figure}
       crosshair={crosshair}
       notes={chart.notes}
       tooltip={
         current && (
           <ChartTooltip
-            testId={testId ? `${testId}-tooltip` : undefined}
+            {...tooltipBase}
             x={margin.left + current.px}
             top={margin.top + Math.max(0, current.py - 30)}
-            bodyWidth={width}
             head={current.p.label ?? chart.clean[current.series].label}
             rows={[
               { id: 'x', label: columnTitle(x.label, x.unit), color: chart.clean[current.series].color, value: current.p.x, text: fmtX(current.p.x) },

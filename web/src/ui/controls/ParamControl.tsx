@@ -15,49 +15,25 @@ export interface ParamControlProps<P extends Param> extends Binding<P, ValueOf<P
   disabled?: boolean;
 }
 
+/** The binding typed for one kind of param (the caller's switch has checked which). */
+function narrowed<Q extends Param, V>(props: { param: Param; value: unknown; onChange: unknown; disabled?: boolean }) {
+  return { param: props.param as Q, value: props.value as V, onChange: props.onChange as (v: V) => void, disabled: props.disabled };
+}
+
 export function ParamControl<P extends Param>(props: ParamControlProps<P>) {
   // The binding's value and callback are typed by P; narrowing P through `kind` is not something
-  // TypeScript can do for a generic, hence the casts below, each guarded by the switch.
+  // TypeScript can do for a generic, hence `narrowed`'s casts, each guarded by the switch.
   const p: Param = props.param;
   switch (p.kind) {
     case 'number':
-      return (
-        <NumberField
-          param={p as NumberParam}
-          value={props.value as number}
-          onChange={props.onChange as (v: number) => void}
-          noSlider={props.noSlider}
-          disabled={props.disabled}
-        />
-      );
+      return <NumberField {...narrowed<NumberParam, number>(props)} noSlider={props.noSlider} />;
     case 'enum': {
       const Field = (props.variant ?? (p.options.length <= 4 ? 'segmented' : 'select')) === 'segmented' ? SegmentedField : SelectField;
-      return (
-        <Field
-          param={p as EnumParam}
-          value={props.value as string}
-          onChange={props.onChange as (v: string) => void}
-          disabled={props.disabled}
-        />
-      );
+      return <Field {...narrowed<EnumParam, string>(props)} />;
     }
     case 'boolean':
-      return (
-        <CheckboxField
-          param={p as BooleanParam}
-          value={props.value as boolean}
-          onChange={props.onChange as (v: boolean) => void}
-          disabled={props.disabled}
-        />
-      );
+      return <CheckboxField {...narrowed<BooleanParam, boolean>(props)} />;
     case 'numbers':
-      return (
-        <NumberListField
-          param={p as NumberListParam}
-          value={props.value as readonly number[]}
-          onChange={props.onChange as (v: readonly number[]) => void}
-          disabled={props.disabled}
-        />
-      );
+      return <NumberListField {...narrowed<NumberListParam, readonly number[]>(props)} />;
   }
 }

@@ -9,3 +9,4 @@ export { ChartPlaceholder, sweepStatus } from './sweepStatus';
 export { TableCard, type TableCardProps } from './TableCard';
 export { Detail } from './Detail';
 export { LearnLink } from './LearnLink';
+export { ErrorAlert } from './ErrorAlert';

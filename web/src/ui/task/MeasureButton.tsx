@@ -4,6 +4,7 @@
  */
 import type { ReactNode } from 'react';
 import { TaskProgress } from './TaskProgress';
+import { ErrorAlert } from '../layout/ErrorAlert';
 
 export function MeasureButton(props: {
   /** This card's task is running. */
@@ -25,11 +26,7 @@ export function MeasureButton(props: {
         </button>
       </div>
       {props.mine && <TaskProgress />}
-      {props.error && (
-        <p role="alert" className="error">
-          {props.error}
-        </p>
-      )}
+      <ErrorAlert error={props.error} />
     </>
   );
 }

@@ -3,10 +3,15 @@
 
 // Each test binary uses its own part of this module.
 #![allow(dead_code)]
+// Test helpers: a failure here is a broken fixture, said by its message.
+#![allow(clippy::expect_used)]
 
 use lsm_core::calibration::{CALIBRATION_KIND, CALIBRATION_VERSION, Calibration};
 use lsm_core::config::EngineConfig;
 use lsm_core::workload::Workload;
+use lsm_engine::engine::{Engine, Merging};
+use lsm_engine::storage::MemStorage;
+use lsm_runner::runner::Runner;
 
 /// RocksDB 7.8's defaults at 1/64 of their sizes (1 MiB memtables, 4 MiB level base, 1 MiB files,
 /// no filter), a 128 KiB block cache (as tests/rocksdb_tune.rs's `options`).
@@ -38,4 +43,16 @@ pub(crate) fn device(name: &str, read: f64, write: f64, cpu: [f64; 4]) -> Calibr
         cpu_us: cpu,
         notes: vec![],
     }
+}
+
+/// I/Os per operation the engine measures playing `w` on `config` in memory.
+pub(crate) fn measured(config: &EngineConfig, w: &Workload) -> f64 {
+    let mut engine = Engine::create(config.clone(), Box::new(MemStorage::new())).expect("engine");
+    // The predictor replays every merge as done by the next operation: merges inline.
+    engine.merging = Merging::Inline;
+    let mut runner = Runner::for_workload(w).expect("runner");
+    while !runner.is_finished() {
+        runner.step(&mut engine, u64::MAX).expect("step");
+    }
+    runner.report(&engine).io_per_op()
 }
