@@ -29,13 +29,11 @@ use serde::Serialize;
 
 use lsm_core::error::{Error, Result};
 
-mod stats_text;
 mod statistics;
+mod stats_text;
 
-pub use stats_text::{
-    BlockCache, ColumnFamilyStats, CumulativeStall, CumulativeWal, CumulativeWrites, LevelStats,
-};
 pub use statistics::{Histogram, Statistics};
+pub use stats_text::{BlockCache, ColumnFamilyStats, CumulativeStall, CumulativeWal, CumulativeWrites, LevelStats};
 
 /// The document name errors carry.
 const DOCUMENT: &str = "RocksDB LOG";
@@ -134,10 +132,10 @@ pub fn parse(text: &str) -> Result<RocksdbLog> {
     for (i, line) in lines.iter().enumerate() {
         if line.contains(DUMP_MARK) {
             marks.push(i);
-        } else if log.version.is_none() {
-            if let Some(v) = line.split("RocksDB version: ").nth(1) {
-                log.version = Some(v.trim().to_string());
-            }
+        } else if log.version.is_none()
+            && let Some(v) = line.split("RocksDB version: ").nth(1)
+        {
+            log.version = Some(v.trim().to_string());
         }
         if line.contains("EVENT_LOG_v1") && line.contains("\"table_file_creation\"") {
             read_table_event(line, i + 1, &mut log.tables)?;
@@ -177,9 +175,7 @@ fn read_table_event(line: &str, number: usize, tables: &mut TableFiles) -> Resul
         serde_json::from_str(json).map_err(|e| at(number, format!("table_file_creation event is not JSON: {e}")))?;
     let props = &event["table_properties"];
     let field = |v: &serde_json::Value, name: &str| -> Result<u64> {
-        v[name]
-            .as_u64()
-            .ok_or_else(|| at(number, format!("table_file_creation event has no integer `{name}`")))
+        v[name].as_u64().ok_or_else(|| at(number, format!("table_file_creation event has no integer `{name}`")))
     };
     tables.files += 1;
     tables.file_bytes += field(&event, "file_size")?;

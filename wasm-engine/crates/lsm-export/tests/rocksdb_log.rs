@@ -3,6 +3,8 @@
 //! cache), with `--statistics` (statistics.LOG) and without (no-statistics.LOG), cut to their
 //! header, three table-creation events and their last two stats dumps.
 
+#![allow(clippy::unwrap_used)]
+
 use lsm_export::rocksdb_log::parse;
 
 const STATS: &str = include_str!("fixtures/rocksdb-log/statistics.LOG");
@@ -120,7 +122,10 @@ fn malformed_lines_are_errors_naming_the_line() {
     let e = error(&with(writes, "Cumulative writes: 38K writes, lots of keys"));
     assert!(e.contains(&format!("line {writes}: cannot read `Cumulative writes: 38K writes, lots of keys`")), "{e}");
     let event = lines.iter().position(|l| l.contains("table_file_creation")).unwrap() + 1;
-    let e = error(&with(event, "2026/12/02-03:17:32.100840 9608 EVENT_LOG_v1 {\"event\": \"table_file_creation\", \"file_size\": "));
+    let e = error(&with(
+        event,
+        "2026/12/02-03:17:32.100840 9608 EVENT_LOG_v1 {\"event\": \"table_file_creation\", \"file_size\": ",
+    ));
     assert!(e.contains(&format!("line {event}: table_file_creation event is not JSON")), "{e}");
     assert!(error("").contains("line 1: the LOG has no stats dump"));
 }

@@ -44,7 +44,27 @@ fn entry(line: &str) -> Option<Entry> {
     let words: Vec<&str> = line.split_whitespace().collect();
     match words.as_slice() {
         [name, "COUNT", ":", n] => Some(Entry::Ticker(name.to_string(), n.parse().ok()?)),
-        [name, "P50", ":", p50, "P95", ":", p95, "P99", ":", p99, "P100", ":", p100, "COUNT", ":", count, "SUM", ":", sum] => {
+        [
+            name,
+            "P50",
+            ":",
+            p50,
+            "P95",
+            ":",
+            p95,
+            "P99",
+            ":",
+            p99,
+            "P100",
+            ":",
+            p100,
+            "COUNT",
+            ":",
+            count,
+            "SUM",
+            ":",
+            sum,
+        ] => {
             let f = |s: &str| s.parse::<f64>().ok().filter(|v| v.is_finite());
             Some(Entry::Histogram(
                 name.to_string(),
@@ -65,7 +85,12 @@ fn entry(line: &str) -> Option<Entry> {
 /// The lines of the statistics block whose `STATISTICS:` line is at index `start`: up to the next
 /// log line or the end.
 fn block<'a>(lines: &[&'a str], start: usize) -> Vec<(usize, &'a str)> {
-    lines[start + 1..].iter().enumerate().take_while(|(_, l)| !timestamped(l)).map(|(k, l)| (start + 2 + k, *l)).collect()
+    lines[start + 1..]
+        .iter()
+        .enumerate()
+        .take_while(|(_, l)| !timestamped(l))
+        .map(|(k, l)| (start + 2 + k, *l))
+        .collect()
 }
 
 /// How many tickers and histograms the statistics block between two dump marks holds, if it has
@@ -108,7 +133,10 @@ pub(super) fn read(lines: &[&str], start: usize, expected: Option<(usize, usize)
             None => {
                 return Err(at(
                     n,
-                    format!("`{}` is neither a ticker (`name COUNT : n`) nor a histogram (`name P50 : … SUM : n`)", line.trim()),
+                    format!(
+                        "`{}` is neither a ticker (`name COUNT : n`) nor a histogram (`name P50 : … SUM : n`)",
+                        line.trim()
+                    ),
                 ));
             }
         }
@@ -123,14 +151,14 @@ pub(super) fn read(lines: &[&str], start: usize, expected: Option<(usize, usize)
         if stats.histograms.is_empty() {
             return cut("before any histogram".into());
         }
-        if let Some((tickers, histograms)) = expected {
-            if (stats.tickers.len(), stats.histograms.len()) != (tickers, histograms) {
-                return cut(format!(
-                    "after {} tickers and {} histograms; the dump before printed {tickers} and {histograms}",
-                    stats.tickers.len(),
-                    stats.histograms.len()
-                ));
-            }
+        if let Some((tickers, histograms)) = expected
+            && (stats.tickers.len(), stats.histograms.len()) != (tickers, histograms)
+        {
+            return cut(format!(
+                "after {} tickers and {} histograms; the dump before printed {tickers} and {histograms}",
+                stats.tickers.len(),
+                stats.histograms.len()
+            ));
         }
     }
     if stats.tickers.is_empty() {

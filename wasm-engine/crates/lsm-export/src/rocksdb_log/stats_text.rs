@@ -145,7 +145,8 @@ pub(super) fn read(lines: &[&str], mark: usize, log: &mut RocksdbLog) -> Result<
             }
             continue;
         } else if let Some(rest) = t.strip_prefix("Stalls(count): ") {
-            let family = log.column_families.last_mut().ok_or_else(|| at(n, "stall counts before any compaction stats"))?;
+            let family =
+                log.column_families.last_mut().ok_or_else(|| at(n, "stall counts before any compaction stats"))?;
             family.stalls = stall_counts(rest).ok_or_else(|| at(n, format!("cannot read `Stalls(count): {rest}`")))?;
             open_family = None;
         } else if let Some(rest) = t.strip_prefix("Block cache entry stats(count,size,portion): ") {
@@ -153,8 +154,12 @@ pub(super) fn read(lines: &[&str], mark: usize, log: &mut RocksdbLog) -> Result<
             let cache = cache.ok_or_else(|| at(n, "block cache entry stats without a block cache line"))?;
             cache.entries = entry_stats(rest).ok_or_else(|| at(n, format!("cannot read the entry stats `{rest}`")))?;
         } else if let Some(rest) = t.strip_prefix("Block cache ") {
-            let family = log.column_families.last_mut().ok_or_else(|| at(n, "a block cache line before any compaction stats"))?;
-            family.block_cache = Some(block_cache(rest).ok_or_else(|| at(n, format!("cannot read `Block cache {rest}`")))?);
+            let family = log
+                .column_families
+                .last_mut()
+                .ok_or_else(|| at(n, "a block cache line before any compaction stats"))?;
+            family.block_cache =
+                Some(block_cache(rest).ok_or_else(|| at(n, format!("cannot read `Block cache {rest}`")))?);
         }
         i += 1;
     }
@@ -166,7 +171,13 @@ pub(super) fn read(lines: &[&str], mark: usize, log: &mut RocksdbLog) -> Result<
         return Err(at(end, format!("the stats dump of line {} has no compaction stats (cut off?)", mark + 1)));
     }
     if let Some(open) = open_family {
-        return Err(at(end, format!("the stats dump of line {} ends before the `Stalls(count)` of the compaction stats at line {open} (cut off?)", mark + 1)));
+        return Err(at(
+            end,
+            format!(
+                "the stats dump of line {} ends before the `Stalls(count)` of the compaction stats at line {open} (cut off?)",
+                mark + 1
+            ),
+        ));
     }
     Ok(statistics)
 }
@@ -185,7 +196,10 @@ fn table(lines: &[&str], title: usize, name: &str) -> Result<(ColumnFamilyStats,
     let mut sum = None;
     loop {
         let Some(line) = lines.get(i) else {
-            return Err(at(lines.len(), format!("the compaction stats of line {} end before their blank line (cut off?)", title + 1)));
+            return Err(at(
+                lines.len(),
+                format!("the compaction stats of line {} end before their blank line (cut off?)", title + 1),
+            ));
         };
         if line.trim().is_empty() {
             break;
@@ -198,12 +212,17 @@ fn table(lines: &[&str], title: usize, name: &str) -> Result<(ColumnFamilyStats,
         let mut size = 0.0;
         if cells.len() > 3 {
             let unit = cells.remove(3);
-            size = human_bytes(cells[2], unit).ok_or_else(|| at(i + 1, format!("size `{} {unit}` is not a size", cells[2])))?;
+            size = human_bytes(cells[2], unit)
+                .ok_or_else(|| at(i + 1, format!("size `{} {unit}` is not a size", cells[2])))?;
         }
         if cells.len() != header.len() {
-            return Err(at(i + 1, format!("a compaction stats row has {} cells; the header has {}", cells.len(), header.len())));
+            return Err(at(
+                i + 1,
+                format!("a compaction stats row has {} cells; the header has {}", cells.len(), header.len()),
+            ));
         }
-        let mut row = level_row(&cells, &col).ok_or_else(|| at(i + 1, format!("cannot read the compaction stats row `{}`", line.trim())))?;
+        let mut row = level_row(&cells, &col)
+            .ok_or_else(|| at(i + 1, format!("cannot read the compaction stats row `{}`", line.trim())))?;
         row.size_bytes = size;
         match row.level.as_str() {
             "Sum" => sum = Some(row),
@@ -212,13 +231,16 @@ fn table(lines: &[&str], title: usize, name: &str) -> Result<(ColumnFamilyStats,
         }
         i += 1;
     }
-    family.sum = sum.ok_or_else(|| at(i + 1, format!("the compaction stats of line {} have no `Sum` row", title + 1)))?;
+    family.sum =
+        sum.ok_or_else(|| at(i + 1, format!("the compaction stats of line {} have no `Sum` row", title + 1)))?;
     Ok((family, i + 1))
 }
 
 /// One row by the header's column names.
 fn level_row(cells: &[&str], col: &dyn Fn(&str) -> Option<usize>) -> Option<LevelStats> {
-    let num = |c: &str| -> Option<f64> { col(c).map_or(Some(0.0), |i| cells[i].parse::<f64>().ok().filter(|v| v.is_finite())) };
+    let num = |c: &str| -> Option<f64> {
+        col(c).map_or(Some(0.0), |i| cells[i].parse::<f64>().ok().filter(|v| v.is_finite()))
+    };
     let count = |c: &str| -> Option<u64> { col(c).map_or(Some(0), |i| human_count(cells[i])) };
     let (files, compacting) = cells.get(col("Files")?)?.split_once('/')?;
     Some(LevelStats {
@@ -294,7 +316,11 @@ fn block_cache(text: &str) -> Option<BlockCache> {
         let i = words.iter().position(|w| *w == label)?;
         human_bytes(words.get(i + 1)?, words.get(i + 2)?)
     };
-    Some(BlockCache { capacity_bytes: size_after("capacity:")?, usage_bytes: size_after("usage:")?, ..BlockCache::default() })
+    Some(BlockCache {
+        capacity_bytes: size_after("capacity:")?,
+        usage_bytes: size_after("usage:")?,
+        ..BlockCache::default()
+    })
 }
 
 /// "DataBlock(2005,7.96 MB,99.5%) Misc(1,0.00 KB,0%)".
