@@ -35,6 +35,8 @@ use lsm_export::rocksdb_log::RocksdbLog;
 pub const LOG_FIT_KIND: &str = "lsm-navigator/rocksdb-log-fit";
 /// An OPTIONS file that sets nothing: RocksDB 7.8's defaults, for a LOG given without its OPTIONS.
 pub const DEFAULT_OPTIONS: &str = "[DBOptions]\n[CFOptions \"default\"]\n[TableOptions/BlockBasedTable \"default\"]\n";
+/// The `version` of a `LogFit` document.
+pub const LOG_FIT_VERSION: u32 = 1;
 /// Largest θ the fit tries.
 pub const MAX_THETA: f64 = 1.5;
 /// Bisection steps for θ and for the key count.
@@ -44,6 +46,7 @@ const SEARCH_SAMPLES: usize = 4;
 
 /// What the LOG counted, operation by operation.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LogCounts {
     /// Point lookups (`rocksdb.number.keys.read`).
     pub gets: u64,
@@ -59,6 +62,7 @@ pub struct LogCounts {
 
 /// One figure of the LOG set against the prediction for the fitted workload.
 #[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Figure {
     /// Short name (`cache_hit_rate`).
     pub name: &'static str,
@@ -68,18 +72,21 @@ pub struct Figure {
     pub log: f64,
     /// The prediction for the fitted workload on the OPTIONS' design.
     pub predicted: f64,
-    /// (predicted − log) / log; 0 when both are 0.
-    pub relative_error: f64,
+    /// (predicted − log) / log; 0 when both are 0, absent (null) when only the LOG's is 0.
+    pub relative_error: Option<f64>,
     /// Whether the fit chose a parameter to match it (otherwise it checks the fit).
     pub fitted: bool,
 }
 
 /// The fit: the Workload, the figures it matched, and what it assumed.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct LogFit {
     /// Always `LOG_FIT_KIND`.
+    #[cfg_attr(feature = "ts", ts(type = "\"lsm-navigator/rocksdb-log-fit\""))]
     pub kind: &'static str,
-    /// Always 1.
+    /// Always `LOG_FIT_VERSION` (1).
+    #[cfg_attr(feature = "ts", ts(type = "1"))]
     pub version: u32,
     /// The LOG's name, as given.
     pub log: String,
@@ -231,7 +238,7 @@ pub fn fit_log(name: &str, log: &RocksdbLog, config: &EngineConfig) -> Result<Lo
     let figures = figures(log, &counts, target, &predicted, &prediction, stored_entries);
     Ok(LogFit {
         kind: LOG_FIT_KIND,
-        version: 1,
+        version: LOG_FIT_VERSION,
         log: name.to_string(),
         dump_line: log.dump_line,
         rocksdb_version: log.version.clone(),
@@ -334,8 +341,11 @@ fn log_hit_rate(log: &RocksdbLog) -> Option<f64> {
 }
 
 fn figure(name: &'static str, what: &'static str, log: f64, predicted: f64, fitted: bool) -> Figure {
-    let relative_error =
-        if log == 0.0 { if predicted == 0.0 { 0.0 } else { f64::INFINITY } } else { (predicted - log) / log };
+    let relative_error = match (log == 0.0, predicted == 0.0) {
+        (true, true) => Some(0.0),
+        (true, false) => None,
+        _ => Some((predicted - log) / log),
+    };
     Figure { name, what, log, predicted, relative_error, fitted }
 }
 
