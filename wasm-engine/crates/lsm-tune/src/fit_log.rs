@@ -63,7 +63,7 @@ pub struct LogCounts {
 /// One figure of the LOG set against the prediction for the fitted workload.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-pub struct Figure {
+pub struct LogFigure {
     /// Short name (`cache_hit_rate`).
     pub name: &'static str,
     /// What it is and how the LOG's value is computed.
@@ -99,7 +99,7 @@ pub struct LogFit {
     /// The fitted workload.
     pub workload: Workload,
     /// The LOG's figures against the prediction for `workload`.
-    pub figures: Vec<Figure>,
+    pub figures: Vec<LogFigure>,
     /// What the fit had to assume, and figures the LOG lacked.
     pub assumptions: Vec<String>,
     /// The prediction's RocksDB figures for the fitted workload.
@@ -340,13 +340,13 @@ fn log_hit_rate(log: &RocksdbLog) -> Option<f64> {
     (hits + misses > 0.0).then(|| hits / (hits + misses))
 }
 
-fn figure(name: &'static str, what: &'static str, log: f64, predicted: f64, fitted: bool) -> Figure {
+fn figure(name: &'static str, what: &'static str, log: f64, predicted: f64, fitted: bool) -> LogFigure {
     let relative_error = match (log == 0.0, predicted == 0.0) {
         (true, true) => Some(0.0),
         (true, false) => None,
         _ => Some((predicted - log) / log),
     };
-    Figure { name, what, log, predicted, relative_error, fitted }
+    LogFigure { name, what, log, predicted, relative_error, fitted }
 }
 
 /// The figures the LOG has, set against the prediction.
@@ -357,7 +357,7 @@ fn figures(
     twin: &TwinFigures,
     prediction: &Prediction,
     stored_entries: f64,
-) -> Vec<Figure> {
+) -> Vec<LogFigure> {
     let mut out = Vec::new();
     let held: f64 = prediction.tree.iter().flatten().sum();
     if stored_entries >= 1.0 {
