@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { env, root } from './setup.mjs';
 
-export const TARGETS = ['rocksdb_options', 'engine_config', 'workload', 'kvbench_trace', 'ycsb_properties', 'rocksdb_trace'];
+export const TARGETS = ['rocksdb_options', 'engine_config', 'workload', 'kvbench_trace', 'ycsb_properties', 'rocksdb_trace', 'rocksdb_log'];
 const fuzzDir = path.join(root, 'wasm-engine', 'fuzz');
 const corpusRoot = path.join(root, '.cache', 'fuzz', 'corpus');
 const lsm = path.join(root, 'wasm-engine', 'target', 'release', 'lsm');
@@ -101,6 +101,11 @@ function seed(target) {
     const fixtures = path.join(root, 'wasm-engine', 'crates', 'lsm-workload', 'tests', 'rocksdb-traces');
     for (const f of fs.readdirSync(fixtures).filter((n) => n.endsWith('.trace'))) put(f, fs.readFileSync(path.join(fixtures, f)));
   }
+  if (target === 'rocksdb_log') {
+    // LOGs real RocksDB 7.8.3 wrote (db_bench with and without statistics), kept as the reader's fixtures.
+    const fixtures = path.join(root, 'wasm-engine', 'crates', 'lsm-export', 'tests', 'fixtures', 'rocksdb-log');
+    for (const f of fs.readdirSync(fixtures).filter((n) => n.endsWith('.LOG'))) put(f, fs.readFileSync(path.join(fixtures, f)));
+  }
   writeDictionary(target, dir);
   return dir;
 }
@@ -120,6 +125,11 @@ function writeDictionary(target, corpus) {
   }
   if (target === 'kvbench_trace') for (const op of ['I ', 'U ', 'D ', 'Q ', 'S ', '# ']) tokens.add(`\n${op}`);
   if (target === 'rocksdb_trace') for (const t of ['feedcafedeadbeef\t', 'Trace Version: 0.2\t', 'Trace Version: 0.1\t', 'RocksDB Version: 7.8\t']) tokens.add(t);
+  if (target === 'rocksdb_log') {
+    for (const t of ['------- DUMPING STATS -------', '** Compaction Stats [default] **', 'Cumulative writes: ', 'Cumulative WAL: ',
+      'Cumulative stall: ', 'Stalls(count): ', 'Block cache ', 'STATISTICS:', ' COUNT : ', ' SUM : ', ' P50 : ', ' KB', ' MB',
+      '2026/12/02-03:17:41.364243 9631 ', '"table_file_creation"', 'EVENT_LOG_v1 ']) tokens.add(t);
+  }
   for (const t of ['true', 'false', 'null', '1e308', '-1', '4294967296', '18446744073709551615', 'NaN']) tokens.add(t);
   const quote = (t) => `"${[...Buffer.from(t, 'latin1')].map((b) => (b === 0x22 || b === 0x5c ? `\\${String.fromCharCode(b)}` : b < 0x20 || b > 0x7e ? `\\x${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b))).join('')}"`;
   fs.writeFileSync(path.join(path.dirname(corpus), `${target}.dict`), [...tokens].map(quote).join('\n') + '\n');

@@ -16,6 +16,7 @@ export type * from './generated/Twin';
 export type * from './generated/Bundle';
 export type * from './generated/Warning';
 export type * from './generated/TraceFit';
+export type * from './generated/LogFit';
 export type * from './generated/Growth';
 export * from './generated/ranges';
 

@@ -35,6 +35,12 @@ export const WORKLOAD_FILE: TextFileKind = {
   missing: 'no YCSB properties (recordcount=…, readproportion=…), no Workload JSON and no trace lines (I k v, Q k, …)',
   maxBytes: 256 * MIB,
 };
+/** A RocksDB LOG (its stats dumps), which Tune fits a workload to. */
+export const LOG_FILE: TextFileKind = {
+  what: 'RocksDB LOG',
+  missing: 'no "------- DUMPING STATS -------" block to read',
+  maxBytes: 256 * MIB,
+};
 /** A KVBench trace the Lab runs. */
 export const TRACE_FILE: TextFileKind = {
   what: 'trace',

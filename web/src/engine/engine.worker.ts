@@ -9,6 +9,7 @@ import init, {
   export_design,
   export_ycsb,
   fit_trace,
+  fit_rocksdb_log,
   import_ycsb,
   ycsb_core_workload,
   import_config,
@@ -528,6 +529,9 @@ const handlers: Handlers = {
   },
   fitTrace({ name, text, keyBytes }) {
     return JSON.parse(fit_trace(name, text, keyBytes));
+  },
+  fitRocksdbLog({ name, log, options }) {
+    return JSON.parse(fit_rocksdb_log(name, log, options));
   },
   tune({ config, workload, options }) {
     const started = performance.now();

@@ -5,10 +5,10 @@
  */
 import type { Backend, DatabaseInfo } from './idbStore';
 import type { PhysicalCalls } from './opfsPool';
-import type { Recovery, BatchResult, BundleFile, EngineConfig, Merging, WriteStallState, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TimeCost, TraceFit, TreeShape, TuneOptions, TuneProof, TuneResult, Workload, Calibration } from '../documents/engine';
+import type { Recovery, BatchResult, BundleFile, EngineConfig, Merging, WriteStallState, ExportFormat, ExportWarning, GrowthResult, GrowthSpec, Report, RunProgress, Stats, TimeCost, TraceFit, LogFit, TreeShape, TuneOptions, TuneProof, TuneResult, Workload, Calibration } from '../documents/engine';
 import type { WriteAmpResult, WriteAmpSpec } from '../documents/writeAmp';
 
-export type { TraceFit };
+export type { TraceFit, LogFit };
 
 export type { ExportFormat, ExportWarning };
 
@@ -99,6 +99,8 @@ export interface Requests {
   ycsbExport: { workload: Workload };
   /** Fit a Workload to a KVBench trace (mix, zero-result share, popularity, sizes). */
   fitTrace: { name: string; text: string; keyBytes: number };
+  /** Fit a Workload to a RocksDB LOG for an OPTIONS text ('' for RocksDB 7.8's defaults): mix, sizes, keys, skew. */
+  fitRocksdbLog: { name: string; log: string; options: string };
   /** Tune a design for a workload (the engine predicts itself; the same as `lsm tune`). */
   tune: { config: EngineConfig; workload: Workload; options: TuneOptions };
   /** The files of a tune's bundle, with the proof run's figures when there is one. */
@@ -138,6 +140,7 @@ export interface Responses {
   ycsbCore: { text: string };
   ycsbExport: { text: string; warnings: ExportWarning[] };
   fitTrace: TraceFit;
+  fitRocksdbLog: LogFit;
   tune: { result: TuneResult; millis: number };
   tuneBundle: { files: BundleFile[] };
   drifted: { workload: Workload };

@@ -71,10 +71,13 @@ pub(crate) enum Command {
     ///
     /// What YCSB cannot run of W goes to stderr.
     Ycsb(YcsbArgs),
-    /// Fit a Workload to a KVBench or a RocksDB trace; print the fit (JSON) with the Workload inside.
+    /// Fit a Workload to a KVBench or a RocksDB trace, or a RocksDB LOG; print the fit (JSON) with the Workload inside.
     ///
-    /// Operation mix (zero-result lookups apart), key popularity (uniform, or Zipf θ by maximum
-    /// likelihood, with goodness of fit and a rank-frequency series), sizes.
+    /// A trace: operation mix (zero-result lookups apart), key popularity (uniform, or Zipf θ by
+    /// maximum likelihood, with goodness of fit and a rank-frequency series), sizes. A LOG (its
+    /// last stats dump and statistics): the mix, sizes and keys RocksDB counted, and the Zipf θ
+    /// under which the predictor, replaying the OPTIONS, gives the LOG's block cache hit rate;
+    /// each figure as the LOG has it and as predicted, and what was assumed.
     Fit(FitArgs),
     /// Tune a design for W: the same memory, fewer I/Os as the engine measures them (JSON).
     ///
@@ -292,14 +295,21 @@ pub(crate) struct YcsbArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(group(ArgGroup::new("input").required(true).args(["trace", "rocksdb_trace"])))]
+#[command(group(ArgGroup::new("input").required(true).args(["trace", "rocksdb_trace", "rocksdb_log"])))]
 pub(crate) struct FitArgs {
-    /// The KVBench trace to fit (I/U/D/Q/S lines; give it or --rocksdb-trace).
+    /// The KVBench trace to fit (I/U/D/Q/S lines; give it, --rocksdb-trace or --rocksdb-log).
     #[arg(long, value_name = "T.txt", value_hint = ValueHint::FilePath)]
     pub(crate) trace: Option<String>,
-    /// A RocksDB query trace to fit (`DB::StartTrace`, `db_bench --trace_file`; give it or --trace).
+    /// A RocksDB query trace to fit (`DB::StartTrace`, `db_bench --trace_file`; give it, --trace or --rocksdb-log).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) rocksdb_trace: Option<String>,
+    /// A RocksDB LOG to fit (give it, --trace or --rocksdb-trace): its last stats dump, with statistics if on.
+    #[arg(long, value_name = "LOG", value_hint = ValueHint::FilePath)]
+    pub(crate) rocksdb_log: Option<String>,
+    /// With --rocksdb-log: the OPTIONS file RocksDB ran with; default: the newest OPTIONS-n next
+    /// to the LOG, else RocksDB 7.8's defaults (said in the fit's assumptions).
+    #[arg(long, value_name = "OPTIONS", value_hint = ValueHint::FilePath, requires = "rocksdb_log")]
+    pub(crate) options: Option<String>,
     #[command(flatten)]
     pub(crate) key_bytes: KeyBytes,
 }

@@ -467,13 +467,16 @@ fn ycsb_properties(a: &YcsbArgs) -> Result<()> {
 }
 
 fn fit(a: &FitArgs) -> Result<()> {
+    if a.rocksdb_log.is_some() {
+        return fit_rocksdb_log(a);
+    }
     let (path, fitted) = match (&a.trace, &a.rocksdb_trace) {
         (Some(path), _) => (path, fit_trace(path, read(path)?, key_bytes(&a.key_bytes.key_bytes)?)?),
         (None, Some(path)) => {
             let data = std::fs::read(path).map_err(|e| Error::storage(path, e.to_string()))?;
             (path, fit_rocksdb_trace(path, data)?)
         }
-        (None, None) => return Err(Error::invalid("--trace/--rocksdb-trace", "give exactly one of them")),
+        (None, None) => return Err(Error::invalid("--trace/--rocksdb-trace/--rocksdb-log", "give exactly one of them")),
     };
     print_notes(path, &fitted.notes);
     outln!("{}", serde_json::to_string_pretty(&fitted).map_err(|e| Error::invalid("fit", e.to_string()))?);
@@ -485,6 +488,48 @@ fn process_of(between: &str, threads: &str) -> Result<lsm_tune::predict::Process
     let p = lsm_tune::predict::Process { between: between.parse()?, threads: number(threads, "threads")? };
     p.validate()?;
     Ok(p)
+}
+
+/// `lsm fit --rocksdb-log LOG [--options OPTIONS]`.
+fn fit_rocksdb_log(a: &FitArgs) -> Result<()> {
+    let log_path = a.rocksdb_log.as_deref().unwrap_or_default();
+    let log = lsm_export::rocksdb_log::parse(&read(log_path)?).map_err(|e| in_file(log_path, e))?;
+    let options_path = match &a.options {
+        Some(p) => Some(p.clone()),
+        None => newest_options_beside(log_path),
+    };
+    let options = options_path.as_deref().map(|p| Ok::<_, Error>((p, read(p)?))).transpose()?;
+    let text = options.as_ref().map_or(lsm_tune::fit_log::DEFAULT_OPTIONS, |(_, t)| t.as_str());
+    let imported = lsm_export::import(text, lsm_export::ImportKind::Rocksdb)
+        .map_err(|e| in_file(options_path.as_deref().unwrap_or("OPTIONS"), e))?;
+    let mut fitted = lsm_tune::fit_log::fit_log(log_path, &log, &imported.config)?;
+    match &options {
+        Some((p, _)) => eprintln!("{log_path}: the design is {p}'s"),
+        None => {
+            fitted.assumptions.insert(0, "no OPTIONS file beside the LOG: the design is RocksDB 7.8's defaults".into())
+        }
+    }
+    for note in &fitted.assumptions {
+        eprintln!("{log_path}: {note}");
+    }
+    outln!("{}", serde_json::to_string_pretty(&fitted).map_err(|e| Error::invalid("fit", e.to_string()))?);
+    Ok(())
+}
+
+/// The OPTIONS-n file with the largest n in the LOG's directory (RocksDB writes a new one at each
+/// open and option change, and keeps the last two).
+fn newest_options_beside(log_path: &str) -> Option<String> {
+    let dir = Path::new(log_path).parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    std::fs::read_dir(dir)
+        .ok()?
+        .filter_map(|e| e.ok())
+        .filter_map(|e| {
+            let name = e.file_name().into_string().ok()?;
+            let n: u64 = name.strip_prefix("OPTIONS-")?.parse().ok()?;
+            Some((n, e.path()))
+        })
+        .max_by_key(|(n, _)| *n)
+        .map(|(_, p)| p.to_string_lossy().into_owned())
 }
 
 fn predict(a: &PredictArgs) -> Result<()> {

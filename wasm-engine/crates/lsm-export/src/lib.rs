@@ -17,6 +17,7 @@ mod mapping;
 mod patch;
 mod rocksdb;
 mod rocksdb_cpp;
+pub mod rocksdb_log;
 
 #[cfg(test)]
 mod tests;

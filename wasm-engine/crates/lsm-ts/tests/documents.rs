@@ -287,6 +287,8 @@ fn documents() -> BTreeMap<String, String> {
         .doc::<warning::Warning>()
         .file("TraceFit", "What `lsm fit` learnt from a trace (lsm-workload/src/fit.rs).")
         .doc::<lsm_workload::fit::TraceFit>()
+        .file("LogFit", "What `lsm fit --rocksdb-log` learnt from a RocksDB LOG (lsm-tune/src/fit_log.rs).")
+        .doc::<lsm_tune::fit_log::LogFit>()
         .file("Growth", "Monkey's Fig 12A on the engine (lsm-runner/src/growth.rs).")
         .doc::<growth::GrowthSpec>()
         .doc::<growth::GrowthProgress>()
@@ -507,6 +509,7 @@ fn every_documents_kind_and_version_are_its_rust_constants() {
         ("Report.ts", "Report", lsm_runner::report::REPORT_KIND, Some(lsm_runner::report::REPORT_VERSION)),
         ("TuneResult.ts", "TuneResultFields", lsm_tune::result::TUNE_KIND, Some(lsm_tune::result::TUNE_VERSION)),
         ("TraceFit.ts", "TraceFit", lsm_workload::fit::FIT_KIND, Some(lsm_workload::fit::FIT_VERSION)),
+        ("LogFit.ts", "LogFit", lsm_tune::fit_log::LOG_FIT_KIND, Some(lsm_tune::fit_log::LOG_FIT_VERSION)),
         ("Growth.ts", "GrowthResult", lsm_runner::growth::GROWTH_KIND, None),
     ];
     for (file, ty, kind, version) in kinds {

@@ -22,6 +22,7 @@
 pub mod bundle;
 mod designs;
 mod engine_search;
+pub mod fit_log;
 mod keymap;
 pub mod options;
 mod popularity;

@@ -156,6 +156,15 @@ pub fn fit_rocksdb_trace(name: &str, data: Vec<u8>) -> Result<String, JsError> {
     json(&lsm_workload::fit::fit_rocksdb_trace(name, data).map_err(js)?)
 }
 
+/// Fit a Workload to a RocksDB LOG (its last stats dump and statistics), for the OPTIONS text
+/// RocksDB ran with (empty: RocksDB 7.8's defaults, said in the fit's assumptions): the fit
+/// document (JSON) with the Workload, the figures matched and what was assumed.
+#[wasm_bindgen]
+pub fn fit_rocksdb_log(name: &str, log_text: &str, options_text: &str) -> Result<String, JsError> {
+    let options = (!options_text.trim().is_empty()).then_some(options_text);
+    json(&lsm_tune::fit_log::fit_log_text(name, log_text, options).map_err(js)?)
+}
+
 /// The engine's crate version (`lsm --version` prints the same), for the About line and bug reports.
 #[wasm_bindgen]
 pub fn engine_version() -> String {

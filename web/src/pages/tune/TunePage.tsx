@@ -9,7 +9,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import type { Calibration, EngineConfig, TraceFit, TuneRank, TuneResult, TuneTarget, Workload } from '../../documents/engine';
 import { formatBytes } from '../../documents/format';
-import { OPTIONS_FILE, WORKLOAD_FILE } from '../../documents/fileCheck';
+import { LOG_FILE, OPTIONS_FILE, WORKLOAD_FILE } from '../../documents/fileCheck';
 import { looksLikeTrace, looksLikeYcsb, traceFitNotes, ycsbImportNotes } from '../../documents/importKind';
 import {
   CUSTOM_DESIGN,
@@ -28,6 +28,7 @@ import { FileRefused, readTextFile } from '../../ui/controls/readTextFile';
 import { ParamControl } from '../../ui/controls/ParamControl';
 import { Page } from '../../ui/layout/Page';
 import { useUrlState } from '../../ui/state/useUrlState';
+import { logFitNotes } from './logFit';
 import { RankFrequencyCard } from './RankFrequencyCard';
 import { storedCalibration } from './TimeCard';
 import { TuneResults } from './TuneResults';
@@ -155,6 +156,20 @@ export function TunePage() {
     }
   };
 
+  /** A RocksDB LOG: the workload fitted to its counters, for the imported OPTIONS (RocksDB's defaults without one). */
+  const importLog = async (file: File) => {
+    setProblem(null);
+    try {
+      const log = await readTextFile(file, LOG_FILE);
+      const fit = await engineClient().call('fitRocksdbLog', { name: file.name, log, options: custom?.text ?? '' });
+      const read = { workload: fit.workload, name: file.name, notes: logFitNotes(fit) };
+      setImported(read);
+      url.patch(customWorkloadState(read.workload));
+    } catch (err) {
+      setProblem(err instanceof FileRefused ? err.message : `${file.name}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+
   const importOptions = async (file: File) => {
     setProblem(null);
     try {
@@ -193,6 +208,10 @@ export function TunePage() {
             <label className="file-button">
               Import a workload (YCSB file, Workload JSON or trace to fit)…
               <input type="file" className="sr-only" data-testid="tune-workload-file" onChange={(e) => { const f = e.target.files?.[0]; if (f) void importWorkload(f); e.target.value = ''; }} />
+            </label>
+            <label className="file-button">
+              Import your LOG (RocksDB's, with its stats dumps)…
+              <input type="file" className="sr-only" data-testid="tune-log" onChange={(e) => { const f = e.target.files?.[0]; if (f) void importLog(f); e.target.value = ''; }} />
             </label>
             {!ownWorkload && (
               <>

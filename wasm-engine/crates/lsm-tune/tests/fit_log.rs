@@ -1,0 +1,70 @@
+//! The LOG fit on LOGs real RocksDB 7.8.3 wrote (lsm-export's fixtures: db_bench fillrandom then
+//! readrandomwriterandom at readwritepercent=80 over 200,000 uniform keys, 8 MiB block cache).
+
+#![allow(clippy::unwrap_used)]
+
+use lsm_core::workload::Distribution;
+use lsm_tune::fit_log::fit_log_text;
+
+const STATS: &str = include_str!("../../lsm-export/tests/fixtures/rocksdb-log/statistics.LOG");
+const NO_STATS: &str = include_str!("../../lsm-export/tests/fixtures/rocksdb-log/no-statistics.LOG");
+const OPTIONS: &str = include_str!("../../lsm-export/tests/fixtures/rocksdb-log/OPTIONS");
+
+#[test]
+fn a_log_with_statistics_fits_its_counts_sizes_and_cache() {
+    let fit = fit_log_text("statistics.LOG", STATS, Some(OPTIONS)).unwrap();
+    let c = &fit.counts;
+    // The LOG's own tickers: keys.read, the memtable/L0/L1/L2+ hits, keys.written.
+    assert_eq!((c.gets, c.found, c.writes, c.seeks), (153_415, 2_740 + 8_448 + 24_191 + 66_646, 38_340, 0));
+    let w = &fit.workload;
+    let m = &w.mix;
+    let total = 153_415.0 + 38_340.0;
+    assert!((m.insert + m.update - 38_340.0 / total).abs() < 1e-9);
+    assert!((m.get_existing - 102_025.0 / total).abs() < 1e-9);
+    assert!((m.get_missing - (153_415.0 - 102_025.0) / total).abs() < 1e-9);
+    // db_bench ran 80% reads: the LOG says so within a point.
+    assert!((m.get_existing + m.get_missing - 0.8).abs() < 0.01, "{m:?}");
+    assert_eq!((w.preload.key_bytes, w.preload.value_bytes), (16, 100));
+    assert_eq!(w.operations, 153_415 + 38_340);
+    let figure = |name: &str| fit.figures.iter().find(|f| f.name == name).unwrap();
+    // Hits over hits and lookup misses (data misses less the 4,630 compaction block reads).
+    let hit = figure("cache_hit_rate");
+    assert!((hit.log - 45_957.0 / (45_957.0 + 63_975.0 - 4_630.0)).abs() < 1e-12);
+    assert!((figure("data_blocks_per_lookup").log - (63_975.0 - 4_630.0) / 153_415.0).abs() < 1e-12);
+    assert!((figure("filters_per_lookup").log - (363_140.0 + 102_749.0) / 153_415.0).abs() < 1e-12);
+    // Uniform keys: the predictor's uniform hit rate is already above the LOG's, so no skew is fitted;
+    // it is within 15% of the LOG's, and the tree holds the LOG's entries within 2%.
+    assert_eq!(w.distribution, Distribution::Uniform);
+    let error = |name: &str| figure(name).relative_error.unwrap();
+    assert!(error("cache_hit_rate") > 0.0 && error("cache_hit_rate") < 0.15, "{hit:?}");
+    assert!(error("stored_entries").abs() < 0.02, "{:?}", figure("stored_entries"));
+    assert!(error("data_blocks_per_lookup").abs() < 0.15);
+}
+
+#[test]
+fn a_log_without_statistics_says_what_it_could_not_fit() {
+    let fit = fit_log_text("no-statistics.LOG", NO_STATS, Some(OPTIONS)).unwrap();
+    assert_eq!(fit.counts.writes, 27_000);
+    assert_eq!(fit.counts.gets, 0);
+    assert_eq!(fit.workload.mix.update + fit.workload.mix.insert, 1.0);
+    assert_eq!(fit.workload.distribution, Distribution::Uniform);
+    // Sizes from the table-creation events all the same.
+    assert_eq!((fit.workload.preload.key_bytes, fit.workload.preload.value_bytes), (16, 100));
+    assert!(fit.assumptions.iter().any(|a| a.contains("no statistics")), "{:?}", fit.assumptions);
+    assert!(fit.assumptions.iter().any(|a| a.contains("skew") && a.contains("assumed uniform")));
+    let names: Vec<_> = fit.figures.iter().map(|f| f.name).collect();
+    assert_eq!(names, ["stored_entries", "files"]);
+}
+
+#[test]
+fn without_options_the_defaults_are_assumed_and_said() {
+    let fit = fit_log_text("statistics.LOG", STATS, None).unwrap();
+    assert!(fit.assumptions[0].contains("RocksDB 7.8's defaults"));
+}
+
+#[test]
+fn a_truncated_log_is_an_error_not_a_fit() {
+    let cut = &STATS[..STATS.len() - 2000];
+    let e = fit_log_text("statistics.LOG", cut, Some(OPTIONS)).unwrap_err().to_string();
+    assert!(e.contains("RocksDB LOG: line") && e.contains("mid-line"), "{e}");
+}
