@@ -228,6 +228,7 @@ pub fn fit_trace(name: &str, text: String, key_bytes: usize) -> Result<TraceFit>
         distribution,
         range_selectivity,
         ycsb: None,
+        db_bench: None,
     };
     workload.validate()?;
     Ok(TraceFit {
@@ -378,6 +379,7 @@ mod tests {
             distribution,
             range_selectivity: 0.001,
             ycsb: None,
+            db_bench: None,
         }
     }
 
