@@ -5,15 +5,17 @@
 //! the key, the query type, the value size and the scan length from it (`lsm_core::mixgraph`),
 //! or readrandomwriterandom's batches of 100, updaterandom's Get + Put, seekrandom, readrandom.
 //!
-//! What is not db_bench's: the random numbers (xoshiro here, mt19937_64 there; the same
-//! distribution, not the same sequence — the per-key `Random64(seed)` and the key-range shuffle
-//! are db_bench's own, so the hot keys and ranges are the same ones), and value bytes
-//! (printable, not `compression_ratio`-compressible). A Seek then N Nexts is a range from the
+//! The random numbers are db_bench's too: each benchmark's thread draws from
+//! `Random64(seed_base + n)` (std::mt19937_64), n counting the benchmarks run (1 for the fill, 2
+//! for the benchmark after it), and spends one draw per operation choosing the database
+//! (`SelectDBWithCfh`) before the draws that pick the key — so with the Workload's `seed` as
+//! `--seed`, the stream is db_bench's own: the same keys, query types, value sizes and scan
+//! lengths in the same order. What is not db_bench's: value bytes (printable, not
+//! `compression_ratio`-compressible). A Seek then N Nexts is a range from the
 //! key to the N-th written key at or after it (an empty range — end before start — for N = 0).
 
 use lsm_core::db_bench::{DbBenchBenchmark, DbBenchLoad, DbBenchPlay};
-use lsm_core::mixgraph::{KeyRanges, QueryDecider, mix_scan_length, mix_value_size, mt64_first, power_cdf_inversion};
-use lsm_core::rng::Rng;
+use lsm_core::mixgraph::{KeyRanges, Mt64, QueryDecider, mix_scan_length, mix_value_size, mt64_first, power_cdf_inversion};
 use lsm_core::workload::Workload;
 
 use crate::keys::fill_value;
@@ -26,8 +28,10 @@ type KeyInt = i64;
 /// A `db_bench` Workload as a deterministic `OpSource`.
 pub struct DbBench {
     play: DbBenchPlay,
-    fill_rng: Rng,
-    rng: Rng,
+    /// The fill's thread's `Random64`.
+    fill_rng: Mt64,
+    /// The benchmark's thread's `Random64`.
+    rng: Mt64,
     num: i64,
     key_size: usize,
     /// (prefix ids, ids per prefix) when keys carry a prefix.
@@ -63,8 +67,9 @@ impl DbBench {
         let engine_ops = if play.benchmark == DbBenchBenchmark::Updaterandom { 2 } else { 1 };
         DbBench {
             play: play.clone(),
-            fill_rng: Rng::new(w.seed),
-            rng: Rng::new(w.seed ^ 0x6D69_7867_7261_7068),
+            fill_rng: Mt64::new(w.seed.wrapping_add(1)),
+            // The benchmark's thread is the second one db_bench starts when a fill ran first.
+            rng: Mt64::new(w.seed.wrapping_add(if play.load == DbBenchLoad::None { 1 } else { 2 })),
             num: play.num as i64,
             key_size: w.preload.key_bytes as usize,
             prefix,
@@ -201,13 +206,18 @@ impl DbBench {
                 self.fill_next += 1;
                 (self.fill_next - 1) as i64
             }
-            _ => (self.fill_rng.next_u64() % self.num as u64) as i64,
+            _ => {
+                // DoWrite draws the database (`rand.Next() % num_key_gens`), then the key.
+                self.fill_rng.next_u64();
+                (self.fill_rng.next_u64() % self.num as u64) as i64
+            }
         };
         self.put(k, self.value_bytes)
     }
 
-    /// `GetRandomKey`: a 64-bit draw modulo num.
+    /// `SelectDBWithCfh(thread)`'s draw, then `GetRandomKey`'s: a 64-bit draw modulo num.
     fn random_key(&mut self) -> i64 {
+        self.rng.next_u64();
         (self.rng.next_u64() % self.num as u64) as i64
     }
 
@@ -251,7 +261,8 @@ impl DbBench {
                 self.get(k)
             }
             DbBenchBenchmark::Seekrandom => {
-                let k = self.random_key();
+                // SeekRandom draws the key first and chooses no database (one DB).
+                let k = (self.rng.next_u64() % self.num as u64) as i64;
                 self.seek(k, u64::from(self.play.seek_nexts))
             }
             DbBenchBenchmark::Updaterandom => {
