@@ -10,6 +10,7 @@ import init, {
   export_ycsb,
   fit_trace,
   import_ycsb,
+  import_db_bench,
   ycsb_core_workload,
   import_config,
   tune_with,
@@ -519,6 +520,9 @@ const handlers: Handlers = {
   },
   ycsbImport({ text, file }) {
     return JSON.parse(import_ycsb(text, file));
+  },
+  dbBenchImport({ text }) {
+    return JSON.parse(import_db_bench(text));
   },
   ycsbCore({ letter, records, operations }) {
     return { text: ycsb_core_workload(letter, records, operations) };

@@ -15,7 +15,9 @@
 //! key to the N-th written key at or after it (an empty range — end before start — for N = 0).
 
 use lsm_core::db_bench::{DbBenchBenchmark, DbBenchLoad, DbBenchPlay};
-use lsm_core::mixgraph::{KeyRanges, Mt64, QueryDecider, mix_scan_length, mix_value_size, mt64_first, power_cdf_inversion};
+use lsm_core::mixgraph::{
+    KeyRanges, Mt64, QueryDecider, mix_scan_length, mix_value_size, mt64_first, power_cdf_inversion,
+};
 use lsm_core::workload::Workload;
 
 use crate::keys::fill_value;
