@@ -82,7 +82,8 @@ pub fn mt64_first(seed: u64) -> u64 {
 /// `static_cast<int64_t>(x)` as x86-64 computes it: a value out of range (or infinite, as
 /// ParetoCdfInversion gives for u = 0) becomes i64::MIN, where Rust's `as` would saturate.
 pub fn to_i64_x86(x: f64) -> i64 {
-    if x.is_nan() || x >= 9_223_372_036_854_775_808.0 || x < -9_223_372_036_854_775_808.0 { i64::MIN } else { x as i64 }
+    // A NaN is in no range, so it too becomes i64::MIN.
+    if !(-9_223_372_036_854_775_808.0..9_223_372_036_854_775_808.0).contains(&x) { i64::MIN } else { x as i64 }
 }
 
 /// `ParetoCdfInversion(u, theta, k, sigma)`: the generalized Pareto's inverse CDF, rounded up.

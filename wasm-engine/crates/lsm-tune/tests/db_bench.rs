@@ -1,6 +1,9 @@
 //! A db_bench command line is a workload the predictor prices and the tuner tunes: through its
 //! engine view (`DbBenchPlay::engine_view`), a plain workload of db_bench's counts and mean sizes.
 
+// Test code: a failed expectation is the test failing, with its message.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
 use lsm_core::config::EngineConfig;
 use lsm_core::math::exp;
 use lsm_tune::predict::predict;

@@ -1,6 +1,9 @@
 //! db_bench command lines read as workloads and played as db_bench draws them: the vectors are
 //! derived from db_bench_tool.cc's formulas (RocksDB 7.8.3), not from this crate's code.
 
+// Test code: a failed expectation is the test failing, with its message.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
 use lsm_core::db_bench::{DbBenchBenchmark, DbBenchLoad};
 use lsm_core::math::{exp, pow};
 use lsm_core::workload::Distribution;
@@ -173,7 +176,7 @@ fn readrandomwriterandom_plays_batches_of_a_hundred_and_fillrandom_repeats() {
     let w = from_command_line(text).unwrap().workload;
     let mut g = Generator::new(&w);
     let mut kinds = Vec::new();
-    let mut filled = std::collections::HashSet::new();
+    let mut filled = std::collections::BTreeSet::new();
     while let Some((phase, op)) = g.next_op().unwrap() {
         match (phase, op) {
             (Phase::Preload, Op::Put { id, .. }) => {
