@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { env, root } from './setup.mjs';
 
-export const TARGETS = ['rocksdb_options', 'engine_config', 'workload', 'kvbench_trace', 'ycsb_properties', 'rocksdb_trace', 'rocksdb_log'];
+export const TARGETS = ['rocksdb_options', 'engine_config', 'workload', 'kvbench_trace', 'ycsb_properties', 'rocksdb_trace', 'rocksdb_log', 'db_bench_flags'];
 const fuzzDir = path.join(root, 'wasm-engine', 'fuzz');
 const corpusRoot = path.join(root, '.cache', 'fuzz', 'corpus');
 const lsm = path.join(root, 'wasm-engine', 'target', 'release', 'lsm');
@@ -106,6 +106,22 @@ function seed(target) {
     const fixtures = path.join(root, 'wasm-engine', 'crates', 'lsm-export', 'tests', 'fixtures', 'rocksdb-log');
     for (const f of fs.readdirSync(fixtures).filter((n) => n.endsWith('.LOG'))) put(f, fs.readFileSync(path.join(fixtures, f)));
   }
+  if (target === 'db_bench_flags') {
+    // The ZippyDB fit (issue 48) in mixgraph's four key modes, and the plain benchmarks.
+    const zippy = '-value_k=0.2615 -value_sigma=25.45 -iter_k=2.517 -iter_sigma=14.236 -mix_get_ratio=0.83 -mix_put_ratio=0.14 -mix_seek_ratio=0.03';
+    const keys = '-key_dist_a=0.002312 -key_dist_b=0.3467';
+    const ranges = '-keyrange_dist_a=14.18 -keyrange_dist_b=-2.917 -keyrange_dist_c=0.0164 -keyrange_dist_d=-0.08082 -keyrange_num=30';
+    const lines = {
+      'all_random.sh': `db_bench --benchmarks=fillrandom,mixgraph --num=2000 --key_size=48 ${zippy} -sine_a=1000`,
+      'all_dist.sh': `./db_bench --benchmarks=fillrandom,mixgraph --num=2000 --key_size=48 ${keys} ${zippy}`,
+      'prefix_random.sh': `db_bench --benchmarks=fillseq,mixgraph --num=3000 --reads=500 ${ranges} ${zippy} --write_buffer_size=1048576`,
+      'prefix_dist.sh': `db_bench --benchmarks=fillrandom,mixgraph \\\n  --num=3000 --key_size=48 ${keys} ${ranges} ${zippy} --statistics`,
+      'rrwr.sh': 'db_bench --benchmarks=fillrandom,readrandomwriterandom --num=1000 --readwritepercent=70 --keys_per_prefix=10 --prefix_size=8 --key_size=24',
+      'seek.sh': 'db_bench --benchmarks=fillseq,seekrandom --num=1000 --writes=500 --seek_nexts=5 --threads=2',
+      'update.sh': 'db_bench --benchmarks=fillrandom,updaterandom,stats --num 1000 --value_size 50 --seed=3',
+    };
+    for (const [name, text] of Object.entries(lines)) put(name, `${text}\n`);
+  }
   writeDictionary(target, dir);
   return dir;
 }
@@ -129,6 +145,11 @@ function writeDictionary(target, corpus) {
     for (const t of ['------- DUMPING STATS -------', '** Compaction Stats [default] **', 'Cumulative writes: ', 'Cumulative WAL: ',
       'Cumulative stall: ', 'Stalls(count): ', 'Block cache ', 'STATISTICS:', ' COUNT : ', ' SUM : ', ' P50 : ', ' KB', ' MB',
       '2026/12/02-03:17:41.364243 9631 ', '"table_file_creation"', 'EVENT_LOG_v1 ']) tokens.add(t);
+  }
+  if (target === 'db_bench_flags') {
+    for (const f of fs.readdirSync(corpus).filter((n) => n.startsWith('seed-'))) {
+      for (const m of fs.readFileSync(path.join(corpus, f), 'latin1').matchAll(/-{1,2}[a-z_]+=?/g)) tokens.add(m[0]);
+    }
   }
   for (const t of ['true', 'false', 'null', '1e308', '-1', '4294967296', '18446744073709551615', 'NaN']) tokens.add(t);
   const quote = (t) => `"${[...Buffer.from(t, 'latin1')].map((b) => (b === 0x22 || b === 0x5c ? `\\${String.fromCharCode(b)}` : b < 0x20 || b > 0x7e ? `\\x${b.toString(16).padStart(2, '0')}` : String.fromCharCode(b))).join('')}"`;

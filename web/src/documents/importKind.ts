@@ -18,6 +18,17 @@ export function looksLikeYcsb(text: string): boolean {
   return /^\s*(workload|recordcount|operationcount|readproportion|updateproportion|insertproportion|scanproportion|requestdistribution)\s*[=:\s]/m.test(text);
 }
 
+/** A db_bench command line: a program named db_bench, or a `--benchmarks` flag (as the engine's reader decides). */
+export function looksLikeDbBench(text: string): boolean {
+  const first = text.split(/\s+/).find((t) => t !== '' && !t.startsWith('#')) ?? '';
+  return first.split('/').pop() === 'db_bench' || text.includes('-benchmarks');
+}
+
+/** What a db_bench import could not carry over, one line each. */
+export function dbBenchImportNotes(warnings: ExportWarning[], unknownFlags: string[]): string[] {
+  return [...warnings.map((w) => `${w.field} (${w.kind}): ${w.message}`), ...unknownFlags.map((k) => `${k}: not a db_bench flag this reader knows; ignored`)];
+}
+
 /** A KVBench trace: operation lines `I k v`, `U k v`, `D k`, `Q k`, `S a b` (and # comments). */
 export function looksLikeTrace(text: string): boolean {
   const lines = text.split('\n', 50).map((l) => l.trim()).filter((l) => l !== '' && !l.startsWith('#'));

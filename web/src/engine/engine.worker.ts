@@ -11,6 +11,7 @@ import init, {
   fit_trace,
   fit_rocksdb_log,
   import_ycsb,
+  import_db_bench,
   ycsb_core_workload,
   import_config,
   tune_with,
@@ -520,6 +521,9 @@ const handlers: Handlers = {
   },
   ycsbImport({ text, file }) {
     return JSON.parse(import_ycsb(text, file));
+  },
+  dbBenchImport({ text }) {
+    return JSON.parse(import_db_bench(text));
   },
   ycsbCore({ letter, records, operations }) {
     return { text: ycsb_core_workload(letter, records, operations) };

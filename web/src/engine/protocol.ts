@@ -95,6 +95,8 @@ export interface Requests {
   ycsbImport: { text: string; file: string };
   /** YCSB's core workload `letter` (a–f) as a properties file with these counts. */
   ycsbCore: { letter: string; records: number; operations: number };
+  /** A db_bench command line (`db_bench --benchmarks=fillrandom,mixgraph …`) as a Workload. */
+  dbBenchImport: { text: string };
   /** A Workload as a YCSB CoreWorkload properties file. */
   ycsbExport: { workload: Workload };
   /** Fit a Workload to a KVBench trace (mix, zero-result share, popularity, sizes). */
@@ -138,6 +140,7 @@ export interface Responses {
   validate: { ok: true };
   ycsbImport: { workload: Workload; warnings: ExportWarning[]; unknown_keys: string[] };
   ycsbCore: { text: string };
+  dbBenchImport: { workload: Workload; warnings: ExportWarning[]; unknown_flags: string[] };
   ycsbExport: { text: string; warnings: ExportWarning[] };
   fitTrace: TraceFit;
   fitRocksdbLog: LogFit;

@@ -16,9 +16,10 @@ use clap::{ArgGroup, Args, Parser, Subcommand, ValueHint};
 
 /// What every command that reads a workload says about W.
 const WORKLOADS: &str = "\
-Wherever a workload W is read it may be Workload JSON, a YCSB workload properties file, or
-ycsb:a … ycsb:f (YCSB's core workloads); --records / --operations set a YCSB workload's
-recordcount / operationcount, as YCSB's -p does.
+Wherever a workload W is read it may be Workload JSON, a YCSB workload properties file,
+ycsb:a … ycsb:f (YCSB's core workloads), or a file holding a db_bench command line
+(db_bench --benchmarks=fillrandom,mixgraph --num=… …); --records / --operations set a YCSB
+workload's recordcount / operationcount, as YCSB's -p does, and a db_bench line's --num / --reads.
 
 `lsm <command> --help` tells what a command takes; `lsm completions <shell>` prints a completion
 script for bash, zsh, fish, elvish or PowerShell.";
@@ -141,10 +142,10 @@ pub(crate) enum Command {
 /// `--records` / `--operations`: a YCSB workload's counts, for every command that reads a workload.
 #[derive(Debug, Args)]
 pub(crate) struct Counts {
-    /// A YCSB workload's recordcount (the records loaded): an integer in [0, 1000000000].
+    /// A YCSB workload's recordcount (the records loaded), a db_bench line's --num: an integer in [0, 1000000000].
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(crate) records: Option<String>,
-    /// A YCSB workload's operationcount (the operations run): an integer in [0, 1000000000].
+    /// A YCSB workload's operationcount (the operations run), a db_bench line's --reads: an integer in [0, 1000000000].
     #[arg(long, value_name = "N", allow_negative_numbers = true)]
     pub(crate) operations: Option<String>,
     /// Who plays a YCSB workload: `engine` (the engine's generator, the default), `cpp` (exactly

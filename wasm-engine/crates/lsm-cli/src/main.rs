@@ -191,6 +191,9 @@ fn load_workload(path: &str, counts: &Counts) -> Result<Workload> {
             if text.trim_start().starts_with('{') {
                 return Workload::from_json(&text).map_err(|e| in_file(path, e));
             }
+            if lsm_workload::db_bench::looks_like_db_bench(&text) {
+                return load_db_bench(path, &text, counts);
+            }
             text
         }
     };
@@ -219,6 +222,26 @@ fn load_workload(path: &str, counts: &Counts) -> Result<Workload> {
     }
     for k in &imported.unknown_keys {
         eprintln!("{path}: {k}: not a YCSB CoreWorkload property; ignored");
+    }
+    Ok(imported.workload)
+}
+
+/// A db_bench command line as a workload; `--records`/`--operations` set `--num` (and the
+/// fill) and `--reads` as db_bench would take them, appended so they win.
+fn load_db_bench(path: &str, text: &str, counts: &Counts) -> Result<Workload> {
+    let mut line = text.to_string();
+    if let Some(n) = &counts.records {
+        line.push_str(&format!(" --num={n}"));
+    }
+    if let Some(n) = &counts.operations {
+        line.push_str(&format!(" --reads={n}"));
+    }
+    let imported = lsm_workload::db_bench::from_command_line(&line).map_err(|e| in_file(path, e))?;
+    for w in &imported.warnings {
+        eprintln!("{path}: {} ({}): {}", w.field, w.kind, w.message);
+    }
+    for k in &imported.unknown_flags {
+        eprintln!("{path}: {k}: not a db_bench flag this reader knows; ignored");
     }
     Ok(imported.workload)
 }

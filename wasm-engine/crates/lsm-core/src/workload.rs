@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::db_bench::DbBenchPlay;
 use crate::error::{Error, Result};
 use crate::range::{check_integer, check_range};
 pub use crate::ycsb::YcsbPlay;
@@ -52,6 +53,14 @@ pub struct Workload {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub ycsb: Option<YcsbPlay>,
+    /// Play the workload as db_bench does (`lsm_core::db_bench`): its key format, its fill with
+    /// repeats, and one benchmark — mixgraph's key-range hotness, power-law keys and Pareto
+    /// sizes, or readrandomwriterandom, updaterandom, seekrandom, readrandom. With it,
+    /// `distribution` and `range_selectivity` are only the plain approximation the importer
+    /// fitted (`DbBenchPlay::engine_view`); the generator draws as db_bench.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub db_bench: Option<DbBenchPlay>,
 }
 
 /// The keys inserted before the measured run (JSON `preload`); its sizes apply to the run's
@@ -230,6 +239,9 @@ impl Workload {
     /// The workload as the engine sees it: engine operations and their mix (`engine_mix`), for
     /// models that price engine operations (the predictor); keys, sizes and skew unchanged.
     pub fn engine_view(&self) -> Workload {
+        if let Some(play) = &self.db_bench {
+            return play.engine_view(self);
+        }
         let (per_op, mix) = self.engine_mix();
         if per_op == 1.0 && self.mix.read_modify_write == 0.0 {
             return self.clone();
@@ -248,6 +260,16 @@ impl Workload {
         }
         if self.version != WORKLOAD_VERSION {
             return Err(Error::invalid("version", format!("must be {WORKLOAD_VERSION}, got {}", self.version)));
+        }
+        if let Some(play) = &self.db_bench {
+            // First, so a bad flag is named before the mix it would have given.
+            if self.ycsb.is_some() {
+                return Err(Error::invalid(
+                    "db_bench",
+                    "must be absent with ycsb: one client plays a workload".to_string(),
+                ));
+            }
+            play.validate(self)?;
         }
         let p = &self.preload;
         check_integer("preload.key_bytes", p.key_bytes, KEY_BYTES_RANGE, "")?;
@@ -318,6 +340,9 @@ impl Workload {
         if let Some(play) = &self.ycsb {
             return self.validate_ycsb(play);
         }
+        if self.db_bench.is_some() {
+            return Ok(());
+        }
         if self.mix.range > 0.0 && self.range_selectivity <= 0.0 {
             return Err(Error::invalid(
                 "range_selectivity",
@@ -383,6 +408,7 @@ mod tests {
             distribution: Distribution::Zipf { theta: 0.99 },
             range_selectivity: 0.0,
             ycsb: None,
+            db_bench: None,
         }
     }
 

@@ -7,7 +7,7 @@
 //! in the OPTIONS file.
 
 use lsm_core::config::EngineConfig;
-use lsm_core::workload::{Distribution, Workload};
+use lsm_core::workload::{DbBenchPlay, Distribution, Workload};
 
 use super::{Export, Warning, WarningKind, number, one_line};
 
@@ -19,6 +19,9 @@ struct Phase {
 }
 
 pub(crate) fn script(config: &EngineConfig, w: &Workload) -> Export {
+    if let Some(play) = &w.db_bench {
+        return db_bench_line(config, w, play);
+    }
     let mut warnings = Vec::new();
     let count = |fraction: f64| (w.operations as f64 * fraction).round() as u64;
     let preload = w.preload.entries;
@@ -234,4 +237,27 @@ pub(crate) fn script(config: &EngineConfig, w: &Workload) -> Export {
         t.push_str("# the workload has no operations\n");
     }
     Export { text: t, warnings }
+}
+
+/// A workload read from a db_bench command line goes back as that command line: one invocation,
+/// the fill then the benchmark, with the flags that shaped it (`DbBenchPlay::flags`).
+fn db_bench_line(config: &EngineConfig, w: &Workload, play: &DbBenchPlay) -> Export {
+    let wname = if w.name.is_empty() { "unnamed".to_string() } else { one_line(&w.name) };
+    let dname = if config.name.is_empty() { "unnamed".to_string() } else { one_line(&config.name) };
+    let mut flags = play.flags(w);
+    // The listed benchmarks, then the statistics dump.
+    flags[0].push_str(",stats");
+    let cache = match config.block_cache.bytes {
+        0 => String::new(),
+        bytes => format!(" --cache_size={bytes}"),
+    };
+    let text = format!(
+        "# db_bench command exported by LSM Navigator: workload \"{wname}\" on design \"{dname}\".\n\
+         # OPTIONS is the RocksDB OPTIONS file exported from the same design (lsm export --format rocksdb).\n\
+         # Lossless: the workload is this db_bench command line.\n\n\
+         set -e\nDB=\"${{DB:-/tmp/lsm-navigator-db}}\"\nOPTIONS=\"${{OPTIONS:-OPTIONS.ini}}\"\n\n\
+         db_bench --options_file=\"$OPTIONS\" --db=\"$DB\" --use_existing_db=0 {} --threads=1 --statistics=1 --histogram=1{cache}\n",
+        flags.join(" ")
+    );
+    Export { text, warnings: Vec::new() }
 }

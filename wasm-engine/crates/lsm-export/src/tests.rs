@@ -68,6 +68,7 @@ fn workload(entries: u64, operations: u64, mix: Mix) -> Workload {
         distribution: Distribution::Uniform,
         range_selectivity: 0.0,
         ycsb: None,
+        db_bench: None,
     }
 }
 

@@ -66,6 +66,7 @@ fn workload(size: &CalibrationSize, mix: Mix, seed: u64) -> Workload {
         distribution: Distribution::Uniform,
         range_selectivity: (SCAN_ENTRIES / size.records.max(1) as f64).min(1.0),
         ycsb: None,
+        db_bench: None,
     }
 }
 

@@ -301,6 +301,7 @@ mod tests {
             distribution,
             range_selectivity: 0.0,
             ycsb: None,
+            db_bench: None,
         }
     }
 

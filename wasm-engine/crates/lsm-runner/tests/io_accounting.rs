@@ -27,6 +27,7 @@ fn zero_result_workload(entries: u64, lookups: u64, seed: u64) -> Workload {
         distribution: Distribution::Uniform,
         range_selectivity: 0.0,
         ycsb: None,
+        db_bench: None,
     }
 }
 
@@ -102,6 +103,7 @@ fn skewed_lookups(preload: u64, lookups: u64) -> Workload {
         distribution: Distribution::Zipf { theta: 0.99 },
         range_selectivity: 0.0,
         ycsb: None,
+        db_bench: None,
     }
 }
 
@@ -159,6 +161,7 @@ fn mnemosyne_beats_monkey_and_uniform_under_key_range_skew() {
         distribution: Distribution::Hotspot { hot_fraction: 0.05, hot_probability: 0.95 },
         range_selectivity: 0.0,
         ycsb: None,
+        db_bench: None,
     };
     let mut zero = Vec::new();
     for allocation in [Allocation::Uniform, Allocation::Monkey, Allocation::Mnemosyne] {

@@ -170,6 +170,7 @@ pub fn fit_log(name: &str, log: &RocksdbLog, config: &EngineConfig) -> Result<Lo
             distribution,
             range_selectivity,
             ycsb: None,
+            db_bench: None,
         }
     };
     let quick =

@@ -25,6 +25,7 @@ fn workload(entries: u64, operations: u64, mix: Mix, distribution: Distribution,
         distribution,
         range_selectivity,
         ycsb: None,
+        db_bench: None,
     }
 }
 

@@ -61,6 +61,19 @@ pub fn import_ycsb(text: &str, file: &str) -> Result<String, JsError> {
     json(&ycsb::from_properties(text, file).map_err(js)?)
 }
 
+/// A db_bench command line (`db_bench --benchmarks=fillrandom,mixgraph …`) as `{workload,
+/// warnings, unknown_flags}` (JSON); errors name the flag and the allowed range.
+#[wasm_bindgen]
+pub fn import_db_bench(text: &str) -> Result<String, JsError> {
+    json(&lsm_workload::db_bench::from_command_line(text).map_err(js)?)
+}
+
+/// Whether `text` reads as a db_bench command line (a program named db_bench, or `--benchmarks`).
+#[wasm_bindgen]
+pub fn looks_like_db_bench(text: &str) -> bool {
+    lsm_workload::db_bench::looks_like_db_bench(text)
+}
+
 /// YCSB's core workload `letter` (a–f) as a properties file with these record and operation counts.
 #[wasm_bindgen]
 pub fn ycsb_core_workload(letter: &str, records: f64, operations: f64) -> Result<String, JsError> {

@@ -247,6 +247,7 @@ pub fn fit_source(name: &str, reader: &mut dyn OpSource, key_bytes: Option<usize
         distribution,
         range_selectivity,
         ycsb: None,
+        db_bench: None,
     };
     workload.validate()?;
     Ok(TraceFit {
@@ -397,6 +398,7 @@ mod tests {
             distribution,
             range_selectivity: 0.001,
             ycsb: None,
+            db_bench: None,
         }
     }
 

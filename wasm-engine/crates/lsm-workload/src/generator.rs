@@ -1,6 +1,7 @@
 //! Turns a Workload into a deterministic stream of operations.
 
 use crate::keys::{KeyCodec, Permutation, fill_value};
+use crate::mixgraph::DbBench;
 use crate::ycsb_client::CoreWorkload;
 
 pub use crate::ops::{Intent, Op, OpSource, OwnedOp, Phase};
@@ -11,17 +12,23 @@ use lsm_core::ycsb::{GrayZipf, YcsbClient, exponential_gamma, scramble, scramble
 
 /// A `Workload` as a deterministic `OpSource`: the preload's inserts, then the run. One
 /// document gives the same operations natively and in wasm. A document with `ycsb` is played
-/// as YCSB's CoreWorkload (`ycsb_client`), any other by the engine's own generator.
+/// as YCSB's CoreWorkload (`ycsb_client`), one with `db_bench` as db_bench (`mixgraph`), any
+/// other by the engine's own generator.
 pub enum Generator {
     /// The engine's own keys and choosers.
     Synthetic(Box<Synthetic>),
     /// YCSB's CoreWorkload through one of its clients.
     Ycsb(Box<CoreWorkload>),
+    /// db_bench's fill and benchmark (mixgraph and the plain ones), as db_bench draws them.
+    Mixgraph(Box<DbBench>),
 }
 
 impl Generator {
     /// A generator at the start of `w`'s preload; `w` must be valid (`Workload::validate`).
     pub fn new(w: &Workload) -> Self {
+        if let Some(play) = &w.db_bench {
+            return Generator::Mixgraph(Box::new(DbBench::new(w, play)));
+        }
         match &w.ycsb {
             Some(play) => Generator::Ycsb(Box::new(CoreWorkload::new(w, play))),
             None => Generator::Synthetic(Box::new(Synthetic::new(w))),
@@ -34,6 +41,7 @@ impl OpSource for Generator {
         match self {
             Generator::Synthetic(g) => g.next_op(),
             Generator::Ycsb(g) => g.next_op(),
+            Generator::Mixgraph(g) => g.next_op(),
         }
     }
 
@@ -41,6 +49,7 @@ impl OpSource for Generator {
         match self {
             Generator::Synthetic(g) => g.totals(),
             Generator::Ycsb(g) => g.totals(),
+            Generator::Mixgraph(g) => g.totals(),
         }
     }
 }
@@ -349,6 +358,7 @@ mod tests {
             distribution,
             range_selectivity: 0.01,
             ycsb: None,
+            db_bench: None,
         }
     }
 

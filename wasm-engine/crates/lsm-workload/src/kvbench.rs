@@ -173,6 +173,7 @@ mod tests {
             distribution: Distribution::Uniform,
             range_selectivity: 0.05,
             ycsb: None,
+            db_bench: None,
         };
         let trace = write_trace(&mut Generator::new(&w)).unwrap();
         assert_eq!(trace.lines().count(), 250);

@@ -406,6 +406,7 @@ pub fn from_properties_played(text: &str, file: &str, play: Play) -> Result<Ycsb
         distribution,
         range_selectivity,
         ycsb,
+        db_bench: None,
     };
     workload.validate()?;
     Ok(YcsbImport { workload, warnings, unknown_keys })

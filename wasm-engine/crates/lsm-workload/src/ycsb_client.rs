@@ -395,6 +395,7 @@ mod tests {
             distribution,
             range_selectivity,
             ycsb: Some(play),
+            db_bench: None,
         }
     }
 

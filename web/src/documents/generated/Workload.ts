@@ -34,6 +34,86 @@ export type Workload = {
    * generator (binary keys, `range_selectivity` ranges).
    */
   ycsb?: YcsbPlay;
+  /**
+   * Play the workload as db_bench does (`lsm_core::db_bench`): its key format, its fill with
+   * repeats, and one benchmark — mixgraph's key-range hotness, power-law keys and Pareto
+   * sizes, or readrandomwriterandom, updaterandom, seekrandom, readrandom. With it,
+   * `distribution` and `range_selectivity` are only the plain approximation the importer
+   * fitted (`DbBenchPlay::engine_view`); the generator draws as db_bench.
+   */
+  db_bench?: DbBenchPlay;
+};
+
+/**
+ * The benchmark the run plays.
+ */
+export type DbBenchBenchmark = "none" | "mixgraph" | "readrandomwriterandom" | "updaterandom" | "seekrandom" | "readrandom";
+
+/**
+ * What runs before the benchmark (`--benchmarks=fillrandom,…`).
+ */
+export type DbBenchLoad = "none" | "fillrandom" | "fillseq";
+
+/**
+ * db_bench's flags that shape the workload (names as db_bench spells them, defaults as 7.8.3's).
+ */
+export type DbBenchPlay = {
+  /** The fill before the run. */
+  load: DbBenchLoad;
+  /** The benchmark of the run. */
+  benchmark: DbBenchBenchmark;
+  /** `--num`: keys are ids in [0, num); in [1, 1000000000]. */
+  num: number;
+  /**
+   * `--keys_per_prefix`: with a positive value, keys start with a prefix id (id mod
+   * num/keys_per_prefix) of `prefix_size` bytes; in [0, num]. Default 0.
+   */
+  keys_per_prefix?: number;
+  /** `--prefix_size`, bytes; at most key_bytes − 8. Default 0. */
+  prefix_size?: number;
+  /** `--readwritepercent` (readrandomwriterandom); in [0, 100], default 90. */
+  readwritepercent?: number;
+  /** `--seek_nexts` (seekrandom); in [0, 1000000], default 0. */
+  seek_nexts?: number;
+  /** `--key_dist_a`: the power law a·x^b of keys within a range; 0 (or b 0) draws uniformly. */
+  key_dist_a?: number;
+  /** `--key_dist_b`. */
+  key_dist_b?: number;
+  /** `--keyrange_dist_a`: key-range hotness a·e^(bx)+c·e^(dx); all four 0: no key ranges. */
+  keyrange_dist_a?: number;
+  /** `--keyrange_dist_b`. */
+  keyrange_dist_b?: number;
+  /** `--keyrange_dist_c`. */
+  keyrange_dist_c?: number;
+  /** `--keyrange_dist_d`. */
+  keyrange_dist_d?: number;
+  /** `--keyrange_num`: key ranges; in [1, min(num, 1000000)], default 1. */
+  keyrange_num?: number;
+  /** `--value_theta`: Pareto location of Put value sizes; default 0. */
+  value_theta?: number;
+  /** `--value_k`: Pareto shape; default 0.2615. */
+  value_k?: number;
+  /** `--value_sigma`: Pareto scale; default 25.45. */
+  value_sigma?: number;
+  /** `--iter_theta`: Pareto location of scan lengths; default 0. */
+  iter_theta?: number;
+  /** `--iter_k`: default 2.517. */
+  iter_k?: number;
+  /** `--iter_sigma`: default 14.236. */
+  iter_sigma?: number;
+  /** `--mix_get_ratio`; default 1. */
+  mix_get_ratio?: number;
+  /** `--mix_put_ratio`; default 0. */
+  mix_put_ratio?: number;
+  /** `--mix_seek_ratio`; default 0. */
+  mix_seek_ratio?: number;
+  /** `--mix_max_scan_len`: scan lengths are taken modulo it; in [1, 1000000000], default 10000. */
+  mix_max_scan_len?: number;
+  /**
+   * `--mix_max_value_size`: larger drawn sizes wrap modulo it; in [1, 60000] here (db_bench
+   * allows 1 MiB), default 1024.
+   */
+  mix_max_value_size?: number;
 };
 
 /**

@@ -7,7 +7,7 @@
 import { useEffect, useId, useState } from 'react';
 import { engineClient } from '../../engine/client';
 import type { TraceFit } from '../../engine/protocol';
-import { looksLikeTrace, looksLikeYcsb, traceFitNotes, ycsbImportNotes } from '../../documents/importKind';
+import { dbBenchImportNotes, looksLikeDbBench, looksLikeTrace, looksLikeYcsb, traceFitNotes, ycsbImportNotes } from '../../documents/importKind';
 import { YCSB_CORE } from '../../documents/ycsb';
 import type { EngineConfig, Report, Workload } from '../../documents/engine';
 import { configToState, workloadToState } from '../../documents/urls/labDocuments';
@@ -70,6 +70,14 @@ async function readYcsb(text: string, source: string): Promise<ReadDocument> {
   return { kind: 'workload', patch: workloadToState(imported.workload), name: imported.workload.name || source, notes };
 }
 
+/** A db_bench command line as lab controls (its plain approximation: the lab's controls have no
+ * mixgraph), with what did not carry over. */
+async function readDbBench(text: string, source: string): Promise<ReadDocument> {
+  const imported = await engineClient().call('dbBenchImport', { text });
+  const notes = dbBenchImportNotes(imported.warnings, imported.unknown_flags);
+  return { kind: 'workload', patch: workloadToState(imported.workload), name: imported.workload.name || source, notes };
+}
+
 /** A workload fitted to a trace by the engine (`lsm fit`), with what the fit found. */
 async function fitTrace(text: string, source: string): Promise<ReadDocument> {
   const fit = await engineClient().call('fitTrace', { name: source, text, keyBytes: 16 });
@@ -87,9 +95,10 @@ export async function readDocument(text: string, source: string): Promise<ReadDo
       const imported = await client.call('import', { text, kind: 'rocksdb' });
       return { kind: 'config', patch: configToState(imported.config), name: `RocksDB OPTIONS (${source})` };
     }
+    if (looksLikeDbBench(text)) return readDbBench(text, source);
     if (looksLikeYcsb(text)) return readYcsb(text, source);
     if (looksLikeTrace(text)) return fitTrace(text, source);
-    throw new Error(`${source}: not JSON, a RocksDB OPTIONS file, a YCSB workload properties file or a KVBench trace`);
+    throw new Error(`${source}: not JSON, a RocksDB OPTIONS file, a YCSB workload properties file, a db_bench command line or a KVBench trace`);
   }
   const kind = typeof doc === 'object' && doc !== null ? (doc as { kind?: unknown }).kind : undefined;
   if (kind === 'lsm-navigator/engine-config') {

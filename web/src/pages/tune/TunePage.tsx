@@ -10,7 +10,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { Calibration, EngineConfig, TraceFit, TuneRank, TuneResult, TuneTarget, Workload } from '../../documents/engine';
 import { formatBytes } from '../../documents/format';
 import { LOG_FILE, OPTIONS_FILE, WORKLOAD_FILE } from '../../documents/fileCheck';
-import { looksLikeTrace, looksLikeYcsb, traceFitNotes, ycsbImportNotes } from '../../documents/importKind';
+import { dbBenchImportNotes, looksLikeDbBench, looksLikeTrace, looksLikeYcsb, traceFitNotes, ycsbImportNotes } from '../../documents/importKind';
 import {
   CUSTOM_DESIGN,
   CUSTOM_WORKLOAD,
@@ -142,11 +142,14 @@ export function TunePage() {
         }
         await client.call('validate', { workload: w });
         read = { workload: w, name: file.name, notes: [] };
+      } else if (looksLikeDbBench(text)) {
+        const r = await client.call('dbBenchImport', { text });
+        read = { workload: r.workload, name: file.name, notes: dbBenchImportNotes(r.warnings, r.unknown_flags) };
       } else if (looksLikeYcsb(text)) {
         const r = await client.call('ycsbImport', { text, file: file.name });
         read = { workload: r.workload, name: file.name, notes: ycsbImportNotes(r.warnings, r.unknown_keys) };
       } else {
-        throw new Error('not a YCSB workload properties file, a Workload JSON or a KVBench trace (lines I k v, U k v, D k, Q k, S a b)');
+        throw new Error('not a YCSB workload properties file, a db_bench command line, a Workload JSON or a KVBench trace (lines I k v, U k v, D k, Q k, S a b)');
       }
       // Applied only once it has been read whole: a failed import changes nothing.
       setImported(read);
