@@ -499,7 +499,9 @@ fn fit(a: &FitArgs) -> Result<()> {
             let data = std::fs::read(path).map_err(|e| Error::storage(path, e.to_string()))?;
             (path, fit_rocksdb_trace(path, data)?)
         }
-        (None, None) => return Err(Error::invalid("--trace/--rocksdb-trace/--rocksdb-log", "give exactly one of them")),
+        (None, None) => {
+            return Err(Error::invalid("--trace/--rocksdb-trace/--rocksdb-log", "give exactly one of them"));
+        }
     };
     print_notes(path, &fitted.notes);
     outln!("{}", serde_json::to_string_pretty(&fitted).map_err(|e| Error::invalid("fit", e.to_string()))?);

@@ -430,7 +430,8 @@ impl DbBenchPlay {
         let (per_op, mix, scan) = match self.benchmark {
             DbBenchBenchmark::Updaterandom => (
                 2.0,
-                Mix { get_existing: 0.5 * found, get_missing: 0.5 * (1.0 - found), update: 0.5, ..Mix::default() },
+                // A Get then a Put per operation; the Gets are split into found and missing below.
+                Mix { get_existing: 0.5, update: 0.5, ..Mix::default() },
                 0.0,
             ),
             DbBenchBenchmark::Seekrandom => (1.0, Mix { range: 1.0, ..Mix::default() }, f64::from(self.seek_nexts)),
@@ -526,41 +527,40 @@ impl DbBenchPlay {
         out.push(format!("--seed={}", w.seed as i64));
         out.push(format!("--key_size={}", w.preload.key_bytes));
         out.push(format!("--value_size={}", w.preload.value_bytes));
+        // Each written when set, so the section reads back whole (a prefix size without
+        // keys_per_prefix does nothing in db_bench, but it is what the line said).
         if play.keys_per_prefix > 0 {
             out.push(format!("--keys_per_prefix={}", play.keys_per_prefix));
+        }
+        if play.prefix_size > 0 {
             out.push(format!("--prefix_size={}", play.prefix_size));
         }
-        match play.benchmark {
-            DbBenchBenchmark::Readrandomwriterandom => {
-                out.push(format!("--readwritepercent={}", play.readwritepercent))
-            }
-            DbBenchBenchmark::Seekrandom => out.push(format!("--seek_nexts={}", play.seek_nexts)),
-            DbBenchBenchmark::Mixgraph => {
-                for (name, v) in [
-                    ("key_dist_a", play.key_dist_a),
-                    ("key_dist_b", play.key_dist_b),
-                    ("keyrange_dist_a", play.keyrange_dist_a),
-                    ("keyrange_dist_b", play.keyrange_dist_b),
-                    ("keyrange_dist_c", play.keyrange_dist_c),
-                    ("keyrange_dist_d", play.keyrange_dist_d),
-                    ("value_theta", play.value_theta),
-                    ("value_k", play.value_k),
-                    ("value_sigma", play.value_sigma),
-                    ("iter_theta", play.iter_theta),
-                    ("iter_k", play.iter_k),
-                    ("iter_sigma", play.iter_sigma),
-                    ("mix_get_ratio", play.mix_get_ratio),
-                    ("mix_put_ratio", play.mix_put_ratio),
-                    ("mix_seek_ratio", play.mix_seek_ratio),
-                ] {
-                    out.push(format!("-{name}={v}"));
-                }
-                out.push(format!("-keyrange_num={}", play.keyrange_num));
-                out.push(format!("-mix_max_scan_len={}", play.mix_max_scan_len));
-                out.push(format!("-mix_max_value_size={}", play.mix_max_value_size));
-            }
-            _ => {}
+        // Every benchmark's parameters, whichever runs: db_bench reads them all and uses its own,
+        // and the line reads back to the same section.
+        out.push(format!("--readwritepercent={}", play.readwritepercent));
+        out.push(format!("--seek_nexts={}", play.seek_nexts));
+        for (name, v) in [
+            ("key_dist_a", play.key_dist_a),
+            ("key_dist_b", play.key_dist_b),
+            ("keyrange_dist_a", play.keyrange_dist_a),
+            ("keyrange_dist_b", play.keyrange_dist_b),
+            ("keyrange_dist_c", play.keyrange_dist_c),
+            ("keyrange_dist_d", play.keyrange_dist_d),
+            ("value_theta", play.value_theta),
+            ("value_k", play.value_k),
+            ("value_sigma", play.value_sigma),
+            ("iter_theta", play.iter_theta),
+            ("iter_k", play.iter_k),
+            ("iter_sigma", play.iter_sigma),
+            ("mix_get_ratio", play.mix_get_ratio),
+            ("mix_put_ratio", play.mix_put_ratio),
+            ("mix_seek_ratio", play.mix_seek_ratio),
+        ] {
+            out.push(format!("-{name}={v}"));
         }
+        out.push(format!("-keyrange_num={}", play.keyrange_num));
+        out.push(format!("-mix_max_scan_len={}", play.mix_max_scan_len));
+        out.push(format!("-mix_max_value_size={}", play.mix_max_value_size));
         out
     }
 }

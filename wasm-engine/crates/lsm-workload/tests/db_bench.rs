@@ -235,3 +235,29 @@ fn the_engine_view_is_a_plain_workload_and_export_gives_back_the_flags() {
     assert_eq!(&again.workload.db_bench, &w.db_bench);
     assert_eq!((again.workload.preload.entries, again.workload.operations), (w.preload.entries, w.operations));
 }
+
+/// Two lines the fuzzer found (db_bench_flags): updaterandom's engine view split its Gets into
+/// found and missing twice (its mix summed to 0.816 at 1,000 keys), and a section's own flags
+/// dropped a prefix size without keys_per_prefix and a non-mixgraph benchmark's mixgraph flags,
+/// so the line did not read back to the same section.
+#[test]
+fn updaterandom_prices_a_whole_mix_and_every_section_reads_back_from_its_flags() {
+    let update =
+        from_command_line("db_bench --benchmarks=fillrandom,updaterandom,stats --num 1000 --value_size 50 --seed=3")
+            .expect("reads")
+            .workload;
+    let view = update.engine_view();
+    view.validate().expect("the engine view is valid");
+    let sum: f64 = view.mix.parts().iter().map(|(_, f)| f).sum();
+    assert!((sum - 1.0).abs() < 1e-9, "mix sums to {sum}");
+    assert!((view.mix.update - 0.5).abs() < 1e-9);
+    for line in [
+        "db_bench --benchmarks=fillrandom,readrandomwriterandom --num=1000 --readwritepercent=70 --prefix_size=8 --key_size=24",
+        "db_bench --benchmarks=fillseq,seekrandom --num=1000 --writes=500 --seek_nexts=5 -keyrange_dist_c=0.0164",
+    ] {
+        let w = from_command_line(line).expect("reads").workload;
+        let play = w.db_bench.clone().expect("a db_bench section");
+        let again = from_command_line(&format!("db_bench {}", play.flags(&w).join(" "))).expect("its own flags read");
+        assert_eq!(again.workload.db_bench, w.db_bench, "{line}");
+    }
+}
