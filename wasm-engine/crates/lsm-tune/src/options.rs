@@ -89,10 +89,13 @@ pub struct TuneOptions {
     #[serde(default, deserialize_with = "parsed_option")]
     #[cfg_attr(feature = "ts", ts(optional = nullable))]
     pub plugin: Option<Plugin>,
-    /// How RocksDB is run between the load and the run (`restart`, the default, as the referee
-    /// and YCSB's and db_bench's runs do; or `continue`), and the run's client threads: what a
-    /// RocksDB-shaped design's run is priced under (`predict::process`).
-    #[serde(default)]
+    /// How RocksDB is run between the load and the run (`restart`, as the referee and YCSB's and
+    /// db_bench's runs do; or `continue`, the default), and the run's client threads: what a
+    /// RocksDB-shaped design's run is priced under (`predict::process`). The default stays the
+    /// lab's pricing until the restart model's search is checked: under `restart` the search with
+    /// the per-level filter plugin no longer finds the per-level design that `continue` finds
+    /// (44.4% against 22.9% on tune-budget's case), which is not understood yet.
+    #[serde(default = "continue_process")]
     #[cfg_attr(feature = "ts", ts(as = "Option<_>", optional))]
     pub process: Process,
 }
@@ -119,7 +122,7 @@ impl TuneOptions {
             rank: Rank::Io,
             calibration: None,
             plugin: None,
-            process: Process::default(),
+            process: Process::CONTINUE,
         }
     }
 
@@ -161,6 +164,11 @@ impl TuneOptions {
             (None, Rank::Io) => Ok(()),
         }
     }
+}
+
+/// `TuneOptions::process` when a document does not say: the lab's process (see the field).
+fn continue_process() -> Process {
+    Process::CONTINUE
 }
 
 #[cfg(test)]
