@@ -133,7 +133,8 @@ const clippyEnv =
  */
 function clippyCounts(r, ctx) {
   const warned = [...r.stderr.matchAll(/^warning: `([^`]+)` \(([^)]+)\) generated \d+ warnings?/gm)].map((m) => `${m[1]} (${m[2]})`);
-  const clean = clippyEnv !== env && warned.length === 0 && !/^error(\[\w+\])?: /m.test(r.stderr);
+  // A crate that did not compile says so; cargo's own "error: test failed" lines are the tests', not the lints'.
+  const clean = clippyEnv !== env && warned.length === 0 && !/^error: could not compile/m.test(r.stderr);
   if (clippyEnv === env) say(ctx, '[rust] clippy-driver was not found next to rustc: the lints did not run');
   else if (!clean) say(ctx, `[rust] clippy: warnings in ${warned.join(', ') || 'the build (see above)'}`);
   return clean;
