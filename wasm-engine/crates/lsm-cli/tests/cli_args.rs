@@ -120,8 +120,10 @@ fn flag_help_states_units_and_ranges() {
         // One line per flag description, however clap wraps it.
         stdout(&out).split_whitespace().collect::<Vec<_>>().join(" ")
     };
-    let records = format!("recordcount (the records loaded), a db_bench line's --num: an integer in [0, {MAX_OPERATIONS}]");
-    let operations = format!("operationcount (the operations run), a db_bench line's --reads: an integer in [0, {MAX_OPERATIONS}]");
+    let records =
+        format!("recordcount (the records loaded), a db_bench line's --num: an integer in [0, {MAX_OPERATIONS}]");
+    let operations =
+        format!("operationcount (the operations run), a db_bench line's --reads: an integer in [0, {MAX_OPERATIONS}]");
     for command in ["run", "trace", "validate", "bench", "export", "ycsb", "tune", "predict", "keys", "writes"] {
         let text = help(command);
         assert!(text.contains("--records <N>") && text.contains(&records), "{command}: {text}");

@@ -14,6 +14,7 @@ pub mod calibration;
 pub mod compaction;
 pub mod config;
 pub mod db_bench;
+pub mod db_bench_workload;
 pub mod document;
 pub mod error;
 pub mod filter_budget;

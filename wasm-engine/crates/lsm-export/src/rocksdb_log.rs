@@ -23,20 +23,20 @@
 //! Nothing is read half: a dump cut off (the LOG copied while RocksDB wrote it, or truncated) is an
 //! error naming the line, never a partial figure.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
-use lsm_core::error::{Error, Result};
+use lsm_core::error::Result;
 
+mod lines;
 mod statistics;
 mod stats_text;
 
+use lines::at;
+
+pub use lines::Counts;
 pub use statistics::{Histogram, Statistics};
 pub use stats_text::{BlockCache, ColumnFamilyStats, CumulativeStall, CumulativeWal, CumulativeWrites, LevelStats};
 
-/// The document name errors carry.
-const DOCUMENT: &str = "RocksDB LOG";
 /// The line RocksDB writes to open a stats dump.
 const DUMP_MARK: &str = "------- DUMPING STATS -------";
 
@@ -96,32 +96,6 @@ impl RocksdbLog {
     }
 }
 
-/// A parse error at a 1-based line.
-pub(crate) fn at(line: usize, message: impl std::fmt::Display) -> Error {
-    Error::Parse { document: DOCUMENT.into(), message: format!("line {line}: {message}") }
-}
-
-/// Whether a line starts with RocksDB's log timestamp, `YYYY/MM/DD-HH:MM:SS.ffffff `.
-pub(crate) fn timestamped(line: &str) -> bool {
-    let b = line.as_bytes();
-    if b.len() < 20 {
-        return false;
-    }
-    let digit = |i: usize| b[i].is_ascii_digit();
-    (0..4).all(digit)
-        && b[4] == b'/'
-        && (5..7).all(digit)
-        && b[7] == b'/'
-        && (8..10).all(digit)
-        && b[10] == b'-'
-        && (11..13).all(digit)
-        && b[13] == b':'
-        && (14..16).all(digit)
-        && b[16] == b':'
-        && (17..19).all(digit)
-        && b[19] == b'.'
-}
-
 /// Reads a LOG's text: its last stats dump (which must be complete), the statistics after it,
 /// and every table-creation event. A LOG with no stats dump is an error (RocksDB writes one every
 /// `stats_dump_period_sec`, 600 s by default).
@@ -161,7 +135,12 @@ pub fn parse(text: &str) -> Result<RocksdbLog> {
         n if n >= 2 => statistics::shape(&lines, marks[n - 2], last),
         _ => None,
     };
-    let end = stats_text::read(&lines, last, &mut log)?;
+    let (dump, end) = stats_text::read(&lines, last)?;
+    log.uptime_secs = dump.uptime_secs;
+    log.writes = dump.writes;
+    log.wal = dump.wal;
+    log.stall = dump.stall;
+    log.column_families = dump.column_families;
     if let Some(start) = end {
         log.statistics = Some(statistics::read(&lines, start, expected)?);
     }
@@ -186,32 +165,3 @@ fn read_table_event(line: &str, number: usize, tables: &mut TableFiles) -> Resul
     tables.deletions += field(props, "num_deletions")?;
     Ok(())
 }
-
-/// `BytesToHumanString`'s "832.17 KB" as bytes (KB, MB, GB, TB are powers of 1024).
-pub(crate) fn human_bytes(number: &str, unit: &str) -> Option<f64> {
-    let n: f64 = number.parse().ok().filter(|n: &f64| n.is_finite() && *n >= 0.0)?;
-    let scale = match unit {
-        "B" => 1.0,
-        "KB" => 1024.0,
-        "MB" => 1024.0 * 1024.0,
-        "GB" => 1024.0 * 1024.0 * 1024.0,
-        "TB" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
-        _ => return None,
-    };
-    Some(n * scale)
-}
-
-/// `NumberToHumanString`'s "38K" as a number (K, M, G are powers of 1000, the printed value
-/// truncated: "38K" is 38,000 to 38,999).
-pub(crate) fn human_count(text: &str) -> Option<u64> {
-    let (digits, scale) = match text.as_bytes().last()? {
-        b'K' => (&text[..text.len() - 1], 1_000),
-        b'M' => (&text[..text.len() - 1], 1_000_000),
-        b'G' => (&text[..text.len() - 1], 1_000_000_000),
-        _ => (text, 1),
-    };
-    digits.parse::<u64>().ok()?.checked_mul(scale)
-}
-
-/// A map from names to counts, for the stall counters.
-pub type Counts = BTreeMap<String, u64>;

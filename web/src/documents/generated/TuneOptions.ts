@@ -34,9 +34,12 @@ export type TuneOptions = {
    */
   plugin?: Plugin | null;
   /**
-   * How RocksDB is run between the load and the run (`restart`, the default, as the referee
-   * and YCSB's and db_bench's runs do; or `continue`), and the run's client threads: what a
-   * RocksDB-shaped design's run is priced under (`predict::process`).
+   * How RocksDB is run between the load and the run (`restart`, as the referee and YCSB's and
+   * db_bench's runs do; or `continue`, the default), and the run's client threads: what a
+   * RocksDB-shaped design's run is priced under (`predict::process`). The default stays the
+   * lab's pricing until the restart model's search is checked: under `restart` the search with
+   * the per-level filter plugin no longer finds the per-level design that `continue` finds
+   * (44.4% against 22.9% on tune-budget's case), which is not understood yet.
    */
   process?: Process;
 };

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::{at, timestamped};
+use super::lines::{at, timestamped};
 use lsm_core::error::Result;
 
 /// One histogram's summary as RocksDB prints it.

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::{Counts, RocksdbLog, at, human_bytes, human_count, timestamped};
+use super::lines::{Counts, at, human_bytes, human_count, timestamped};
 use lsm_core::error::Result;
 
 /// `Cumulative writes: 38K writes, 38K keys, 38K commit groups, 1.0 writes per commit group,
@@ -95,10 +95,22 @@ pub struct ColumnFamilyStats {
     pub block_cache: Option<BlockCache>,
 }
 
-/// Reads the dump whose mark is at index `mark` into `log`; gives the index of the `STATISTICS:`
+/// A stats dump's DB stats and column families, as the dump's text says them (`writes` is always
+/// there once `read` returns it).
+#[derive(Debug, Default)]
+pub(super) struct StatsDump {
+    pub uptime_secs: Option<f64>,
+    pub writes: Option<CumulativeWrites>,
+    pub wal: Option<CumulativeWal>,
+    pub stall: Option<CumulativeStall>,
+    pub column_families: Vec<ColumnFamilyStats>,
+}
+
+/// Reads the dump whose mark is at index `mark`; gives it and the index of the `STATISTICS:`
 /// line after it, if any. The dump must hold its DB stats, and every column family's table must
 /// end and be followed by its stall counts: a LOG ending before that is cut off.
-pub(super) fn read(lines: &[&str], mark: usize, log: &mut RocksdbLog) -> Result<Option<usize>> {
+pub(super) fn read(lines: &[&str], mark: usize) -> Result<(StatsDump, Option<usize>)> {
+    let mut log = StatsDump::default();
     let mut i = mark + 1;
     let mut statistics = None;
     // A family's table read, waiting for its `Stalls(count)` line.
@@ -179,7 +191,7 @@ pub(super) fn read(lines: &[&str], mark: usize, log: &mut RocksdbLog) -> Result<
             ),
         ));
     }
-    Ok(statistics)
+    Ok((log, statistics))
 }
 
 /// The level table titled at index `title`: its rows up to the blank line; gives the family and
