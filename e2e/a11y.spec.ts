@@ -3,13 +3,16 @@
  * 1440×900 and on a phone (390×844). WCAG 2.0/2.1/2.2 A and AA rules and axe's best practices
  * (heading order, landmarks), nothing excluded; any
  * violation fails (serious, critical and the milder ones alike). Each page's counts go to
- * .cache/a11y/<page>.json for the record.
+ * .cache/a11y/<page>.json for the record. The same visits check AAA contrast outside the charts
+ * (contrast.ts), in the first state on the desktop and with the controls open on the phone, so a
+ * page is loaded and settled once for both.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
+import { enhancedContrast } from './contrast';
 import { collectErrors } from './helpers';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -137,7 +140,7 @@ function record(name: string, state: string, found: Found[]): void {
 
 for (const c of PAGES) {
   const name = c.name ?? c.route.replace(/\?.*/, '');
-  test(`a11y: ${name} has no WCAG 2.2 AA violation at 1440×900, first and after its main action, and at 390×844`, async ({ page }) => {
+  test(`a11y: ${name} has no WCAG 2.2 AA violation at 1440×900, first and after its main action, and at 390×844; text outside the charts meets AAA contrast`, async ({ page }) => {
     test.setTimeout(300_000);
     const errors = collectErrors(page);
     await page.setViewportSize({ width: 1440, height: 900 });
@@ -147,6 +150,7 @@ for (const c of PAGES) {
     const first = await violations(page);
     record(name, 'desktop', first);
     expect.soft(first, `${name}, first state`).toEqual([]);
+    expect.soft(await enhancedContrast(page), `${name}: AAA contrast at 1440×900`).toEqual([]);
 
     await c.act(page);
     const after = await violations(page);
@@ -161,6 +165,9 @@ for (const c of PAGES) {
     const phone = await violations(page);
     record(name, 'phone', phone);
     expect.soft(phone, `${name} at 390×844`).toEqual([]);
+    const toggle = page.getByTestId('controls-toggle');
+    if ((await toggle.count()) > 0 && (await toggle.isVisible())) await toggle.click();
+    expect.soft(await enhancedContrast(page), `${name}: AAA contrast at 390×844, controls open`).toEqual([]);
     expect(errors).toEqual([]);
   });
 }
