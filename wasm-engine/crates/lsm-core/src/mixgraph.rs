@@ -204,9 +204,11 @@ impl KeyRanges {
             units.swap(i, pos);
         }
         let mut offset = 0i64;
+        // Saturating as the total is: slots that overflow 64 bits give a `rand_max` outside
+        // 1..=2^62, which validation refuses (db_bench's own sums would wrap).
         for u in &mut units {
             u.0 = offset;
-            offset += u.1;
+            offset = offset.saturating_add(u.1);
         }
         KeyRanges { size, units, rand_max }
     }
@@ -280,6 +282,15 @@ mod tests {
         assert_eq!(mix_scan_length(0.0, 0.0, 2.517, 14.236, 10_000), 0);
         // (0.5 / 0.002312)^(1/0.3467), rounded up.
         assert_eq!(power_cdf_inversion(0.5, 0.002312, 0.3467), pow(0.5 / 0.002312, 1.0 / 0.3467).ceil() as i64);
+    }
+
+    #[test]
+    fn key_ranges_whose_slots_overflow_saturate() {
+        // A fuzzer's find: with d = 35 a range's slots (amplify · weight) pass i64's range, and
+        // the cast gives i64::MIN as x86 does; summing must not panic, and the total is one
+        // validation refuses (outside 1..=2^62).
+        let r = KeyRanges::new(3000, 35, 14.18, -0.917, 0.0164, 35.08082);
+        assert!(!(1..=1i64 << 62).contains(&r.rand_max), "{}", r.rand_max);
     }
 
     #[test]
