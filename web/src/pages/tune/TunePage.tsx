@@ -47,7 +47,12 @@ export function TunePage() {
   const ownWorkload = s.workload === CUSTOM_WORKLOAD;
   const customProblems = ownWorkload ? customWorkloadProblems(s) : [];
   const customKey = ownWorkload && customProblems.length === 0 ? JSON.stringify(customWorkload(s, imported?.name)) : '';
-  const yours = useMemo(() => (customKey ? (JSON.parse(customKey) as Workload) : null), [customKey]);
+  // While its fields are as imported, an import is tuned as read: a db_bench line's or YCSB
+  // client's own generator (its section) is something the fields cannot say. Edited, the fields win.
+  const importedKey = imported ? JSON.stringify(customWorkload({ ...s, ...customWorkloadState(imported.workload) }, imported.name)) : '';
+  const asImported = imported !== null && customKey !== '' && customKey === importedKey ? imported.workload : null;
+  const generatorDropped = imported !== null && asImported === null && (imported.workload.db_bench != null || imported.workload.ycsb != null);
+  const yours = useMemo(() => asImported ?? (customKey ? (JSON.parse(customKey) as Workload) : null), [customKey, asImported]);
   // While the fields do not add up (a mix being retyped), the page keeps tuning the last workload that did.
   const [lastYours, setLastYours] = useState<Workload | null>(null);
   useEffect(() => {
@@ -123,7 +128,7 @@ export function TunePage() {
     };
   }, [current, workload, s.rho, s.target, memory, memoryProblem, rank, rankedOn, plugin, writeBuffers]);
 
-  /** A YCSB properties file, a Workload JSON, or a KVBench trace to fit: the workload to tune for. */
+  /** A YCSB properties file, a db_bench command line, a Workload JSON, or a KVBench trace to fit: the workload to tune for. */
   const importWorkload = async (file: File) => {
     setProblem(null);
     try {
@@ -259,10 +264,15 @@ export function TunePage() {
         </p>
       )}
       {s.design === CUSTOM_DESIGN && !custom && <p className="notice">Import a RocksDB OPTIONS file to tune your own design.</p>}
-      {ownWorkload && !imported && <p className="notice">Import a YCSB workload file, a Workload JSON or a KVBench trace to fit, or set your workload's numbers under “Your workload”.</p>}
+      {ownWorkload && !imported && <p className="notice">Import a YCSB workload file, a db_bench command line, a Workload JSON or a KVBench trace to fit (or your RocksDB LOG), or set your workload's numbers under “Your workload”.</p>}
       {imported && ownWorkload && (
         <div className="caption" data-testid="tune-imported-workload">
           <p>Your workload: {imported.name}</p>
+          {generatorDropped && (
+            <p className="field-msg" role="note" data-testid="tune-generator-dropped">
+              Edited: the tune now plays these numbers, not {imported.workload.db_bench != null ? 'the db_bench line’s own mixgraph draws' : 'the YCSB client’s own operations'} (“Reset to the import” tunes for it as read).
+            </p>
+          )}
           {imported.notes.length > 0 && (
             <ul data-testid="tune-fit">
               {imported.notes.map((n) => (
