@@ -70,6 +70,11 @@ fn bad_values_are_errors_naming_the_flag() {
         err("db_bench --benchmarks=mixgraph --num=100 -keyrange_dist_a=1 -keyrange_num=101")
             .starts_with("--keyrange_num: must be an integer in [1, 100]")
     );
+    // A fuzzer's: refused (now before any of its 30 million ranges is built).
+    assert!(
+        err("db_bench --benchmarks=mixgraph --num=3000 -keyrange_dist_a=14.18 -keyrange_num=30261082")
+            .starts_with("--keyrange_num: must be an integer in [1, 3000]")
+    );
     assert!(
         err("db_bench --benchmarks=readrandom --keys_per_prefix=10 --prefix_size=12 --key_size=16")
             .starts_with("--prefix_size: must be an integer in [0, 8]")
