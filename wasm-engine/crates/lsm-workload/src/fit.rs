@@ -229,7 +229,7 @@ pub fn fit_source(name: &str, reader: &mut dyn OpSource, key_bytes: Option<usize
         notes.push("keys are not integer ids: range selectivity set to 0.001".into());
         0.001
     } else {
-        let key_space = (max_id + 1) as f64;
+        let key_space = max_id as f64 + 1.0; // max_id may be u64::MAX (a fuzzer's)
         (span_sum / spans as f64 / key_space).clamp(1e-9, 1.0)
     };
     let distribution = match popularity.distribution {
@@ -490,6 +490,9 @@ mod tests {
         let e = fit_trace("t.trace", "I 1 a\nQ 1\nZ 3\n".into(), 16).unwrap_err().to_string();
         assert_eq!(e, "t.trace: line 3: unknown operation 'Z' (expected I, U, D, Q or S)");
         assert!(fit_trace("e.trace", "# nothing\n".into(), 16).unwrap_err().to_string().contains("no operations"));
+        // A scan to the last id (a fuzzer's find: the key space max_id + 1 overflowed).
+        let wide = fit_trace("w.trace", "I 1 a\nS 0 18446744073709551615\n".into(), 16).unwrap();
+        assert!(wide.workload.range_selectivity > 0.0 && wide.workload.range_selectivity <= 1.0);
     }
 
     #[test]
