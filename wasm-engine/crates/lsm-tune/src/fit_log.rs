@@ -1,6 +1,7 @@
 //! A Workload fitted to a RocksDB LOG (`lsm_export::rocksdb_log`): what the database served, from
 //! its own counters, and the key skew under which the predictor, replaying the user's OPTIONS,
-//! reproduces the block cache's hit rate.
+//! reproduces the block cache's hit rate. The cache is the one the LOG's dump shows (an OPTIONS
+//! file does not record its capacity).
 //!
 //! - The mix: point lookups from `rocksdb.number.keys.read`, of them found (non-zero-result) the
 //!   hits RocksDB counts by where it found the key (`memtable.hit`, `l0.hit`, `l1.hit`,
@@ -113,6 +114,8 @@ pub fn fit_log(name: &str, log: &RocksdbLog, config: &EngineConfig) -> Result<Lo
         return Err(Error::invalid("options", "the design must be RocksDB's (an imported OPTIONS file)"));
     }
     let mut notes = Vec::new();
+    let with_cache = with_the_logs_cache(log, config, &mut notes);
+    let config = with_cache.as_ref().unwrap_or(config);
     let counts = counts(log, &mut notes);
     let total = counts.gets + counts.writes + counts.seeks;
     if total == 0 {
@@ -259,6 +262,28 @@ pub fn fit_log(name: &str, log: &RocksdbLog, config: &EngineConfig) -> Result<Lo
         assumptions: notes,
         predicted,
     })
+}
+
+/// The design with the block cache the LOG's dump says RocksDB ran with, when that is not the
+/// design's (`None` when they agree within the dump's rounding, or the dump shows no cache). An
+/// OPTIONS file records no cache capacity (the cache is an object passed in), so the import
+/// assumes RocksDB's internal default; the LOG's `Block cache … capacity:` line is the cache
+/// whose hits and misses the fit reproduces.
+fn with_the_logs_cache(log: &RocksdbLog, config: &EngineConfig, notes: &mut Vec<String>) -> Option<EngineConfig> {
+    let logged = log.default_family()?.block_cache.as_ref()?.capacity_bytes.round();
+    let design = config.block_cache.bytes as f64;
+    // The dump prints two decimals of the unit ("8.00 MB"): within 1% is the same cache.
+    if logged <= 0.0 || (logged - design).abs() <= 0.01 * logged {
+        return None;
+    }
+    notes.push(format!(
+        "block cache: {} bytes, as the LOG's stats dump shows RocksDB ran with (the design said {}: an OPTIONS file \
+         records no cache capacity)",
+        logged as u64, config.block_cache.bytes
+    ));
+    let mut with = config.clone();
+    with.block_cache.bytes = logged as u64;
+    Some(with)
 }
 
 /// The mix with rounding error moved onto its largest part, so it sums to 1 exactly.

@@ -95,3 +95,19 @@ fn writes_that_no_lookup_finds_in_the_memtable_are_inserts_of_keys_no_lookup_rea
     assert!(error("cache_hit_rate").abs() < 0.02, "{:?}", figure("cache_hit_rate"));
     assert!(error("data_blocks_per_lookup").abs() < 0.10, "{:?}", figure("data_blocks_per_lookup"));
 }
+
+#[test]
+fn the_cache_is_the_one_the_logs_dump_shows() {
+    // The fixture ran with an 8 MiB cache, RocksDB 7.8's internal default, which is also what the
+    // OPTIONS file's import assumes (the file records no capacity): nothing to say.
+    let as_run = fit_log_text("statistics.LOG", STATS, Some(OPTIONS)).unwrap();
+    assert!(!as_run.assumptions.iter().any(|a| a.starts_with("block cache")), "{:?}", as_run.assumptions);
+    // The same LOG saying its cache held 64 MiB: the fit prices that cache, and says so.
+    let bigger = STATS.replace("capacity: 8.00 MB", "capacity: 64.00 MB");
+    let fit = fit_log_text("statistics.LOG", &bigger, Some(OPTIONS)).unwrap();
+    let note = fit.assumptions.iter().find(|a| a.starts_with("block cache")).unwrap();
+    assert!(note.contains("67108864 bytes") && note.contains("8388608"), "{note}");
+    let hit = |f: &lsm_tune::fit_log::LogFit| f.figures.iter().find(|x| x.name == "cache_hit_rate").unwrap().predicted;
+    // Uniform keys over ~28 MB of tables: eight times the cache, a far higher predicted hit rate.
+    assert!(hit(&fit) > hit(&as_run) + 0.2, "{} vs {}", hit(&fit), hit(&as_run));
+}
