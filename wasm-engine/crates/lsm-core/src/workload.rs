@@ -298,6 +298,20 @@ impl Workload {
                 ),
             ));
         }
+        // A read-modify-write (and a client's update that reads first) is a Get and a Put to the
+        // engine: the engine's operations, not the client's, are what MAX_OPERATIONS bounds.
+        let (per_op, _) = self.engine_mix();
+        if per_op > 1.0 && self.operations as f64 * per_op > MAX_OPERATIONS as f64 {
+            let most = (MAX_OPERATIONS as f64 / per_op).floor() as u64;
+            return Err(Error::invalid(
+                "operations",
+                format!(
+                    "must be an integer in [0, {most}] for this mix: each operation is {per_op} engine operations \
+                     (a read-modify-write is a Get and a Put), and the engine plays at most {MAX_OPERATIONS}; got {}",
+                    self.operations
+                ),
+            ));
+        }
         match self.distribution {
             Distribution::Uniform => {}
             Distribution::Zipf { theta } | Distribution::Latest { theta } => {
@@ -432,6 +446,18 @@ mod tests {
         let mut w = sample();
         w.mix = Mix { range: 1.0, ..Mix::default() };
         assert!(w.validate().unwrap_err().to_string().starts_with("range_selectivity"));
+    }
+
+    #[test]
+    fn read_modify_writes_count_as_the_engine_operations_they_are() {
+        let mut w = sample();
+        w.mix = Mix { read_modify_write: 0.5, get_existing: 0.5, ..Mix::default() };
+        // 1.5 engine operations each: 666,666,666 is the most.
+        w.operations = 666_666_666;
+        assert_eq!(w.validate(), Ok(()));
+        w.operations = 666_666_667;
+        let e = w.validate().unwrap_err().to_string();
+        assert!(e.starts_with("operations: must be an integer in [0, 666666666] for this mix"), "{e}");
     }
 
     #[test]

@@ -266,3 +266,21 @@ fn updaterandom_prices_a_whole_mix_and_every_section_reads_back_from_its_flags()
         assert_eq!(again.workload.db_bench, w.db_bench, "{line}");
     }
 }
+
+#[test]
+fn updaterandom_beyond_the_engines_operations_is_refused_by_name() {
+    // A fuzzer's find: 862,181,615 updaterandom operations are valid client operations but
+    // 1,724,363,230 engine operations (a Get and a Put each), past the engine's 10⁹.
+    let text = "db_bench --benchmarks=fillrandom,updaterandom --num 862181615";
+    let e = lsm_workload::db_bench::from_command_line(text).map(|i| i.workload.validate());
+    let message = match e {
+        Err(e) | Ok(Err(e)) => e.to_string(),
+        Ok(Ok(())) => panic!("accepted"),
+    };
+    assert!(message.contains("operations") && message.contains("[0, 500000000]"), "{message}");
+    // Half of the bound is accepted, and so is its engine view.
+    let ok = lsm_workload::db_bench::from_command_line("db_bench --benchmarks=fillrandom,updaterandom --num 500000000")
+        .unwrap();
+    ok.workload.validate().unwrap();
+    ok.workload.engine_view().validate().unwrap();
+}
