@@ -31,14 +31,16 @@
  *    storage's default: background on files), against db_bench's fillrandom (and filluniquerandom, distinct
  *    keys as the engine's) on the same inserts, rounds alternating: the load's rate, the longest insert and
  *    the ratio, with the mode each ran in (`--defaults-entries N` for another size; `--skip-defaults`).
+ * 5e. Monkey's Fig 12A to 2²² entries (web/test/filter-growth.test.ts with LSM_GROWTH_TO=22: `npm test`
+ *    runs it to 2²⁰, a quarter of the work): the four growths' rows and the test's verdict (`--skip-growth`).
  * 6. The hot paths' micro-benchmarks (scripts/bench-micro.mjs, which also runs alone): memtable
  *    insert, Bloom and modular filter build and probe, the k-way merge, a page search, a point
  *    lookup through the table reader, natively and as wasm with one timing loop, and their ratios.
  *
  * Options: --rounds N (default 3), --browser-entries 100000|200000|1000000 (default 1000000), --phase-entries N
  * (the phases at N keys only, and the latency section's load; default 1M and 10M, the latency section 1M), --skip-engine, --skip-browser, --skip-models, --skip-tune, --skip-tune-rocksdb, --skip-phases,
- * --skip-latency, --skip-scale, --skip-defaults, --skip-micro, --incognito (the browser part in a fresh in-memory context instead of an on-disk
- * profile), --only SECTION[,SECTION] (only those: engine, models, tune, tune-rocksdb, phases, latency, defaults, browser, scale, micro).
+ * --skip-latency, --skip-scale, --skip-defaults, --skip-growth, --skip-micro, --incognito (the browser part in a fresh in-memory context instead of an on-disk
+ * profile), --only SECTION[,SECTION] (only those: engine, models, tune, tune-rocksdb, phases, latency, defaults, browser, scale, growth, micro).
  *
  * Every engine figure says the merge mode it was measured in, as the engine reported it (`lsm bench`'s
  * `merges`, the Report's `merges`): natively on files background unless a `--merges` says otherwise, in
@@ -726,6 +728,25 @@ function scaleBench(entries) {
   if (r.status !== 0 || figures.length === 0) console.log(`  the scale run failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
 }
 
+/**
+ * Monkey's Fig 12A to 2^to entries: filter-growth.test.ts, which `npm test` runs to 2^20, run to 2^to
+ * with its assertions; its rows (I/O per zero-result lookup per policy, at every doubling) printed.
+ */
+function growthBench(to) {
+  console.log(`\n== Monkey's Fig 12A on the native engine: four growths to 2^${to} entries, 100,000 zero-result lookups per size ==`);
+  const r = spawnSync('npx', ['vitest', 'run', 'test/filter-growth.test.ts', '--reporter=dot'], {
+    cwd: path.join(root, 'web'),
+    env: { ...env, LSM_GROWTH_TO: String(to), NO_COLOR: '1' },
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  // Uncoloured (NO_COLOR): the design's header line and its rows, as the test prints them.
+  const plain = (r.stdout ?? '').split('\n');
+  const rows = plain.filter((l) => /^T = \d+, \d+ bits\/entry$|^\s+2\^\d+: /.test(l.trimEnd()));
+  for (const line of rows) console.log(line.startsWith('T = ') ? `  ${line.trim()}` : `    ${line.trim()}`);
+  console.log(r.status === 0 ? '  re-optimised within 5% of the optimum and never above uniform or at birth, at every size: holds' : `  the growth test failed (exit ${r.status}):\n${r.stdout}\n${r.stderr}`);
+}
+
 // The sizes the benchmark page offers (web/src/pages/bench/BenchPage.tsx); it runs 1,000,000 for any other.
 const BROWSER_SIZES = [100_000, 200_000, 1_000_000];
 const browserEntries = option('--browser-entries', 1_000_000);
@@ -739,7 +760,7 @@ if (!BROWSER_SIZES.includes(browserEntries)) {
   process.exit(2);
 }
 
-const SECTIONS = ['engine', 'models', 'tune', 'tune-rocksdb', 'phases', 'latency', 'defaults', 'browser', 'scale', 'micro'];
+const SECTIONS = ['engine', 'models', 'tune', 'tune-rocksdb', 'phases', 'latency', 'defaults', 'browser', 'scale', 'growth', 'micro'];
 const only = args.includes('--only') ? String(args[args.indexOf('--only') + 1] ?? '').split(',') : null;
 if (only && (only.length === 0 || only.some((s) => !SECTIONS.includes(s)))) {
   console.error(`--only takes sections from ${SECTIONS.join(', ')}, comma-separated`);
@@ -754,7 +775,7 @@ if (!Number.isInteger(defaultsEntries) || defaultsEntries < 1000 || defaultsEntr
 
 // The native-only sections (latency, defaults) need neither the npm packages nor the wasm build.
 if (SECTIONS.filter((s) => s !== 'latency' && s !== 'defaults').some(want)) setup();
-if (['engine', 'tune', 'tune-rocksdb', 'phases', 'latency', 'defaults'].some(want)) buildCli();
+if (['engine', 'tune', 'tune-rocksdb', 'phases', 'latency', 'defaults', 'growth'].some(want)) buildCli();
 if (want('engine')) engineBench(option('--rounds', 3));
 if (want('models')) modelsBench();
 if (want('tune')) tuneBench(option('--rounds', 3));
@@ -764,4 +785,5 @@ if (want('latency')) latencyBench(option('--rounds', 3), option('--phase-entries
 if (want('defaults')) defaultsBench(option('--rounds', 3), defaultsEntries);
 if (want('browser')) await browserBench(browserEntries);
 if (want('scale')) scaleBench(option('--scale-entries', 10_000_000));
+if (want('growth')) growthBench(22);
 if (want('micro')) microBench({ rounds: option('--rounds', 3) });
