@@ -101,7 +101,7 @@ export interface Requests {
   ycsbExport: { workload: Workload };
   /** Fit a Workload to a KVBench trace (mix, zero-result share, popularity, sizes). */
   fitTrace: { name: string; text: string; keyBytes: number };
-  /** Fit a Workload to a RocksDB LOG for an OPTIONS text ('' for RocksDB 7.8's defaults): mix, sizes, keys, skew. */
+  /** Fit a Workload to a RocksDB LOG for an OPTIONS text ('': the options the LOG printed, or RocksDB 7.8's defaults): mix, sizes, keys, skew. */
   fitRocksdbLog: { name: string; log: string; options: string };
   /** Tune a design for a workload (the engine predicts itself; the same as `lsm tune`). */
   tune: { config: EngineConfig; workload: Workload; options: TuneOptions };

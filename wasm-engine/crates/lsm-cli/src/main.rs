@@ -524,15 +524,20 @@ fn fit_rocksdb_log(a: &FitArgs) -> Result<()> {
         None => newest_options_beside(log_path),
     };
     let options = options_path.as_deref().map(|p| Ok::<_, Error>((p, read(p)?))).transpose()?;
-    let text = options.as_ref().map_or(lsm_tune::fit_log::DEFAULT_OPTIONS, |(_, t)| t.as_str());
-    let imported = lsm_export::import(text, lsm_export::ImportKind::Rocksdb)
-        .map_err(|e| in_file(options_path.as_deref().unwrap_or("OPTIONS"), e))?;
-    let mut fitted = lsm_tune::fit_log::fit_log(log_path, &log, &imported.config)?;
-    match &options {
-        Some((p, _)) => eprintln!("{log_path}: the design is {p}'s"),
+    let (text, assumed) = match &options {
+        Some((_, t)) => (t.as_str(), None),
         None => {
-            fitted.assumptions.insert(0, "no OPTIONS file beside the LOG: the design is RocksDB 7.8's defaults".into())
+            let (text, said) = lsm_tune::fit_log::options_without_a_file(&log);
+            (text, Some(said.replace("no OPTIONS file given", "no OPTIONS file beside the LOG")))
         }
+    };
+    let imported = lsm_export::import(text, lsm_export::ImportKind::Rocksdb)
+        .map_err(|e| in_file(options_path.as_deref().unwrap_or("the LOG's options"), e))?;
+    let mut fitted = lsm_tune::fit_log::fit_log(log_path, &log, &imported.config)?;
+    match (&options, assumed) {
+        (Some((p, _)), _) => eprintln!("{log_path}: the design is {p}'s"),
+        (None, Some(said)) => fitted.assumptions.insert(0, said),
+        (None, None) => {}
     }
     for note in &fitted.assumptions {
         eprintln!("{log_path}: {note}");

@@ -28,12 +28,14 @@ use serde::Serialize;
 use lsm_core::error::Result;
 
 mod lines;
+mod logged_options;
 mod statistics;
 mod stats_text;
 
 use lines::at;
 
 pub use lines::Counts;
+pub use logged_options::LoggedOptions;
 pub use statistics::{Histogram, Statistics};
 pub use stats_text::{BlockCache, ColumnFamilyStats, CumulativeStall, CumulativeWal, CumulativeWrites, LevelStats};
 
@@ -63,6 +65,8 @@ pub struct RocksdbLog {
     pub statistics: Option<Statistics>,
     /// The table properties of every `table_file_creation` event in the LOG.
     pub tables: TableFiles,
+    /// The default column family's options as the LOG printed them at the last open.
+    pub logged_options: Option<LoggedOptions>,
 }
 
 /// The table properties of the LOG's `table_file_creation` events, summed.
@@ -82,6 +86,12 @@ pub struct TableFiles {
     pub data_blocks: u64,
     /// `num_deletions` summed.
     pub deletions: u64,
+    /// `filter_size` summed, over the tables with a filter.
+    pub filter_bytes: u64,
+    /// `num_filter_entries` summed.
+    pub filter_entries: u64,
+    /// Tables with a filter.
+    pub filter_files: u64,
 }
 
 impl RocksdbLog {
@@ -144,6 +154,7 @@ pub fn parse(text: &str) -> Result<RocksdbLog> {
     if let Some(start) = end {
         log.statistics = Some(statistics::read(&lines, start, expected)?);
     }
+    log.logged_options = logged_options::read(&lines, &log.tables);
     Ok(log)
 }
 
@@ -163,5 +174,12 @@ fn read_table_event(line: &str, number: usize, tables: &mut TableFiles) -> Resul
     tables.raw_value_bytes += field(props, "raw_value_size")?;
     tables.data_blocks += field(props, "num_data_blocks")?;
     tables.deletions += field(props, "num_deletions")?;
+    // Absent or 0 without a filter.
+    let filter_bytes = props["filter_size"].as_u64().unwrap_or(0);
+    if filter_bytes > 0 {
+        tables.filter_files += 1;
+        tables.filter_bytes += filter_bytes;
+        tables.filter_entries += props["num_filter_entries"].as_u64().unwrap_or(0);
+    }
     Ok(())
 }

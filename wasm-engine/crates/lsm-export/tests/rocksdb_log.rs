@@ -129,3 +129,37 @@ fn malformed_lines_are_errors_naming_the_line() {
     assert!(e.contains(&format!("line {event}: table_file_creation event is not JSON")), "{e}");
     assert!(error("").contains("line 1: the LOG has no stats dump"));
 }
+
+#[test]
+fn the_options_printed_at_open_read_as_an_options_file() {
+    let log = parse(include_str!("fixtures/rocksdb-log/mixgraph.LOG")).unwrap();
+    let o = log.logged_options.as_ref().unwrap();
+    assert_eq!(o.line, 106);
+    assert_eq!(o.filter_policy.as_deref(), Some("bloomfilter"));
+    // The run's tables: filter bytes less 5 per filter, × 8, over the keys filtered.
+    let t = &log.tables;
+    let bits = (t.filter_bytes as f64 - 5.0 * t.filter_files as f64) * 8.0 / t.filter_entries as f64;
+    assert!(t.filter_files > 0 && (bits - 10.0).abs() < 0.1, "{t:?}");
+    assert_eq!((o.filter_bits_per_key, o.filter_bits_measured), (Some(10.0), true));
+    for line in [
+        "  write_buffer_size=1048576\n",
+        "  max_bytes_for_level_base=4194304\n",
+        "  target_file_size_base=1048576\n",
+        "  level0_file_num_compaction_trigger=4\n",
+        "  level_compaction_dynamic_level_bytes=false\n",
+        "  compaction_style=kCompactionStyleLevel\n",
+        "  compression=kNoCompression\n",
+        "  max_bytes_for_level_multiplier=10.000000\n",
+        "  block_size=4096\n",
+        "  cache_index_and_filter_blocks=false\n",
+        "  index_type=kBinarySearch\n",
+        "  format_version=5\n",
+        "  filter_policy=bloomfilter:10:false\n",
+    ] {
+        assert!(o.text.contains(line), "{line:?} not in\n{}", o.text);
+    }
+    // The multiplier's per-level list (`max_bytes_for_level_multiplier_addtl[0]`) is not carried.
+    assert!(!o.text.contains("addtl"));
+    // A LOG cut to its dumps (as statistics.LOG) has none.
+    assert_eq!(parse(STATS).unwrap().logged_options, None);
+}

@@ -456,14 +456,46 @@ fn figures(
     out
 }
 
-/// `fit_log` on texts: the LOG's, and the OPTIONS file's (RocksDB 7.8's defaults without one,
-/// which the fit then says it assumed). The browser and the CLI both call this.
+/// The OPTIONS text for a LOG given without its OPTIONS file: the options the LOG printed at its
+/// last open, or RocksDB 7.8's defaults when it printed none; and what that assumed, to say first.
+pub fn options_without_a_file(log: &RocksdbLog) -> (&str, String) {
+    match &log.logged_options {
+        Some(o) => {
+            let filter = match (o.filter_bits_per_key, o.filter_bits_measured) {
+                (Some(b), true) => format!("; the filter's {b} bits per key from its tables' filter sizes"),
+                (Some(b), false) => format!("; the filter's bits per key are not in the LOG, {b} assumed"),
+                (None, _) => String::new(),
+            };
+            (
+                o.text.as_str(),
+                format!(
+                    "no OPTIONS file given: the design is the options the LOG printed when the database opened (line {}){filter}",
+                    o.line
+                ),
+            )
+        }
+        None => (
+            DEFAULT_OPTIONS,
+            "no OPTIONS file given and the LOG printed no options: the design is RocksDB 7.8's defaults".into(),
+        ),
+    }
+}
+
+/// `fit_log` on texts: the LOG's, and the OPTIONS file's (without one, the options the LOG
+/// printed, or RocksDB 7.8's defaults; the fit says which). The browser calls this.
 pub fn fit_log_text(name: &str, log_text: &str, options: Option<&str>) -> Result<LogFit> {
     let log = lsm_export::rocksdb_log::parse(log_text)?;
-    let imported = lsm_export::import(options.unwrap_or(DEFAULT_OPTIONS), lsm_export::ImportKind::Rocksdb)?;
+    let (text, assumed) = match options {
+        Some(o) => (o, None),
+        None => {
+            let (text, said) = options_without_a_file(&log);
+            (text, Some(said))
+        }
+    };
+    let imported = lsm_export::import(text, lsm_export::ImportKind::Rocksdb)?;
     let mut fit = fit_log(name, &log, &imported.config)?;
-    if options.is_none() {
-        fit.assumptions.insert(0, "no OPTIONS file given: the design is RocksDB 7.8's defaults".into());
+    if let Some(said) = assumed {
+        fit.assumptions.insert(0, said);
     }
     Ok(fit)
 }

@@ -63,8 +63,30 @@ fn a_log_without_statistics_says_what_it_could_not_fit() {
 
 #[test]
 fn without_options_the_defaults_are_assumed_and_said() {
+    // This fixture holds the dumps but not the options RocksDB printed at open.
     let fit = fit_log_text("statistics.LOG", STATS, None).unwrap();
-    assert!(fit.assumptions[0].contains("RocksDB 7.8's defaults"));
+    assert!(
+        fit.assumptions[0].contains("the LOG printed no options")
+            && fit.assumptions[0].contains("RocksDB 7.8's defaults")
+    );
+}
+
+#[test]
+fn without_options_the_options_the_log_printed_are_the_design() {
+    // The LOG alone fits as the LOG with its OPTIONS file does: the same workload, the same figures.
+    let alone = fit_log_text("mixgraph.LOG", MIXGRAPH, None).unwrap();
+    let with_file = fit_log_text("mixgraph.LOG", MIXGRAPH, Some(OPTIONS)).unwrap();
+    assert!(
+        alone.assumptions[0].contains("the options the LOG printed when the database opened (line 106)")
+            && alone.assumptions[0].contains("10 bits per key from its tables' filter sizes"),
+        "{:?}",
+        alone.assumptions
+    );
+    assert_eq!(alone.workload, with_file.workload);
+    for (a, b) in alone.figures.iter().zip(&with_file.figures) {
+        assert_eq!(a.name, b.name);
+        assert!((a.predicted - b.predicted).abs() <= 1e-9 * b.predicted.abs().max(1.0), "{a:?} vs {b:?}");
+    }
 }
 
 #[test]

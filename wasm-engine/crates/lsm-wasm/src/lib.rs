@@ -170,7 +170,8 @@ pub fn fit_rocksdb_trace(name: &str, data: Vec<u8>) -> Result<String, JsError> {
 }
 
 /// Fit a Workload to a RocksDB LOG (its last stats dump and statistics), for the OPTIONS text
-/// RocksDB ran with (empty: RocksDB 7.8's defaults, said in the fit's assumptions): the fit
+/// RocksDB ran with (empty: the options the LOG printed at its last open, or RocksDB 7.8's
+/// defaults if it printed none, said in the fit's assumptions): the fit
 /// document (JSON) with the Workload, the figures matched and what was assumed.
 #[wasm_bindgen]
 pub fn fit_rocksdb_log(name: &str, log_text: &str, options_text: &str) -> Result<String, JsError> {
