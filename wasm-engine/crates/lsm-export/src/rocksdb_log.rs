@@ -154,7 +154,10 @@ pub fn parse(text: &str) -> Result<RocksdbLog> {
     if let Some(start) = end {
         log.statistics = Some(statistics::read(&lines, start, expected)?);
     }
-    log.logged_options = logged_options::read(&lines, &log.tables);
+    let t = &log.tables;
+    let filters =
+        logged_options::FilterSizes { bytes: t.filter_bytes, entries: t.filter_entries, files: t.filter_files };
+    log.logged_options = logged_options::read(&lines, filters);
     Ok(log)
 }
 

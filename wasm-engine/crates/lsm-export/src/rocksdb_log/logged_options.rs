@@ -12,8 +12,6 @@
 
 use serde::Serialize;
 
-use super::TableFiles;
-
 /// The opening line of a column family's options.
 const CF_MARK: &str = "Options for column family [default]:";
 /// Column family options whose LOG value is the OPTIONS file's (numbers, enum names) or a 0/1 boolean.
@@ -116,12 +114,20 @@ fn index_type_name(logged: &str) -> Option<&'static str> {
     })
 }
 
+/// The filters of the LOG's table-creation events, summed (`filter_size`, `num_filter_entries`,
+/// tables with a filter).
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct FilterSizes {
+    pub(super) bytes: u64,
+    pub(super) entries: u64,
+    pub(super) files: u64,
+}
+
 /// Filter bits per key of the LOG's tables: their filters' bits over the keys they hold.
-fn filter_bits(tables: &TableFiles) -> Option<f64> {
-    (tables.filter_entries > 0 && tables.filter_files > 0)
+fn filter_bits(f: FilterSizes) -> Option<f64> {
+    (f.entries > 0 && f.files > 0)
         .then(|| {
-            let bits = (tables.filter_bytes as f64 - FILTER_TRAILER_BYTES * tables.filter_files as f64) * 8.0
-                / tables.filter_entries as f64;
+            let bits = (f.bytes as f64 - FILTER_TRAILER_BYTES * f.files as f64) * 8.0 / f.entries as f64;
             // Bits per key are set as a number with a decimal at most; cache-line rounding adds a little.
             (bits * 10.0).round() / 10.0
         })
@@ -130,7 +136,7 @@ fn filter_bits(tables: &TableFiles) -> Option<f64> {
 
 /// The options of the last printout of the default column family's options, or `None` when the
 /// LOG holds none (a LOG rolled over since the open).
-pub(super) fn read(lines: &[&str], tables: &TableFiles) -> Option<LoggedOptions> {
+pub(super) fn read(lines: &[&str], filters: FilterSizes) -> Option<LoggedOptions> {
     let start = lines.iter().rposition(|l| l.contains(CF_MARK))?;
     let mut cf = Vec::new();
     let mut table = Vec::new();
@@ -170,7 +176,7 @@ pub(super) fn read(lines: &[&str], tables: &TableFiles) -> Option<LoggedOptions>
     // A filter named, its bits from the tables' filters, or RocksDB's customary 10 when no table
     // the LOG saw had one.
     let filtered = policy.as_deref().is_some_and(|p| p.starts_with("bloomfilter") || p.starts_with("ribbonfilter"));
-    let measured = filter_bits(tables);
+    let measured = filter_bits(filters);
     let bits = filtered.then(|| measured.unwrap_or(ASSUMED_FILTER_BITS));
     if let (Some(p), Some(b)) = (&policy, bits) {
         if p.starts_with("bloomfilter") {
