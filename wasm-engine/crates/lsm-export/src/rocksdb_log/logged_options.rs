@@ -6,9 +6,10 @@
 //! untimestamped `  <name>: <value>` lines).
 //!
 //! Only the options the import reads for the design are carried, translated where the LOG prints
-//! them otherwise than an OPTIONS file (`NoCompression` for `kNoCompression`, `0`/`1` for booleans,
-//! `index_type` by number). The LOG names the filter policy without its bits per key; those come
-//! from the tables' `filter_size` over `num_filter_entries` (less each filter's 5-byte trailer).
+//! them otherwise than an OPTIONS file (`NoCompression` for `kNoCompression`, `index_type` by
+//! number; booleans stay 0/1, which the import reads as false/true). The LOG names the filter
+//! policy without its bits per key; those come from the tables' `filter_size` over
+//! `num_filter_entries` (less each filter's 5-byte trailer).
 
 use serde::Serialize;
 
@@ -32,23 +33,12 @@ const CF_OPTIONS: &[&str] = &[
     "compaction_pri",
     "optimize_filters_for_hits",
 ];
-/// Table options carried as the LOG prints them (numbers, 0/1 booleans).
+/// Table options carried as the LOG prints them (numbers; booleans as 0/1, which the import reads).
 const TABLE_OPTIONS: &[&str] = &[
     "block_size",
     "block_restart_interval",
     "metadata_block_size",
     "format_version",
-    "cache_index_and_filter_blocks",
-    "pin_l0_filter_and_index_blocks_in_cache",
-    "pin_top_level_index_and_filter",
-    "partition_filters",
-    "whole_key_filtering",
-    "no_block_cache",
-];
-/// Booleans among them: the LOG prints 0 or 1.
-const BOOLEANS: &[&str] = &[
-    "level_compaction_dynamic_level_bytes",
-    "optimize_filters_for_hits",
     "cache_index_and_filter_blocks",
     "pin_l0_filter_and_index_blocks_in_cache",
     "pin_top_level_index_and_filter",
@@ -151,17 +141,12 @@ pub(super) fn read(lines: &[&str], filters: FilterSizes) -> Option<LoggedOptions
             None => line,
         };
         let Some((name, value)) = option_of(line) else { continue };
-        let as_bool = |v: &str| match v {
-            "1" | "true" => "true",
-            _ => "false",
-        };
         if name == "compression" {
             if let Some(c) = compression_name(value) {
                 cf.push(format!("compression={c}"));
             }
         } else if CF_OPTIONS.contains(&name) {
-            let v = if BOOLEANS.contains(&name) { as_bool(value) } else { value };
-            cf.push(format!("{name}={v}"));
+            cf.push(format!("{name}={value}"));
         } else if name == "index_type" {
             if let Some(t) = index_type_name(value) {
                 table.push(format!("index_type={t}"));
@@ -169,8 +154,7 @@ pub(super) fn read(lines: &[&str], filters: FilterSizes) -> Option<LoggedOptions
         } else if name == "filter_policy" {
             policy = Some(value.to_string());
         } else if TABLE_OPTIONS.contains(&name) {
-            let v = if BOOLEANS.contains(&name) { as_bool(value) } else { value };
-            table.push(format!("{name}={v}"));
+            table.push(format!("{name}={value}"));
         }
     }
     // A filter named, its bits from the tables' filters, or RocksDB's customary 10 when no table
