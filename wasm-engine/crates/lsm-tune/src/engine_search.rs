@@ -36,13 +36,15 @@ const REFINED: usize = 16;
 const MNEMOSYNE_VARIANTS: usize = 2;
 
 /// The search on `options.target` over the shapes it can run (`options` validated).
-pub(crate) fn search(current: &EngineConfig, workload: &Workload, options: &TuneOptions) -> Result<TuneResult> {
+pub(crate) fn search(current: &EngineConfig, given: &Workload, options: &TuneOptions) -> Result<TuneResult> {
     let (rho, target) = (options.rho, options.target);
+    let predictor = Predictor::new(given)?;
+    // Priced as the engine sees it (`Predictor::workload`); `given` keeps its generator.
+    let workload = predictor.workload();
     let entries = workload.preload.entries;
     let memory = options.memory.unwrap_or_else(|| memory_of(current, entries));
     let mix = class_mix(workload);
     let ranker = Ranker::new(options.rank, options.calibration.as_ref(), mix);
-    let predictor = Predictor::new(workload)?;
     let price = |config: EngineConfig, quick: bool| -> Result<Priced> {
         let prediction = if quick {
             predictor.quick(&config, predict::QUICK_SAMPLES)?
@@ -148,7 +150,7 @@ pub(crate) fn search(current: &EngineConfig, workload: &Workload, options: &Tune
     let samples = sample_neighbourhood(&mix, rho, NEIGHBOUR_SAMPLES, 1)?;
     let recommended = if rho > 0.0 { "robust" } else { "nominal" };
     let chosen = if rho > 0.0 { &robust } else { &nominal };
-    let grown = Grown::of(workload, &current_priced.config, &chosen.config)?;
+    let grown = Grown::of(given, &current_priced.config, &chosen.config)?;
     let gain = |p: &Priced| {
         if current_priced.prediction.expected > 0.0 {
             1.0 - p.prediction.expected / current_priced.prediction.expected

@@ -186,8 +186,7 @@ pub fn fit_log(name: &str, log: &RocksdbLog, config: &EngineConfig) -> Result<Lo
             db_bench: None,
         }
     };
-    let quick =
-        |w: &Workload| -> Result<Prediction> { Predictor::new(&w.engine_view())?.predict(config, SEARCH_SAMPLES) };
+    let quick = |w: &Workload| -> Result<Prediction> { Predictor::new(w)?.predict(config, SEARCH_SAMPLES) };
     // The key count: the preload whose predicted tree holds the LOG's entries when the run ends.
     let entries = if stored_entries >= 1.0 {
         let held = |entries: u64| -> Result<f64> {

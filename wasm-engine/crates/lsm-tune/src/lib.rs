@@ -67,13 +67,12 @@ pub fn tune_with(current: &EngineConfig, workload: &Workload, options: &TuneOpti
     current.validate()?;
     workload.validate()?;
     options.validate()?;
-    // The predictor prices engine operations: a read-modify-write is a lookup and a write. The
-    // result carries the workload as given, so its bundle replays the client's operations.
-    let engine_ops = workload.engine_view();
+    // The searches price the workload as the engine sees it (`Predictor::new`). The result
+    // carries the workload as given, so its bundle replays the client's operations.
     let mut result = if options.target == Target::Rocksdb && predict::rocksdb_shaped(current) {
-        rocksdb::search(current, &engine_ops, options)
+        rocksdb::search(current, workload, options)
     } else {
-        engine_search::search(current, &engine_ops, options)
+        engine_search::search(current, workload, options)
     }?;
     result.workload = workload.clone();
     Ok(result)

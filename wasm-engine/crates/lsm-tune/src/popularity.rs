@@ -1,6 +1,7 @@
 //! Key popularity as the workload generator draws it, in bins of keys that share a probability:
 //! what the predictor needs to know which keys a run holds and where a lookup finds its key.
 
+use lsm_core::db_bench::{DbBenchBenchmark, DbBenchPlay};
 use lsm_core::math::{exp, ln, ln_1p, pow};
 use lsm_core::workload::{Distribution, Workload};
 
@@ -100,6 +101,27 @@ impl Popularity {
         }
     }
 
+    /// The popularity of a db_bench workload's keys, as its benchmark draws them: mixgraph's
+    /// (`mixgraph_bins`); every other benchmark draws ids uniformly, as its plain view says.
+    /// `plain` is the workload's `engine_view`, `keys` the keys it holds.
+    pub(super) fn of_db_bench(play: &DbBenchPlay, plain: &Workload, keys: f64, exact: f64, growth: f64) -> Popularity {
+        if play.benchmark != DbBenchBenchmark::Mixgraph || play.all_random() {
+            return Popularity::of(
+                &Workload { distribution: Distribution::Uniform, ..plain.clone() },
+                keys,
+                exact,
+                growth,
+            );
+        }
+        Popularity {
+            bins: mixgraph_bins(play, keys, exact, growth)
+                .into_iter()
+                .map(|(count, p)| Bin::new(0.0, count, p, true))
+                .collect(),
+            newest_first: false,
+        }
+    }
+
     /// The bins at a moment when `inserted` keys exist.
     pub(super) fn bins(&self, inserted: f64) -> std::borrow::Cow<'_, [Bin]> {
         if !self.newest_first {
@@ -172,6 +194,66 @@ fn exponential_bins(keys: f64, gamma: f64, exact: f64, growth: f64) -> Vec<(f64,
         let count = end - rank;
         out.push((rank, count, (survive(rank - 1.0) - survive(end - 1.0)) / total / count));
         rank = end;
+    }
+    out
+}
+
+/// mixgraph's key popularity over the `keys` filled ids, as (count, p) groups placed anywhere
+/// (the fill draws ids at random, so a hot id is as likely to be old as new). A draw picks a key
+/// range by its share of slots (`KeyRanges::shares`; one range of all ids without them), then an
+/// offset in it by the power law: u uniform, seed ⌈(u/a)^(1/b)⌉ (seed s with probability
+/// a·(s^b − (s−1)^b)), the offset `Random64(seed) mod size` — so the hottest seeds land on
+/// distinct offsets (priced one by one, then in bins growing by `growth`, up to an eighth of the
+/// range, where hashing would start to fold them), and the rest of the mass, which folds onto
+/// every offset about evenly, is spread evenly. Filled ids are a uniform sample (the fill
+/// does not look at popularity), so each group keeps the filled share of its ids and its
+/// probability is over the filled ones. Groups of nearly the same p (within `growth`) merge.
+fn mixgraph_bins(play: &DbBenchPlay, keys: f64, exact: f64, growth: f64) -> Vec<(f64, f64)> {
+    let num = play.num as f64;
+    let filled = (keys / num).clamp(1.0 / num, 1.0);
+    let (shares, size) = if play.uses_key_ranges() {
+        let ranges = play.key_ranges();
+        (ranges.shares(), ranges.size.max(1) as f64)
+    } else {
+        (vec![1.0], num)
+    };
+    let within = power_law_offsets(play.key_dist_a, play.key_dist_b, size, exact, growth);
+    let mut groups: Vec<(f64, f64)> = shares
+        .iter()
+        .filter(|&&share| share > 0.0)
+        .flat_map(|&share| within.iter().map(move |&(count, p)| (count * filled, share * p / filled)))
+        .collect();
+    groups.sort_by(|x, y| y.1.total_cmp(&x.1));
+    let mut merged: Vec<(f64, f64, f64)> = Vec::new(); // (count, mass, hottest p)
+    for (count, p) in groups {
+        match merged.last_mut() {
+            Some(last) if last.2 <= p * growth => {
+                last.0 += count;
+                last.1 += count * p;
+            }
+            _ => merged.push((count, count * p, p)),
+        }
+    }
+    merged.into_iter().map(|(count, mass, _)| (count, mass / count)).collect()
+}
+
+/// One range's `size` offsets under the power law CDF a·x^b, as (count, p) with Σ count·p = 1:
+/// the hottest seeds one offset each, then every offset's even share of the rest.
+fn power_law_offsets(a: f64, b: f64, size: f64, exact: f64, growth: f64) -> Vec<(f64, f64)> {
+    let cdf = |s: f64| (a * pow(s, b)).min(1.0);
+    let last_seed = pow(1.0 / a, 1.0 / b).ceil();
+    let head = last_seed.min((size / 8.0).floor()).max(0.0);
+    let rest = (1.0 - cdf(head)) / size;
+    let mut out = Vec::new();
+    let mut seed = 1.0;
+    while seed <= head {
+        let end = if seed <= exact { seed + 1.0 } else { (seed * growth).ceil().min(head + 1.0).max(seed + 1.0) };
+        let count = end - seed;
+        out.push((count, (cdf(end - 1.0) - cdf(seed - 1.0)) / count + rest));
+        seed = end;
+    }
+    if size > head {
+        out.push((size - head, rest));
     }
     out
 }

@@ -366,42 +366,57 @@ impl Sim<'_> {
 
 /// Predict what a run of `workload` on `config` will measure (`Report` → I/O per operation).
 pub fn predict(config: &EngineConfig, workload: &Workload) -> Result<Prediction> {
-    Predictor::new(&workload.engine_view())?.predict(config, SAMPLES)
+    Predictor::new(workload)?.predict(config, SAMPLES)
 }
 
 /// Predictions for one workload and many designs: the key popularity is built once, at full
 /// resolution and at the coarse one a quick first ranking uses.
-pub struct Predictor<'w> {
-    workload: &'w Workload,
+pub struct Predictor {
+    /// The workload as the engine sees it (`Workload::engine_view`): what is priced.
+    workload: Workload,
     writes: WriteSequence,
     coarse: WriteSequence,
     process: Process,
     device: Device,
 }
 
-impl<'w> Predictor<'w> {
+impl Predictor {
     /// Builds the workload's key popularity once, for every design to be priced; fails if the
-    /// workload is invalid.
-    pub fn new(workload: &'w Workload) -> Result<Predictor<'w>> {
+    /// workload is invalid. The workload is priced as the engine sees it (`engine_view`: a
+    /// read-modify-write is a lookup and a write; a db_bench line its plain counts and sizes),
+    /// with the keys' popularity as its generator draws them (a db_bench line's by its own
+    /// benchmark, `Popularity::of_db_bench`, not the plain view's fitted distribution).
+    pub fn new(workload: &Workload) -> Result<Predictor> {
         workload.validate()?;
-        let m = &workload.mix;
+        let plain = workload.engine_view();
+        plain.validate()?;
+        let m = &plain.mix;
         let writes = m.insert + m.update + m.delete;
-        let inserts = if writes > 0.0 { workload.operations as f64 * m.insert } else { 0.0 };
-        let keys_at_end = workload.preload.entries as f64 + inserts;
+        let inserts = if writes > 0.0 { plain.operations as f64 * m.insert } else { 0.0 };
+        let keys_at_end = plain.preload.entries as f64 + inserts;
         let keys = keys_at_end.max(1.0);
+        let popularity = |exact: f64, growth: f64| match &workload.db_bench {
+            Some(play) => Popularity::of_db_bench(play, &plain, keys, exact, growth),
+            None => Popularity::of(&plain, keys, exact, growth),
+        };
         Ok(Predictor {
-            workload,
-            writes: WriteSequence::new(workload, Popularity::of(workload, keys, EXACT_RANKS, BIN_GROWTH)),
-            coarse: WriteSequence::new(workload, Popularity::of(workload, keys, QUICK_EXACT_RANKS, QUICK_BIN_GROWTH)),
+            writes: WriteSequence::new(&plain, popularity(EXACT_RANKS, BIN_GROWTH)),
+            coarse: WriteSequence::new(&plain, popularity(QUICK_EXACT_RANKS, QUICK_BIN_GROWTH)),
+            workload: plain,
             process: Process::CONTINUE,
             device: Device::default(),
         })
     }
 
+    /// The workload as priced: the engine's view of the one given to `new`.
+    pub fn workload(&self) -> &Workload {
+        &self.workload
+    }
+
     /// The same predictor for a store run as `process` says (`Predictor::new`: `continue`, the
     /// lab's), its operations timed on `device` (how many of them the open compaction lasts).
     /// Only RocksDB-shaped designs are priced differently (`process`).
-    pub fn with_process(mut self, process: Process, device: Device) -> Predictor<'w> {
+    pub fn with_process(mut self, process: Process, device: Device) -> Predictor {
         self.process = process;
         self.device = device;
         self
@@ -411,21 +426,21 @@ impl<'w> Predictor<'w> {
     /// restart, with the range of the process's scenarios (`Prediction::process`).
     pub fn predict(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
         let scenarios = self.scenarios(config);
-        predict_with(config, self.workload, &self.writes, samples, &scenarios, self.device)
+        predict_with(config, &self.workload, &self.writes, samples, &scenarios, self.device)
     }
 
     /// A quick estimate for ranking many designs: coarse key popularity, lookups priced at
     /// `samples` moments, the process's point scenario only.
     pub fn quick(&self, config: &EngineConfig, samples: usize) -> Result<Prediction> {
         let point = self.scenarios(config)[1];
-        predict_with(config, self.workload, &self.coarse, samples, &[point], self.device)
+        predict_with(config, &self.workload, &self.coarse, samples, &[point], self.device)
     }
 
     /// `config` priced under one explicit process `scenario` (the prediction's `process` is
     /// None): what each scenario of `predict`'s range costs, for tests and for a caller that knows
     /// its level 0 at open or its compaction's duration.
     pub fn predict_scenario(&self, config: &EngineConfig, samples: usize, scenario: Scenario) -> Result<Prediction> {
-        predict_with(config, self.workload, &self.writes, samples, &[scenario], self.device)
+        predict_with(config, &self.workload, &self.writes, samples, &[scenario], self.device)
     }
 
     /// The process's scenarios for `config` (low, point, high): its level-0 trigger and slowdown.

@@ -410,8 +410,11 @@ impl Grown {
     pub(crate) fn of(workload: &Workload, current: &EngineConfig, chosen: &EngineConfig) -> Result<Grown> {
         let mut doubled = workload.clone();
         doubled.preload.entries = workload.preload.entries.saturating_mul(2).max(1);
-        // A fixed key space (a db_bench workload's ids) doubles with it, so it still exceeds them.
-        doubled.preload.key_space = workload.preload.key_space.saturating_mul(2);
+        // A fixed key space (a db_bench line's ids) doubles with it, so it still exceeds them.
+        match &mut doubled.db_bench {
+            Some(play) => play.num = play.num.saturating_mul(2),
+            None => doubled.preload.key_space = workload.preload.key_space.saturating_mul(2),
+        }
         let at_double = Predictor::new(&doubled)?;
         Ok(Grown {
             records: doubled.preload.entries,

@@ -28,16 +28,18 @@ const RUN_SLACK: f64 = 0.005;
 /// design, ranked by the steady-state cost (nominal) or its worst case within ρ (robust), the
 /// block cache taking what each move leaves of the budget; every candidate exports to RocksDB
 /// OPTIONS with no more warnings than the current design.
-pub(crate) fn search(current: &EngineConfig, workload: &Workload, options: &TuneOptions) -> Result<TuneResult> {
+pub(crate) fn search(current: &EngineConfig, given: &Workload, options: &TuneOptions) -> Result<TuneResult> {
     let rho = options.rho;
+    // Priced as the store is run (`options.process`: a restart by default, as users run RocksDB),
+    // on the workload as the engine sees it (`Predictor::workload`); `given` keeps its generator.
+    let predictor = Predictor::new(given)?.with_process(options.process, options.device());
+    let workload = predictor.workload();
     let wb = options.write_buffers;
     let mix = class_mix(workload);
     let ranker = Ranker::new(options.rank, options.calibration.as_ref(), mix);
     let unit = ranker.unit();
     // The run's cost in the unit ranked by (the run's I/O, or its time on the device).
     let run_cost = |p: &Priced| ranker.expected(p.prediction.expected, &p.prediction.class_costs);
-    // Priced as the store is run (`options.process`: a restart by default, as users run RocksDB).
-    let predictor = Predictor::new(workload)?.with_process(options.process, options.device());
     let data = RocksdbData::new(workload, current.page_bytes);
     let budget = options.memory.unwrap_or_else(|| memory::charge(current, &data.held(current), wb).total);
     // Per-level bits only where the user accepts the plugin that sets them.
@@ -193,7 +195,7 @@ pub(crate) fn search(current: &EngineConfig, workload: &Workload, options: &Tune
         diff::option_changes(&current_priced, chosen, steps, workload, ranked_key, options.plugin.is_some())
     };
     let samples = sample_neighbourhood(&mix, rho, NEIGHBOUR_SAMPLES, 1)?;
-    let grown = Grown::of(workload, &current_priced.config, &chosen.config)?;
+    let grown = Grown::of(given, &current_priced.config, &chosen.config)?;
     let gain = |a: f64, b: f64| if a > 0.0 { 1.0 - b / a } else { 0.0 };
     let export_warnings_new: Vec<String> = diff::export_warnings(&chosen.config, workload)
         .iter()
