@@ -574,8 +574,7 @@ fn predict(a: &PredictArgs) -> Result<()> {
         block_read_us: c.page_read_us,
         cpu_us: c.cpu_us[1],
     });
-    let engine_ops = workload.engine_view();
-    let p = lsm_tune::predict::Predictor::new(&engine_ops)?
+    let p = lsm_tune::predict::Predictor::new(&workload)?
         .with_process(process, device)
         .predict(&config, lsm_tune::predict::SAMPLES)?;
     let mut doc = serde_json::to_value(&p).map_err(|e| Error::invalid("prediction", e.to_string()))?;

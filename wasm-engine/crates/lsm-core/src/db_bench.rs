@@ -9,7 +9,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::mixgraph::{KeyRanges, QueryDecider, mix_scan_length, mix_value_size};
+use crate::mixgraph::{KeyRanges, QueryDecider, mix_scan_length, mix_value_size, mt64_first, power_cdf_inversion};
 
 /// What runs before the benchmark (`--benchmarks=fillrandom,…`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -238,6 +238,22 @@ impl DbBenchPlay {
             self.keyrange_dist_c,
             self.keyrange_dist_d,
         )
+    }
+
+    /// The id MixGraph keys a draw `ini_rand` (in [0, num)) by: the draw itself (`all_random`),
+    /// the range and offset `ranges` give it (`KeyRanges::key_id`, when `uses_key_ranges`), or the
+    /// power law's seed for u = ini_rand / num scattered over all ids — `Random64`'s output taken
+    /// as int64 modulo num, negative half the time (db_bench then keys an id no fill wrote).
+    pub fn mixgraph_key(&self, ranges: Option<&KeyRanges>, ini_rand: i64) -> i64 {
+        if self.all_random() {
+            return ini_rand;
+        }
+        if let Some(ranges) = ranges {
+            return ranges.key_id(ini_rand, self.key_dist_a, self.key_dist_b);
+        }
+        let u = (ini_rand % self.num as i64) as f64 / self.num as f64;
+        let seed = power_cdf_inversion(u, self.key_dist_a, self.key_dist_b);
+        (mt64_first(seed as u64) as i64) % self.num as i64
     }
 
     /// mixgraph's query decider over Get, Put, Seek.

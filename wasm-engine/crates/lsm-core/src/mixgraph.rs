@@ -232,14 +232,18 @@ impl KeyRanges {
     /// it uniformly (`ini_rand % size`) or by the power law, its seed scattered by Random64.
     pub fn key_id(&self, ini_rand: i64, key_dist_a: f64, key_dist_b: f64) -> i64 {
         let range = self.range_of(ini_rand % self.rand_max) as i64;
-        let offset = if key_dist_a == 0.0 || key_dist_b == 0.0 {
-            ini_rand % self.size
-        } else {
-            let u = (ini_rand % self.size) as f64 / self.size as f64;
-            let seed = to_i64_x86(pow(u / key_dist_a, 1.0 / key_dist_b).ceil());
-            (mt64_first(seed as u64) % self.size as u64) as i64
-        };
-        self.size * range + offset
+        self.size * range + self.offset(ini_rand % self.size, key_dist_a, key_dist_b)
+    }
+
+    /// The key's offset in its range for a draw whose `ini_rand % size` is `j`: `j` itself
+    /// (uniform), or the power law's seed for u = j / size, scattered by Random64.
+    pub fn offset(&self, j: i64, key_dist_a: f64, key_dist_b: f64) -> i64 {
+        if key_dist_a == 0.0 || key_dist_b == 0.0 {
+            return j;
+        }
+        let u = j as f64 / self.size as f64;
+        let seed = to_i64_x86(pow(u / key_dist_a, 1.0 / key_dist_b).ceil());
+        (mt64_first(seed as u64) % self.size as u64) as i64
     }
 
     /// The share of draws each range (in key order) receives, for a uniform `ini_rand` over

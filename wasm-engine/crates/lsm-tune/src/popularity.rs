@@ -1,7 +1,7 @@
 //! Key popularity as the workload generator draws it, in bins of keys that share a probability:
 //! what the predictor needs to know which keys a run holds and where a lookup finds its key.
 
-use lsm_core::db_bench::{DbBenchBenchmark, DbBenchPlay};
+use lsm_core::db_bench::DbBenchPlay;
 use lsm_core::math::{exp, ln, ln_1p, pow};
 use lsm_core::workload::{Distribution, Workload};
 
@@ -14,14 +14,16 @@ pub(super) const BIN_GROWTH: f64 = 1.06;
 pub(super) const QUICK_EXACT_RANKS: f64 = 16.0;
 pub(super) const QUICK_BIN_GROWTH: f64 = 1.25;
 
-/// A group of keys that share a popularity: `count` keys, each picked with probability `p` by a
-/// lookup or an update, placed at insertion indices `[first, first + count)` or, if `scattered`,
+/// A group of keys that share a popularity: `count` keys, each picked with probability `p` by an
+/// update and `lookup_p` by a lookup (the same but for mixgraph, whose one draw decides both the
+/// key and the query), placed at insertion indices `[first, first + count)` or, if `scattered`,
 /// spread evenly over every key inserted so far.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Bin {
     pub(super) first: f64,
     pub(super) count: f64,
     pub(super) p: f64,
+    pub(super) lookup_p: f64,
     /// ln(1 − p): the chance a key escapes U picks is exp(U · ln(1 − p)).
     log_miss: f64,
     pub(super) scattered: bool,
@@ -29,8 +31,13 @@ pub(super) struct Bin {
 
 impl Bin {
     fn new(first: f64, count: f64, p: f64, scattered: bool) -> Bin {
+        Bin::drawn(first, count, p, p, scattered)
+    }
+
+    fn drawn(first: f64, count: f64, p: f64, lookup_p: f64, scattered: bool) -> Bin {
         let p = p.min(1.0);
-        Bin { first, count, p, log_miss: if p >= 1.0 { f64::NEG_INFINITY } else { ln_1p(-p) }, scattered }
+        let log_miss = if p >= 1.0 { f64::NEG_INFINITY } else { ln_1p(-p) };
+        Bin { first, count, p, lookup_p: lookup_p.min(1.0), log_miss, scattered }
     }
 
     /// P(a key of this bin is picked at least once in `u` picks).
@@ -101,22 +108,31 @@ impl Popularity {
         }
     }
 
-    /// The popularity of a db_bench workload's keys, as its benchmark draws them: mixgraph's
-    /// (`mixgraph_bins`); every other benchmark draws ids uniformly, as its plain view says.
-    /// `plain` is the workload's `engine_view`, `keys` the keys it holds.
-    pub(super) fn of_db_bench(play: &DbBenchPlay, plain: &Workload, keys: f64, exact: f64, growth: f64) -> Popularity {
-        if play.benchmark != DbBenchBenchmark::Mixgraph || play.all_random() {
-            return Popularity::of(
-                &Workload { distribution: Distribution::Uniform, ..plain.clone() },
-                keys,
-                exact,
-                growth,
-            );
+    /// The popularity of keys drawn as `drawn` says (mixgraph's, `DrawnKeys::of_mixgraph`):
+    /// its groups kept one by one for the `exact` hottest keys, then merged while both
+    /// probabilities stay within a factor `growth`.
+    pub(super) fn of_drawn(drawn: &DrawnKeys, exact: f64, growth: f64) -> Popularity {
+        let mut groups = drawn.groups.clone();
+        groups.sort_by(|x, y| (y.1 + y.2).total_cmp(&(x.1 + x.2)));
+        let bucket = |p: f64| if p > 0.0 { (ln(p) / ln(growth)).floor() as i64 } else { i64::MIN };
+        let mut kept: Vec<(f64, f64, f64)> = Vec::new(); // (count, put mass, get mass)
+        let mut merged: std::collections::BTreeMap<(i64, i64), (f64, f64, f64)> = Default::default();
+        let mut ranked = 0.0;
+        for (count, put, get) in groups {
+            if ranked < exact {
+                kept.push((count, count * put, count * get));
+            } else {
+                let m = merged.entry((bucket(put), bucket(get))).or_insert((0.0, 0.0, 0.0));
+                *m = (m.0 + count, m.1 + count * put, m.2 + count * get);
+            }
+            ranked += count;
         }
+        kept.extend(merged.into_values());
         Popularity {
-            bins: mixgraph_bins(play, keys, exact, growth)
+            bins: kept
                 .into_iter()
-                .map(|(count, p)| Bin::new(0.0, count, p, true))
+                .filter(|g| g.0 > 0.0)
+                .map(|(count, put, get)| Bin::drawn(0.0, count, put / count, get / count, true))
                 .collect(),
             newest_first: false,
         }
@@ -198,62 +214,174 @@ fn exponential_bins(keys: f64, gamma: f64, exact: f64, growth: f64) -> Vec<(f64,
     out
 }
 
-/// mixgraph's key popularity over the `keys` filled ids, as (count, p) groups placed anywhere
-/// (the fill draws ids at random, so a hot id is as likely to be old as new). A draw picks a key
-/// range by its share of slots (`KeyRanges::shares`; one range of all ids without them), then an
-/// offset in it by the power law: u uniform, seed ⌈(u/a)^(1/b)⌉ (seed s with probability
-/// a·(s^b − (s−1)^b)), the offset `Random64(seed) mod size` — so the hottest seeds land on
-/// distinct offsets (priced one by one, then in bins growing by `growth`, up to an eighth of the
-/// range, where hashing would start to fold them), and the rest of the mass, which folds onto
-/// every offset about evenly, is spread evenly. Filled ids are a uniform sample (the fill
-/// does not look at popularity), so each group keeps the filled share of its ids and its
-/// probability is over the filled ones. Groups of nearly the same p (within `growth`) merge.
-fn mixgraph_bins(play: &DbBenchPlay, keys: f64, exact: f64, growth: f64) -> Vec<(f64, f64)> {
+/// Ids up to which mixgraph's draws are counted one by one (`mixgraph_draws`: two 32-bit
+/// counts per id, 64 MiB at most); beyond, the power law's shape is priced (`power_law_offsets`).
+const COUNTED_IDS: u64 = 1 << 23;
+
+/// The keys a generator's draws hit, where keys and queries come from one draw (mixgraph):
+/// (keys, put p, get p) groups of the keys that exist, placed anywhere (the fill draws ids at
+/// random, so a hot id is as likely to be old as new), p over them; and the share of Gets that
+/// find their key.
+#[derive(Clone, Debug)]
+pub(super) struct DrawnKeys {
+    groups: Vec<(f64, f64, f64)>,
+    pub(super) found: f64,
+}
+
+impl DrawnKeys {
+    /// mixgraph's draws over `plain` (its `engine_view`: the keys the fill leaves, the run's
+    /// Puts). A key exists if the fill wrote it (a uniform sample of the ids: the fill does not
+    /// look at popularity) or, for the rest of the run, once a Put drew it: with λ Puts expected
+    /// on it, it exists for a share 1 − (1 − e^−λ)/λ of the run.
+    pub(super) fn of_mixgraph(play: &DbBenchPlay, plain: &Workload) -> DrawnKeys {
+        let filled = (plain.preload.entries as f64 / play.num as f64).clamp(0.0, 1.0);
+        let run_puts = plain.operations as f64 * (plain.mix.insert + plain.mix.update);
+        let ids = if play.num <= COUNTED_IDS { mixgraph_draws(play) } else { mixgraph_shape(play) };
+        let exists = |put: f64| {
+            let lambda = run_puts * put;
+            let later = if lambda > 1e-9 { 1.0 - (1.0 - exp(-lambda)) / lambda } else { lambda / 2.0 };
+            filled + (1.0 - filled) * later
+        };
+        let (mut put_mass, mut get_mass) = (0.0, 0.0);
+        let groups: Vec<(f64, f64, f64)> = ids
+            .iter()
+            .map(|&(count, put, get)| {
+                let keys = count * exists(put);
+                put_mass += keys * put;
+                get_mass += keys * get;
+                (keys, put, get)
+            })
+            .collect();
+        let norm = |mass: f64, p: f64| if mass > 0.0 { p / mass } else { 0.0 };
+        DrawnKeys {
+            groups: groups
+                .into_iter()
+                .map(|(keys, put, get)| (keys, norm(put_mass, put), norm(get_mass, get)))
+                .collect(),
+            // Gets to ids ≥ 0 that exist; the mass of the ids < 0 (never written) is left out.
+            found: get_mass,
+        }
+    }
+}
+
+/// Every draw of MixGraph counted: `ini_rand` is uniform over [0, num), and the key's range
+/// (`ini_rand mod` the range slots), its offset (`ini_rand mod` the range size) and the query
+/// type (`ini_rand mod` the query slots) all come from it, so the keys Puts hit are not the keys
+/// Gets hit in the same proportions (with uniform draws, `all_random`, no key is both). As
+/// (ids, put p, get p) groups of the ids ≥ 0, p the share of all Puts (Gets) that draw the id: a
+/// negative id, one no fill wrote, takes the rest.
+fn mixgraph_draws(play: &DbBenchPlay) -> Vec<(f64, f64, f64)> {
+    let num = play.num as usize;
+    let decider = play.query_decider();
+    let ranges = (play.uses_key_ranges() && !play.all_random()).then(|| play.key_ranges());
+    // With ranges the offset depends on `ini_rand mod size` only: computed once per offset.
+    let offsets: Vec<i64> = ranges
+        .as_ref()
+        .map_or_else(Vec::new, |r| (0..r.size).map(|j| r.offset(j, play.key_dist_a, play.key_dist_b)).collect());
+    let (mut puts, mut gets) = (vec![0u32; num], vec![0u32; num]);
+    let (mut all_puts, mut all_gets) = (0.0f64, 0.0f64);
+    for ini_rand in 0..num as i64 {
+        let counts = match decider.get_type(ini_rand) {
+            0 => {
+                all_gets += 1.0;
+                &mut gets
+            }
+            1 => {
+                all_puts += 1.0;
+                &mut puts
+            }
+            _ => continue,
+        };
+        let key = match &ranges {
+            Some(r) => r.size * r.range_of(ini_rand % r.rand_max) as i64 + offsets[(ini_rand % r.size) as usize],
+            None => play.mixgraph_key(None, ini_rand),
+        };
+        if (0..num as i64).contains(&key) {
+            counts[key as usize] += 1;
+        }
+    }
+    let (all_puts, all_gets) = (all_puts.max(1.0), all_gets.max(1.0));
+    let mut by_pair: std::collections::BTreeMap<(u32, u32), f64> = Default::default();
+    for (&p, &g) in puts.iter().zip(&gets) {
+        *by_pair.entry((p, g)).or_insert(0.0) += 1.0;
+    }
+    by_pair.into_iter().map(|((p, g), ids)| (ids, f64::from(p) / all_puts, f64::from(g) / all_gets)).collect()
+}
+
+/// MixGraph's popularity for more ids than are counted one by one: each range's share of slots
+/// (`KeyRanges::shares`; one range of all ids without them) times the power law's shape over its
+/// offsets, the same for Puts and Gets.
+fn mixgraph_shape(play: &DbBenchPlay) -> Vec<(f64, f64, f64)> {
     let num = play.num as f64;
-    let filled = (keys / num).clamp(1.0 / num, 1.0);
+    if play.all_random() {
+        return vec![(num, 1.0 / num, 1.0 / num)];
+    }
     let (shares, size) = if play.uses_key_ranges() {
         let ranges = play.key_ranges();
         (ranges.shares(), ranges.size.max(1) as f64)
     } else {
-        (vec![1.0], num)
+        // Half the draws key a negative id (`DbBenchPlay::mixgraph_key`).
+        (vec![0.5], num)
     };
-    let within = power_law_offsets(play.key_dist_a, play.key_dist_b, size, exact, growth);
-    let mut groups: Vec<(f64, f64)> = shares
+    let within = power_law_offsets(play.key_dist_a, play.key_dist_b, size);
+    shares
         .iter()
         .filter(|&&share| share > 0.0)
-        .flat_map(|&share| within.iter().map(move |&(count, p)| (count * filled, share * p / filled)))
-        .collect();
-    groups.sort_by(|x, y| y.1.total_cmp(&x.1));
-    let mut merged: Vec<(f64, f64, f64)> = Vec::new(); // (count, mass, hottest p)
-    for (count, p) in groups {
-        match merged.last_mut() {
-            Some(last) if last.2 <= p * growth => {
-                last.0 += count;
-                last.1 += count * p;
-            }
-            _ => merged.push((count, count * p, p)),
-        }
-    }
-    merged.into_iter().map(|(count, mass, _)| (count, mass / count)).collect()
+        .flat_map(|&share| within.iter().map(move |&(count, p)| (count, share * p, share * p)))
+        .collect()
 }
 
-/// One range's `size` offsets under the power law CDF a·x^b, as (count, p) with Σ count·p = 1:
-/// the hottest seeds one offset each, then every offset's even share of the rest.
-fn power_law_offsets(a: f64, b: f64, size: f64, exact: f64, growth: f64) -> Vec<(f64, f64)> {
-    let cdf = |s: f64| (a * pow(s, b)).min(1.0);
-    let last_seed = pow(1.0 / a, 1.0 / b).ceil();
-    let head = last_seed.min((size / 8.0).floor()).max(0.0);
-    let rest = (1.0 - cdf(head)) / size;
-    let mut out = Vec::new();
+/// One range's `size` offsets as db_bench's power law CDF a·s^b draws them, as (count, p) with
+/// Σ count·p = 1. A draw's u is `(ini_rand mod size) / size`, one of `size` even steps j, so a
+/// draw is j with chance 1/size and its seed ⌈(j/(size·a))^(1/b)⌉: seed s takes every j up to
+/// size·a·s^b not taken before. The offset is `Random64(seed) mod size`. Seeds that take two or
+/// more j (the hot head) are few, each on an offset of its own; seeds that take one j land at
+/// random, so an offset holds k of them with Poisson(λ) odds, λ = their number over `size`:
+/// with λ near 1 a third of the offsets are never drawn and a fifth are drawn twice as often.
+fn power_law_offsets(a: f64, b: f64, size: f64) -> Vec<(f64, f64)> {
+    // j's with a seed ≤ s (j = 0 has seed 0).
+    let taken = |s: f64| ((size * a * pow(s, b)).floor() + 1.0).min(size);
+    let mut head = Vec::new(); // j's of each seed that takes two or more
+    let mut singles = 0.0;
+    let mut before = 1.0; // seed 0 takes j = 0
     let mut seed = 1.0;
-    while seed <= head {
-        let end = if seed <= exact { seed + 1.0 } else { (seed * growth).ceil().min(head + 1.0).max(seed + 1.0) };
-        let count = end - seed;
-        out.push((count, (cdf(end - 1.0) - cdf(seed - 1.0)) / count + rest));
-        seed = end;
+    // The head: with b < 1 a seed's share of j's only shrinks, so the first seed that takes one
+    // or none ends it; every seed is looked at while there are few of them (b ≥ 1).
+    let last_seed = pow(1.0 / a, 1.0 / b).ceil();
+    let look_at_all = last_seed <= 4.0 * size;
+    if before >= 2.0 {
+        head.push(before);
+    } else {
+        singles += before;
     }
-    if size > head {
-        out.push((size - head, rest));
+    while before < size && seed <= 4.0 * size {
+        let upto = taken(seed);
+        let count = upto - before;
+        if count >= 2.0 {
+            head.push(count);
+        } else if b < 1.0 && !look_at_all {
+            break;
+        } else {
+            singles += count;
+        }
+        before = upto;
+        seed += 1.0;
+    }
+    singles += size - before;
+    let lambda = singles / size;
+    let rest = size - head.len() as f64;
+    let mut out: Vec<(f64, f64)> = head.iter().map(|&count| (1.0, (count + lambda) / size)).collect();
+    // Poisson(λ) over the other offsets, k = 0, 1, …, until what is left rounds away.
+    let mut pk = exp(-lambda);
+    let mut covered = 0.0;
+    let mut k = 0.0;
+    while covered < 1.0 - 1e-12 && k < 1e4 {
+        if pk * rest >= 1e-9 {
+            out.push((pk * rest, k / size));
+        }
+        covered += pk;
+        k += 1.0;
+        pk *= lambda / k;
     }
     out
 }

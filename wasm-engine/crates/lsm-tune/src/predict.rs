@@ -51,8 +51,9 @@ pub use process::{Between, Device, Process, ProcessPricing, Scenario};
 pub use twin::TwinFigures;
 
 use super::keymap::KeyMap;
-use super::popularity::{BIN_GROWTH, EXACT_RANKS, Popularity, QUICK_BIN_GROWTH, QUICK_EXACT_RANKS};
+use super::popularity::{BIN_GROWTH, DrawnKeys, EXACT_RANKS, Popularity, QUICK_BIN_GROWTH, QUICK_EXACT_RANKS};
 use super::writes::WriteSequence;
+use lsm_core::db_bench::DbBenchBenchmark;
 
 /// Moments of the run phase at which lookups are priced.
 pub const SAMPLES: usize = 16;
@@ -385,18 +386,30 @@ impl Predictor {
     /// workload is invalid. The workload is priced as the engine sees it (`engine_view`: a
     /// read-modify-write is a lookup and a write; a db_bench line its plain counts and sizes),
     /// with the keys' popularity as its generator draws them (a db_bench line's by its own
-    /// benchmark, `Popularity::of_db_bench`, not the plain view's fitted distribution).
+    /// benchmark: mixgraph's by `DrawnKeys::of_mixgraph`, not the plain view's fitted distribution).
     pub fn new(workload: &Workload) -> Result<Predictor> {
         workload.validate()?;
-        let plain = workload.engine_view();
+        let mut plain = workload.engine_view();
         plain.validate()?;
+        // mixgraph draws a key and its query together: its keys' popularity and the Gets that
+        // find their key come from its draws, not from the plain view's fitted distribution.
+        let drawn = workload
+            .db_bench
+            .as_ref()
+            .filter(|play| play.benchmark == DbBenchBenchmark::Mixgraph)
+            .map(|play| DrawnKeys::of_mixgraph(play, &plain));
+        if let Some(drawn) = &drawn {
+            let gets = plain.mix.get_existing + plain.mix.get_missing;
+            plain.mix.get_existing = gets * drawn.found.clamp(0.0, 1.0);
+            plain.mix.get_missing = gets - plain.mix.get_existing;
+        }
         let m = &plain.mix;
         let writes = m.insert + m.update + m.delete;
         let inserts = if writes > 0.0 { plain.operations as f64 * m.insert } else { 0.0 };
         let keys_at_end = plain.preload.entries as f64 + inserts;
         let keys = keys_at_end.max(1.0);
-        let popularity = |exact: f64, growth: f64| match &workload.db_bench {
-            Some(play) => Popularity::of_db_bench(play, &plain, keys, exact, growth),
+        let popularity = |exact: f64, growth: f64| match &drawn {
+            Some(drawn) => Popularity::of_drawn(drawn, exact, growth),
             None => Popularity::of(&plain, keys, exact, growth),
         };
         Ok(Predictor {

@@ -15,9 +15,7 @@
 //! key to the N-th written key at or after it (an empty range — end before start — for N = 0).
 
 use lsm_core::db_bench::{DbBenchBenchmark, DbBenchLoad, DbBenchPlay};
-use lsm_core::mixgraph::{
-    KeyRanges, Mt64, QueryDecider, mix_scan_length, mix_value_size, mt64_first, power_cdf_inversion,
-};
+use lsm_core::mixgraph::{KeyRanges, Mt64, QueryDecider, mix_scan_length, mix_value_size};
 use lsm_core::workload::Workload;
 
 use crate::keys::fill_value;
@@ -230,14 +228,7 @@ impl DbBench {
         let rand_v = ini_rand % self.num;
         let u = rand_v as f64 / self.num as f64;
         let p = &self.play;
-        let key = if p.all_random() {
-            ini_rand
-        } else if let Some(ranges) = &self.ranges {
-            ranges.key_id(ini_rand, p.key_dist_a, p.key_dist_b)
-        } else {
-            let seed = power_cdf_inversion(u, p.key_dist_a, p.key_dist_b);
-            (mt64_first(seed as u64) as i64) % self.num
-        };
+        let key = p.mixgraph_key(self.ranges.as_ref(), ini_rand);
         match self.decider.get_type(rand_v) {
             0 => self.get(key),
             1 => {

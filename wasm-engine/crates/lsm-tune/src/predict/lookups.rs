@@ -32,7 +32,7 @@ impl Sim<'_> {
         let mut mass = 0.0;
         let hits_all = self.writes.hits(u_all);
         for (b, &hit_all) in bins.iter().zip(hits_all.iter()) {
-            let m = b.p * b.count;
+            let m = b.lookup_p * b.count;
             mass += m;
             // P(a key's newest version was written at or after `seq`), with u updates since.
             let newer_than = |seq: f64, u: f64| -> f64 {

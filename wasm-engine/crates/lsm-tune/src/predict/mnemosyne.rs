@@ -19,7 +19,7 @@ impl Sim<'_> {
         let remembered = if all_updates { Some(self.writes.hits(u)) } else { None };
         let (mut older, mut mass) = (0.0, 0.0);
         for (i, b) in self.writes.popularity.bins(inserted).iter().enumerate() {
-            let m = b.p * b.count;
+            let m = b.lookup_p * b.count;
             let hit = remembered.as_ref().map_or_else(|| b.hit(u), |h| h[i]);
             older += m * (1.0 - self.writes.newest_since(b, run.lo, inserted, hit));
             mass += m;

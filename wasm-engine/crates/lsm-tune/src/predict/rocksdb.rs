@@ -231,7 +231,7 @@ impl Pricer<'_> {
                         .sum::<f64>()
                         .min(*r);
                     let a = if has_filter { found + (*r - found) * fpr } else { *r };
-                    let mass = b.p * b.count;
+                    let mass = b.lookup_p * b.count;
                     m.existing[0] += width * mass * a;
                     if has_filter {
                         m.existing[2] += width * mass * *r;
@@ -244,7 +244,7 @@ impl Pricer<'_> {
                     *r -= found;
                     access.push(a);
                     presence.push(there);
-                    rate.push(self.shares[1] * b.p * (1.0 + if there > 0.0 { false_hits / there } else { 0.0 }));
+                    rate.push(self.shares[1] * b.lookup_p * (1.0 + if there > 0.0 { false_hits / there } else { 0.0 }));
                 }
                 let missing = if has_filter { fpr } else { 1.0 };
                 m.missing[0] += width * missing;
@@ -335,7 +335,7 @@ impl Pricer<'_> {
             // The neighbour mixtures once per group, not once per request class.
             let requests = Requests::of(g, &class_share);
             for ((b, a), r) in bins.iter().zip(access).zip(&fine.rate) {
-                m.existing[1] += width * b.p * b.count * a * (1.0 - hit_at(&requests, *r, &t));
+                m.existing[1] += width * b.lookup_p * b.count * a * (1.0 - hit_at(&requests, *r, &t));
             }
             let typical = 1.0 - hit_typical(&requests, &t);
             m.missing[1] += width * missing * typical;
