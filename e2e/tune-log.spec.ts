@@ -69,6 +69,8 @@ test('tune: a db_bench mixgraph line is the workload — a bad flag named with i
   await page.getByTestId('tune-workload-file').setInputFiles(file('zippydb.sh', `${ZIPPYDB} --statistics_nope=1\n`));
   await expect(page.getByTestId('tune-imported-workload')).toContainText('Your workload: zippydb.sh', { timeout: 60_000 });
   await expect(page.getByTestId('tune-fit')).toContainText('--statistics_nope: not a db_bench flag this reader knows; ignored');
+  // What the predictor does not price of the line is said where the line is read.
+  await expect(page.getByTestId('tune-fit')).toContainText('--keyrange_num (approximated): a key range is a run of consecutive ids');
   await expect(page.getByTestId('tune-problem')).toHaveCount(0);
   const bundle = async () => {
     const [zip] = await Promise.all([page.waitForEvent('download'), page.getByTestId('tune-zip').click()]);

@@ -37,7 +37,7 @@ fn the_zippydb_line_parses_with_its_counts_and_warnings() {
     // QueryDecider's slots: ceil(1000·0.83) = 830, 140, 30 of 1000.
     assert_eq!((w.mix.get_existing, w.mix.update, w.mix.range), (0.83, 0.14, 0.03));
     let flagged: Vec<&str> = imported.warnings.iter().map(|w| w.field.as_str()).collect();
-    assert_eq!(flagged, ["--sine_a", "--sine_mix_rate", "--write_buffer_size"]);
+    assert_eq!(flagged, ["--sine_a", "--sine_mix_rate", "--write_buffer_size", "--keyrange_num"]);
     assert!(imported.warnings[2].message.contains("OPTIONS"));
     assert_eq!(imported.unknown_flags, ["--frobnicate"]);
     assert!(matches!(w.distribution, Distribution::Hotspot { .. }));
