@@ -102,3 +102,24 @@ fn the_range_holds_the_point_and_continue_keeps_the_labs_pricing() {
     assert_eq!(c.expected, lab.expected);
     assert_eq!(Predictor::new(&w).unwrap().predict_scenario(&config, SAMPLES, Scenario::continued()).unwrap(), lab);
 }
+
+/// The compaction due at open runs in the run's process: its writes are the run's (the referee's
+/// run phase counts them), not the load's. Reads only, the run flushes nothing, so the run's
+/// pages are the open compaction's alone; the lab's continued run writes none.
+#[test]
+fn the_open_compactions_writes_are_the_runs() {
+    let (config, w) = (design(), reads_only());
+    let p = Predictor::new(&w).unwrap().with_process(Process::default(), Device::default());
+    let restarted = p.predict(&config, SAMPLES).unwrap();
+    let continued = Predictor::new(&w).unwrap().predict(&config, SAMPLES).unwrap();
+    assert_eq!(continued.pages_written, 0.0);
+    // It rewrites level 0 and the level it merges into: at least level 0's files (the trigger's
+    // 4 × 1 MiB memtables), at most every entry once (23,000 × ~1 KB).
+    let page = f64::from(config.page_bytes);
+    let (least, most) = (4.0 * 1_048_576.0 / page * 0.8, 23_000.0 * 1_100.0 / page);
+    assert!(
+        restarted.pages_written >= least && restarted.pages_written <= most,
+        "{} pages written at open, expected [{least}, {most}]",
+        restarted.pages_written
+    );
+}

@@ -87,14 +87,18 @@ pub(in crate::predict) fn price(
             tree.flush_held(buffer_lo, preload);
             buffer_lo = preload;
         }
+        // Close's flush was the load's; what runs at open runs in the run's process, and the run's
+        // counters see its writes (the referee's run phase measures them).
+        tree.reset_counters();
         let before = tree.clone();
         tree.maintain();
         if tree.levels[0].len() != before.levels[0].len() {
             opened = Some(before);
         }
+    } else {
+        tree.reset_counters();
     }
     let level0_at_open = opened.as_ref().unwrap_or(&tree).levels[0].len() as f64;
-    tree.reset_counters();
     let run_writes = writes.end - preload;
     let clock = RunClock { preload, writes: run_writes, operations };
     let pricer = Pricer { config, writes, sizes, shares, updates, span, key_space, clock };
